@@ -1,0 +1,217 @@
+//! TOML configuration. Every key is optional; unknown keys are rejected with their name; a
+//! missing file means defaults; a broken file is an error naming the file.
+//! `assets/config.example.toml` documents every knob (a test keeps it in sync).
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("invalid config {path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub network: Network,
+    pub politeness: Politeness,
+    pub cache: Cache,
+    pub mcp: Mcp,
+    pub tofu: Tofu,
+    pub identity: IdentityDefaults,
+    pub tui: Tui,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Network {
+    /// One budget for DNS + connect + TLS + transfer.
+    pub timeout_seconds: u64,
+    /// Body cap for the agent face.
+    pub max_response_bytes: u64,
+    /// Body cap for the terminal browser.
+    pub tui_max_response_bytes: u64,
+    /// Agent face: allow loopback/private destinations. (The TUI always may.)
+    pub allow_private_addresses: bool,
+    /// Hosts allowed even when they resolve to private addresses.
+    pub allowed_hosts: Vec<String>,
+    /// Present client certificates over TLS 1.2 too (sent in clear there).
+    pub allow_client_cert_over_tls12: bool,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network {
+            timeout_seconds: 30,
+            max_response_bytes: 1024 * 1024,
+            tui_max_response_bytes: 64 * 1024 * 1024,
+            allow_private_addresses: false,
+            allowed_hosts: Vec::new(),
+            allow_client_cert_over_tls12: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Politeness {
+    /// Minimum interval between two requests to one host; 0 disables pacing.
+    pub per_host_interval_ms: u64,
+    /// Honour robots.txt on the agent face.
+    pub respect_robots: bool,
+    /// Honour robots.txt in the terminal browser too.
+    pub tui_respect_robots: bool,
+}
+
+impl Default for Politeness {
+    fn default() -> Self {
+        Politeness {
+            per_host_interval_ms: 1000,
+            respect_robots: true,
+            tui_respect_robots: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cache {
+    /// Time to live of a cached body; 0 disables the cache.
+    pub ttl_seconds: u64,
+    pub max_entries: usize,
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        Cache {
+            ttl_seconds: 300,
+            max_entries: 1000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mcp {
+    pub max_rendered_chars: usize,
+    pub max_menu_items: usize,
+    pub batch_concurrency: usize,
+}
+
+impl Default for Mcp {
+    fn default() -> Self {
+        Mcp {
+            max_rendered_chars: 50_000,
+            max_menu_items: 1000,
+            batch_concurrency: 5,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tofu {
+    /// Accept and re-pin a new certificate when the pinned one has expired.
+    pub accept_new_when_expired: bool,
+    /// Refuse certificates whose validity starts in the future.
+    pub refuse_not_yet_valid: bool,
+    /// Refuse expired certificates even when pinned.
+    pub refuse_expired: bool,
+}
+
+impl Default for Tofu {
+    fn default() -> Self {
+        Tofu {
+            accept_new_when_expired: true,
+            refuse_not_yet_valid: true,
+            refuse_expired: false,
+        }
+    }
+}
+
+impl Tofu {
+    pub fn policy(&self) -> crate::store::tofu::TofuPolicy {
+        crate::store::tofu::TofuPolicy {
+            accept_new_when_expired: self.accept_new_when_expired,
+            refuse_not_yet_valid: self.refuse_not_yet_valid,
+            refuse_expired: self.refuse_expired,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdentityDefaults {
+    /// Validity of new identities, in days.
+    pub days: u32,
+    /// "ecdsa-p256" or "ed25519".
+    pub algorithm: String,
+}
+
+impl Default for IdentityDefaults {
+    fn default() -> Self {
+        IdentityDefaults {
+            days: 365,
+            algorithm: "ecdsa-p256".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tui {
+    /// Text column width (reflow); the page is centred in wider terminals.
+    pub text_width: u16,
+    /// The start page.
+    pub home: String,
+    /// Command that opens http(s), mailto and other external links; empty = $BROWSER or xdg-open.
+    pub external_command: String,
+    /// Where downloads are saved; empty = the platform download directory.
+    pub downloads_dir: String,
+    /// Key bindings: action name -> list of keys ("j", "ctrl-d", "space", "enter", ...).
+    pub keys: std::collections::BTreeMap<String, Vec<String>>,
+    /// Colours: element name -> colour ("red", "lightblue", "#ff8800", "245").
+    pub theme: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for Tui {
+    fn default() -> Self {
+        Tui {
+            text_width: 80,
+            home: "about:home".into(),
+            external_command: String::new(),
+            downloads_dir: String::new(),
+            keys: Default::default(),
+            theme: Default::default(),
+        }
+    }
+}
+
+impl Config {
+    /// Parse TOML text; unknown keys are an error naming the key.
+    pub fn from_toml(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Load from a file; a missing file gives defaults.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::from_toml(&text).map_err(|message| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                message,
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(source) => Err(ConfigError::Io {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! The `smolweb` command line.
+
+fn main() {}

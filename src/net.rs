@@ -1,0 +1,255 @@
+//! The network edge: Gemini over TLS (TOFU decided inside the certificate verifier, client
+//! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the address
+//! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
+//! the MCP error codes.
+
+pub mod gemini;
+pub mod gopher;
+pub mod guard;
+pub mod tls;
+
+use std::time::Duration;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    #[error("gopher item type '{0}' cannot be fetched (telnet/CSO sessions)")]
+    NotFetchable(char),
+    #[error("destination {host} is blocked: {reason}")]
+    Blocked { host: String, reason: String },
+    #[error("robots.txt of {host} disallows {path}")]
+    BlockedByRobots { host: String, path: String },
+    #[error("robots.txt of {host} is temporarily unavailable")]
+    RobotsUnavailable { host: String },
+    #[error("cannot resolve {host}: {message}")]
+    Dns { host: String, message: String },
+    #[error("cannot connect to {host}:{port}: {message}")]
+    Connection {
+        host: String,
+        port: u16,
+        message: String,
+    },
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("TLS error: {0}")]
+    Tls(String),
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    #[error("response larger than the limit of {limit} bytes")]
+    TooLarge { limit: u64 },
+    #[error("slow down: the host asks to wait {retry_after_seconds} s")]
+    SlowDown { retry_after_seconds: u64 },
+    #[error(
+        "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented}"
+    )]
+    CertificateChanged {
+        host: String,
+        port: u16,
+        pinned: String,
+        presented: String,
+        pinned_not_after: String,
+    },
+    #[error("the certificate of {host} expired on {not_after}")]
+    CertificateExpired { host: String, not_after: String },
+    #[error("the certificate of {host} is not valid before {not_before}")]
+    CertificateNotYetValid { host: String, not_before: String },
+    #[error("the certificate store is unavailable: {0}")]
+    CertificateStoreUnavailable(String),
+    #[error("client certificate refused: {0}")]
+    ClientCertRefused(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl FetchError {
+    /// The MCP error code (see the contract's "Error codes").
+    pub fn code(&self) -> &'static str {
+        match self {
+            FetchError::InvalidRequest(_) => "INVALID_REQUEST",
+            FetchError::NotFetchable(_) => "NOT_FETCHABLE",
+            FetchError::Blocked { .. } => "BLOCKED",
+            FetchError::BlockedByRobots { .. } => "BLOCKED_BY_ROBOTS",
+            FetchError::RobotsUnavailable { .. } => "ROBOTS_UNAVAILABLE",
+            FetchError::Dns { .. } => "DNS_ERROR",
+            FetchError::Connection { .. } => "CONNECTION_ERROR",
+            FetchError::Timeout(_) => "TIMEOUT",
+            FetchError::Tls(_) => "TLS_ERROR",
+            FetchError::Protocol(_) => "PROTOCOL_ERROR",
+            FetchError::TooLarge { .. } => "RESPONSE_TOO_LARGE",
+            FetchError::SlowDown { .. } => "SLOW_DOWN",
+            FetchError::CertificateChanged { .. } => "CERTIFICATE_CHANGED",
+            FetchError::CertificateExpired { .. } => "CERTIFICATE_EXPIRED",
+            FetchError::CertificateNotYetValid { .. } => "CERTIFICATE_NOT_YET_VALID",
+            FetchError::CertificateStoreUnavailable(_) => "CERTIFICATE_STORE_UNAVAILABLE",
+            FetchError::ClientCertRefused(_) => "CLIENT_CERT_REFUSED",
+            FetchError::Internal(_) => "INTERNAL_ERROR",
+        }
+    }
+
+    /// May the same request succeed if tried again later?
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Dns { .. }
+                | FetchError::Connection { .. }
+                | FetchError::Timeout(_)
+                | FetchError::RobotsUnavailable { .. }
+                | FetchError::SlowDown { .. }
+                | FetchError::CertificateStoreUnavailable(_)
+        )
+    }
+}
+
+/// TOFU state of the server certificate for this fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TofuState {
+    /// First visit: the certificate was pinned now.
+    FirstUse,
+    Trusted,
+    /// The pinned certificate had expired; the new one was pinned per policy.
+    ReplacedExpired {
+        previous: String,
+    },
+    /// The human chose "trust once" for a changed certificate (not saved).
+    TrustedOnce,
+}
+
+/// TLS facts of a Gemini fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsInfo {
+    /// "TLSv1.3" / "TLSv1.2".
+    pub version: String,
+    /// IANA cipher suite name.
+    pub cipher: String,
+    /// `sha256:<hex>` of the server certificate DER.
+    pub cert_fingerprint: String,
+    pub cert_not_after: String,
+    pub tofu: TofuState,
+    /// Fingerprint of the client identity presented, if any.
+    pub client_cert: Option<String>,
+    /// Set when an identity was withheld or sent with a caveat (e.g. TLS 1.2).
+    pub client_cert_warning: Option<String>,
+}
+
+impl TlsInfo {
+    /// The `tofu_warning` text of the MCP contract, when there is something to say.
+    pub fn tofu_warning(&self) -> Option<String> {
+        match &self.tofu {
+            TofuState::FirstUse => {
+                Some("first visit: the server certificate was pinned (trust on first use)".into())
+            }
+            TofuState::Trusted => None,
+            TofuState::ReplacedExpired { previous } => Some(format!(
+                "the pinned certificate {previous} had expired; the new certificate was pinned"
+            )),
+            TofuState::TrustedOnce => {
+                Some("a changed certificate was trusted for this session only".into())
+            }
+        }
+    }
+}
+
+/// Which client identity to present.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IdentityChoice {
+    /// The identity whose scope covers the URL (longest prefix), if any.
+    #[default]
+    Auto,
+    /// Present none.
+    None,
+    /// Present this fingerprint.
+    Fingerprint(String),
+}
+
+/// Per-request knobs (filled by `client` from the config and the face).
+#[derive(Clone, Debug)]
+pub struct NetOptions {
+    pub timeout: Duration,
+    pub max_body: u64,
+    pub allow_private: bool,
+    pub allowed_hosts: Vec<String>,
+    /// An agent's request: identities with agent_use = false are never presented.
+    pub for_agent: bool,
+    pub identity: IdentityChoice,
+    pub allow_client_cert_over_tls12: bool,
+    /// Accept this exact changed certificate once (human "trust once"), without saving it.
+    pub trust_once: Option<String>,
+    /// Receives the count of body bytes read so far (loading indicators).
+    pub progress: Option<tokio::sync::watch::Sender<u64>>,
+}
+
+impl Default for NetOptions {
+    fn default() -> Self {
+        NetOptions {
+            timeout: Duration::from_secs(30),
+            max_body: 1024 * 1024,
+            allow_private: false,
+            allowed_hosts: Vec::new(),
+            for_agent: true,
+            identity: IdentityChoice::Auto,
+            allow_client_cert_over_tls12: false,
+            trust_once: None,
+            progress: None,
+        }
+    }
+}
+
+/// A raw Gemini answer.
+#[derive(Clone, Debug)]
+pub struct GeminiResponse {
+    pub header: crate::core::response::Header,
+    /// Body bytes (2x only; empty otherwise).
+    pub body: Vec<u8>,
+    pub tls: TlsInfo,
+}
+
+/// The network stack of one process: TLS configurations (one per identity, kept for session
+/// resumption), the shared TOFU and identity stores.
+pub struct Net {
+    known_hosts: crate::store::tofu::KnownHosts,
+    identities: crate::store::identity::Identities,
+    tofu_policy: crate::store::tofu::TofuPolicy,
+}
+
+impl Net {
+    pub fn new(
+        known_hosts: crate::store::tofu::KnownHosts,
+        identities: crate::store::identity::Identities,
+        tofu_policy: crate::store::tofu::TofuPolicy,
+    ) -> Net {
+        Net {
+            known_hosts,
+            identities,
+            tofu_policy,
+        }
+    }
+
+    pub fn known_hosts(&self) -> &crate::store::tofu::KnownHosts {
+        &self.known_hosts
+    }
+
+    pub fn identities(&self) -> &crate::store::identity::Identities {
+        &self.identities
+    }
+
+    /// Fetch a gemini:// URL (its query included) and return the raw answer.
+    pub async fn gemini(
+        &self,
+        url: &crate::core::url::Url,
+        opts: &NetOptions,
+    ) -> Result<GeminiResponse, FetchError> {
+        let _ = (url, opts, self.tofu_policy);
+        Err(FetchError::Internal("not implemented".into()))
+    }
+
+    /// Fetch a gopher item: send `selector[TAB search]CRLF`, read to close (bounded).
+    pub async fn gopher(
+        &self,
+        target: &crate::core::url::GopherTarget,
+        opts: &NetOptions,
+    ) -> Result<Vec<u8>, FetchError> {
+        let _ = (target, opts);
+        Err(FetchError::Internal("not implemented".into()))
+    }
+}

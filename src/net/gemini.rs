@@ -1,0 +1,1 @@
+//! Network: gemini (to be implemented).

@@ -1,0 +1,1 @@
+//! Network: gopher (to be implemented).

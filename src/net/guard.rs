@@ -1,0 +1,1 @@
+//! Network: guard (to be implemented).

@@ -1,0 +1,1 @@
+//! Network: tls (to be implemented).

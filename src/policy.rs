@@ -1,0 +1,1 @@
+//! Politeness and safety policy: robots.txt per host, per-host pacing, redirect rules.
