@@ -124,3 +124,122 @@ impl Outcome {
         }
     }
 }
+
+use crate::config::Config;
+use crate::paths::Paths;
+use crate::store::StoreError;
+use crate::store::approvals::{Approval, Approvals};
+use crate::store::bookmarks::Bookmarks;
+use crate::store::history::History;
+use crate::store::identity::Identities;
+use crate::store::tofu::KnownHosts;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// What approving a pending request did.
+#[derive(Clone, Debug)]
+pub struct Approved {
+    pub approval: Approval,
+    /// One sentence for the human.
+    pub message: String,
+    /// The fingerprint created, pinned or removed.
+    pub fingerprint: Option<String>,
+}
+
+/// The facade. Cheap to share behind an `Arc`; all methods take `&self`.
+pub struct Client {
+    config: Config,
+    paths: Paths,
+    face: Face,
+    known_hosts: KnownHosts,
+    identities: Identities,
+    approvals: Approvals,
+    bookmarks: Bookmarks,
+    history: History,
+}
+
+impl Client {
+    /// Build the client for a face. Creates the data directory if needed.
+    pub fn new(config: Config, paths: Paths, face: Face) -> Result<Client, ClientError> {
+        Ok(Client {
+            known_hosts: KnownHosts::new(paths.known_hosts()),
+            identities: Identities::new(paths.identities_dir()),
+            approvals: Approvals::new(paths.approvals()),
+            bookmarks: Bookmarks::new(paths.bookmarks()),
+            history: History::new(paths.history()),
+            config,
+            paths,
+            face,
+        })
+    }
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    pub fn paths(&self) -> &Paths {
+        &self.paths
+    }
+    pub fn face(&self) -> Face {
+        self.face
+    }
+    pub fn known_hosts(&self) -> &KnownHosts {
+        &self.known_hosts
+    }
+    pub fn identities(&self) -> &Identities {
+        &self.identities
+    }
+    pub fn approvals(&self) -> &Approvals {
+        &self.approvals
+    }
+    pub fn bookmarks(&self) -> &Bookmarks {
+        &self.bookmarks
+    }
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+    /// Wall clock used for timestamps and expiry.
+    pub fn now(&self) -> OffsetDateTime {
+        OffsetDateTime::now_utc()
+    }
+
+    /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
+    /// problem is an `Outcome::Error`.
+    pub async fn open(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        let _ = opts;
+        Outcome::Error {
+            info: RequestInfo {
+                url: url.to_string(),
+                ..RequestInfo::default()
+            },
+            error: FetchError::Internal("not implemented".into()),
+        }
+    }
+
+    /// Open and follow redirects that keep host and scheme, at most `max` times, stopping on
+    /// a loop. Returns the final outcome and the URLs visited before it.
+    pub async fn open_following(
+        &self,
+        url: &str,
+        opts: &OpenOptions,
+        max: usize,
+    ) -> (Outcome, Vec<String>) {
+        let _ = max;
+        (self.open(url, opts).await, Vec::new())
+    }
+
+    /// Perform a pending approval (create/remove identity — an identity made here is
+    /// `created_by = agent` — or pin/unpin a certificate) and remove it from the queue.
+    pub fn approve(&self, id: &str) -> Result<Approved, StoreError> {
+        Err(StoreError::NotFound(id.to_string()))
+    }
+
+    /// Drop a pending approval without doing it.
+    pub fn deny(&self, id: &str) -> Result<Approval, StoreError> {
+        self.approvals.take(id, self.now())
+    }
+}

@@ -21,8 +21,9 @@ pub struct Pin {
     pub host: String,
     pub port: u16,
     pub fingerprint: String,
-    #[serde(with = "time::serde::rfc3339")]
-    pub not_after: OffsetDateTime,
+    /// The pinned certificate's expiry; None when pinned by fingerprint alone (treated as valid).
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub not_after: Option<OffsetDateTime>,
     #[serde(with = "time::serde::rfc3339")]
     pub first_seen: OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]
@@ -60,7 +61,7 @@ pub enum Verdict {
     Changed {
         pinned: String,
         presented: String,
-        pinned_not_after: OffsetDateTime,
+        pinned_not_after: Option<OffsetDateTime>,
     },
     /// The pinned certificate expired and a new one is presented: accepted per policy.
     ReplacedExpired { pinned: String, presented: String },
