@@ -1,0 +1,205 @@
+//! The fetch tools' work: input checks, one fetch through the client, windows, batches.
+//!
+//! Invariants: an input problem is an `INVALID_REQUEST` result, never a panic or a JSON-RPC
+//! error; later windows come from the client's cache (`Client::open` answers from the held body,
+//! no new request); a batch keeps the order of its URLs, runs at most `batch_concurrency`
+//! fetches at once (per-host pacing is the client's), and each element is exactly what the
+//! single-fetch tool returns at offset 0.
+
+use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
+use super::results::{FetchResult, RequestInfoOut, error_out};
+use crate::client::{Client, OpenOptions};
+use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url};
+use std::sync::Arc;
+
+/// The contract's batch limit.
+pub const MAX_BATCH: usize = 50;
+
+pub fn limits(client: &Client) -> Limits {
+    let mcp = &client.config().mcp;
+    Limits {
+        chars: mcp.max_rendered_chars.max(1),
+        items: mcp.max_menu_items.max(1),
+    }
+}
+
+fn invalid(family: Family, raw_url: &str, message: impl Into<String>) -> FetchResult {
+    let url = match family {
+        Family::Gemini => without_query(raw_url.trim()),
+        Family::Gopher => raw_url.trim().to_string(),
+    };
+    let info = RequestInfoOut {
+        url: (!url.is_empty()).then_some(url),
+        ..RequestInfoOut::default()
+    };
+    let mut message = message.into();
+    // A Gemini query may be a secret answer: never echo it, even inside a message.
+    if family == Family::Gemini
+        && let Some((_, query)) = raw_url.split_once('?')
+        && !query.is_empty()
+    {
+        message = message.replace(query, "<query>");
+    }
+    error_result(family, error_out(info, "INVALID_REQUEST", message))
+}
+
+/// Check a URL for a family; Ok(parsed) or why it is refused.
+fn check_url(family: Family, raw: &str) -> Result<Url, String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err("the url is empty".into());
+    }
+    let url = Url::parse(trimmed).map_err(|e| e.to_string())?;
+    match (family, url.scheme()) {
+        (Family::Gemini, Scheme::Gemini) => {
+            url.gemini_request().map_err(|e| e.to_string())?;
+        }
+        (Family::Gopher, Scheme::Gopher) => {
+            url.gopher_target().map_err(|e| e.to_string())?;
+        }
+        (Family::Gemini, _) => {
+            return Err(
+                "gemini_fetch takes gemini:// URLs (use gopher_fetch for gopher://)".into(),
+            );
+        }
+        (Family::Gopher, _) => {
+            return Err(
+                "gopher_fetch takes gopher:// URLs (use gemini_fetch for gemini://)".into(),
+            );
+        }
+    }
+    Ok(url)
+}
+
+fn check_offset(offset: i64) -> Result<usize, String> {
+    usize::try_from(offset).map_err(|_| format!("offset must be >= 0 (got {offset})"))
+}
+
+/// A Gemini fetch without elicitation. `input` replaces any query.
+pub async fn gemini(
+    client: &Client,
+    url: &str,
+    input: Option<&str>,
+    offset: i64,
+    refresh: bool,
+) -> FetchResult {
+    let family = Family::Gemini;
+    let checked = check_offset(offset).and_then(|o| Ok((o, check_url(family, url)?)));
+    let (offset, parsed) = match checked {
+        Ok(v) => v,
+        Err(m) => return invalid(family, url, m),
+    };
+    if let Some(answer) = input
+        && let Err(e) = parsed.with_input(answer).gemini_request()
+    {
+        return invalid(family, url, format!("with the input: {e}"));
+    }
+    let opts = OpenOptions {
+        input: input.map(str::to_string),
+        refresh,
+        ..OpenOptions::default()
+    };
+    let outcome = client.open(url.trim(), &opts).await;
+    map_outcome(family, &outcome, offset, limits(client), client.now())
+}
+
+fn check_search(search: &str) -> Result<(), String> {
+    if search.contains(['\r', '\n', '\t']) {
+        return Err("the search string must not contain CR, LF or TAB".into());
+    }
+    if search.len() > GOPHER_MAX_SEARCH_BYTES {
+        return Err(format!(
+            "the search string is {} bytes; the limit is {GOPHER_MAX_SEARCH_BYTES}",
+            search.len()
+        ));
+    }
+    Ok(())
+}
+
+pub async fn gopher(
+    client: &Client,
+    url: &str,
+    search: Option<&str>,
+    offset: i64,
+    refresh: bool,
+) -> FetchResult {
+    let family = Family::Gopher;
+    let checked = check_offset(offset).and_then(|o| {
+        search.map(check_search).transpose()?;
+        check_url(family, url)?;
+        Ok(o)
+    });
+    let offset = match checked {
+        Ok(o) => o,
+        Err(m) => return invalid(family, url, m),
+    };
+    let opts = OpenOptions {
+        search: search.map(str::to_string),
+        refresh,
+        ..OpenOptions::default()
+    };
+    let outcome = client.open(url.trim(), &opts).await;
+    map_outcome(family, &outcome, offset, limits(client), client.now())
+}
+
+/// Fetch many URLs: order kept, bounded concurrency, `on_done(finished_count)` after each.
+pub async fn batch(
+    client: &Arc<Client>,
+    family: Family,
+    urls: &[String],
+    refresh: bool,
+    on_done: impl Fn(usize),
+) -> Vec<FetchResult> {
+    if urls.len() > MAX_BATCH {
+        let msg = format!(
+            "at most {MAX_BATCH} URLs per batch (got {}); split the list",
+            urls.len()
+        );
+        return urls
+            .iter()
+            .map(|u| invalid(family, u, msg.clone()))
+            .collect();
+    }
+    let permits = Arc::new(tokio::sync::Semaphore::new(
+        client.config().mcp.batch_concurrency.max(1),
+    ));
+    let mut set = tokio::task::JoinSet::new();
+    for (i, url) in urls.iter().enumerate() {
+        let (client, url, permits) = (client.clone(), url.clone(), permits.clone());
+        set.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            let r = match family {
+                Family::Gemini => gemini(&client, &url, None, 0, refresh).await,
+                Family::Gopher => gopher(&client, &url, None, 0, refresh).await,
+            };
+            (i, r)
+        });
+    }
+    let mut results: Vec<Option<FetchResult>> = vec![None; urls.len()];
+    let mut done = 0;
+    while let Some(joined) = set.join_next().await {
+        if let Ok((i, r)) = joined
+            && let Some(slot) = results.get_mut(i)
+        {
+            *slot = Some(r);
+        }
+        done += 1;
+        on_done(done);
+    }
+    results
+        .into_iter()
+        .zip(urls)
+        .map(|(r, u)| {
+            r.unwrap_or_else(|| {
+                let info = RequestInfoOut {
+                    url: Some(without_query(u)),
+                    ..RequestInfoOut::default()
+                };
+                error_result(
+                    family,
+                    error_out(info, "INTERNAL_ERROR", "the fetch task failed"),
+                )
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,441 @@
+//! The result kinds of the MCP contract as serde + schemars types.
+//!
+//! One enum per tool family, internally tagged by `kind`, so the derived schema is a `oneOf`
+//! discriminated by `kind` and the serialized value is exactly the `structuredContent`.
+//! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
+//! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// What was asked and how it went; only keys that applied. Never a query string.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub struct RequestInfoOut {
+    /// The URL asked for, without its query (Gemini).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
+    /// Gemini: the path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Gopher: the item type.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub item_type: Option<String>,
+    /// Gopher: the selector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
+    /// Gemini: a query (or an input answer) was sent; its value is never repeated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub has_query: Option<bool>,
+    /// Gopher: a search string was given for an item that is not a search; it was not sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_ignored: Option<bool>,
+    /// When the request was sent (ISO-8601 UTC); absent when refused before sending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cipher: Option<String>,
+    /// `sha256:<hex>` of the server certificate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cert_fingerprint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tofu_warning: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_cert_warning: Option<String>,
+}
+
+/// Where a fetched result came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub struct CacheMeta {
+    /// True when answered from the body held since an earlier download (no new request).
+    pub cached: bool,
+    /// When the held body was downloaded (ISO-8601), or null.
+    pub cached_at: Option<String>,
+    /// Age of the held body in seconds, or null.
+    pub cache_age_seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LineType {
+    Text,
+    Link,
+    Heading1,
+    Heading2,
+    Heading3,
+    List,
+    Quote,
+    Preformat,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct LinkOut {
+    /// Absolute URL (may be another scheme).
+    pub url: String,
+    /// The label, or null.
+    pub text: Option<String>,
+}
+
+/// One gemtext line: `type` and `content` always, plus only what those cannot say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct LineOut {
+    #[serde(rename = "type")]
+    pub line_type: LineType,
+    /// The line as sent, marker included.
+    pub content: String,
+    /// Marker stripped (headings, list items, quotes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkOut>,
+    /// Opening fence of a preformatted block only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt_text: Option<String>,
+    /// Opening fence of a preformatted block only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct DocumentOut {
+    pub lines: Vec<LineOut>,
+    /// The links of this window, in order (the text rendering numbers them from 1).
+    pub links: Vec<LinkOut>,
+}
+
+/// A window position shared by text-like results.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct WindowMeta {
+    /// True when more remains after this window.
+    pub truncated: bool,
+    /// Characters of the whole decoded body.
+    pub total_chars: u64,
+    /// Pass this as `offset` for the next window; null at the end.
+    pub next_offset: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct GemtextOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub document: DocumentOut,
+    pub charset: String,
+    pub lang: Option<String>,
+    /// Body size in bytes.
+    pub size: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+    /// True when this window is (part of) one line longer than the limit, given unparsed.
+    pub partial_line: bool,
+    /// smolweb: the answer to the capsule's prompt was typed by the user (never shown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_from_user: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct MimeOut {
+    #[serde(rename = "type")]
+    pub mime_type: String,
+    pub subtype: String,
+    pub charset: Option<String>,
+    pub lang: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct SuccessOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub mime_type: MimeOut,
+    pub content: String,
+    pub size: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_from_user: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct GeminiBinaryOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub mime_type: MimeOut,
+    pub size: u64,
+    pub note: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct InputOut {
+    pub request_info: RequestInfoOut,
+    /// The capsule's prompt text (untrusted data).
+    pub prompt: String,
+    /// True for status 11: the answer is secret (a password or similar).
+    pub sensitive: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct RedirectOut {
+    pub request_info: RequestInfoOut,
+    /// The target, resolved to an absolute URL. Not followed.
+    pub new_url: String,
+    pub permanent: bool,
+    /// The target is on another host.
+    pub cross_host: bool,
+    pub scheme: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CertificateOut {
+    pub request_info: RequestInfoOut,
+    pub status: u8,
+    /// The capsule's text (untrusted data).
+    pub message: String,
+    /// True only for 60 (a client certificate is required).
+    pub required: bool,
+    pub next_step: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ErrorBody {
+    pub code: String,
+    pub message: String,
+    /// May the same request succeed later?
+    pub retryable: bool,
+    /// The capsule's status for 4x/5x answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u8>,
+    /// The capsule's meta text for 4x/5x answers (untrusted data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<String>,
+    /// True for 4x, false for 5x.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temporary: Option<bool>,
+    /// Seconds to wait (44 SLOW DOWN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ErrorOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub error: ErrorBody,
+}
+
+/// What `gemini_fetch` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GeminiResult {
+    Gemtext(GemtextOut),
+    Success(SuccessOut),
+    Binary(GeminiBinaryOut),
+    Input(InputOut),
+    Redirect(RedirectOut),
+    Certificate(CertificateOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct MenuItemOut {
+    #[serde(rename = "type")]
+    pub item_type: String,
+    pub title: String,
+    pub selector: String,
+    pub host: String,
+    pub port: u16,
+    /// Where following the item leads; "" for info lines and items that cannot be followed.
+    pub next_url: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct MenuOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub items: Vec<MenuItemOut>,
+    pub truncated: bool,
+    pub total_items: u64,
+    /// Pass this as `offset` for the next items; null at the end.
+    pub next_offset: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct GopherTextOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub text: String,
+    pub charset: String,
+    /// Body size in bytes.
+    pub bytes: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct GopherBinaryOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    /// Body size in bytes (the bytes themselves are never returned).
+    pub bytes: u64,
+    /// Guessed from magic bytes.
+    pub mime_type: String,
+    pub note: String,
+}
+
+/// What `gopher_fetch` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GopherResult {
+    Menu(MenuOut),
+    Text(GopherTextOut),
+    Binary(GopherBinaryOut),
+    Error(ErrorOut),
+}
+
+/// Either fetch family, as produced by the outcome mapping.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FetchResult {
+    Gemini(GeminiResult),
+    Gopher(GopherResult),
+}
+
+impl FetchResult {
+    pub fn is_error(&self) -> bool {
+        matches!(
+            self,
+            FetchResult::Gemini(GeminiResult::Error(_))
+                | FetchResult::Gopher(GopherResult::Error(_))
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CertEntry {
+    pub url: String,
+    pub host: String,
+    pub port: u16,
+    pub path: String,
+    pub fingerprint: String,
+    pub not_before: String,
+    pub not_after: String,
+    pub expired: bool,
+    pub name: String,
+    /// "human" or "agent".
+    pub created_by: String,
+    /// May an agent's request present this identity?
+    pub agent_use: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CertListOut {
+    pub entries: Vec<CertEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub struct CertUpdateOut {
+    pub action: String,
+    pub host: String,
+    pub port: u16,
+    pub path: String,
+    pub fingerprint: Option<String>,
+    /// Expiry of the identity created (ISO-8601), or null.
+    pub expires: Option<String>,
+    pub changed: bool,
+    pub message: String,
+    /// True when the change waits for the user's approval in smolweb.
+    pub pending: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_step: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct TrustEntry {
+    pub host: String,
+    pub port: u16,
+    pub fingerprint: String,
+    pub first_seen: String,
+    pub last_seen: String,
+    pub expires: Option<String>,
+    pub expired: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct TrustListOut {
+    pub entries: Vec<TrustEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub struct TrustUpdateOut {
+    pub action: String,
+    pub host: String,
+    pub port: u16,
+    pub changed: bool,
+    pub message: String,
+    pub pending: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_step: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CertListResult {
+    ClientCertList(CertListOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CertUpdateResult {
+    ClientCertUpdate(CertUpdateOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TrustListResult {
+    TrustList(TrustListOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TrustUpdateResult {
+    TrustUpdate(TrustUpdateOut),
+    Error(ErrorOut),
+}
+
+/// Build an `error` body from a code and message.
+pub fn error_body(code: &str, message: impl Into<String>, retryable: bool) -> ErrorBody {
+    ErrorBody {
+        code: code.to_string(),
+        message: message.into(),
+        retryable,
+        status: None,
+        meta: None,
+        temporary: None,
+        retry_after_seconds: None,
+    }
+}
+
+/// An `error` result with a request_info.
+pub fn error_out(info: RequestInfoOut, code: &str, message: impl Into<String>) -> ErrorOut {
+    ErrorOut {
+        request_info: Box::new(info),
+        error: error_body(code, message, false),
+    }
+}

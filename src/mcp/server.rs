@@ -1,0 +1,451 @@
+//! The rmcp server: eight tools, one resource (`smolweb://policy`), instructions.
+//!
+//! Every tool answers with `structuredContent` (its result kind) plus compact text blocks (one
+//! per URL for batches); remote and input problems are `kind: error` results with
+//! `isError: true`, never JSON-RPC errors. The router is built once and kept in the server.
+
+use super::ask::{Ask, Retry, ask};
+use super::fetch;
+use super::manage::{self, ConsentCtx, Reply};
+use super::outcome::Family;
+use super::params::*;
+use super::render;
+use super::results::*;
+use super::schema;
+use super::seal::{Sealer, digest};
+use super::text;
+use crate::client::Client;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+pub const POLICY_URI: &str = "smolweb://policy";
+
+#[derive(Clone)]
+pub struct SmolwebServer {
+    client: Arc<Client>,
+    sealer: Arc<Sealer>,
+    tool_router: ToolRouter<SmolwebServer>,
+}
+
+/// `structuredContent` + the given text blocks.
+fn tool_result<T: Serialize>(value: &T, texts: Vec<String>, is_error: bool) -> CallToolResult {
+    let value = serde_json::to_value(value).unwrap_or_else(|e| {
+        json!({"kind": "error", "request_info": {}, "error": {
+            "code": "INTERNAL_ERROR", "message": e.to_string(), "retryable": false}})
+    });
+    let mut r = if is_error {
+        CallToolResult::structured_error(value)
+    } else {
+        CallToolResult::structured(value)
+    };
+    r.content = texts.into_iter().map(ContentBlock::text).collect();
+    r
+}
+
+fn fetch_reply(r: &FetchResult, offset: i64) -> CallToolResponse {
+    let text = render::fetch(r, offset.max(0) as u64);
+    tool_result(r, vec![text], r.is_error()).into()
+}
+
+fn mark_input_from_user(r: &mut FetchResult) {
+    if let FetchResult::Gemini(g) = r {
+        match g {
+            GeminiResult::Gemtext(x) => x.input_from_user = Some(true),
+            GeminiResult::Success(x) => x.input_from_user = Some(true),
+            _ => {}
+        }
+    }
+}
+
+fn declined(family: Family, url: &str, message: &str) -> FetchResult {
+    let info = RequestInfoOut {
+        url: Some(super::outcome::without_query(url)),
+        ..RequestInfoOut::default()
+    };
+    super::outcome::error_result(family, error_out(info, "USER_DECLINED", message))
+}
+
+fn answer_question(url: &str, prompt: &str, sensitive: bool) -> String {
+    let mut q = format!(
+        "The Gemini capsule {} asks (its own words, unverified): \"{prompt}\". Your answer is \
+         sent to the capsule only; the agent will not see it.",
+        super::outcome::without_query(url)
+    );
+    if sensitive {
+        q.push_str(" This is a sensitive prompt (status 11, e.g. a password).");
+    }
+    q
+}
+
+impl SmolwebServer {
+    pub fn new(client: Arc<Client>) -> SmolwebServer {
+        SmolwebServer {
+            client,
+            sealer: Arc::new(Sealer::new()),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The effective settings an agent may see (no file paths).
+    pub fn policy(&self) -> Value {
+        let c = self.client.config();
+        json!({
+            "network": {
+                "timeout_seconds": c.network.timeout_seconds,
+                "max_response_bytes": c.network.max_response_bytes,
+                "allow_private_addresses": c.network.allow_private_addresses,
+                "allowed_hosts": c.network.allowed_hosts,
+                "allow_client_cert_over_tls12": c.network.allow_client_cert_over_tls12,
+            },
+            "politeness": {
+                "per_host_interval_ms": c.politeness.per_host_interval_ms,
+                "respect_robots": c.politeness.respect_robots,
+            },
+            "cache": { "ttl_seconds": c.cache.ttl_seconds, "max_entries": c.cache.max_entries },
+            "mcp": {
+                "max_rendered_chars": c.mcp.max_rendered_chars,
+                "max_menu_items": c.mcp.max_menu_items,
+                "batch_concurrency": c.mcp.batch_concurrency,
+                "max_batch_urls": fetch::MAX_BATCH,
+            },
+            "tofu": {
+                "accept_new_when_expired": c.tofu.accept_new_when_expired,
+                "refuse_not_yet_valid": c.tofu.refuse_not_yet_valid,
+                "refuse_expired": c.tofu.refuse_expired,
+            },
+            "consent": "identity and trust changes need the user's approval \
+                        (elicitation, or `smolweb identity|trust approve ID`)",
+        })
+    }
+
+    async fn batch(
+        &self,
+        family: Family,
+        p: &BatchParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let total = p.urls.len();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+        let drain = ctx.meta.get_progress_token().map(|token| {
+            let peer = ctx.peer.clone();
+            tokio::spawn(async move {
+                while let Some(done) = rx.recv().await {
+                    let param = ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64);
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
+        let results = fetch::batch(&self.client, family, &p.urls, p.refresh, |n| {
+            let _ = tx.send(n);
+        })
+        .await;
+        drop(tx);
+        if let Some(d) = drain {
+            let _ = d.await;
+        }
+        let texts = if results.is_empty() {
+            vec!["no URLs were given".to_string()]
+        } else {
+            results.iter().map(|r| render::fetch(r, 0)).collect()
+        };
+        let all_failed = results.iter().all(FetchResult::is_error);
+        tool_result(&json!({ "result": results }), texts, all_failed)
+    }
+
+    /// Re-fetch with the user's answer after an input prompt.
+    async fn with_answer(&self, p: &GeminiFetchParams, answer: &Answer) -> FetchResult {
+        let mut r = fetch::gemini(
+            &self.client,
+            &p.url,
+            Some(&answer.answer),
+            p.offset,
+            p.refresh,
+        )
+        .await;
+        mark_input_from_user(&mut r);
+        r
+    }
+}
+
+#[tool_router]
+impl SmolwebServer {
+    #[tool(
+        name = "gemini_fetch",
+        description = text::GEMINI_FETCH,
+        input_schema = schema::input::<GeminiFetchParams>(),
+        output_schema = schema::output::<GeminiResult>(),
+        annotations(title = "Fetch a Gemini page", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn gemini_fetch(
+        &self,
+        Parameters(p): Parameters<GeminiFetchParams>,
+        ctx: RequestContext<RoleServer>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let retry = Retry { state, responses };
+        let d = digest(&["gemini_fetch", &p.url, &p.offset.to_string()]);
+        let (prompt, sensitive) = if p.ask_user && retry.state.is_some() {
+            (String::new(), false)
+        } else {
+            let r = fetch::gemini(
+                &self.client,
+                &p.url,
+                p.input.as_deref(),
+                p.offset,
+                p.refresh,
+            )
+            .await;
+            match &r {
+                FetchResult::Gemini(GeminiResult::Input(i)) if p.ask_user && p.input.is_none() => {
+                    (i.prompt.clone(), i.sensitive)
+                }
+                _ => return Ok(fetch_reply(&r, p.offset)),
+            }
+        };
+        let question = answer_question(&p.url, &prompt, sensitive);
+        let asked = ask::<Answer>(&ctx, &retry, &self.sealer, "answer", &d, question).await;
+        let r = match asked {
+            Ask::Answer(a) => self.with_answer(&p, &a).await,
+            Ask::NeedInput(r) => return Ok(r.into()),
+            Ask::Declined => declined(Family::Gemini, &p.url, "the user declined to answer"),
+            Ask::Invalid(m) => declined(Family::Gemini, &p.url, &m),
+            Ask::Unsupported => {
+                // No way to reach the user: give the agent the prompt itself.
+                fetch::gemini(&self.client, &p.url, None, p.offset, p.refresh).await
+            }
+        };
+        Ok(fetch_reply(&r, p.offset))
+    }
+
+    #[tool(
+        name = "gemini_batch_fetch",
+        description = text::GEMINI_BATCH,
+        input_schema = schema::input::<BatchParams>(),
+        output_schema = schema::batch_output::<GeminiResult>(),
+        annotations(title = "Fetch many Gemini pages", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn gemini_batch_fetch(
+        &self,
+        Parameters(p): Parameters<BatchParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.batch(Family::Gemini, &p, &ctx).await)
+    }
+
+    #[tool(
+        name = "gopher_fetch",
+        description = text::GOPHER_FETCH,
+        input_schema = schema::input::<GopherFetchParams>(),
+        output_schema = schema::output::<GopherResult>(),
+        annotations(title = "Fetch a Gopher item", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn gopher_fetch(
+        &self,
+        Parameters(p): Parameters<GopherFetchParams>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let r = fetch::gopher(
+            &self.client,
+            &p.url,
+            p.search.as_deref(),
+            p.offset,
+            p.refresh,
+        )
+        .await;
+        Ok(fetch_reply(&r, p.offset))
+    }
+
+    #[tool(
+        name = "gopher_batch_fetch",
+        description = text::GOPHER_BATCH,
+        input_schema = schema::input::<BatchParams>(),
+        output_schema = schema::batch_output::<GopherResult>(),
+        annotations(title = "Fetch many Gopher items", read_only_hint = true, open_world_hint = true)
+    )]
+    async fn gopher_batch_fetch(
+        &self,
+        Parameters(p): Parameters<BatchParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.batch(Family::Gopher, &p, &ctx).await)
+    }
+
+    #[tool(
+        name = "gemini_client_cert_list",
+        description = text::CERT_LIST,
+        input_schema = schema::input::<HostFilter>(),
+        output_schema = schema::output::<CertListResult>(),
+        annotations(title = "List client identities", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn gemini_client_cert_list(
+        &self,
+        Parameters(p): Parameters<HostFilter>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(match manage::cert_list(&self.client, p.host.as_deref()) {
+            CertListResult::ClientCertList(l) => {
+                let t = render::cert_list(&l);
+                tool_result(&CertListResult::ClientCertList(l), vec![t], false)
+            }
+            CertListResult::Error(e) => {
+                let t = render::store_error(&e);
+                tool_result(&CertListResult::Error(e), vec![t], true)
+            }
+        })
+    }
+
+    #[tool(
+        name = "gemini_client_cert_update",
+        description = text::CERT_UPDATE,
+        input_schema = schema::input::<CertUpdateParams>(),
+        output_schema = schema::output::<CertUpdateResult>(),
+        annotations(
+            title = "Create or remove a client identity",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn gemini_client_cert_update(
+        &self,
+        Parameters(p): Parameters<CertUpdateParams>,
+        ctx: RequestContext<RoleServer>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let retry = Retry { state, responses };
+        let c = ConsentCtx {
+            client: &self.client,
+            sealer: &self.sealer,
+            ctx: &ctx,
+            retry: &retry,
+        };
+        Ok(match manage::cert_update(&c, &p).await {
+            Reply::NeedInput(r) => r.into(),
+            Reply::Done(CertUpdateResult::ClientCertUpdate(u)) => {
+                let t = render::cert_update(&u);
+                tool_result(&CertUpdateResult::ClientCertUpdate(u), vec![t], false).into()
+            }
+            Reply::Done(CertUpdateResult::Error(e)) => {
+                let t = render::store_error(&e);
+                tool_result(&CertUpdateResult::Error(e), vec![t], true).into()
+            }
+        })
+    }
+
+    #[tool(
+        name = "gemini_trust_list",
+        description = text::TRUST_LIST,
+        input_schema = schema::input::<HostFilter>(),
+        output_schema = schema::output::<TrustListResult>(),
+        annotations(title = "List pinned server certificates", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn gemini_trust_list(
+        &self,
+        Parameters(p): Parameters<HostFilter>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(match manage::trust_list(&self.client, p.host.as_deref()) {
+            TrustListResult::TrustList(l) => {
+                let t = render::trust_list(&l);
+                tool_result(&TrustListResult::TrustList(l), vec![t], false)
+            }
+            TrustListResult::Error(e) => {
+                let t = render::store_error(&e);
+                tool_result(&TrustListResult::Error(e), vec![t], true)
+            }
+        })
+    }
+
+    #[tool(
+        name = "gemini_trust_update",
+        description = text::TRUST_UPDATE,
+        input_schema = schema::input::<TrustUpdateParams>(),
+        output_schema = schema::output::<TrustUpdateResult>(),
+        annotations(
+            title = "Pin or forget a server certificate",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn gemini_trust_update(
+        &self,
+        Parameters(p): Parameters<TrustUpdateParams>,
+        ctx: RequestContext<RoleServer>,
+        RequestState(state): RequestState,
+        InputResponses(responses): InputResponses,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let retry = Retry { state, responses };
+        let c = ConsentCtx {
+            client: &self.client,
+            sealer: &self.sealer,
+            ctx: &ctx,
+            retry: &retry,
+        };
+        Ok(match manage::trust_update(&c, &p).await {
+            Reply::NeedInput(r) => r.into(),
+            Reply::Done(TrustUpdateResult::TrustUpdate(u)) => {
+                let t = render::trust_update(&u);
+                tool_result(&TrustUpdateResult::TrustUpdate(u), vec![t], false).into()
+            }
+            Reply::Done(TrustUpdateResult::Error(e)) => {
+                let t = render::store_error(&e);
+                tool_result(&TrustUpdateResult::Error(e), vec![t], true).into()
+            }
+        })
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for SmolwebServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("smolweb", env!("CARGO_PKG_VERSION")))
+        .with_instructions(text::INSTRUCTIONS)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resource = Resource::new(POLICY_URI, "policy")
+            .with_title("smolweb policy")
+            .with_description("The effective limits and settings of this smolweb server")
+            .with_mime_type("application/json");
+        Ok(ListResourcesResult::with_all_items(vec![resource]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != POLICY_URI {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {}", request.uri),
+                None,
+            ));
+        }
+        let text = serde_json::to_string_pretty(&self.policy())
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let contents = ResourceContents::text(text, POLICY_URI).with_mime_type("application/json");
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+}
