@@ -1,7 +1,7 @@
 //! Loopback fetch latency against the in-process servers of `tests/support`:
 //! a Gemini fetch on a new connection that resumes the TLS session, one that does a full
 //! handshake, and a Gopher fetch. Run: `cargo bench --bench fetch`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -1,5 +1,5 @@
 //! Gemini fetches against the in-process TLS server: framing, limits, misbehaviours, guard.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
 

@@ -1,5 +1,5 @@
 //! Gopher fetches against the in-process server: framing, search, limits, misbehaviours.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
 

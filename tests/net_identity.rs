@@ -1,5 +1,5 @@
 //! Client certificates: presented by scope, never for agents when reserved, TLS 1.3 only.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
 

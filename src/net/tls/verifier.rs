@@ -190,7 +190,7 @@ impl ServerCertVerifier for TofuVerifier {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use time::macros::datetime;
