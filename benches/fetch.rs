@@ -21,10 +21,14 @@ fn bench_fetch(c: &mut Criterion) {
     let net = stores.net(Default::default());
     let opts = loopback_options(Duration::from_secs(5));
     let page = gemini::Reply::gemtext(&"# smol\n=> /next next\n".repeat(20));
-    let gem = rt.block_on(gemini::Server::start(gemini::Routes::new().route("/", page)));
+    let gem = rt.block_on(gemini::Server::start(
+        gemini::Routes::new().route("/", page),
+    ));
     let url = Url::parse(&gem.url("/")).unwrap();
     let text = gopher::Reply::text(&"smol text line\r\n".repeat(40));
-    let goph = rt.block_on(gopher::Server::start(gopher::Routes::new().route("/t", text)));
+    let goph = rt.block_on(gopher::Server::start(
+        gopher::Routes::new().route("/t", text),
+    ));
     let target = GopherTarget {
         host: goph.host().into(),
         port: goph.port(),
