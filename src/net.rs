@@ -220,10 +220,10 @@ impl Net {
         tofu_policy: crate::store::tofu::TofuPolicy,
     ) -> Net {
         Net {
+            tls: tls::TlsState::new(known_hosts.clone(), tofu_policy),
             known_hosts,
             identities,
             tofu_policy,
-            tls: tls::TlsState::new(),
         }
     }
 
@@ -233,6 +233,10 @@ impl Net {
 
     pub fn identities(&self) -> &crate::store::identity::Identities {
         &self.identities
+    }
+
+    pub fn tofu_policy(&self) -> crate::store::tofu::TofuPolicy {
+        self.tofu_policy
     }
 
     /// Drop all remembered TLS sessions: the next Gemini fetches do full handshakes (and so

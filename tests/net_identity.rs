@@ -67,6 +67,9 @@ async fn identity_is_presented_only_inside_its_scope() {
         .map(|r| r.client_cert)
         .collect();
     assert_eq!(seen, vec![Some(id.fingerprint.clone()), None, None]);
+    // Sessions are kept per identity: the anonymous fetch does not resume the identity's.
+    let resumed: Vec<bool> = server.requests().iter().map(|r| r.resumed).collect();
+    assert_eq!(resumed, vec![false, false, true]);
     let none = NetOptions {
         identity: IdentityChoice::None,
         ..loopback_options(BUDGET)

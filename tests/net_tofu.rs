@@ -64,6 +64,22 @@ async fn first_use_pins_and_the_same_cert_passes() {
 }
 
 #[tokio::test]
+async fn sessions_resume_and_still_report_the_certificate() {
+    let stores = TempStores::new();
+    let net = stores.net(TofuPolicy::default());
+    let server = Server::start(Routes::new().route("/", Reply::gemtext("hi"))).await;
+    let url = Url::parse(&server.url("/")).unwrap();
+    net.gemini(&url, &opts()).await.unwrap();
+    let again = net.gemini(&url, &opts()).await.unwrap();
+    assert_eq!(again.tls.cert_fingerprint, server.fingerprint());
+    assert_eq!(again.tls.tofu, TofuState::Trusted);
+    net.forget_sessions();
+    net.gemini(&url, &opts()).await.unwrap();
+    let resumed: Vec<bool> = server.requests().iter().map(|r| r.resumed).collect();
+    assert_eq!(resumed, vec![false, true, false]);
+}
+
+#[tokio::test]
 async fn changed_cert_aborts_before_the_request() {
     let stores = TempStores::new();
     let net = stores.net(TofuPolicy::default());

@@ -12,12 +12,13 @@ mod header;
 pub use header::{MAX_HEADER_BYTES, header_end, read_header};
 
 use super::tls::identity::{self, ChosenIdentity};
-use super::tls::{Slot, TofuVerifier, VerifyOutcome, cert_details};
+use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};
 use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo, TofuState, guard};
 use crate::core::response::StatusClass;
 use crate::core::url::{Scheme, Url};
 use rustls::pki_types::ServerName;
 use rustls::{AlertDescription, PeerIncompatible, ProtocolVersion};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use tokio::io::AsyncWriteExt;
 use tokio_rustls::TlsConnector;
@@ -64,8 +65,8 @@ async fn fetch_in_budget(
         None => None,
     };
     let tcp = super::connect(t.host, t.port, &addrs).await?;
-    let (mut tls, slot) = handshake(net, t, name, tcp, request, chosen.as_ref(), opts).await?;
-    let info = session_info(net, t, &tls, &slot, chosen.as_ref(), opts)?;
+    let (mut tls, ctx) = handshake(net, t, name, tcp, request, chosen.as_ref(), opts).await?;
+    let info = session_info(net, t, &tls, &ctx, chosen.as_ref(), opts)?;
     let io_err = |e| read_error(e, t);
     tls.flush().await.map_err(io_err)?;
     let (header, rest) = read_header(&mut tls, io_err).await?;
@@ -91,7 +92,7 @@ async fn handshake(
     request: &str,
     chosen: Option<&ChosenIdentity>,
     opts: &NetOptions,
-) -> Result<(TlsStream<tokio::net::TcpStream>, Slot), FetchError> {
+) -> Result<(TlsStream<tokio::net::TcpStream>, Arc<Connection>), FetchError> {
     let id_fp = chosen.map(|c| c.fingerprint.as_str());
     let pinned = net
         .known_hosts
@@ -101,28 +102,24 @@ async fn handshake(
         .map(|p| p.fingerprint);
     net.tls
         .prepare_resumption(id_fp, &name, t.host, t.port, pinned.as_deref());
-    let slot = Slot::default();
-    let verifier = Arc::new(TofuVerifier {
+    let ctx = Arc::new(Connection {
         host: t.host.to_string(),
         port: t.port,
-        known_hosts: net.known_hosts.clone(),
-        policy: net.tofu_policy,
         trust_once: opts.trust_once.clone(),
-        provider: net.tls.provider().clone(),
-        slot: slot.clone(),
+        ..Connection::default()
     });
-    let config =
-        net.tls
-            .client_config(verifier, chosen, opts.allow_client_cert_over_tls12, t.port)?;
+    let config = net
+        .tls
+        .client_config(chosen, opts.allow_client_cert_over_tls12, t.port)?;
     let line = format!("{request}\r\n");
     let connecting = TlsConnector::from(Arc::new(config)).connect_with(name, tcp, |conn| {
         use std::io::Write;
         // Buffered by rustls until the handshake completes; cannot fail below its limit.
         let _ = conn.writer().write_all(line.as_bytes());
     });
-    match connecting.await {
-        Ok(stream) => Ok((stream, slot)),
-        Err(e) => Err(handshake_error(e, &slot, chosen.is_some(), t)),
+    match CONNECTION.scope(ctx.clone(), connecting).await {
+        Ok(stream) => Ok((stream, ctx)),
+        Err(e) => Err(handshake_error(e, &ctx.slot, chosen.is_some(), t)),
     }
 }
 
@@ -192,17 +189,18 @@ fn session_info(
     net: &Net,
     t: &Target<'_>,
     tls: &TlsStream<tokio::net::TcpStream>,
-    slot: &Slot,
+    ctx: &Connection,
     chosen: Option<&ChosenIdentity>,
     opts: &NetOptions,
 ) -> Result<TlsInfo, FetchError> {
     let conn = tls.get_ref().1;
+    tracing::debug!(kind = ?conn.handshake_kind(), host = t.host, port = t.port, "TLS handshake done");
     let id_fp = chosen.map(|c| c.fingerprint.as_str());
     let peer = conn
         .peer_certificates()
         .and_then(|c| c.first())
         .ok_or_else(|| FetchError::Tls("the server presented no certificate".into()))?;
-    let (cert, tofu, resumed) = match take(slot) {
+    let (cert, tofu, resumed) = match take(&ctx.slot) {
         Some(VerifyOutcome::Accepted { cert, tofu }) => {
             net.tls
                 .remember_session_cert(id_fp, t.host, t.port, &cert.fingerprint);
@@ -224,7 +222,7 @@ fn session_info(
         .negotiated_cipher_suite()
         .and_then(|s| s.suite().as_str())
         .unwrap_or("unknown");
-    let presented = chosen.filter(|c| c.was_presented() || resumed);
+    let presented = chosen.filter(|_| ctx.presented.load(Ordering::SeqCst) || resumed);
     let warning = match presented {
         Some(c) if version != "TLSv1.3" => Some(format!(
             "the identity '{}' was sent over {version}, which does not encrypt client \

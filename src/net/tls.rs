@@ -15,18 +15,24 @@
 //!   handshake is remembered and the sessions of a host are dropped before connecting when the
 //!   pin no longer matches it; after a resumed handshake the peer certificate is compared with
 //!   the pin again.
+//! - rustls resumes a session only with the same verifier and client-certificate resolver
+//!   objects, so both are shared; per-connection facts (host, port, trust once, result slot)
+//!   reach them through the [`CONNECTION`] task-local set around the handshake.
 
 pub mod identity;
 pub mod verifier;
 
 pub use identity::ChosenIdentity;
-pub use verifier::{CertDetails, Slot, TofuVerifier, VerifyOutcome, cert_details, decide};
+pub use verifier::{
+    CONNECTION, CertDetails, Connection, Slot, TofuVerifier, VerifyOutcome, cert_details, decide,
+};
 
 use super::FetchError;
+use crate::store::tofu::{KnownHosts, TofuPolicy};
+use rustls::client::ResolvesClientCert;
 use rustls::client::{ClientSessionMemoryCache, ClientSessionStore, Resumption};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
-use rustls::sign::CertifiedKey;
 use rustls::{ClientConfig, SupportedProtocolVersion};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -43,14 +49,12 @@ pub struct TlsState {
     caches: Mutex<HashMap<CacheKey, Arc<ClientSessionMemoryCache>>>,
     /// Fingerprint accepted at the last full handshake, per (identity, host, port).
     session_certs: Mutex<HashMap<HostKey, String>>,
-    /// Loaded client keys by identity fingerprint.
-    keys: Mutex<HashMap<String, Arc<CertifiedKey>>>,
-}
-
-impl Default for TlsState {
-    fn default() -> Self {
-        TlsState::new()
-    }
+    /// Loaded client identities (resolvers) by fingerprint.
+    resolvers: Mutex<HashMap<String, Arc<dyn ResolvesClientCert>>>,
+    /// The one TOFU verifier and the one "no identity" resolver: rustls resumes a session only
+    /// with the same verifier and resolver objects that made it.
+    verifier: Arc<TofuVerifier>,
+    no_identity: Arc<dyn ResolvesClientCert>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -58,12 +62,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl TlsState {
-    pub fn new() -> TlsState {
+    pub fn new(known_hosts: KnownHosts, policy: TofuPolicy) -> TlsState {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
         TlsState {
-            provider: Arc::new(rustls::crypto::ring::default_provider()),
+            verifier: Arc::new(TofuVerifier {
+                known_hosts,
+                policy,
+                provider: provider.clone(),
+            }),
+            provider,
             caches: Mutex::new(HashMap::new()),
             session_certs: Mutex::new(HashMap::new()),
-            keys: Mutex::new(HashMap::new()),
+            resolvers: Mutex::new(HashMap::new()),
+            no_identity: Arc::new(identity::NoIdentity),
         }
     }
 
@@ -100,6 +111,7 @@ impl TlsState {
         if remembered.is_some() && remembered.as_deref() == pinned {
             return;
         }
+        tracing::debug!(?remembered, ?pinned, "dropping TLS sessions");
         let cache = self.cache(identity, port);
         while cache.take_tls13_ticket(name).is_some() {}
         cache.remove_tls12_session(name);
@@ -118,25 +130,25 @@ impl TlsState {
         lock(&self.session_certs).insert(key, fingerprint.to_string());
     }
 
-    /// A loaded client key, cached by identity fingerprint.
-    pub fn client_key(
+    /// The resolver presenting an identity, loaded once per fingerprint.
+    pub fn client_resolver(
         &self,
         fingerprint: &str,
-        load: impl FnOnce() -> Result<Arc<CertifiedKey>, FetchError>,
-    ) -> Result<Arc<CertifiedKey>, FetchError> {
-        if let Some(key) = lock(&self.keys).get(fingerprint) {
-            return Ok(key.clone());
+        load: impl FnOnce() -> Result<Arc<dyn ResolvesClientCert>, FetchError>,
+    ) -> Result<Arc<dyn ResolvesClientCert>, FetchError> {
+        if let Some(resolver) = lock(&self.resolvers).get(fingerprint) {
+            return Ok(resolver.clone());
         }
-        let key = load()?;
-        lock(&self.keys).insert(fingerprint.to_string(), key.clone());
-        Ok(key)
+        let resolver = load()?;
+        lock(&self.resolvers).insert(fingerprint.to_string(), resolver.clone());
+        Ok(resolver)
     }
 
-    /// A per-connection client config: its verifier knows host, port and the result slot; it
-    /// shares the provider and the session cache of (identity, port).
+    /// A per-connection client config (protocol versions depend on the identity); it shares
+    /// the provider, the verifier, the resolver and the session cache of (identity, port).
+    /// Drive its handshake inside `CONNECTION.scope(..)`.
     pub fn client_config(
         &self,
-        verifier: Arc<TofuVerifier>,
         identity: Option<&ChosenIdentity>,
         allow_tls12_with_identity: bool,
         port: u16,
@@ -153,11 +165,9 @@ impl TlsState {
             .with_protocol_versions(versions)
             .map_err(|e| FetchError::Internal(format!("TLS configuration: {e}")))?
             .dangerous()
-            .with_custom_certificate_verifier(verifier);
-        let mut config = match identity {
-            Some(chosen) => builder.with_client_cert_resolver(chosen.resolver()),
-            None => builder.with_no_client_auth(),
-        };
+            .with_custom_certificate_verifier(self.verifier.clone());
+        let resolver = identity.map_or_else(|| self.no_identity.clone(), |c| c.resolver.clone());
+        let mut config = builder.with_client_cert_resolver(resolver);
         let fp = identity.map(|c| c.fingerprint.as_str());
         config.resumption = Resumption::store(self.cache(fp, port));
         Ok(config)

@@ -113,8 +113,11 @@ pub struct Request {
     /// Path of the requested URL (without query).
     pub path: String,
     pub query: Option<String>,
-    /// `sha256:<hex>` of the client certificate presented, if any.
+    /// `sha256:<hex>` of the client certificate presented (or carried by the resumed
+    /// session), if any.
     pub client_cert: Option<String>,
+    /// Was this connection a resumed TLS session?
+    pub resumed: bool,
 }
 
 type Handler = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
@@ -366,9 +369,9 @@ async fn serve(mut tcp: TcpStream, state: Arc<State>) {
     let Some(line) = read_line(&mut tls).await else {
         return;
     };
-    let client_cert = tls
-        .get_ref()
-        .1
+    let conn = tls.get_ref().1;
+    let resumed = conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+    let client_cert = conn
         .peer_certificates()
         .and_then(|c| c.first())
         .map(|c| fingerprint(c.as_ref()));
@@ -378,6 +381,7 @@ async fn serve(mut tcp: TcpStream, state: Arc<State>) {
         path,
         query,
         client_cert,
+        resumed,
     };
     state.requests.lock().unwrap().push(req.clone());
     let reply = state.routes.reply(&req);

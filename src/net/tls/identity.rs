@@ -2,6 +2,7 @@
 //! provider, and present it through a resolver that remembers whether the server asked.
 
 use super::TlsState;
+use super::verifier::CONNECTION;
 use crate::net::{FetchError, IdentityChoice, NetOptions};
 use crate::store::identity::{Identities, Identity};
 use rustls::SignatureScheme;
@@ -10,35 +11,21 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::sign::CertifiedKey;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// The identity a connection will offer.
 #[derive(Debug, Clone)]
 pub struct ChosenIdentity {
     pub fingerprint: String,
     pub name: String,
-    key: Arc<CertifiedKey>,
-    /// Set when the server asked for a certificate and we presented this one.
-    presented: Arc<AtomicBool>,
+    /// Shared by every connection with this identity (rustls resumes only with the same one).
+    pub resolver: Arc<dyn ResolvesClientCert>,
 }
 
-impl ChosenIdentity {
-    pub fn resolver(&self) -> Arc<dyn ResolvesClientCert> {
-        Arc::new(Resolver {
-            key: self.key.clone(),
-            presented: self.presented.clone(),
-        })
-    }
-
-    pub fn was_presented(&self) -> bool {
-        self.presented.load(Ordering::SeqCst)
-    }
-}
-
+/// Presents one identity whenever the server asks, and notes that it did in the connection.
 #[derive(Debug)]
-struct Resolver {
+pub struct Resolver {
     key: Arc<CertifiedKey>,
-    presented: Arc<AtomicBool>,
 }
 
 impl ResolvesClientCert for Resolver {
@@ -49,12 +36,26 @@ impl ResolvesClientCert for Resolver {
     ) -> Option<Arc<CertifiedKey>> {
         // A key the server cannot verify would only make the handshake fail later.
         self.key.key.choose_scheme(sigschemes)?;
-        self.presented.store(true, Ordering::SeqCst);
+        let _ = CONNECTION.try_with(|c| c.presented.store(true, Ordering::SeqCst));
         Some(self.key.clone())
     }
 
     fn has_certs(&self) -> bool {
         true
+    }
+}
+
+/// Presents nothing (one shared instance, so identity-less sessions resume).
+#[derive(Debug)]
+pub struct NoIdentity;
+
+impl ResolvesClientCert for NoIdentity {
+    fn resolve(&self, _: &[&[u8]], _: &[SignatureScheme]) -> Option<Arc<CertifiedKey>> {
+        None
+    }
+
+    fn has_certs(&self) -> bool {
+        false
     }
 }
 
@@ -100,7 +101,7 @@ pub fn load(
     identities: &Identities,
     identity: &Identity,
 ) -> Result<ChosenIdentity, FetchError> {
-    let key = state.client_key(&identity.fingerprint, || {
+    let resolver = state.client_resolver(&identity.fingerprint, || {
         let material = identities
             .key_material(&identity.fingerprint)
             .map_err(store_error)?;
@@ -114,12 +115,12 @@ pub fn load(
             .key_provider
             .load_private_key(der)
             .map_err(|e| store_error(format!("key: {e}")))?;
-        Ok(Arc::new(CertifiedKey::new(chain, signing)))
+        let key = Arc::new(CertifiedKey::new(chain, signing));
+        Ok(Arc::new(Resolver { key }) as Arc<dyn ResolvesClientCert>)
     })?;
     Ok(ChosenIdentity {
         fingerprint: identity.fingerprint.clone(),
         name: identity.name.clone(),
-        key,
-        presented: Arc::new(AtomicBool::new(false)),
+        resolver,
     })
 }

@@ -19,8 +19,8 @@ pub enum VerifyOutcome {
     Refused(FetchError),
 }
 
-/// Per-connection slot the verifier fills and the fetcher reads after the handshake.
-pub type Slot = Arc<Mutex<Option<VerifyOutcome>>>;
+/// Slot the verifier fills and the fetcher reads after the handshake.
+pub type Slot = Mutex<Option<VerifyOutcome>>;
 
 /// Fingerprint and validity of a certificate (what TOFU needs).
 pub type CertDetails = CertInfo;
@@ -94,20 +94,35 @@ pub fn decide(
     }
 }
 
-/// The verifier of one connection.
-#[derive(Debug)]
-pub struct TofuVerifier {
+/// What one connection's handshake needs beyond the shared verifier: where it goes, the
+/// caller's "trust once" choice, and the slots the verifier and the identity resolver fill.
+#[derive(Debug, Default)]
+pub struct Connection {
     pub host: String,
     pub port: u16,
+    pub trust_once: Option<String>,
+    pub slot: Slot,
+    /// Set when the server asked for a client certificate and one was presented.
+    pub presented: std::sync::atomic::AtomicBool,
+}
+
+tokio::task_local! {
+    /// The connection whose handshake is being driven. rustls only resumes a session with the
+    /// very same verifier and resolver objects, so those are shared and per-connection facts
+    /// reach them through this task-local, set around the handshake future.
+    pub static CONNECTION: Arc<Connection>;
+}
+
+/// The TOFU verifier, one per `Net` (shared so that sessions can resume).
+#[derive(Debug)]
+pub struct TofuVerifier {
     pub known_hosts: KnownHosts,
     pub policy: TofuPolicy,
-    pub trust_once: Option<String>,
     pub provider: Arc<CryptoProvider>,
-    pub slot: Slot,
 }
 
 impl TofuVerifier {
-    fn outcome(&self, der: &[u8], now: UnixTime) -> VerifyOutcome {
+    fn outcome(&self, conn: &Connection, der: &[u8], now: UnixTime) -> VerifyOutcome {
         let cert = match cert_details(der) {
             Ok(cert) => cert,
             Err(msg) => return VerifyOutcome::Refused(FetchError::Tls(msg)),
@@ -115,17 +130,12 @@ impl TofuVerifier {
         let secs = i64::try_from(now.as_secs()).unwrap_or(i64::MAX);
         let now =
             OffsetDateTime::from_unix_timestamp(secs).unwrap_or_else(|_| OffsetDateTime::now_utc());
+        let (host, port) = (conn.host.as_str(), conn.port);
         match self
             .known_hosts
-            .check_and_record(&self.host, self.port, &cert, now, self.policy)
+            .check_and_record(host, port, &cert, now, self.policy)
         {
-            Ok(verdict) => decide(
-                verdict,
-                &cert,
-                &self.host,
-                self.port,
-                self.trust_once.as_deref(),
-            ),
+            Ok(verdict) => decide(verdict, &cert, host, port, conn.trust_once.as_deref()),
             Err(e) => {
                 VerifyOutcome::Refused(FetchError::CertificateStoreUnavailable(e.to_string()))
             }
@@ -142,9 +152,13 @@ impl ServerCertVerifier for TofuVerifier {
         _ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, Error> {
-        let outcome = self.outcome(end_entity.as_ref(), now);
+        let Ok(conn) = CONNECTION.try_with(Arc::clone) else {
+            // Not driven by our fetcher: refuse rather than trust blindly.
+            return Err(Error::General("no connection context for TOFU".into()));
+        };
+        let outcome = self.outcome(&conn, end_entity.as_ref(), now);
         let accepted = matches!(outcome, VerifyOutcome::Accepted { .. });
-        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
+        *conn.slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
         if accepted {
             Ok(ServerCertVerified::assertion())
         } else {
