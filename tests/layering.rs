@@ -86,7 +86,10 @@ fn core_imports_no_io_terminal_or_mcp() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = vec![root.join("core.rs")];
     rust_files(&root.join("core"), &mut files);
-    assert!(files.len() > 5, "expected the core modules, found {files:?}");
+    assert!(
+        files.len() > 5,
+        "expected the core modules, found {files:?}"
+    );
     let mut report = Vec::new();
     for file in &files {
         let source = std::fs::read_to_string(file).expect("read a core file");
@@ -110,7 +113,10 @@ fn the_checker_catches_what_it_should() {
         ("use std::{time::Instant};", &["Instant", "std::{time}"]),
         ("use tokio::io;", &["tokio"]),
         ("let t = SystemTime::now();", &["SystemTime"]),
-        ("use ratatui::Frame; use crossterm::event;", &["ratatui", "crossterm"]),
+        (
+            "use ratatui::Frame; use crossterm::event;",
+            &["ratatui", "crossterm"],
+        ),
         ("// tokio is not used here", &[]),
         ("let instant_ok = tokio_free(); let rmcp_x = 1;", &[]),
     ];

@@ -152,35 +152,44 @@ impl Url {
         if self.scheme == Scheme::About {
             return Err(UrlError::NotAbsolute(reference.to_string()));
         }
-        let target = self.resolve_relative(reference);
-        Url::parse(&target).map(|u| u.to_string())
+        self.resolve_relative(reference)
     }
 
-    /// RFC 3986 section 5.2.2 for a reference without a scheme; returns an unnormalized string.
-    fn resolve_relative(&self, reference: &str) -> String {
+    /// RFC 3986 section 5.2.2 for a reference without a scheme. Same-host references are built
+    /// from this URL's normalized parts (no second host normalization); the output is what
+    /// `Url::parse` would make of it.
+    fn resolve_relative(&self, reference: &str) -> Result<String, UrlError> {
         let reference = reference.split('#').next().unwrap_or("");
         if reference.starts_with("//") {
-            return format!("{}:{}", self.scheme.as_str(), reference);
+            return Url::parse(&format!("{}:{}", self.scheme.as_str(), reference))
+                .map(|u| u.to_string());
+        }
+        if reference.contains(['\r', '\n', '\t', '\0']) {
+            return Err(UrlError::ControlCharacter("a URL"));
         }
         let (rpath, rquery) = match reference.split_once('?') {
-            Some((p, q)) => (p, Some(q)),
+            Some((p, q)) => (p, Some(normalize_component(q, true))),
             None => (reference, None),
         };
+        let rpath = normalize_component(rpath, false);
         let (path, query) = if rpath.is_empty() {
-            (self.path.clone(), rquery.or(self.query.as_deref()))
+            (self.path.clone(), rquery.or_else(|| self.query.clone()))
         } else if rpath.starts_with('/') {
-            (remove_dot_segments(rpath), rquery)
+            (remove_dot_segments(&rpath), rquery)
         } else {
-            (remove_dot_segments(&merge_paths(&self.path, rpath)), rquery)
+            (
+                remove_dot_segments(&merge_paths(&self.path, &rpath)),
+                rquery,
+            )
         };
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.host.len() + path.len() + 24);
         self.write_authority(&mut out);
         out.push_str(&path);
         if let Some(q) = query {
             out.push('?');
-            out.push_str(q);
+            out.push_str(&q);
         }
-        out
+        Ok(out)
     }
 
     /// For gemini:// URLs: the request line body (normalized URL, no CRLF), checked against
@@ -303,22 +312,4 @@ pub fn parse_user_input(s: &str) -> Result<Url, UrlError> {
 /// (everything but RFC 3986 unreserved characters is encoded).
 pub fn percent_encode(s: &str) -> String {
     encode_all(s)
-}
-
-impl Url {
-    /// Assemble from already-normalized parts (used by the parser).
-    fn from_parts(scheme: Scheme, host: String, port: u16, path: &str, query: Option<&str>) -> Url {
-        let path = if path.is_empty() {
-            "/".to_string()
-        } else {
-            normalize_component(path, false)
-        };
-        Url {
-            scheme,
-            host,
-            port,
-            path,
-            query: query.map(|q| normalize_component(q, true)),
-        }
-    }
 }

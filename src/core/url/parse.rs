@@ -45,11 +45,20 @@ pub(crate) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
         Some((p, q)) => (p, Some(q)),
         None => (tail, None),
     };
-    let path = match scheme {
-        Scheme::Gemini => remove_dot_segments(path),
-        _ => path.to_string(),
+    // Normalize before removing dot segments: "%2E%2E" decodes to "..", which must go too.
+    let path = normalize_component(path, false);
+    let path = match (scheme, path.as_str()) {
+        (_, "") => "/".to_string(),
+        (Scheme::Gemini, _) => remove_dot_segments(&path),
+        _ => path,
     };
-    Ok(Url::from_parts(scheme, host, port, &path, query))
+    Ok(Url {
+        scheme,
+        host,
+        port,
+        path,
+        query: query.map(|q| normalize_component(q, true)),
+    })
 }
 
 /// `about:NAME[?query]`: the name is lowercased and kept as the path.
@@ -65,7 +74,7 @@ fn parse_about(rest: &str) -> Result<Url, UrlError> {
         scheme: Scheme::About,
         host: String::new(),
         port: 0,
-        path: normalize_component(&name.to_ascii_lowercase(), false),
+        path: normalize_component(name, false).to_ascii_lowercase(),
         query: query.map(|q| normalize_component(q, true)),
     })
 }

@@ -40,6 +40,9 @@ fn parse_normalizes() {
         ("gopher://host:7070/0x", "gopher://host:7070/0x"),
         ("about:Home", "about:home"),
         ("ABOUT:help?x", "about:help?x"),
+        ("about:%41b", "about:ab"),
+        ("gemini://h/a/%2E%2E/b", "gemini://h/b"),
+        ("gemini://h/a/%2e/", "gemini://h/a/"),
     ];
     for (input, want) in cases {
         assert_eq!(p(input).to_string(), want, "input {input:?}");
