@@ -9,7 +9,7 @@
 
 mod header;
 
-pub use header::{MAX_HEADER_BYTES, header_end, read_header};
+pub use header::read_header;
 
 use super::tls::identity::{self, ChosenIdentity};
 use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};

@@ -2,18 +2,10 @@
 //! most 1024 bytes of meta, so the CRLF must appear within [`MAX_HEADER_BYTES`]. Bytes read
 //! past the header are handed back as the start of the body.
 
-use crate::core::response::{Header, MAX_META_BYTES, parse_header};
+use crate::core::response::{Header, parse_header};
+use crate::core::response::{MAX_HEADER_BYTES, header_end};
 use crate::net::FetchError;
 use tokio::io::{AsyncRead, AsyncReadExt};
-
-/// Status (2) + space (1) + meta (1024) + CRLF (2).
-pub const MAX_HEADER_BYTES: usize = MAX_META_BYTES + 5;
-
-/// Length of the header line including its CRLF, if `buf` holds one within the cap.
-pub fn header_end(buf: &[u8]) -> Option<usize> {
-    let window = &buf[..buf.len().min(MAX_HEADER_BYTES)];
-    window.windows(2).position(|w| w == b"\r\n").map(|i| i + 2)
-}
 
 /// Read the header; returns it with the bytes that followed it.
 pub async fn read_header<R: AsyncRead + Unpin>(
@@ -24,6 +16,11 @@ pub async fn read_header<R: AsyncRead + Unpin>(
     let mut chunk = [0u8; 2048];
     loop {
         if let Some(end) = header_end(&buf) {
+            if end > MAX_HEADER_BYTES {
+                return Err(FetchError::Protocol(format!(
+                    "response header longer than {MAX_HEADER_BYTES} bytes"
+                )));
+            }
             let header = parse_header(&buf[..end])
                 .map_err(|e| FetchError::Protocol(format!("bad response header: {e}")))?;
             return Ok((header, buf.split_off(end)));
@@ -58,29 +55,31 @@ mod tests {
         FetchError::Internal(e.to_string())
     }
 
-    #[test]
-    fn finds_the_end_within_the_cap() {
-        let cases: &[(&[u8], Option<usize>)] = &[
-            (b"20 text/gemini\r\nbody", Some(16)),
-            (b"20 text/gemini\n", None),
-            (b"20 text/gemini\r", None),
-            (b"", None),
-            (b"\r\n", Some(2)),
-        ];
-        for (input, want) in cases {
-            assert_eq!(
-                header_end(input),
-                *want,
-                "{:?}",
-                String::from_utf8_lossy(input)
-            );
-        }
-        let mut long = vec![b'a'; MAX_HEADER_BYTES - 2];
-        long.extend_from_slice(b"\r\n");
-        assert_eq!(header_end(&long), Some(MAX_HEADER_BYTES));
-        let mut longer = vec![b'a'; MAX_HEADER_BYTES - 1];
-        longer.extend_from_slice(b"\r\n");
-        assert_eq!(header_end(&longer), None);
+    #[tokio::test]
+    async fn reads_a_header_and_keeps_the_body_start() {
+        let mut input: &[u8] = b"20 text/gemini\r\n# Hi";
+        let (header, rest) = read_header(&mut input, internal).await.unwrap();
+        assert_eq!((header.status, header.meta.as_str()), (20, "text/gemini"));
+        assert_eq!(rest, b"# Hi");
+    }
+
+    #[tokio::test]
+    async fn header_limits_and_line_ends() {
+        let mut meta = vec![b'a'; 1024];
+        let mut ok = b"20 ".to_vec();
+        ok.append(&mut meta);
+        ok.extend_from_slice(b"\r\n");
+        assert!(read_header(&mut ok.as_slice(), internal).await.is_ok());
+        let mut over = b"20 a".to_vec();
+        over.extend_from_slice(&ok[3..]);
+        let err = read_header(&mut over.as_slice(), internal)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "PROTOCOL_ERROR");
+        // A bare LF ends the line at once (no waiting for more bytes) and is refused.
+        let mut bare: &[u8] = b"20 text/gemini\nbody";
+        let err = read_header(&mut bare, internal).await.unwrap_err();
+        assert_eq!(err.code(), "PROTOCOL_ERROR");
     }
 
     #[tokio::test]
