@@ -435,3 +435,6 @@ fn error(info: RequestInfo, error: FetchError) -> Outcome {
     tracing::debug!(url = %info.url, code = error.code(), "fetch failed");
     Outcome::Error { info, error }
 }
+
+#[cfg(test)]
+mod tests;
