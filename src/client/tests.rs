@@ -152,7 +152,7 @@ async fn page_is_cached_then_refreshed() {
     let first = open(&c, PAGE).await;
     let f = page_of(&first);
     assert!(!f.cached && f.cached_at.is_some());
-    assert_eq!(f.page.title(), Some("Hello"));
+    assert_eq!(f.page.body.text(), "# Hello\n");
     let info = first.info();
     assert_eq!(info.path.as_deref(), Some("/page"));
     assert!(info.timestamp.is_some() && info.tls.is_some());
@@ -321,7 +321,7 @@ async fn following_redirects_on_one_host() {
         .on("gemini://example.org/away", 30, "gemini://other.org/", "");
     let opts = OpenOptions::default();
     let (end, chain) = c.open_following("gemini://example.org/1", &opts, 5).await;
-    assert_eq!(page_of(&end).page.title(), Some("End"));
+    assert_eq!(page_of(&end).page.body.text(), "# End\n");
     assert_eq!(chain, ["gemini://example.org/1", "gemini://example.org/2"]);
 
     let (stopped, chain) = c.open_following("gemini://example.org/1", &opts, 1).await;
