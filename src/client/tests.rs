@@ -1,6 +1,6 @@
 //! Unit tests of the client over a scripted transport and a manual clock.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use super::transport::{BoxFuture, Transport};
 use super::*;

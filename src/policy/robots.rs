@@ -100,10 +100,7 @@ impl Robots {
                 .collect::<Vec<_>>()
         };
         let own = named(&agent);
-        let has_own = self
-            .groups
-            .iter()
-            .any(|g| g.agents.iter().any(|a| *a == agent));
+        let has_own = self.groups.iter().any(|g| g.agents.contains(&agent));
         if has_own { own } else { named("*") }
     }
 
