@@ -430,9 +430,19 @@ fn cached_fetched(entry: CacheEntry) -> Fetched {
     }
 }
 
-/// An error outcome.
-fn error(info: RequestInfo, error: FetchError) -> Outcome {
+/// An error outcome. Refusals (nothing was sent) carry no timestamp.
+fn error(mut info: RequestInfo, error: FetchError) -> Outcome {
     tracing::debug!(url = %info.url, code = error.code(), "fetch failed");
+    if matches!(
+        error,
+        FetchError::InvalidRequest(_)
+            | FetchError::NotFetchable(_)
+            | FetchError::Blocked { .. }
+            | FetchError::BlockedByRobots { .. }
+            | FetchError::RobotsUnavailable { .. }
+    ) {
+        info.timestamp = None;
+    }
     Outcome::Error { info, error }
 }
 

@@ -79,10 +79,14 @@ struct Held {
     until: Instant,
 }
 
-/// Robots answers per host:port, with their lifetimes.
+type HostKey = (String, u16);
+
+/// Robots answers per host:port, with their lifetimes, plus one async lock per host so that
+/// concurrent callers fetch a host's robots.txt once (the others wait and read the answer).
 pub struct RobotsCache {
     clock: Arc<dyn Clock>,
-    held: Mutex<HashMap<(String, u16), Held>>,
+    held: Mutex<HashMap<HostKey, Held>>,
+    fetching: Mutex<HashMap<HostKey, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl RobotsCache {
@@ -90,10 +94,24 @@ impl RobotsCache {
         RobotsCache {
             clock,
             held: Mutex::new(HashMap::new()),
+            fetching: Mutex::new(HashMap::new()),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<(String, u16), Held>> {
+    /// The lock to hold while fetching the robots.txt of host:port (re-check [`Self::get`]
+    /// once it is held). Locks nobody holds are pruned as the map grows.
+    pub fn fetch_lock(&self, host: &str, port: u16) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.fetching.lock().unwrap_or_else(|e| e.into_inner());
+        if locks.len() > 256 {
+            locks.retain(|_, l| Arc::strong_count(l) > 1);
+        }
+        locks
+            .entry((host.to_string(), port))
+            .or_insert_with(|| Arc::new(tokio::sync::Mutex::new(())))
+            .clone()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<HostKey, Held>> {
         self.held.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -36,9 +36,16 @@ impl Client {
         let answer = match self.robots.get(host, port) {
             Some(answer) => answer,
             None => {
-                let answer = self.fetch_robots(scheme, host, port, net_opts).await?;
-                self.robots.put(host, port, answer.clone());
-                answer
+                let lock = self.robots.fetch_lock(host, port);
+                let _fetching = lock.lock().await;
+                match self.robots.get(host, port) {
+                    Some(answer) => answer,
+                    None => {
+                        let answer = self.fetch_robots(scheme, host, port, net_opts).await?;
+                        self.robots.put(host, port, answer.clone());
+                        answer
+                    }
+                }
             }
         };
         let agents = match scheme {

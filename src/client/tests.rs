@@ -81,7 +81,12 @@ impl Transport for Fake {
         opts: &'a NetOptions,
     ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
         let a = self.answer(&url.to_string(), opts);
+        let slow = url.path() == "/robots.txt";
         Box::pin(async move {
+            if slow {
+                // Give concurrent callers a chance to race for robots.txt.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
             let (status, meta, body) = a?;
             Ok(GeminiResponse {
                 header: Header { status, meta },
@@ -606,4 +611,32 @@ async fn gopher_robots_use_the_star_group() {
     let o = open(&c, "gopher://example.org/0/secret/a").await;
     assert_eq!(error_code(&o), "BLOCKED_BY_ROBOTS");
     assert_eq!(fake.count("example.org:70/secret/a"), 0);
+}
+
+#[tokio::test]
+async fn concurrent_callers_fetch_robots_once() {
+    let (c, fake, _) = agent();
+    fake.on("gemini://example.org/a", 20, "text/gemini", "a\n")
+        .on("gemini://example.org/b", 20, "text/gemini", "b\n");
+    let (a, b) = tokio::join!(
+        open(&c, "gemini://example.org/a"),
+        open(&c, "gemini://example.org/b")
+    );
+    page_of(&a);
+    page_of(&b);
+    assert_eq!(fake.count("gemini://example.org/robots.txt"), 1);
+}
+
+#[tokio::test]
+async fn refusals_carry_no_timestamp() {
+    let (c, fake, _) = agent();
+    let blocked = FetchError::Blocked {
+        host: "example.org".into(),
+        reason: "loopback".into(),
+    };
+    fake.on("gemini://example.org/robots.txt", 51, "none", "")
+        .fail(PAGE, blocked);
+    let o = open(&c, PAGE).await;
+    assert_eq!(error_code(&o), "BLOCKED");
+    assert!(o.info().timestamp.is_none());
 }
