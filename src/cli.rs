@@ -1,0 +1,192 @@
+//! Command-line parsing and the non-interactive commands. Output for a terminal or a pipe is
+//! printed here (and only here); in `--mcp` mode nothing is printed to stdout.
+
+use anyhow::{Context, Result, anyhow};
+use clap::{Parser, Subcommand};
+use smolweb::client::{Client, Face, OpenOptions, Outcome};
+use smolweb::config::Config;
+use smolweb::paths::Paths;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+mod get;
+mod manage;
+
+/// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
+#[derive(Debug, Parser)]
+#[command(name = "smolweb", version, about, long_about = None)]
+pub struct Args {
+    /// Run the MCP server on stdin/stdout (for AI agents).
+    #[arg(long)]
+    pub mcp: bool,
+    /// The data directory shared by the browser and the MCP server (pins, identities, approvals).
+    #[arg(long, global = true, env = "SMOLWEB_HOME", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// The TOML config file.
+    #[arg(long, global = true, env = "SMOLWEB_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Write logs to this file (default: stderr, warnings only).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+    /// The page to open in the browser (default: the configured home page).
+    pub url: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a page as readable text with numbered links (errors go to stderr).
+    Get {
+        url: String,
+        /// Start at this character offset of the decoded body.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// Answer to an input prompt (sent as the query).
+        #[arg(long)]
+        input: Option<String>,
+        /// Search string for a Gopher search (type 7) item.
+        #[arg(long)]
+        search: Option<String>,
+        /// Print the body bytes exactly as received.
+        #[arg(long)]
+        raw: bool,
+        /// Do not follow redirects (by default same-host redirects are followed, up to 5).
+        #[arg(long)]
+        no_follow: bool,
+    },
+    /// Server certificates pinned on first use (shared with the MCP server).
+    #[command(subcommand)]
+    Trust(manage::TrustCommand),
+    /// Client identities (certificates you present to capsules).
+    #[command(subcommand)]
+    Identity(manage::IdentityCommand),
+}
+
+/// Exit codes of `smolweb get`, one per class of outcome.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const FAILURE: u8 = 1;
+    pub const INVALID: u8 = 2;
+    pub const NETWORK: u8 = 3;
+    pub const TLS: u8 = 4;
+    pub const REMOTE: u8 = 5;
+    pub const INPUT: u8 = 6;
+    pub const CERTIFICATE: u8 = 7;
+    pub const REDIRECT: u8 = 8;
+    pub const BLOCKED: u8 = 9;
+}
+
+fn init_logging(log_file: Option<&PathBuf>, default_level: &str) -> Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("SMOLWEB_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false);
+    match log_file {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open log file {}", path.display()))?;
+            builder.with_writer(std::sync::Mutex::new(file)).init();
+        }
+        None => builder.with_writer(std::io::stderr).init(),
+    }
+    Ok(())
+}
+
+fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {
+    let paths = Paths::resolve(args.data_dir.clone(), args.config.clone(), None, None)
+        .map_err(|e| anyhow!(e))?;
+    let config = Config::load(&paths.config_file)?;
+    Ok(Arc::new(Client::new(config, paths, face)?))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.mcp {
+        init_logging(args.log_file.as_ref(), "warn")?;
+        let client = make_client(&args, Face::Agent)?;
+        runtime()?
+            .block_on(smolweb::mcp::run_stdio(client))
+            .map_err(|e| anyhow!(e))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match &args.command {
+        Some(Command::Get {
+            url,
+            offset,
+            input,
+            search,
+            raw,
+            no_follow,
+        }) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            let opts = OpenOptions {
+                input: input.clone(),
+                search: search.clone(),
+                ..OpenOptions::default()
+            };
+            let outcome = runtime()?.block_on(async {
+                if *no_follow {
+                    client.open(url, &opts).await
+                } else {
+                    client.open_following(url, &opts, 5).await.0
+                }
+            });
+            Ok(ExitCode::from(get::print_outcome(&outcome, *offset, *raw)?))
+        }
+        Some(Command::Trust(cmd)) => {
+            let client = make_client(&args, Face::Human)?;
+            manage::trust(&client, cmd)
+        }
+        Some(Command::Identity(cmd)) => {
+            let client = make_client(&args, Face::Human)?;
+            manage::identity(&client, cmd)
+        }
+        None => {
+            // Logs would corrupt the screen: only to a file, if asked.
+            if args.log_file.is_some() {
+                init_logging(args.log_file.as_ref(), "info")?;
+            }
+            let client = make_client(&args, Face::Human)?;
+            runtime()?
+                .block_on(smolweb::tui::run(client, args.url.clone()))
+                .map_err(|e| anyhow!(e))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Used by `get` to say which outcome class ended the command.
+pub fn outcome_code(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Page { .. } => exit::OK,
+        Outcome::Input { .. } => exit::INPUT,
+        Outcome::Redirect { .. } => exit::REDIRECT,
+        Outcome::Certificate { .. } => exit::CERTIFICATE,
+        Outcome::Failure { .. } => exit::REMOTE,
+        Outcome::Error { error, .. } => match error.code() {
+            "INVALID_REQUEST" | "NOT_FETCHABLE" => exit::INVALID,
+            "DNS_ERROR" | "CONNECTION_ERROR" | "TIMEOUT" | "PROTOCOL_ERROR"
+            | "RESPONSE_TOO_LARGE" | "SLOW_DOWN" => exit::NETWORK,
+            "TLS_ERROR"
+            | "CERTIFICATE_CHANGED"
+            | "CERTIFICATE_EXPIRED"
+            | "CERTIFICATE_NOT_YET_VALID"
+            | "CLIENT_CERT_REFUSED" => exit::TLS,
+            "BLOCKED" | "BLOCKED_BY_ROBOTS" | "ROBOTS_UNAVAILABLE" => exit::BLOCKED,
+            _ => exit::FAILURE,
+        },
+    }
+}

@@ -1,0 +1,267 @@
+//! `smolweb trust ...` and `smolweb identity ...`: the human's own commands, applied at once,
+//! and the approval queue for what agents asked.
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Subcommand;
+use smolweb::client::Client;
+use smolweb::core::url::{Scheme, Url};
+use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Subcommand)]
+pub enum TrustCommand {
+    /// List pinned server certificates.
+    List,
+    /// Forget the pinned certificate of HOST[:PORT] (the next visit pins again).
+    Remove { host: String },
+    /// Agents' pending trust requests.
+    Pending,
+    /// Perform a pending trust request.
+    Approve { id: String },
+    /// Drop a pending trust request.
+    Deny { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdentityCommand {
+    /// List client identities.
+    List,
+    /// Create an identity for a capsule scope (gemini://host[:port]/path).
+    Create {
+        url: String,
+        #[arg(long)]
+        name: Option<String>,
+        /// Validity in days (default from the config, 365).
+        #[arg(long)]
+        days: Option<u32>,
+        /// Key type: ecdsa-p256 (default) or ed25519.
+        #[arg(long)]
+        algorithm: Option<String>,
+        /// Do not let agents present this identity.
+        #[arg(long)]
+        no_agent: bool,
+    },
+    /// Delete an identity and its private key.
+    Remove { fingerprint: String },
+    /// Write NAME.crt and NAME.key (PEM) into DIR.
+    Export { fingerprint: String, dir: PathBuf },
+    /// Allow or forbid agents to present an identity.
+    AgentUse {
+        fingerprint: String,
+        #[arg(value_parser = clap::builder::BoolishValueParser::new())]
+        allowed: bool,
+    },
+    /// Agents' pending identity requests.
+    Pending,
+    /// Perform a pending identity request.
+    Approve { id: String },
+    /// Drop a pending identity request.
+    Deny { id: String },
+}
+
+fn host_port(arg: &str) -> Result<(String, u16)> {
+    let arg = arg.trim_start_matches("gemini://").trim_end_matches('/');
+    if let Some(rest) = arg.strip_prefix('[') {
+        let (host, tail) = rest
+            .split_once(']')
+            .ok_or_else(|| anyhow!("bad host {arg}"))?;
+        let port = match tail.strip_prefix(':') {
+            Some(p) => p.parse().context("bad port")?,
+            None => 1965,
+        };
+        return Ok((host.to_lowercase(), port));
+    }
+    match arg.rsplit_once(':') {
+        Some((h, p)) if !h.contains(':') => Ok((h.to_lowercase(), p.parse().context("bad port")?)),
+        _ => Ok((arg.to_lowercase(), 1965)),
+    }
+}
+
+fn date(t: Option<time::OffsetDateTime>) -> String {
+    t.map(|t| t.date().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn pending(client: &Client, identity: bool) -> Result<ExitCode> {
+    let list = client.approvals().pending(client.now())?;
+    let list: Vec<_> = list
+        .into_iter()
+        .filter(|a| a.request.is_identity() == identity)
+        .collect();
+    if list.is_empty() {
+        println!("no pending requests");
+    }
+    for a in list {
+        println!(
+            "{}  {}  (asked by {}, expires {})",
+            a.id,
+            a.request.describe(),
+            a.client,
+            date(Some(a.expires_at))
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn approve(client: &Client, id: &str, identity: bool) -> Result<ExitCode> {
+    let found = client
+        .approvals()
+        .pending(client.now())?
+        .into_iter()
+        .find(|a| a.id == id);
+    match found {
+        Some(a) if a.request.is_identity() != identity => {
+            let other = if identity { "trust" } else { "identity" };
+            bail!("{id} is not this kind of request: use `smolweb {other} approve {id}`")
+        }
+        None => bail!("no pending request {id} (it may have expired or been handled)"),
+        Some(_) => {}
+    }
+    let done = client.approve(id)?;
+    println!("{}", done.message);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn deny(client: &Client, id: &str) -> Result<ExitCode> {
+    let a = client.deny(id)?;
+    println!("denied: {}", a.request.describe());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
+    match cmd {
+        TrustCommand::List => {
+            let pins = client.known_hosts().list()?;
+            if pins.is_empty() {
+                println!("no pinned certificates");
+            }
+            for p in pins {
+                println!(
+                    "{}:{}  {}  expires {}  first seen {}  last seen {}",
+                    p.host,
+                    p.port,
+                    p.fingerprint,
+                    date(p.not_after),
+                    date(Some(p.first_seen)),
+                    date(Some(p.last_seen))
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        TrustCommand::Remove { host } => {
+            let (h, port) = host_port(host)?;
+            if client.known_hosts().remove(&h, port)? {
+                println!("forgot the certificate of {h}:{port}");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                eprintln!("smolweb: no certificate is pinned for {h}:{port}");
+                Ok(ExitCode::from(1))
+            }
+        }
+        TrustCommand::Pending => pending(client, false),
+        TrustCommand::Approve { id } => approve(client, id, false),
+        TrustCommand::Deny { id } => deny(client, id),
+    }
+}
+
+fn scope_of(url: &str) -> Result<Scope> {
+    let u = Url::parse(url).map_err(|e| anyhow!("{url}: {e}"))?;
+    if u.scheme() != Scheme::Gemini {
+        bail!("identities are for gemini:// URLs");
+    }
+    Ok(Scope {
+        host: u.host().to_string(),
+        port: u.port(),
+        path: u.path().to_string(),
+    })
+}
+
+pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
+    let ids = client.identities();
+    match cmd {
+        IdentityCommand::List => {
+            let list = ids.list()?;
+            if list.is_empty() {
+                println!("no identities");
+            }
+            let now = client.now();
+            for i in list {
+                let state = if i.expired(now) { "EXPIRED" } else { "valid" };
+                let by = match i.created_by {
+                    CreatedBy::Human => "you",
+                    CreatedBy::Agent => "an agent (approved by you)",
+                };
+                let agent = if i.agent_use {
+                    "agents may use it"
+                } else {
+                    "agents may not use it"
+                };
+                println!(
+                    "{}  {}  {}\n    {state} until {}, made by {by}, {agent}",
+                    i.fingerprint,
+                    i.name,
+                    i.scope.url(),
+                    date(Some(i.not_after))
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Create {
+            url,
+            name,
+            days,
+            algorithm,
+            no_agent,
+        } => {
+            let scope = scope_of(url)?;
+            let cfg = &client.config().identity;
+            let alg_name = algorithm.as_deref().unwrap_or(&cfg.algorithm);
+            let algorithm = match alg_name {
+                "ecdsa-p256" => KeyAlgorithm::EcdsaP256,
+                "ed25519" => KeyAlgorithm::Ed25519,
+                other => bail!("unknown key type {other} (ecdsa-p256 or ed25519)"),
+            };
+            let new = NewIdentity {
+                name: name.clone().unwrap_or_else(|| scope.host.clone()),
+                scope,
+                days: days.unwrap_or(cfg.days),
+                algorithm,
+                created_by: CreatedBy::Human,
+                agent_use: !no_agent,
+            };
+            let made = ids.create(new, client.now())?;
+            println!(
+                "created identity '{}' for {}\n{}  valid until {}",
+                made.name,
+                made.scope.url(),
+                made.fingerprint,
+                date(Some(made.not_after))
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Remove { fingerprint } => {
+            let gone = ids.remove(fingerprint)?;
+            println!("deleted identity '{}' for {}", gone.name, gone.scope.url());
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Export { fingerprint, dir } => {
+            let (crt, key) = ids.export(fingerprint, dir)?;
+            println!("wrote {} and {}", crt.display(), key.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::AgentUse {
+            fingerprint,
+            allowed,
+        } => {
+            let allowed = *allowed;
+            let i = ids.update(fingerprint, |i| i.agent_use = allowed)?;
+            let what = if allowed { "may" } else { "may not" };
+            println!("agents {what} present identity '{}'", i.name);
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Pending => pending(client, true),
+        IdentityCommand::Approve { id } => approve(client, id, true),
+        IdentityCommand::Deny { id } => deny(client, id),
+    }
+}
