@@ -72,7 +72,9 @@ fn perform(client: &Client, request: &Request) -> Result<(String, Option<String>
             port,
             fingerprint,
         } => {
-            pin_fingerprint(client, host, *port, fingerprint)?;
+            client
+                .known_hosts
+                .pin_fingerprint(host, *port, fingerprint, now)?;
             let msg = format!("pinned certificate {fingerprint} for {host}:{port}");
             Ok((msg, Some(fingerprint.clone())))
         }
@@ -87,24 +89,6 @@ fn perform(client: &Client, request: &Request) -> Result<(String, Option<String>
             Ok((msg, previous))
         }
     }
-}
-
-/// Pin a certificate known only by its fingerprint (no expiry known).
-fn pin_fingerprint(
-    client: &Client,
-    host: &str,
-    port: u16,
-    fingerprint: &str,
-) -> Result<bool, StoreError> {
-    let now = client.now();
-    // TEMPORARY until the stores branch lands pin-by-fingerprint: a far expiry stands in for
-    // "unknown".
-    let cert = crate::store::tofu::CertInfo {
-        fingerprint: fingerprint.to_string(),
-        not_before: now,
-        not_after: now + time::Duration::days(36500),
-    };
-    client.known_hosts.pin(host, port, &cert, now)
 }
 
 #[cfg(test)]
