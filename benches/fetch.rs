@@ -52,6 +52,34 @@ fn bench_fetch(c: &mut Criterion) {
         b.iter(|| rt.block_on(net.gopher(&target, &opts)).unwrap())
     });
     group.finish();
+
+    // The same page through the client facade: a fetch that skips the cache, and a re-read
+    // answered from the cache (what back/forward and MCP windows cost).
+    let paths = smolweb::paths::Paths {
+        data_dir: stores.dir.path().join("client"),
+        config_file: stores.dir.path().join("none.toml"),
+        downloads_dir: stores.dir.path().join("dl"),
+    };
+    let client = smolweb::client::Client::new(
+        smolweb::config::Config::default(),
+        paths,
+        smolweb::client::Face::Human,
+    )
+    .unwrap();
+    let gem_url = gem.url("/");
+    let refresh = smolweb::client::OpenOptions {
+        refresh: true,
+        ..Default::default()
+    };
+    let cached = smolweb::client::OpenOptions::default();
+    let mut group = c.benchmark_group("client");
+    group.bench_function("gemini_fetch_refresh", |b| {
+        b.iter(|| rt.block_on(client.open(&gem_url, &refresh)))
+    });
+    group.bench_function("gemini_cached_reread", |b| {
+        b.iter(|| rt.block_on(client.open(&gem_url, &cached)))
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench_fetch);
