@@ -2,7 +2,7 @@
 //! missing file means defaults; a broken file is an error naming the file.
 //! `assets/config.example.toml` documents every knob (a test keeps it in sync).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -17,7 +17,7 @@ pub enum ConfigError {
     Invalid { path: PathBuf, message: String },
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub network: Network,
@@ -29,7 +29,7 @@ pub struct Config {
     pub tui: Tui,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Network {
     /// One budget for DNS + connect + TLS + transfer.
@@ -59,7 +59,7 @@ impl Default for Network {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Politeness {
     /// Minimum interval between two requests to one host; 0 disables pacing.
@@ -80,7 +80,7 @@ impl Default for Politeness {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cache {
     /// Time to live of a cached body; 0 disables the cache.
@@ -97,7 +97,7 @@ impl Default for Cache {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Mcp {
     pub max_rendered_chars: usize,
@@ -115,7 +115,7 @@ impl Default for Mcp {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tofu {
     /// Accept and re-pin a new certificate when the pinned one has expired.
@@ -146,7 +146,7 @@ impl Tofu {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IdentityDefaults {
     /// Validity of new identities, in days.
@@ -164,7 +164,7 @@ impl Default for IdentityDefaults {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tui {
     /// Text column width (reflow); the page is centred in wider terminals.

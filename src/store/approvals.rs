@@ -5,6 +5,7 @@
 //! on every write. Approving is done by the approving process (CLI or TUI), see `client`.
 
 use super::StoreError;
+use super::atomic::{self, Modes};
 use super::identity::Scope;
 use std::path::PathBuf;
 use time::OffsetDateTime;
@@ -77,6 +78,42 @@ pub struct Approval {
     pub expires_at: OffsetDateTime,
 }
 
+/// On-disk shape: `[[approval]]` tables.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApprovalFile {
+    #[serde(default, rename = "approval")]
+    approvals: Vec<Approval>,
+}
+
+impl ApprovalFile {
+    /// Drop expired entries; true when any was dropped.
+    fn prune(&mut self, now: OffsetDateTime) -> bool {
+        let before = self.approvals.len();
+        self.approvals.retain(|a| a.expires_at > now);
+        self.approvals.len() != before
+    }
+}
+
+fn render(file: &ApprovalFile) -> Result<String, StoreError> {
+    let body = atomic::render_toml(file)?;
+    Ok(format!(
+        "# smolweb pending approvals: changes an agent asked for, waiting for the human.\n\
+         # Approve or deny them in the browser or with the CLI; entries expire after {APPROVAL_TTL_HOURS} h.\n\n{body}"
+    ))
+}
+
+/// 8 random lowercase hex digits, not already used in `file`.
+fn fresh_id(file: &ApprovalFile) -> String {
+    loop {
+        let id = format!("{:08x}", rand::random::<u32>());
+        if !file.approvals.iter().any(|a| a.id == id) {
+            return id;
+        }
+    }
+}
+
+/// The approvals file.
 #[derive(Clone, Debug)]
 pub struct Approvals {
     path: PathBuf,
@@ -86,6 +123,21 @@ impl Approvals {
     pub fn new(path: PathBuf) -> Approvals {
         Approvals { path }
     }
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+    fn update<R>(
+        &self,
+        mutate: impl FnOnce(&mut ApprovalFile) -> Result<(R, bool), StoreError>,
+    ) -> Result<R, StoreError> {
+        atomic::update_if(
+            &self.path,
+            Modes::DATA,
+            atomic::parse_toml::<ApprovalFile>,
+            render,
+            mutate,
+        )
+    }
     /// Record a request; an identical pending request is reused (same id returned).
     pub fn add(
         &self,
@@ -93,17 +145,40 @@ impl Approvals {
         client: &str,
         now: OffsetDateTime,
     ) -> Result<Approval, StoreError> {
-        let _ = (request, client, now, &self.path);
-        Err(StoreError::Invalid("not implemented".into()))
+        let now = now.replace_nanosecond(0).unwrap_or(now);
+        self.update(|file| {
+            let pruned = file.prune(now);
+            if let Some(existing) = file.approvals.iter().find(|a| a.request == request) {
+                return Ok((existing.clone(), pruned));
+            }
+            let approval = Approval {
+                id: fresh_id(file),
+                request,
+                client: client.to_string(),
+                requested_at: now,
+                expires_at: now + time::Duration::hours(APPROVAL_TTL_HOURS),
+            };
+            file.approvals.push(approval.clone());
+            Ok((approval, true))
+        })
     }
     /// Pending, unexpired requests, oldest first.
     pub fn pending(&self, now: OffsetDateTime) -> Result<Vec<Approval>, StoreError> {
-        let _ = now;
-        Ok(Vec::new())
+        let mut file = atomic::read(&self.path, atomic::parse_toml::<ApprovalFile>)?;
+        file.prune(now);
+        file.approvals.sort_by_key(|a| a.requested_at);
+        Ok(file.approvals)
     }
-    /// Remove and return a request (to approve or deny it).
+    /// Remove and return a request (to approve or deny it). Unknown or expired: NotFound.
     pub fn take(&self, id: &str, now: OffsetDateTime) -> Result<Approval, StoreError> {
-        let _ = now;
-        Err(StoreError::NotFound(id.to_string()))
+        // Nothing taken still persists the pruning; NotFound is reported after the write.
+        let taken = self.update(|file| {
+            let pruned = file.prune(now);
+            Ok(match file.approvals.iter().position(|a| a.id == id) {
+                Some(i) => (Some(file.approvals.remove(i)), true),
+                None => (None, pruned),
+            })
+        })?;
+        taken.ok_or_else(|| StoreError::NotFound(format!("approval {id}")))
     }
 }

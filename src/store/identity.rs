@@ -6,6 +6,9 @@
 //! not "/ab"); the longest matching prefix wins. Certificates are made with rcgen (ECDSA P-256
 //! by default, Ed25519 on request).
 
+mod cert;
+mod files;
+
 use super::StoreError;
 use std::path::PathBuf;
 use time::OffsetDateTime;
@@ -17,12 +20,30 @@ pub enum CreatedBy {
     Agent,
 }
 
+/// Key algorithm of a new identity; on disk and in config: "ecdsa-p256" or "ed25519".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum KeyAlgorithm {
     #[default]
     EcdsaP256,
     Ed25519,
+}
+
+impl KeyAlgorithm {
+    /// Parse a config/CLI name ("ecdsa-p256", "ed25519"; case-insensitive).
+    pub fn from_name(name: &str) -> Option<KeyAlgorithm> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "ecdsa-p256" => Some(KeyAlgorithm::EcdsaP256),
+            "ed25519" => Some(KeyAlgorithm::Ed25519),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyAlgorithm::EcdsaP256 => "ecdsa-p256",
+            KeyAlgorithm::Ed25519 => "ed25519",
+        }
+    }
 }
 
 /// Where an identity applies.
@@ -37,8 +58,11 @@ pub struct Scope {
 impl Scope {
     /// Does this scope cover `host:port` + `path` (whole path segments)?
     pub fn covers(&self, host: &str, port: u16, path: &str) -> bool {
-        let _ = (host, port, path);
-        false
+        self.port == port && self.host.eq_ignore_ascii_case(host) && path_covers(&self.path, path)
+    }
+    /// How specific the scope is: the length of its path without a trailing "/".
+    fn specificity(&self) -> usize {
+        self.path.trim_end_matches('/').len()
     }
     /// `gemini://host[:port]/path` rendering.
     pub fn url(&self) -> String {
@@ -102,6 +126,19 @@ impl std::fmt::Debug for KeyMaterial {
     }
 }
 
+/// Does the scope path `scope` cover the request path `path` by whole segments?
+fn path_covers(scope: &str, path: &str) -> bool {
+    let scope = scope.trim_end_matches('/');
+    if scope.is_empty() {
+        return true;
+    }
+    match path.strip_prefix(scope) {
+        Some(rest) => rest.is_empty() || rest.starts_with('/'),
+        None => false,
+    }
+}
+
+/// The identities directory.
 #[derive(Clone, Debug)]
 pub struct Identities {
     dir: PathBuf,
@@ -114,15 +151,55 @@ impl Identities {
     pub fn dir(&self) -> &std::path::Path {
         &self.dir
     }
+    /// All identities, sorted by scope (host, port, path) then name. A corrupt metadata file
+    /// is an error naming it.
     pub fn list(&self) -> Result<Vec<Identity>, StoreError> {
-        Ok(Vec::new())
+        files::with_dir_lock(&self.dir, false, || files::load_all(&self.dir))
     }
+    /// Generate a key pair and a self-signed certificate (CN = name, valid from one minute
+    /// before `now` for `days` days) and store both. Refuses a second identity with the same
+    /// name and scope.
     pub fn create(&self, new: NewIdentity, now: OffsetDateTime) -> Result<Identity, StoreError> {
-        let _ = (new, now);
-        Err(StoreError::Invalid("not implemented".into()))
+        let scope = normalize_scope(new.scope)?;
+        let name = new.name.trim().to_string();
+        if name.is_empty() || name.chars().any(char::is_control) {
+            return Err(StoreError::Invalid(
+                "identity name must be a non-empty line".into(),
+            ));
+        }
+        if new.days == 0 {
+            return Err(StoreError::Invalid(
+                "identity validity must be at least one day".into(),
+            ));
+        }
+        let made = cert::generate(&name, new.algorithm, new.days, now)?;
+        let identity = Identity {
+            name,
+            fingerprint: made.fingerprint,
+            scope,
+            not_before: made.not_before,
+            not_after: made.not_after,
+            created_by: new.created_by,
+            agent_use: new.agent_use,
+            algorithm: new.algorithm,
+            cert_pem: made.cert_pem,
+        };
+        files::with_dir_lock(&self.dir, true, || {
+            let all = files::load_all(&self.dir)?;
+            if all.iter().any(|i| same_slot(i, &identity)) {
+                return Err(StoreError::Exists(format!(
+                    "identity '{}' for {}",
+                    identity.name,
+                    identity.scope.url()
+                )));
+            }
+            files::write_identity(&self.dir, &identity, Some(&made.key_pem))?;
+            Ok(identity)
+        })
     }
     /// The identity whose scope covers the URL with the longest prefix. `for_agent` skips
-    /// identities with `agent_use == false`.
+    /// identities with `agent_use == false`. Expired identities are returned too: the server
+    /// then answers 62 and the faces explain, instead of silently sending no certificate.
     pub fn find_for(
         &self,
         host: &str,
@@ -130,37 +207,190 @@ impl Identities {
         path: &str,
         for_agent: bool,
     ) -> Result<Option<Identity>, StoreError> {
-        let _ = (host, port, path, for_agent);
-        Ok(None)
+        let best = self
+            .list()?
+            .into_iter()
+            .filter(|i| i.scope.covers(host, port, path) && (!for_agent || i.agent_use))
+            .max_by_key(|i| i.scope.specificity());
+        Ok(best)
     }
     pub fn get(&self, fingerprint: &str) -> Result<Option<Identity>, StoreError> {
-        let _ = fingerprint;
-        Ok(None)
+        let stem = files::stem(fingerprint)?;
+        files::with_dir_lock(&self.dir, false, || files::load_one(&self.dir, &stem))
     }
     /// Certificate and private key of an identity.
     pub fn key_material(&self, fingerprint: &str) -> Result<KeyMaterial, StoreError> {
-        Err(StoreError::NotFound(fingerprint.to_string()))
+        let stem = files::stem(fingerprint)?;
+        files::with_dir_lock(&self.dir, false, || {
+            let identity = files::load_one(&self.dir, &stem)?
+                .ok_or_else(|| StoreError::NotFound(fingerprint.to_string()))?;
+            let key_pem = files::read_key(&self.dir, &stem)?;
+            Ok(KeyMaterial {
+                cert_pem: identity.cert_pem,
+                key_pem,
+            })
+        })
     }
     /// Delete the identity and its key file; returns the removed metadata.
     pub fn remove(&self, fingerprint: &str) -> Result<Identity, StoreError> {
-        Err(StoreError::NotFound(fingerprint.to_string()))
+        let stem = files::stem(fingerprint)?;
+        files::with_dir_lock(&self.dir, true, || {
+            let identity = files::load_one(&self.dir, &stem)?
+                .ok_or_else(|| StoreError::NotFound(fingerprint.to_string()))?;
+            files::remove_identity(&self.dir, &stem)?;
+            Ok(identity)
+        })
     }
-    /// Change name, scope or agent_use of an identity.
+    /// Change name, scope or agent_use of an identity (other fields are fixed by the
+    /// certificate: changing them is refused). Written atomically under the lock.
     pub fn update(
         &self,
         fingerprint: &str,
         change: impl FnOnce(&mut Identity),
     ) -> Result<Identity, StoreError> {
-        let _ = change;
-        Err(StoreError::NotFound(fingerprint.to_string()))
+        let stem = files::stem(fingerprint)?;
+        files::with_dir_lock(&self.dir, true, || {
+            let old = files::load_one(&self.dir, &stem)?
+                .ok_or_else(|| StoreError::NotFound(fingerprint.to_string()))?;
+            let mut new = old.clone();
+            change(&mut new);
+            new.scope = normalize_scope(new.scope)?;
+            new.name = new.name.trim().to_string();
+            if new.name.is_empty() || new.name.chars().any(char::is_control) {
+                return Err(StoreError::Invalid(
+                    "identity name must be a non-empty line".into(),
+                ));
+            }
+            if !same_certificate(&old, &new) {
+                return Err(StoreError::Invalid(
+                    "only name, scope and agent_use of an identity can change".into(),
+                ));
+            }
+            let others = files::load_all(&self.dir)?;
+            if others
+                .iter()
+                .any(|i| i.fingerprint != new.fingerprint && same_slot(i, &new))
+            {
+                return Err(StoreError::Exists(format!(
+                    "identity '{}' for {}",
+                    new.name,
+                    new.scope.url()
+                )));
+            }
+            files::write_identity(&self.dir, &new, None)?;
+            Ok(new)
+        })
     }
-    /// Write `<name>.crt` and `<name>.key` PEM files into `dir`; returns the two paths.
+    /// Write `<name>.crt` and `<name>.key` PEM files into `dir`; returns the two paths. The
+    /// name is made filesystem-safe; existing files are never overwritten (Exists).
     pub fn export(
         &self,
         fingerprint: &str,
         dir: &std::path::Path,
     ) -> Result<(PathBuf, PathBuf), StoreError> {
-        let _ = dir;
-        Err(StoreError::NotFound(fingerprint.to_string()))
+        let identity = self
+            .get(fingerprint)?
+            .ok_or_else(|| StoreError::NotFound(fingerprint.to_string()))?;
+        let km = self.key_material(fingerprint)?;
+        files::export(dir, &identity.name, &km)
+    }
+}
+
+/// The fields fixed by the certificate itself.
+fn same_certificate(a: &Identity, b: &Identity) -> bool {
+    a.fingerprint == b.fingerprint
+        && a.not_before == b.not_before
+        && a.not_after == b.not_after
+        && a.created_by == b.created_by
+        && a.algorithm == b.algorithm
+        && a.cert_pem == b.cert_pem
+}
+
+/// Same name and same scope: the pair that must be unique.
+fn same_slot(a: &Identity, b: &Identity) -> bool {
+    a.name == b.name && a.scope == b.scope
+}
+
+/// Lowercase host; path must start with "/".
+fn normalize_scope(scope: Scope) -> Result<Scope, StoreError> {
+    if scope.host.is_empty() || !scope.path.starts_with('/') {
+        return Err(StoreError::Invalid(format!(
+            "scope needs a host and a path starting with '/': {}",
+            scope.url()
+        )));
+    }
+    Ok(Scope {
+        host: scope.host.to_ascii_lowercase(),
+        port: scope.port,
+        path: scope.path,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_covers_table() {
+        let s = |path: &str| Scope {
+            host: "example.org".into(),
+            port: 1965,
+            path: path.into(),
+        };
+        let cases = [
+            ("/a", "example.org", 1965, "/a", true),
+            ("/a", "example.org", 1965, "/a/", true),
+            ("/a", "example.org", 1965, "/a/b/c", true),
+            ("/a", "example.org", 1965, "/ab", false),
+            ("/a", "example.org", 1965, "/", false),
+            ("/a/", "example.org", 1965, "/a", true),
+            ("/a/", "example.org", 1965, "/a/b", true),
+            ("/a/", "example.org", 1965, "/ab", false),
+            ("/", "example.org", 1965, "/", true),
+            ("/", "example.org", 1965, "/anything/at/all", true),
+            ("/", "example.org", 1965, "", true),
+            ("/", "EXAMPLE.org", 1965, "/x", true),
+            ("/", "example.org", 1966, "/x", false),
+            ("/", "other.org", 1965, "/x", false),
+            ("/", "sub.example.org", 1965, "/x", false),
+        ];
+        for (scope, host, port, path, want) in cases {
+            assert_eq!(
+                s(scope).covers(host, port, path),
+                want,
+                "{scope} vs {host}:{port}{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for alg in [KeyAlgorithm::EcdsaP256, KeyAlgorithm::Ed25519] {
+            assert_eq!(KeyAlgorithm::from_name(alg.name()), Some(alg));
+        }
+        assert_eq!(
+            KeyAlgorithm::from_name("ECDSA-P256"),
+            Some(KeyAlgorithm::EcdsaP256)
+        );
+        assert_eq!(KeyAlgorithm::from_name("rsa"), None);
+        let v = toml::Value::try_from(KeyAlgorithm::EcdsaP256).unwrap();
+        assert_eq!(v.as_str(), Some("ecdsa-p256"));
+    }
+
+    #[test]
+    fn scope_url() {
+        let s = Scope {
+            host: "h".into(),
+            port: 1965,
+            path: "/p".into(),
+        };
+        assert_eq!(s.url(), "gemini://h/p");
+        let s = Scope {
+            host: "h".into(),
+            port: 7,
+            path: "/".into(),
+        };
+        assert_eq!(s.url(), "gemini://h:7/");
     }
 }

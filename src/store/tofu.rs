@@ -4,6 +4,7 @@
 //! certificate's not_after and when the pin was first and last seen. [`verdict`] is pure.
 
 use super::StoreError;
+use super::atomic::{self, Modes};
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
@@ -82,14 +83,105 @@ impl Verdict {
 }
 
 /// Pure decision for a presented certificate against an optional existing pin.
+///
+/// Order: the presented certificate's own dates first (per policy), then the pin:
+/// none -> FirstUse; same fingerprint -> Trusted; different and the pinned certificate is
+/// known to have expired -> ReplacedExpired (or Changed when the policy says so); otherwise
+/// Changed. A pin without a known expiry counts as still valid.
 pub fn verdict(
     pin: Option<&Pin>,
     cert: &CertInfo,
     now: OffsetDateTime,
     policy: TofuPolicy,
 ) -> Verdict {
-    let _ = (pin, cert, now, policy);
-    Verdict::FirstUse
+    if policy.refuse_not_yet_valid && cert.not_before > now {
+        return Verdict::NotYetValid {
+            not_before: cert.not_before,
+        };
+    }
+    if policy.refuse_expired && cert.not_after < now {
+        return Verdict::Expired {
+            not_after: cert.not_after,
+        };
+    }
+    let Some(pin) = pin else {
+        return Verdict::FirstUse;
+    };
+    if pin.fingerprint.eq_ignore_ascii_case(&cert.fingerprint) {
+        return Verdict::Trusted;
+    }
+    let pinned = pin.fingerprint.clone();
+    let presented = cert.fingerprint.clone();
+    match pin.not_after {
+        Some(t) if t < now && policy.accept_new_when_expired => {
+            Verdict::ReplacedExpired { pinned, presented }
+        }
+        pinned_not_after => Verdict::Changed {
+            pinned,
+            presented,
+            pinned_not_after,
+        },
+    }
+}
+
+/// A Trusted visit rewrites the file to bump `last_seen` only when the stored value is older
+/// than this, so ordinary browsing does not rewrite known_hosts on every fetch.
+pub const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
+
+/// On-disk shape: `[[pin]]` tables.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PinFile {
+    #[serde(default, rename = "pin")]
+    pins: Vec<Pin>,
+}
+
+impl PinFile {
+    fn find(&self, host: &str, port: u16) -> Option<usize> {
+        self.pins
+            .iter()
+            .position(|p| p.port == port && p.host.eq_ignore_ascii_case(host))
+    }
+    fn sort(&mut self) {
+        self.pins
+            .sort_by(|a, b| (&a.host, a.port).cmp(&(&b.host, b.port)));
+    }
+    /// Insert or replace the pin of host:port with a fresh one.
+    fn set(
+        &mut self,
+        host: &str,
+        port: u16,
+        fingerprint: &str,
+        not_after: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) {
+        let pin = Pin {
+            host: host.to_ascii_lowercase(),
+            port,
+            fingerprint: fingerprint.to_ascii_lowercase(),
+            not_after: not_after.map(seconds),
+            first_seen: seconds(now),
+            last_seen: seconds(now),
+        };
+        match self.find(host, port) {
+            Some(i) => self.pins[i] = pin,
+            None => self.pins.push(pin),
+        }
+        self.sort();
+    }
+}
+
+/// Stored timestamps are whole seconds (readable, and stable through a round trip).
+fn seconds(t: OffsetDateTime) -> OffsetDateTime {
+    t.replace_nanosecond(0).unwrap_or(t)
+}
+
+fn render(file: &PinFile) -> Result<String, StoreError> {
+    let body = atomic::render_toml(file)?;
+    Ok(format!(
+        "# smolweb known hosts: trust-on-first-use pins of server certificates.\n\
+         # fingerprint = sha256 of the certificate DER; times are RFC 3339.\n\n{body}"
+    ))
 }
 
 /// The known_hosts file.
@@ -105,15 +197,31 @@ impl KnownHosts {
     pub fn path(&self) -> &std::path::Path {
         &self.path
     }
+    fn load(&self) -> Result<PinFile, StoreError> {
+        atomic::read(&self.path, atomic::parse_toml::<PinFile>)
+    }
+    fn update<R>(&self, mutate: impl FnOnce(&mut PinFile) -> (R, bool)) -> Result<R, StoreError> {
+        atomic::update_if(
+            &self.path,
+            Modes::DATA,
+            atomic::parse_toml::<PinFile>,
+            render,
+            |f| Ok(mutate(f)),
+        )
+    }
+    /// All pins, sorted by host then port.
     pub fn list(&self) -> Result<Vec<Pin>, StoreError> {
-        Ok(Vec::new())
+        let mut file = self.load()?;
+        file.sort();
+        Ok(file.pins)
     }
     pub fn get(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
-        let _ = (host, port);
-        Ok(None)
+        let mut file = self.load()?;
+        Ok(file.find(host, port).map(|i| file.pins.swap_remove(i)))
     }
     /// Check a presented certificate and record the outcome atomically: pin on first use,
-    /// bump last_seen when trusted, re-pin when an expired pin is replaced. Returns the verdict.
+    /// bump last_seen when trusted (at most once per [`LAST_SEEN_GRANULARITY`]), re-pin when an
+    /// expired pin is replaced. Refusals write nothing. Returns the verdict.
     pub fn check_and_record(
         &self,
         host: &str,
@@ -122,10 +230,34 @@ impl KnownHosts {
         now: OffsetDateTime,
         policy: TofuPolicy,
     ) -> Result<Verdict, StoreError> {
-        let _ = (host, port, now);
-        Ok(verdict(None, cert, OffsetDateTime::UNIX_EPOCH, policy))
+        // Fast path under the shared lock: a trusted, recently seen pin needs no write.
+        if let Some(pin) = self.get(host, port)? {
+            let v = verdict(Some(&pin), cert, now, policy);
+            if !needs_write(&v, &pin, now) {
+                return Ok(v);
+            }
+        }
+        self.update(|file| {
+            let idx = file.find(host, port);
+            let v = verdict(idx.map(|i| &file.pins[i]), cert, now, policy);
+            let changed = match (&v, idx) {
+                (Verdict::FirstUse | Verdict::ReplacedExpired { .. }, _) => {
+                    file.set(host, port, &cert.fingerprint, Some(cert.not_after), now);
+                    true
+                }
+                (Verdict::Trusted, Some(i)) if needs_write(&v, &file.pins[i], now) => {
+                    let pin = &mut file.pins[i];
+                    pin.last_seen = seconds(now);
+                    pin.not_after = Some(seconds(cert.not_after));
+                    true
+                }
+                _ => false,
+            };
+            (v, changed)
+        })
     }
     /// Pin (or re-pin) a certificate explicitly (human choice "trust and save", approvals).
+    /// Returns true when the stored pin changed (new host or different fingerprint).
     pub fn pin(
         &self,
         host: &str,
@@ -133,12 +265,211 @@ impl KnownHosts {
         cert: &CertInfo,
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
-        let _ = (host, port, cert, now);
-        Ok(false)
+        self.pin_with(host, port, &cert.fingerprint, Some(cert.not_after), now)
+    }
+    /// Pin by fingerprint alone (expiry unknown: the pin counts as valid until replaced).
+    pub fn pin_fingerprint(
+        &self,
+        host: &str,
+        port: u16,
+        fingerprint: &str,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        self.pin_with(host, port, fingerprint, None, now)
+    }
+    fn pin_with(
+        &self,
+        host: &str,
+        port: u16,
+        fingerprint: &str,
+        not_after: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        if !valid_fingerprint(fingerprint) {
+            return Err(StoreError::Invalid(format!(
+                "not a sha256:<64 hex> fingerprint: {fingerprint}"
+            )));
+        }
+        self.update(|file| match file.find(host, port) {
+            Some(i) if file.pins[i].fingerprint.eq_ignore_ascii_case(fingerprint) => {
+                let pin = &mut file.pins[i];
+                let fill = pin.not_after.is_none() && not_after.is_some();
+                if fill {
+                    pin.not_after = not_after.map(seconds);
+                }
+                (false, fill)
+            }
+            _ => {
+                file.set(host, port, fingerprint, not_after, now);
+                (true, true)
+            }
+        })
     }
     /// Remove a pin; returns whether one existed.
     pub fn remove(&self, host: &str, port: u16) -> Result<bool, StoreError> {
-        let _ = (host, port);
-        Ok(false)
+        self.update(|file| match file.find(host, port) {
+            Some(i) => {
+                file.pins.remove(i);
+                (true, true)
+            }
+            None => (false, false),
+        })
+    }
+}
+
+/// Does this verdict against this pin call for a write? (Only Trusted is checked here; the
+/// other accepted verdicts always write.)
+fn needs_write(v: &Verdict, pin: &Pin, now: OffsetDateTime) -> bool {
+    match v {
+        Verdict::Trusted => pin.not_after.is_none() || now - pin.last_seen >= LAST_SEEN_GRANULARITY,
+        Verdict::FirstUse | Verdict::ReplacedExpired { .. } => true,
+        _ => false,
+    }
+}
+
+/// `sha256:` followed by 64 hex digits (either case).
+pub fn valid_fingerprint(fp: &str) -> bool {
+    fp.strip_prefix("sha256:")
+        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `sha256:<lowercase hex>` of a certificate's DER.
+pub fn fingerprint_of(der: &[u8]) -> String {
+    use sha2::Digest;
+    format!("sha256:{}", hex::encode(sha2::Sha256::digest(der)))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
+    const FP_A: &str = "sha256:aaaa";
+    const FP_B: &str = "sha256:bbbb";
+
+    fn cert(fp: &str, nb: OffsetDateTime, na: OffsetDateTime) -> CertInfo {
+        CertInfo {
+            fingerprint: fp.into(),
+            not_before: nb,
+            not_after: na,
+        }
+    }
+    fn pin(fp: &str, na: Option<OffsetDateTime>) -> Pin {
+        Pin {
+            host: "h".into(),
+            port: 1965,
+            fingerprint: fp.into(),
+            not_after: na,
+            first_seen: NOW,
+            last_seen: NOW,
+        }
+    }
+
+    #[test]
+    fn verdict_table() {
+        let past = datetime!(2026-01-01 0:00 UTC);
+        let future = datetime!(2027-01-01 0:00 UTC);
+        let ok = cert(FP_A, past, future);
+        let other = cert(FP_B, past, future);
+        let d = TofuPolicy::default();
+        let strict = TofuPolicy {
+            accept_new_when_expired: false,
+            refuse_not_yet_valid: true,
+            refuse_expired: true,
+        };
+        let lax = TofuPolicy {
+            accept_new_when_expired: true,
+            refuse_not_yet_valid: false,
+            refuse_expired: false,
+        };
+        let changed = |na| Verdict::Changed {
+            pinned: FP_A.into(),
+            presented: FP_B.into(),
+            pinned_not_after: na,
+        };
+        let replaced = Verdict::ReplacedExpired {
+            pinned: FP_A.into(),
+            presented: FP_B.into(),
+        };
+        let cases: Vec<(Option<Pin>, CertInfo, TofuPolicy, Verdict)> = vec![
+            (None, ok.clone(), d, Verdict::FirstUse),
+            (
+                Some(pin(FP_A, Some(future))),
+                ok.clone(),
+                d,
+                Verdict::Trusted,
+            ),
+            // Fingerprints compare case-insensitively.
+            (
+                Some(pin("SHA256:AAAA", Some(future))),
+                ok.clone(),
+                d,
+                Verdict::Trusted,
+            ),
+            (
+                Some(pin(FP_A, Some(future))),
+                other.clone(),
+                d,
+                changed(Some(future)),
+            ),
+            (Some(pin(FP_A, None)), other.clone(), d, changed(None)),
+            (
+                Some(pin(FP_A, Some(past))),
+                other.clone(),
+                d,
+                replaced.clone(),
+            ),
+            (
+                Some(pin(FP_A, Some(past))),
+                other.clone(),
+                strict,
+                changed(Some(past)),
+            ),
+            (
+                None,
+                cert(FP_A, future, future),
+                d,
+                Verdict::NotYetValid { not_before: future },
+            ),
+            (None, cert(FP_A, future, future), lax, Verdict::FirstUse),
+            // An expired certificate is accepted unless the policy refuses it.
+            (
+                Some(pin(FP_A, Some(past))),
+                cert(FP_A, past, past),
+                d,
+                Verdict::Trusted,
+            ),
+            (
+                Some(pin(FP_A, Some(past))),
+                cert(FP_A, past, past),
+                strict,
+                Verdict::Expired { not_after: past },
+            ),
+        ];
+        for (i, (p, c, pol, want)) in cases.into_iter().enumerate() {
+            let got = verdict(p.as_ref(), &c, NOW, pol);
+            assert_eq!(got, want, "case {i}");
+        }
+    }
+
+    #[test]
+    fn accepted_verdicts() {
+        assert!(Verdict::FirstUse.accepted());
+        assert!(Verdict::Trusted.accepted());
+        assert!(!Verdict::NotYetValid { not_before: NOW }.accepted());
+    }
+
+    #[test]
+    fn fingerprint_helpers() {
+        let fp = fingerprint_of(b"abc");
+        assert_eq!(
+            fp,
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert!(valid_fingerprint(&fp));
+        assert!(!valid_fingerprint("sha256:xyz"));
+        assert!(!valid_fingerprint(&fp[7..]));
     }
 }
