@@ -96,7 +96,7 @@ impl App {
             Action::ScrollLeft => self.hscroll(-8),
             Action::ScrollRight => self.hscroll(8),
             Action::Top => self.to_top(),
-            Action::Bottom => self.scroll(i32::MAX),
+            Action::Bottom => self.to_bottom(),
             Action::AddressBar => {
                 self.open_prompt(Purpose::Address);
                 self.update_completions();
@@ -181,6 +181,20 @@ impl App {
         match self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view) {
             Some(View::Doc(dv)) => dv.top = Pos::default(),
             Some(View::Identities { selected }) => *selected = 0,
+            None => {}
+        }
+    }
+
+    fn to_bottom(&mut self) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        let count = self.identities.len() + self.approvals.len();
+        match self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view) {
+            Some(View::Doc(dv)) => {
+                dv.doc.set_width(text_w);
+                dv.top = dv.doc.max_top(height);
+            }
+            Some(View::Identities { selected }) => *selected = count.saturating_sub(1),
             None => {}
         }
     }

@@ -189,10 +189,15 @@ impl Shell {
                 done(c.identities().remove(&fingerprint).map(|i| format!("deleted identity '{}'", i.name)))
             }
             StoreOp::Pin { host, port, fingerprint, not_after } => {
-                let not_after = time::OffsetDateTime::parse(&not_after, &time::format_description::well_known::Rfc3339)
-                    .unwrap_or(now + time::Duration::days(365));
-                let cert = CertInfo { fingerprint, not_before: now, not_after };
-                done(c.known_hosts().pin(&host, port, &cert, now).map(|_| format!("new certificate of {host} saved")))
+                let rfc = time::format_description::well_known::Rfc3339;
+                let r = match time::OffsetDateTime::parse(&not_after, &rfc) {
+                    Ok(not_after) => {
+                        let cert = CertInfo { fingerprint, not_before: now, not_after };
+                        c.known_hosts().pin(&host, port, &cert, now)
+                    }
+                    Err(_) => c.known_hosts().pin_fingerprint(&host, port, &fingerprint, now),
+                };
+                done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
             StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
             StoreOp::Deny { id } => done(c.deny(&id).map(|a| format!("denied: {}", a.request.describe()))),
