@@ -513,7 +513,7 @@ pub fn external_scheme(url: &str) -> Option<&str> {
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = ["gemini", "gopher", "about"]
+    let ours = ["gemini", "gopher", "about", "action"]
         .iter()
         .any(|s| s.eq_ignore_ascii_case(scheme));
     (valid && !ours).then_some(scheme)
