@@ -41,7 +41,11 @@ fn big_body() -> String {
 fn page() -> Arc<Page> {
     let body = big_body();
     let url = Url::parse(URL).expect("bench URL");
-    Arc::new(Page::from_gemini(url, parse_mime("text/gemini"), body.into_bytes()))
+    Arc::new(Page::from_gemini(
+        url,
+        parse_mime("text/gemini"),
+        body.into_bytes(),
+    ))
 }
 
 fn outcome(page: &Arc<Page>) -> Outcome {
@@ -60,7 +64,10 @@ fn outcome(page: &Arc<Page>) -> Outcome {
 
 fn loaded(page: &Arc<Page>, term: &mut Terminal<TestBackend>) -> App {
     let mut app = App::new(Settings::default(), Keymap::default(), Theme::default());
-    app.update(Msg::Resize { width: 80, height: 24 });
+    app.update(Msg::Resize {
+        width: 80,
+        height: 24,
+    });
     let fx = app.start(Some(URL.into()));
     let id = fx
         .iter()
@@ -135,7 +142,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             wide = !wide;
             let (w, h) = if wide { (120, 40) } else { (80, 24) };
-            app.update(Msg::Resize { width: w, height: h });
+            app.update(Msg::Resize {
+                width: w,
+                height: h,
+            });
             let t = if wide { &mut big } else { &mut term };
             t.draw(|f| view::draw(f, &app)).unwrap();
         })
@@ -145,7 +155,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             wide = !wide;
             let (w, h) = if wide { (120, 40) } else { (80, 24) };
-            app.update(Msg::Resize { width: w, height: h });
+            app.update(Msg::Resize {
+                width: w,
+                height: h,
+            });
             app.update(Msg::Key(Key::ch('G')));
             let t = if wide { &mut big } else { &mut term };
             t.draw(|f| view::draw(f, &app)).unwrap();

@@ -1,5 +1,5 @@
 //! The browser's state machine driven by key sequences and fake fetch results: no terminal.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod tui_helpers;
 
@@ -24,14 +24,20 @@ fn at_home() -> smolweb::tui::app::App {
 fn start_fetches_and_shows_the_page() {
     let mut app = app();
     let fx = app.start(Some(HOME.into()));
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::LoadLists))));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::LoadLists)))
+    );
     let (id, url, _) = fetch(&fx);
     assert_eq!(url, HOME);
     assert!(app.tab().unwrap().loading.is_some());
     let fx = answer(&mut app, id, gem(HOME, HOME_BODY));
     assert!(app.tab().unwrap().loading.is_none());
     assert_eq!(app.current().unwrap().title, "Home");
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::RecordHistory { url, .. }) if url == HOME)));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::RecordHistory { url, .. }) if url == HOME))
+    );
     assert!(screen(&app).contains("[1] First"));
 }
 
@@ -47,7 +53,10 @@ fn digits_wait_for_enter_or_the_timeout_when_ambiguous() {
     let mut app = app();
     let body: String = (1..=12).map(|i| format!("=> /p{i} Page {i}\n")).collect();
     open(&mut app, HOME, gem(HOME, &body));
-    assert!(fetches(&press(&mut app, &["1"])).is_empty(), "1 could be 10, 11 or 12");
+    assert!(
+        fetches(&press(&mut app, &["1"])).is_empty(),
+        "1 could be 10, 11 or 12"
+    );
     let (_, url, _) = fetch(&app.update(Msg::Tick(5_000)));
     assert_eq!(url, "gemini://home.test/p1");
 
@@ -95,7 +104,11 @@ fn back_keeps_the_scroll_position() {
     press(&mut app, &["ctrl-d", "ctrl-d"]);
     let top = app.doc_view().unwrap().top;
     assert!(top.line > 0);
-    go(&mut app, "gemini://home.test/x", gem("gemini://home.test/x", "# X\n"));
+    go(
+        &mut app,
+        "gemini://home.test/x",
+        gem("gemini://home.test/x", "# X\n"),
+    );
     press(&mut app, &["b"]);
     assert_eq!(app.doc_view().unwrap().top, top);
 }
@@ -107,10 +120,17 @@ fn a_stale_answer_is_dropped() {
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, "gemini://home.test/two");
     let fx = press(&mut app, &["enter"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Cancel { id } if *id == first)));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Cancel { id } if *id == first))
+    );
     let (second, _, _) = fetch(&fx);
     answer(&mut app, first, gem("gemini://home.test/one", "# One\n"));
-    assert_eq!(app.current_url(), Some(HOME), "the cancelled answer must not show");
+    assert_eq!(
+        app.current_url(),
+        Some(HOME),
+        "the cancelled answer must not show"
+    );
     answer(&mut app, second, gem("gemini://home.test/two", "# Two\n"));
     assert_eq!(app.current().unwrap().title, "Two");
 }
@@ -120,7 +140,10 @@ fn escape_cancels_a_load() {
     let mut app = at_home();
     let (id, _, _) = fetch(&press(&mut app, &["1"]));
     let fx = press(&mut app, &["esc"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Cancel { id: c } if *c == id)));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Cancel { id: c } if *c == id))
+    );
     assert!(app.tab().unwrap().loading.is_none());
     answer(&mut app, id, gem("gemini://home.test/one", "# One\n"));
     assert_eq!(app.current_url(), Some(HOME));
@@ -140,7 +163,10 @@ fn tabs_open_close_switch_and_undo() {
     assert_eq!(app.tabs.len(), 1);
     press(&mut app, &["ctrl-w"]);
     assert_eq!(app.tabs.len(), 1, "the last tab stays");
-    assert!(fetches(&press(&mut app, &["X"])).is_empty(), "undo restores from memory");
+    assert!(
+        fetches(&press(&mut app, &["X"])).is_empty(),
+        "undo restores from memory"
+    );
     assert_eq!(app.tabs.len(), 2);
     assert_eq!(app.current().unwrap().title, "Two");
 }
@@ -162,14 +188,26 @@ fn input_prompt_sends_the_answer_as_query() {
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, url);
     let (id, _, _) = fetch(&press(&mut app, &["enter"]));
-    answer(&mut app, id, Outcome::Input { info: info(url), prompt: "Your name".into(), sensitive: false });
+    answer(
+        &mut app,
+        id,
+        Outcome::Input {
+            info: info(url),
+            prompt: "Your name".into(),
+            sensitive: false,
+        },
+    );
     let p = app.prompt.as_ref().expect("prompt open");
     assert!(p.label().contains("Your name"));
     type_text(&mut app, "Ada");
     let (id, sent, opts) = fetch(&press(&mut app, &["enter"]));
     assert_eq!(sent, url);
     assert_eq!(opts.input.as_deref(), Some("Ada"));
-    answer(&mut app, id, gem("gemini://home.test/ask?Ada", "# Hi Ada\n"));
+    answer(
+        &mut app,
+        id,
+        gem("gemini://home.test/ask?Ada", "# Hi Ada\n"),
+    );
     assert_eq!(app.current_url(), Some("gemini://home.test/ask?Ada"));
 }
 
@@ -177,17 +215,32 @@ fn input_prompt_sends_the_answer_as_query() {
 fn sensitive_input_is_masked_and_never_kept() {
     let mut app = at_home();
     let url = "gemini://home.test/login";
-    go(&mut app, url, Outcome::Input { info: info(url), prompt: "Password".into(), sensitive: true });
+    go(
+        &mut app,
+        url,
+        Outcome::Input {
+            info: info(url),
+            prompt: "Password".into(),
+            sensitive: true,
+        },
+    );
     type_text(&mut app, "hunter2");
     let p = app.prompt.as_ref().unwrap();
     assert_eq!(p.shown_text(), "*******");
     assert!(!screen(&app).contains("hunter2"));
     let (id, _, opts) = fetch(&press(&mut app, &["enter"]));
     assert_eq!(opts.input.as_deref(), Some("hunter2"));
-    let fx = answer(&mut app, id, gem("gemini://home.test/login?hunter2", "# Welcome\n"));
+    let fx = answer(
+        &mut app,
+        id,
+        gem("gemini://home.test/login?hunter2", "# Welcome\n"),
+    );
     assert_eq!(app.current_url(), Some(url));
     for e in &fx {
-        assert!(!format!("{e:?}").contains("hunter2"), "secret leaked into {e:?}");
+        assert!(
+            !format!("{e:?}").contains("hunter2"),
+            "secret leaked into {e:?}"
+        );
     }
 }
 
@@ -197,14 +250,30 @@ fn same_host_redirects_are_followed_up_to_five() {
     let (mut id, _, _) = fetch(&press(&mut app, &["1"]));
     for i in 0..5 {
         let target = format!("gemini://home.test/r{i}");
-        let fx = answer(&mut app, id, redirect(&format!("gemini://home.test/r{}", i as i32 - 1), &target, false));
+        let fx = answer(
+            &mut app,
+            id,
+            redirect(
+                &format!("gemini://home.test/r{}", i - 1),
+                &target,
+                false,
+            ),
+        );
         let (next, url, _) = fetch(&fx);
         assert_eq!(url, target);
         id = next;
     }
-    let fx = answer(&mut app, id, redirect("gemini://home.test/r4", "gemini://home.test/r5", false));
+    let fx = answer(
+        &mut app,
+        id,
+        redirect("gemini://home.test/r4", "gemini://home.test/r5", false),
+    );
     assert!(fetches(&fx).is_empty());
-    assert!(app.status.error && app.status.text.contains("too many redirects"), "{:?}", app.status);
+    assert!(
+        app.status.error && app.status.text.contains("too many redirects"),
+        "{:?}",
+        app.status
+    );
 }
 
 fn redirect(from: &str, target: &str, cross_host: bool) -> Outcome {
@@ -221,10 +290,22 @@ fn redirect(from: &str, target: &str, cross_host: bool) -> Outcome {
 fn redirect_loops_stop_with_a_clear_message() {
     let mut app = at_home();
     let (id, _, _) = fetch(&press(&mut app, &["1"]));
-    let (id, _, _) = fetch(&answer(&mut app, id, redirect("gemini://home.test/one", "gemini://home.test/two", false)));
-    let fx = answer(&mut app, id, redirect("gemini://home.test/two", "gemini://home.test/one", false));
+    let (id, _, _) = fetch(&answer(
+        &mut app,
+        id,
+        redirect("gemini://home.test/one", "gemini://home.test/two", false),
+    ));
+    let fx = answer(
+        &mut app,
+        id,
+        redirect("gemini://home.test/two", "gemini://home.test/one", false),
+    );
     assert!(fetches(&fx).is_empty());
-    assert!(app.status.text.contains("redirect loop"), "{:?}", app.status);
+    assert!(
+        app.status.text.contains("redirect loop"),
+        "{:?}",
+        app.status
+    );
     assert!(screen(&app).contains("Redirect stopped"));
 }
 
@@ -232,7 +313,11 @@ fn redirect_loops_stop_with_a_clear_message() {
 fn cross_host_redirects_ask_first() {
     let mut app = at_home();
     let (id, _, _) = fetch(&press(&mut app, &["1"]));
-    let fx = answer(&mut app, id, redirect("gemini://home.test/one", "gemini://far.test/", true));
+    let fx = answer(
+        &mut app,
+        id,
+        redirect("gemini://home.test/one", "gemini://far.test/", true),
+    );
     assert!(fetches(&fx).is_empty());
     assert!(matches!(app.popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
     assert!(screen(&app).contains("far.test"));
@@ -248,7 +333,10 @@ fn external_links_open_after_confirmation() {
     assert!(press(&mut app, &["n"]).is_empty());
     press(&mut app, &["3"]);
     let fx = press(&mut app, &["y"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { url } if url == "https://web.test/")));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::OpenExternal { url } if url == "https://web.test/"))
+    );
 }
 
 #[test]
@@ -258,8 +346,15 @@ fn binary_pages_are_saved_not_shown() {
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, url);
     let (id, _, _) = fetch(&press(&mut app, &["enter"]));
-    let fx = answer(&mut app, id, page_with(url, "image/png", b"\x89PNG\r\n\x1a\n"));
-    assert!(fx.iter().any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png")));
+    let fx = answer(
+        &mut app,
+        id,
+        page_with(url, "image/png", b"\x89PNG\r\n\x1a\n"),
+    );
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png"))
+    );
     assert_eq!(app.current_url(), Some(HOME));
 }
 
@@ -282,7 +377,10 @@ fn changed_certificate_warning_offers_three_choices() {
     let (id, _, _) = fetch(&press(&mut app, &["1"]));
     answer(&mut app, id, changed());
     let s = screen(&app);
-    assert!(s.contains("sha256:aaaa") && s.contains("sha256:bbbb") && s.contains("2031-05-06"), "{s}");
+    assert!(
+        s.contains("sha256:aaaa") && s.contains("sha256:bbbb") && s.contains("2031-05-06"),
+        "{s}"
+    );
     // Go back.
     assert!(fetches(&press(&mut app, &["1"])).is_empty());
     assert_eq!(app.current_url(), Some(HOME));
@@ -293,8 +391,16 @@ fn changed_certificate_warning_offers_three_choices() {
     let (id, _, opts) = fetch(&press(&mut app, &["2"]));
     assert_eq!(opts.trust_once.as_deref(), Some("sha256:bbbb"));
     let fx = answer(&mut app, id, gem("gemini://home.test/one", "# One\n"));
-    assert!(!fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::Pin { .. }))), "trust once never saves");
-    assert_eq!(app.tab().unwrap().back.len(), 1, "the warning is replaced, not kept in history");
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::Pin { .. }))),
+        "trust once never saves"
+    );
+    assert_eq!(
+        app.tab().unwrap().back.len(),
+        1,
+        "the warning is replaced, not kept in history"
+    );
     let (_, _, opts) = fetch(&press(&mut app, &["r"]));
     assert_eq!(opts.trust_once.as_deref(), Some("sha256:bbbb"));
 }
@@ -333,10 +439,21 @@ fn first_visit_says_the_certificate_was_pinned() {
 fn status_60_creates_an_identity_and_retries_with_it() {
     let mut app = at_home();
     let url = "gemini://home.test/private/page";
-    go(&mut app, url, Outcome::Certificate { info: info(url), status: 60, message: "Log in".into() });
+    go(
+        &mut app,
+        url,
+        Outcome::Certificate {
+            info: info(url),
+            status: 60,
+            message: "Log in".into(),
+        },
+    );
     assert!(screen(&app).contains("New identity for this directory"));
     press(&mut app, &["2"]);
-    assert!(matches!(app.prompt.as_ref().map(|p| &p.purpose), Some(Purpose::IdentityName { .. })));
+    assert!(matches!(
+        app.prompt.as_ref().map(|p| &p.purpose),
+        Some(Purpose::IdentityName { .. })
+    ));
     type_text(&mut app, "-me");
     press(&mut app, &["enter"]);
     assert_eq!(app.prompt.as_ref().unwrap().text, "365");
@@ -344,26 +461,41 @@ fn status_60_creates_an_identity_and_retries_with_it() {
     let (new, then) = fx
         .iter()
         .find_map(|e| match e {
-            Effect::Store(StoreOp::CreateIdentity { new, then }) => Some((new.clone(), then.clone())),
+            Effect::Store(StoreOp::CreateIdentity { new, then }) => {
+                Some((new.clone(), then.clone()))
+            }
             _ => None,
         })
         .expect("create effect");
     assert_eq!(new.name, "home.test-me");
-    assert_eq!((new.scope.host.as_str(), new.scope.path.as_str()), ("home.test", "/private"));
+    assert_eq!(
+        (new.scope.host.as_str(), new.scope.path.as_str()),
+        ("home.test", "/private")
+    );
     assert_eq!(new.days, 365);
     assert_eq!(new.created_by, CreatedBy::Human);
     let id = identity("home.test-me", "sha256:cafe");
-    let fx = app.update(Msg::IdentityCreated { result: Ok(id), then });
+    let fx = app.update(Msg::IdentityCreated {
+        result: Ok(id),
+        then,
+    });
     let (_, sent, opts) = fetch(&fx);
     assert_eq!(sent, url);
-    assert_eq!(opts.identity, IdentityChoice::Fingerprint("sha256:cafe".into()));
+    assert_eq!(
+        opts.identity,
+        IdentityChoice::Fingerprint("sha256:cafe".into())
+    );
 }
 
 fn identity(name: &str, fp: &str) -> Identity {
     Identity {
         name: name.into(),
         fingerprint: fp.into(),
-        scope: Scope { host: "home.test".into(), port: 1965, path: "/".into() },
+        scope: Scope {
+            host: "home.test".into(),
+            port: 1965,
+            path: "/".into(),
+        },
         not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
         not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
         created_by: CreatedBy::Human,
@@ -377,7 +509,11 @@ fn approval(id: &str) -> Approval {
     Approval {
         id: id.into(),
         request: AskRequest::IdentityCreate {
-            scope: Scope { host: "capsule.test".into(), port: 1965, path: "/app".into() },
+            scope: Scope {
+                host: "capsule.test".into(),
+                port: 1965,
+                path: "/app".into(),
+            },
             name: "agent-login".into(),
         },
         client: "test-agent".into(),
@@ -390,12 +526,31 @@ fn approval(id: &str) -> Approval {
 fn status_61_and_62_are_explained_and_62_offers_replacement() {
     let mut app = at_home();
     let url = "gemini://home.test/club";
-    go(&mut app, url, Outcome::Certificate { info: info(url), status: 61, message: "members only".into() });
+    go(
+        &mut app,
+        url,
+        Outcome::Certificate {
+            info: info(url),
+            status: 61,
+            message: "members only".into(),
+        },
+    );
     assert!(screen(&app).contains("not allowed"));
-    go(&mut app, url, Outcome::Certificate { info: info(url), status: 62, message: "expired".into() });
+    go(
+        &mut app,
+        url,
+        Outcome::Certificate {
+            info: info(url),
+            status: 62,
+            message: "expired".into(),
+        },
+    );
     assert!(screen(&app).contains("Replace it with a new identity"));
     press(&mut app, &["1"]);
-    assert!(matches!(app.prompt.as_ref().map(|p| &p.purpose), Some(Purpose::IdentityName { .. })));
+    assert!(matches!(
+        app.prompt.as_ref().map(|p| &p.purpose),
+        Some(Purpose::IdentityName { .. })
+    ));
 }
 
 #[test]
@@ -403,23 +558,46 @@ fn existing_identity_can_be_used_for_a_60() {
     let mut app = at_home();
     app.update(Msg::Identities(vec![identity("main", "sha256:beef")]));
     let url = "gemini://home.test/x";
-    go(&mut app, url, Outcome::Certificate { info: info(url), status: 60, message: "".into() });
+    go(
+        &mut app,
+        url,
+        Outcome::Certificate {
+            info: info(url),
+            status: 60,
+            message: "".into(),
+        },
+    );
     let (_, _, opts) = fetch(&press(&mut app, &["4"]));
-    assert_eq!(opts.identity, IdentityChoice::Fingerprint("sha256:beef".into()));
+    assert_eq!(
+        opts.identity,
+        IdentityChoice::Fingerprint("sha256:beef".into())
+    );
 }
 
 #[test]
 fn pending_approvals_show_a_badge_and_can_be_approved_or_denied() {
     let mut app = at_home();
-    app.update(Msg::Approvals(vec![approval("ab12cd34"), approval("ef56ab78")]));
+    app.update(Msg::Approvals(vec![
+        approval("ab12cd34"),
+        approval("ef56ab78"),
+    ]));
     assert!(screen(&app).contains("2 agent request"));
     press(&mut app, &["I"]);
-    assert!(matches!(app.current().unwrap().view, View::Identities { .. }));
+    assert!(matches!(
+        app.current().unwrap().view,
+        View::Identities { .. }
+    ));
     assert!(screen(&app).contains("ab12cd34"));
     let fx = press(&mut app, &["y"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::Approve { id }) if id == "ab12cd34")));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::Approve { id }) if id == "ab12cd34"))
+    );
     let fx = press(&mut app, &["j", "x"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::Deny { id }) if id == "ef56ab78")));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::Deny { id }) if id == "ef56ab78"))
+    );
 }
 
 #[test]
@@ -428,14 +606,20 @@ fn identities_screen_toggles_agent_use_and_asks_before_deleting() {
     press(&mut app, &["I"]);
     app.update(Msg::Identities(vec![identity("main", "sha256:beef")]));
     let fx = press(&mut app, &["a"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::SetAgentUse { allowed: true, .. }))));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::SetAgentUse { allowed: true, .. })))
+    );
     assert!(press(&mut app, &["d"]).is_empty(), "delete asks first");
     assert!(screen(&app).contains("Delete identity 'main'"));
     let fx = press(&mut app, &["y"]);
     assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::DeleteIdentity { fingerprint }) if fingerprint == "sha256:beef")));
     assert!(fx.len() == 1);
     let fx = press(&mut app, &["e"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::ExportIdentity { .. }))));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::ExportIdentity { .. })))
+    );
 }
 
 #[test]
@@ -448,8 +632,10 @@ fn identity_created_from_the_identities_screen() {
     press(&mut app, &["enter", "ctrl-u"]);
     type_text(&mut app, "30");
     let fx = press(&mut app, &["enter"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::CreateIdentity { new, then: None })
-        if new.name == "work" && new.days == 30 && new.scope.path == "/app")));
+    assert!(fx.iter().any(
+        |e| matches!(e, Effect::Store(StoreOp::CreateIdentity { new, then: None })
+        if new.name == "work" && new.days == 30 && new.scope.path == "/app")
+    ));
 }
 
 #[test]
@@ -457,14 +643,20 @@ fn address_bar_completes_from_history_and_bookmarks() {
     let mut app = at_home();
     app.update(Msg::Lists {
         history: vec![("gemini://capsule.test/log/".into(), Some("A log".into()))],
-        bookmarks: vec![smolweb::store::bookmarks::Bookmark { url: "gemini://marks.test/".into(), title: "Marked".into() }],
+        bookmarks: vec![smolweb::store::bookmarks::Bookmark {
+            url: "gemini://marks.test/".into(),
+            title: "Marked".into(),
+        }],
     });
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, "caps");
     let p = app.prompt.as_ref().unwrap();
     assert_eq!(p.completions.len(), 1);
     press(&mut app, &["tab"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "gemini://capsule.test/log/");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text,
+        "gemini://capsule.test/log/"
+    );
     press(&mut app, &["ctrl-u"]);
     type_text(&mut app, "marked");
     let (_, url, _) = fetch(&press(&mut app, &["tab", "enter"]));
@@ -483,7 +675,15 @@ fn bare_host_in_the_address_bar_becomes_gemini() {
 #[test]
 fn search_moves_to_matches_and_cycles() {
     let mut app = app();
-    let body: String = (0..100).map(|i| if i % 40 == 7 { format!("the Needle {i}\n") } else { format!("hay {i}\n") }).collect();
+    let body: String = (0..100)
+        .map(|i| {
+            if i % 40 == 7 {
+                format!("the Needle {i}\n")
+            } else {
+                format!("hay {i}\n")
+            }
+        })
+        .collect();
     open(&mut app, HOME, gem(HOME, &body));
     press(&mut app, &["/"]);
     type_text(&mut app, "needle");
@@ -501,9 +701,15 @@ fn search_moves_to_matches_and_cycles() {
 fn bookmark_toggles() {
     let mut app = at_home();
     let fx = press(&mut app, &["m"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, .. }) if url == HOME)));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, .. }) if url == HOME))
+    );
     let fx = press(&mut app, &["m"]);
-    assert!(fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == HOME)));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == HOME))
+    );
 }
 
 #[test]
@@ -531,14 +737,20 @@ fn reload_skips_the_cache_and_keeps_the_place() {
     assert_eq!(url, HOME);
     answer(&mut app, id, gem(HOME, &body));
     assert_eq!(app.doc_view().unwrap().top, top);
-    assert!(app.tab().unwrap().back.is_empty(), "reload does not add history");
+    assert!(
+        app.tab().unwrap().back.is_empty(),
+        "reload does not add history"
+    );
 }
 
 #[test]
 fn a_click_on_a_link_follows_it() {
     let mut app = at_home();
     let row = app.frame.iter().position(|r| r.link == Some(0)).unwrap();
-    let (_, url, _) = fetch(&app.update(Msg::Click { col: 12, row: row as u16 + 1 }));
+    let (_, url, _) = fetch(&app.update(Msg::Click {
+        col: 12,
+        row: row as u16 + 1,
+    }));
     assert_eq!(url, "gemini://home.test/one");
 }
 
@@ -565,10 +777,17 @@ fn rebinding_a_key_in_the_config_changes_what_it_does() {
     tui.keys.insert("quit".into(), vec!["ctrl-q".into()]);
     tui.keys.insert("scroll_down".into(), vec!["e".into()]);
     let mut app = smolweb::tui::app::App::from_config(&tui, 365).unwrap();
-    app.update(Msg::Resize { width: 80, height: 24 });
+    app.update(Msg::Resize {
+        width: 80,
+        height: 24,
+    });
     assert!(press(&mut app, &["q"]).is_empty());
     assert!(!app.quit);
-    assert!(press(&mut app, &["ctrl-q"]).iter().any(|e| matches!(e, Effect::Quit)));
+    assert!(
+        press(&mut app, &["ctrl-q"])
+            .iter()
+            .any(|e| matches!(e, Effect::Quit))
+    );
     tui.keys.insert("fly".into(), vec!["z".into()]);
     assert!(smolweb::tui::app::App::from_config(&tui, 365).is_err());
 }
@@ -578,7 +797,10 @@ fn help_lists_the_live_keymap() {
     let mut tui = smolweb::config::Tui::default();
     tui.keys.insert("quit".into(), vec!["ctrl-q".into()]);
     let mut app = smolweb::tui::app::App::from_config(&tui, 365).unwrap();
-    app.update(Msg::Resize { width: 80, height: 200 });
+    app.update(Msg::Resize {
+        width: 80,
+        height: 200,
+    });
     app.start(Some(HOME.into()));
     press(&mut app, &["?"]);
     let s = screen(&app);

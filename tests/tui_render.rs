@@ -1,6 +1,6 @@
 //! Screens rendered on ratatui's TestBackend and compared with text snapshots under
 //! tests/snapshots/ (UPDATE_SNAPSHOTS=1 rewrites them after a deliberate change).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod tui_helpers;
 
@@ -14,7 +14,11 @@ const PAGE: &str = "# A capsule\n\nSome text that is long enough to be wrapped a
 
 fn page_app(width: u16, height: u16) -> smolweb::tui::app::App {
     let mut app = app_sized(width, height);
-    open(&mut app, "gemini://cap.test/", gem("gemini://cap.test/", PAGE));
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", PAGE),
+    );
     app
 }
 
@@ -63,8 +67,10 @@ fn the_changed_certificate_warning() {
             error: FetchError::CertificateChanged {
                 host: "cap.test".into(),
                 port: 1965,
-                pinned: "sha256:1111222233334444555566667777888899990000aaaabbbbccccddddeeeeffff".into(),
-                presented: "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111".into(),
+                pinned: "sha256:1111222233334444555566667777888899990000aaaabbbbccccddddeeeeffff"
+                    .into(),
+                presented:
+                    "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111".into(),
                 pinned_not_after: "2031-05-06T00:00:00Z".into(),
             },
         },
@@ -75,12 +81,20 @@ fn the_changed_certificate_warning() {
 #[test]
 fn the_identities_screen() {
     let mut app = app();
-    open(&mut app, "gemini://cap.test/", gem("gemini://cap.test/", PAGE));
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", PAGE),
+    );
     press(&mut app, &["I"]);
     app.update(Msg::Identities(vec![Identity {
         name: "me".into(),
         fingerprint: "sha256:beef".into(),
-        scope: Scope { host: "cap.test".into(), port: 1965, path: "/".into() },
+        scope: Scope {
+            host: "cap.test".into(),
+            port: 1965,
+            path: "/".into(),
+        },
         not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
         not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
         created_by: CreatedBy::Human,
@@ -91,7 +105,11 @@ fn the_identities_screen() {
     app.update(Msg::Approvals(vec![smolweb::store::approvals::Approval {
         id: "ab12cd34".into(),
         request: smolweb::store::approvals::Request::IdentityCreate {
-            scope: Scope { host: "cap.test".into(), port: 1965, path: "/app".into() },
+            scope: Scope {
+                host: "cap.test".into(),
+                port: 1965,
+                path: "/app".into(),
+            },
             name: "agent-login".into(),
         },
         client: "test-agent".into(),

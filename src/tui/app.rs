@@ -33,15 +33,27 @@ pub use prompt::{Prompt, Purpose};
 pub enum Msg {
     Key(Key),
     /// A left click at a screen cell.
-    Click { col: u16, row: u16 },
+    Click {
+        col: u16,
+        row: u16,
+    },
     /// Mouse wheel: positive = down.
     Wheel(i32),
-    Resize { width: u16, height: u16 },
+    Resize {
+        width: u16,
+        height: u16,
+    },
     /// Milliseconds since start; drives the spinner and the link-number timeout.
     Tick(u64),
     Paste(String),
-    Fetched { id: u64, outcome: Box<Outcome> },
-    Progress { id: u64, bytes: u64 },
+    Fetched {
+        id: u64,
+        outcome: Box<Outcome>,
+    },
+    Progress {
+        id: u64,
+        bytes: u64,
+    },
     /// History (url, title) and bookmarks, for completion and the bookmark toggle.
     Lists {
         history: Vec<(String, Option<String>)>,
@@ -71,26 +83,45 @@ pub struct FetchOptions {
 /// Persistent changes and reads, done by the shell.
 #[derive(Clone, Debug)]
 pub enum StoreOp {
-    RecordHistory { url: String, title: Option<String> },
-    AddBookmark { url: String, title: String },
-    RemoveBookmark { url: String },
+    RecordHistory {
+        url: String,
+        title: Option<String>,
+    },
+    AddBookmark {
+        url: String,
+        title: String,
+    },
+    RemoveBookmark {
+        url: String,
+    },
     /// Reload history, bookmarks, identities and approvals.
     LoadLists,
     CreateIdentity {
         new: NewIdentity,
         then: Option<(u64, String)>,
     },
-    SetAgentUse { fingerprint: String, allowed: bool },
-    ExportIdentity { fingerprint: String },
-    DeleteIdentity { fingerprint: String },
+    SetAgentUse {
+        fingerprint: String,
+        allowed: bool,
+    },
+    ExportIdentity {
+        fingerprint: String,
+    },
+    DeleteIdentity {
+        fingerprint: String,
+    },
     Pin {
         host: String,
         port: u16,
         fingerprint: String,
         not_after: String,
     },
-    Approve { id: String },
-    Deny { id: String },
+    Approve {
+        id: String,
+    },
+    Deny {
+        id: String,
+    },
 }
 
 /// Something the shell must do.
@@ -101,9 +132,16 @@ pub enum Effect {
         url: String,
         opts: FetchOptions,
     },
-    Cancel { id: u64 },
-    OpenExternal { url: String },
-    Save { page: Arc<Page>, name: String },
+    Cancel {
+        id: u64,
+    },
+    OpenExternal {
+        url: String,
+    },
+    Save {
+        page: Arc<Page>,
+        name: String,
+    },
     Store(StoreOp),
     Quit,
 }
@@ -361,7 +399,9 @@ impl App {
     /// Width of the text column and its left margin.
     pub fn text_column(&self) -> (usize, usize) {
         let w = usize::from(self.width).max(1);
-        let text = usize::from(self.settings.text_width).min(w.saturating_sub(2)).max(1);
+        let text = usize::from(self.settings.text_width)
+            .min(w.saturating_sub(2))
+            .max(1);
         (text, (w - text) / 2)
     }
 
@@ -510,8 +550,10 @@ impl App {
 
     fn clamp_identity_selection(&mut self) {
         let n = self.identities.len() + self.approvals.len();
-        if let Some(View::Identities { selected }) =
-            self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view)
+        if let Some(View::Identities { selected }) = self
+            .tab_mut()
+            .and_then(|t| t.current.as_mut())
+            .map(|e| &mut e.view)
         {
             *selected = (*selected).min(n.saturating_sub(1));
         }

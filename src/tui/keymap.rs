@@ -143,7 +143,7 @@ impl fmt::Display for Key {
 }
 
 /// Where an action applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Context {
     Global,
     Identities,
@@ -328,7 +328,11 @@ mod tests {
         ];
         for (text, key) in cases {
             assert_eq!(Key::parse(text).unwrap(), key, "{text}");
-            assert_eq!(Key::parse(&key.to_string()).unwrap(), key, "round trip {text}");
+            assert_eq!(
+                Key::parse(&key.to_string()).unwrap(),
+                key,
+                "round trip {text}"
+            );
         }
         assert!(Key::parse("ctrl-").is_err());
         assert_eq!(Key::parse("ctrl--").unwrap(), Key::ctrl('-'));
@@ -342,9 +346,8 @@ mod tests {
         let mut seen = std::collections::HashMap::new();
         for &a in Action::ALL {
             for k in map.keys(a) {
-                if let Some(prev) = seen.insert((a.context(), *k), a) {
-                    panic!("{k} bound to both {prev:?} and {a:?}");
-                }
+                let prev = seen.insert((a.context(), *k), a);
+                assert!(prev.is_none(), "{k} bound to both {prev:?} and {a:?}");
             }
         }
     }
@@ -354,7 +357,10 @@ mod tests {
         let mut cfg = BTreeMap::new();
         cfg.insert("quit".to_string(), vec!["ctrl-q".to_string()]);
         let map = Keymap::from_config(&cfg).unwrap();
-        assert_eq!(map.lookup(Key::ctrl('q'), Context::Global), Some(Action::Quit));
+        assert_eq!(
+            map.lookup(Key::ctrl('q'), Context::Global),
+            Some(Action::Quit)
+        );
         assert_eq!(map.lookup(Key::ch('q'), Context::Global), None);
         cfg.insert("fly".to_string(), vec!["z".to_string()]);
         assert!(Keymap::from_config(&cfg).unwrap_err().contains("fly"));
@@ -363,8 +369,14 @@ mod tests {
     #[test]
     fn context_actions_win_over_global_ones() {
         let map = Keymap::default();
-        assert_eq!(map.lookup(Key::ch('d'), Context::Identities), Some(Action::IdentityDelete));
-        assert_eq!(map.lookup(Key::ch('j'), Context::Identities), Some(Action::ScrollDown));
+        assert_eq!(
+            map.lookup(Key::ch('d'), Context::Identities),
+            Some(Action::IdentityDelete)
+        );
+        assert_eq!(
+            map.lookup(Key::ch('j'), Context::Identities),
+            Some(Action::ScrollDown)
+        );
         assert_eq!(map.lookup(Key::ch('d'), Context::Global), None);
     }
 }

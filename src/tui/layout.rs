@@ -38,6 +38,9 @@ pub enum Kind {
 
 const NO_LINK: u32 = u32::MAX;
 
+/// Wrapped rows of one line: byte ranges into its text.
+type Rows = Box<[(u32, u32)]>;
+
 /// One display line: an index into the page's lines, items or text lines.
 #[derive(Clone, Copy, Debug)]
 pub struct DLine {
@@ -73,7 +76,7 @@ pub struct Doc {
     /// Width of the link number column in menus ("[12]").
     menu_num_width: usize,
     cache_width: usize,
-    cache: Vec<Option<Box<[(u32, u32)]>>>,
+    cache: Vec<Option<Rows>>,
 }
 
 /// A position: display line and row within it.
@@ -296,7 +299,13 @@ impl Doc {
             }
             Content::Text | Content::Binary => {
                 let (a, b) = self.plain.get(d.src as usize).copied().unwrap_or((0, 0));
-                Cow::Borrowed(self.page.body.text().get(a as usize..b as usize).unwrap_or(""))
+                Cow::Borrowed(
+                    self.page
+                        .body
+                        .text()
+                        .get(a as usize..b as usize)
+                        .unwrap_or(""),
+                )
             }
         }
     }
@@ -313,7 +322,10 @@ impl Doc {
             Kind::Quote => ("│ ".into(), 2),
             Kind::Fence => ("▸ ".into(), 2),
             Kind::MenuItem => match d.link() {
-                Some(l) => (format!("{:>w$} ", format!("[{}]", l + 1), w = self.menu_num_width), 0),
+                Some(l) => (
+                    format!("{:>w$} ", format!("[{}]", l + 1), w = self.menu_num_width),
+                    0,
+                ),
                 None => (" ".repeat(self.menu_num_width + 1), 0),
             },
             Kind::MenuInfo => (" ".repeat(self.menu_num_width + 1 + 4), 0),
@@ -339,7 +351,7 @@ impl Doc {
         let needs = matches!(self.cache.get(i), Some(None));
         if needs {
             let d = self.lines[i];
-            let ranges: Box<[(u32, u32)]> = if Doc::wraps(d.kind) {
+            let ranges: Rows = if Doc::wraps(d.kind) {
                 let (_, indent) = self.prefix(&d);
                 let text = self.text(i);
                 let avail = self.cache_width.saturating_sub(indent).max(1);
@@ -367,14 +379,22 @@ impl Doc {
         let (a, b) = self.rows_of(i).get(row).copied().unwrap_or((0, 0));
         let (prefix, indent) = self.prefix(&d);
         let prefix = if row == 0 { prefix } else { " ".repeat(indent) };
-        let prefix = if d.kind == Kind::Quote { "│ ".into() } else { prefix };
+        let prefix = if d.kind == Kind::Quote {
+            "│ ".into()
+        } else {
+            prefix
+        };
         let tag = match (&self.page.content, d.kind) {
-            (Content::Menu(items), Kind::MenuItem) => {
-                items.get(d.src as usize).map_or("", |m| type_tag(m.item_type))
-            }
+            (Content::Menu(items), Kind::MenuItem) => items
+                .get(d.src as usize)
+                .map_or("", |m| type_tag(m.item_type)),
             _ => "",
         };
-        let external = d.link().and_then(|l| self.link_url(l)).and_then(external_scheme).is_some();
+        let external = d
+            .link()
+            .and_then(|l| self.link_url(l))
+            .and_then(external_scheme)
+            .is_some();
         let text = match self.text(i) {
             Cow::Borrowed(s) => Cow::Borrowed(s.get(a as usize..b as usize).unwrap_or("")),
             Cow::Owned(s) => Cow::Owned(s.get(a as usize..b as usize).unwrap_or("").to_string()),
@@ -479,7 +499,11 @@ impl Doc {
             return Vec::new();
         }
         let fold = !query.chars().any(char::is_uppercase);
-        let q = if fold { query.to_lowercase() } else { query.to_string() };
+        let q = if fold {
+            query.to_lowercase()
+        } else {
+            query.to_string()
+        };
         (0..self.lines.len())
             .filter(|&i| {
                 let t = self.text(i);

@@ -39,7 +39,11 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = Vec::new();
     for (i, label) in tab_labels(app).into_iter().enumerate() {
-        let style = if i == app.active { t.tab_active } else { t.tab_bar };
+        let style = if i == app.active {
+            t.tab_active
+        } else {
+            t.tab_bar
+        };
         spans.push(Span::styled(label, style));
         spans.push(Span::raw(" "));
     }
@@ -51,7 +55,11 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let (_, margin) = app.text_column();
-    let query = dv.search.as_ref().map(|s| s.query.as_str()).filter(|q| !q.is_empty());
+    let query = dv
+        .search
+        .as_ref()
+        .map(|s| s.query.as_str())
+        .filter(|q| !q.is_empty());
     for (y, row) in app.frame.iter().enumerate() {
         let y = area.y + y as u16;
         if y >= area.y + area.height {
@@ -104,7 +112,11 @@ pub fn row_line(
     } else {
         skip_cells(&text, hscroll)
     };
-    let style = if selected { style.patch(t.link_selected) } else { style };
+    let style = if selected {
+        style.patch(t.link_selected)
+    } else {
+        style
+    };
     spans.extend(highlight(&text, query, style, t.search_match));
     Line::from(spans)
 }
@@ -127,8 +139,16 @@ fn highlight(text: &str, query: Option<&str>, base: Style, hl: Style) -> Vec<Spa
         return vec![Span::styled(text.to_string(), base)];
     };
     let fold = !q.chars().any(char::is_uppercase);
-    let hay = if fold { text.to_lowercase() } else { text.to_string() };
-    let needle = if fold { q.to_lowercase() } else { q.to_string() };
+    let hay = if fold {
+        text.to_lowercase()
+    } else {
+        text.to_string()
+    };
+    let needle = if fold {
+        q.to_lowercase()
+    } else {
+        q.to_string()
+    };
     if hay.len() != text.len() || needle.is_empty() {
         return vec![Span::styled(text.to_string(), base)];
     }
@@ -141,7 +161,10 @@ fn highlight(text: &str, query: Option<&str>, base: Style, hl: Style) -> Vec<Spa
         if i > at {
             spans.push(Span::styled(text[at..i].to_string(), base));
         }
-        spans.push(Span::styled(text[i..i + m.len()].to_string(), base.patch(hl)));
+        spans.push(Span::styled(
+            text[i..i + m.len()].to_string(),
+            base.patch(hl),
+        ));
         at = i + m.len();
     }
     if at < text.len() {
@@ -172,7 +195,14 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     let mut items: Vec<String> = app
         .approvals
         .iter()
-        .map(|a| format!("REQUEST {}: {} (asked by {})", a.id, a.request.describe(), a.client))
+        .map(|a| {
+            format!(
+                "REQUEST {}: {} (asked by {})",
+                a.id,
+                a.request.describe(),
+                a.client
+            )
+        })
         .collect();
     items.extend(app.identities.iter().map(|i| {
         let by = match i.created_by {
@@ -196,9 +226,20 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     let room = usize::from(area.height).saturating_sub(lines.len()).max(1);
     let skip = selected.saturating_sub(room - 1);
     for (i, text) in items.iter().enumerate().skip(skip).take(room) {
-        let style = if i < app.approvals.len() { t.warning } else { t.text };
-        let style = if i == selected { style.patch(t.selected) } else { style };
-        lines.push(Line::styled(truncate_cells(text, usize::from(area.width)), style));
+        let style = if i < app.approvals.len() {
+            t.warning
+        } else {
+            t.text
+        };
+        let style = if i == selected {
+            style.patch(t.selected)
+        } else {
+            style
+        };
+        lines.push(Line::styled(
+            truncate_cells(text, usize::from(area.width)),
+            style,
+        ));
     }
     f.render_widget(Paragraph::new(lines), area);
 }
@@ -217,7 +258,11 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     }
     let mut right = String::new();
     if app.pending_count() > 0 {
-        right.push_str(&format!(" {} agent request(s): {} ", app.pending_count(), app.keymap.hint(Action::Identities)));
+        right.push_str(&format!(
+            " {} agent request(s): {} ",
+            app.pending_count(),
+            app.keymap.hint(Action::Identities)
+        ));
     }
     let mut info = Vec::new();
     if app.tabs.len() > 1 {
@@ -230,7 +275,12 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     let left = match app.tab().and_then(|t| t.loading.as_ref()) {
         Some(l) => {
             let frame = (app.now / 100) as usize % SPINNER.len();
-            format!("{} loading {}  {}  (esc cancels)", SPINNER[frame], l.url, human_bytes(l.bytes))
+            format!(
+                "{} loading {}  {}  (esc cancels)",
+                SPINNER[frame],
+                l.url,
+                human_bytes(l.bytes)
+            )
         }
         None if !app.digits.is_empty() => format!("link {}…", app.digits),
         None if !app.status.text.is_empty() => app.status.text.clone(),
@@ -286,14 +336,23 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
             let lines: Vec<Line> = rows
                 .iter()
                 .map(|(k, v)| {
-                    Line::from(vec![Span::styled(format!("{k:>12}: "), t.heading3), Span::raw(v.clone())])
+                    Line::from(vec![
+                        Span::styled(format!("{k:>12}: "), t.heading3),
+                        Span::raw(v.clone()),
+                    ])
                 })
                 .collect();
             let h = (lines.len() as u16 + 2).min(page.height);
             let area = centered(page, page.width.saturating_sub(4).min(100), h);
             f.render_widget(Clear, area);
             let block = Block::default().borders(Borders::ALL).title(" Page info ");
-            f.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).style(t.popup), area);
+            f.render_widget(
+                Paragraph::new(lines)
+                    .block(block)
+                    .wrap(Wrap { trim: false })
+                    .style(t.popup),
+                area,
+            );
         }
         Some(Popup::Confirm(q)) => {
             let w = page.width.saturating_sub(4).min(70);
@@ -301,7 +360,13 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
             let area = centered(page, w, h);
             f.render_widget(Clear, area);
             let block = Block::default().borders(Borders::ALL).title(" Confirm ");
-            f.render_widget(Paragraph::new(q.as_str()).block(block).wrap(Wrap { trim: true }).style(t.popup), area);
+            f.render_widget(
+                Paragraph::new(q.as_str())
+                    .block(block)
+                    .wrap(Wrap { trim: true })
+                    .style(t.popup),
+                area,
+            );
         }
         None => {}
     }
@@ -316,8 +381,15 @@ fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::tui::app::Prompt, pag
         let h = (display_width(label) as u16 / w.saturating_sub(2).max(1) + 3).min(page.height);
         let area = Rect::new(page.x, page.y + page.height - h, w, h);
         f.render_widget(Clear, area);
-        let block = Block::default().borders(Borders::ALL).title(" The capsule asks ");
-        f.render_widget(Paragraph::new(label.as_str()).block(block).wrap(Wrap { trim: true }), area);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(" The capsule asks ");
+        f.render_widget(
+            Paragraph::new(label.as_str())
+                .block(block)
+                .wrap(Wrap { trim: true }),
+            area,
+        );
         return;
     }
     if p.completions.is_empty() {
@@ -331,8 +403,16 @@ fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::tui::app::Prompt, pag
         .iter()
         .enumerate()
         .map(|(i, (url, title))| {
-            let style = if Some(i) == p.selected { t.selected } else { t.popup };
-            let text = if title.is_empty() { url.clone() } else { format!("{url}  {title}") };
+            let style = if Some(i) == p.selected {
+                t.selected
+            } else {
+                t.popup
+            };
+            let text = if title.is_empty() {
+                url.clone()
+            } else {
+                format!("{url}  {title}")
+            };
             Line::styled(truncate_cells(&text, usize::from(page.width)), style)
         })
         .collect();
@@ -342,5 +422,10 @@ fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::tui::app::Prompt, pag
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
-    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
 }

@@ -1,6 +1,6 @@
 //! Shared helpers of the TUI tests: an app without a terminal, fake fetch results, and the
 //! screen as plain text.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -39,7 +39,8 @@ pub fn tls(tofu: TofuState) -> TlsInfo {
     TlsInfo {
         version: "TLSv1.3".into(),
         cipher: "TLS13_AES_256_GCM_SHA384".into(),
-        cert_fingerprint: "sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff".into(),
+        cert_fingerprint: "sha256:00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+            .into(),
         cert_not_after: "2030-01-01T00:00:00Z".into(),
         tofu,
         client_cert: None,
@@ -171,7 +172,10 @@ pub fn assert_snapshot(name: &str, text: &str) {
         return;
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!("no snapshot {}: run with UPDATE_SNAPSHOTS=1 and review it", path.display())
+        panic!(
+            "no snapshot {}: run with UPDATE_SNAPSHOTS=1 and review it",
+            path.display()
+        )
     });
     if want != text {
         panic!(

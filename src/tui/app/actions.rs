@@ -95,8 +95,8 @@ impl App {
             Action::PageUp => self.scroll(-page),
             Action::ScrollLeft => self.hscroll(-8),
             Action::ScrollRight => self.hscroll(8),
-            Action::Top => self.to_top(),
-            Action::Bottom => self.to_bottom(),
+            Action::Top => self.jump_top(),
+            Action::Bottom => self.jump_bottom(),
             Action::AddressBar => {
                 self.open_prompt(Purpose::Address);
                 self.update_completions();
@@ -131,7 +131,9 @@ impl App {
             Action::Bookmarks => {
                 return self.navigate("about:bookmarks", FetchOptions::default(), false);
             }
-            Action::History => return self.navigate("about:history", FetchOptions::default(), false),
+            Action::History => {
+                return self.navigate("about:history", FetchOptions::default(), false);
+            }
             Action::Identities => {
                 return self.navigate("about:identities", FetchOptions::default(), false);
             }
@@ -177,19 +179,27 @@ impl App {
         self.scroll(n);
     }
 
-    fn to_top(&mut self) {
-        match self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view) {
+    fn jump_top(&mut self) {
+        match self
+            .tab_mut()
+            .and_then(|t| t.current.as_mut())
+            .map(|e| &mut e.view)
+        {
             Some(View::Doc(dv)) => dv.top = Pos::default(),
             Some(View::Identities { selected }) => *selected = 0,
             None => {}
         }
     }
 
-    fn to_bottom(&mut self) {
+    fn jump_bottom(&mut self) {
         let height = self.page_height();
         let (text_w, _) = self.text_column();
         let count = self.identities.len() + self.approvals.len();
-        match self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view) {
+        match self
+            .tab_mut()
+            .and_then(|t| t.current.as_mut())
+            .map(|e| &mut e.view)
+        {
             Some(View::Doc(dv)) => {
                 dv.doc.set_width(text_w);
                 dv.top = dv.doc.max_top(height);
@@ -342,7 +352,11 @@ impl App {
         let url = self.current_url().unwrap_or_default();
         let mut name = super::nav::file_name(url);
         if !name.contains('.') {
-            name.push_str(if page.mime.is_gemtext() { ".gmi" } else { ".txt" });
+            name.push_str(if page.mime.is_gemtext() {
+                ".gmi"
+            } else {
+                ".txt"
+            });
         }
         vec![Effect::Save { page, name }]
     }
@@ -357,8 +371,10 @@ impl App {
             return Vec::new();
         }
         let index = usize::from(row) - 1;
-        if let Some(View::Identities { selected }) =
-            self.tab_mut().and_then(|t| t.current.as_mut()).map(|e| &mut e.view)
+        if let Some(View::Identities { selected }) = self
+            .tab_mut()
+            .and_then(|t| t.current.as_mut())
+            .map(|e| &mut e.view)
         {
             *selected = index.saturating_sub(super::flows::IDENTITY_LIST_TOP);
             self.clamp_identity_selection();

@@ -77,7 +77,10 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
 }
 
 pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
-    synth("error", &format!("# {title}\n\n{text}\n\n=> action:back Go back\n"))
+    synth(
+        "error",
+        &format!("# {title}\n\n{text}\n\n=> action:back Go back\n"),
+    )
 }
 
 pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
@@ -91,7 +94,10 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
     };
     let mut g = format!("# {what}\n\n{url}\n\nStatus {status}: {meta}\n");
     if let Some(s) = retry {
-        let _ = write!(g, "\nThe capsule asks to wait {s} seconds before trying again.\n");
+        let _ = write!(
+            g,
+            "\nThe capsule asks to wait {s} seconds before trying again.\n"
+        );
     }
     g.push_str("\n=> action:back Go back\n=> action:retry Try again\n");
     synth("error", &g)
@@ -141,7 +147,10 @@ pub fn client_cert_page(
     let mut g = String::new();
     match status {
         60 => {
-            let _ = write!(g, "# This page asks for a client identity\n\n{url}\n\nThe capsule says: {message}\n\nAn identity is a certificate that lets the capsule recognise you on your next visits (like an account without a password). Pick where the new identity applies:\n\n=> action:identity-domain New identity for this whole capsule\n=> action:identity-directory New identity for this directory\n=> action:identity-page New identity for this page only\n");
+            let _ = write!(
+                g,
+                "# This page asks for a client identity\n\n{url}\n\nThe capsule says: {message}\n\nAn identity is a certificate that lets the capsule recognise you on your next visits (like an account without a password). Pick where the new identity applies:\n\n=> action:identity-domain New identity for this whole capsule\n=> action:identity-directory New identity for this directory\n=> action:identity-page New identity for this page only\n"
+            );
             let usable: Vec<_> = app.identities.iter().collect();
             if !usable.is_empty() {
                 g.push_str("\n## Or use an existing identity\n\n");
@@ -157,10 +166,16 @@ pub fn client_cert_page(
             }
         }
         61 => {
-            let _ = write!(g, "# This identity is not allowed here\n\n{url}\n\nThe capsule recognised the identity you presented but says it may not see this page: {message}\n\nYou can go back, or try another identity.\n\n=> action:back Go back\n=> action:identity-domain New identity for this whole capsule\n");
+            let _ = write!(
+                g,
+                "# This identity is not allowed here\n\n{url}\n\nThe capsule recognised the identity you presented but says it may not see this page: {message}\n\nYou can go back, or try another identity.\n\n=> action:back Go back\n=> action:identity-domain New identity for this whole capsule\n"
+            );
         }
         _ => {
-            let _ = write!(g, "# The capsule did not accept your identity\n\n{url}\n\nThe capsule says the certificate you presented is not valid (it may have expired or be malformed): {message}\n\n=> action:identity-replace Replace it with a new identity for the same place\n=> action:back Go back\n");
+            let _ = write!(
+                g,
+                "# The capsule did not accept your identity\n\n{url}\n\nThe capsule says the certificate you presented is not valid (it may have expired or be malformed): {message}\n\n=> action:identity-replace Replace it with a new identity for the same place\n=> action:back Go back\n"
+            );
         }
     }
     let special = Special::ClientCert {
@@ -206,7 +221,10 @@ impl App {
 
     /// An `action:` link on a built-in page.
     pub(super) fn page_action(&mut self, action: &str) -> Vec<Effect> {
-        let special = self.doc_view().map(|d| d.special.clone()).unwrap_or_default();
+        let special = self
+            .doc_view()
+            .map(|d| d.special.clone())
+            .unwrap_or_default();
         let tab = self.tab().map_or(0, |t| t.id);
         let req = |url: &str, opts: FetchOptions| Request {
             tab,
@@ -220,8 +238,18 @@ impl App {
         match (action, &special) {
             ("back", _) => self.go_back(),
             ("retry", _) => self.reload(),
-            ("trust-once", Special::CertChanged { url, host, port, presented, .. }) => {
-                self.trusted_once.insert((host.clone(), *port), presented.clone());
+            (
+                "trust-once",
+                Special::CertChanged {
+                    url,
+                    host,
+                    port,
+                    presented,
+                    ..
+                },
+            ) => {
+                self.trusted_once
+                    .insert((host.clone(), *port), presented.clone());
                 let opts = FetchOptions {
                     trust_once: Some(presented.clone()),
                     ..FetchOptions::default()
@@ -237,7 +265,10 @@ impl App {
                 r.pin_after = true;
                 self.fetch(r)
             }
-            ("identity-domain" | "identity-directory" | "identity-page", Special::ClientCert { url, .. }) => {
+            (
+                "identity-domain" | "identity-directory" | "identity-page",
+                Special::ClientCert { url, .. },
+            ) => {
                 match scope_for(url, action) {
                     Some(scope) => self.open_prompt(Purpose::IdentityName {
                         scope,
@@ -251,7 +282,9 @@ impl App {
                 let old = presented
                     .as_ref()
                     .and_then(|fp| self.identities.iter().find(|i| &i.fingerprint == fp));
-                let scope = old.map(|i| i.scope.clone()).or_else(|| scope_for(url, "identity-domain"));
+                let scope = old
+                    .map(|i| i.scope.clone())
+                    .or_else(|| scope_for(url, "identity-domain"));
                 if let Some(scope) = scope {
                     self.open_prompt(Purpose::IdentityName {
                         scope,
@@ -263,7 +296,8 @@ impl App {
             (a, Special::ClientCert { url, .. }) if a.starts_with("identity-use:") => {
                 let fp = a.trim_start_matches("identity-use:").to_string();
                 if let Ok(u) = Url::parse(url) {
-                    self.identity_for.insert((u.host().to_string(), u.port()), fp.clone());
+                    self.identity_for
+                        .insert((u.host().to_string(), u.port()), fp.clone());
                 }
                 let opts = FetchOptions {
                     identity: IdentityChoice::Fingerprint(fp),
@@ -290,7 +324,11 @@ impl App {
                 return Vec::new();
             }
         };
-        self.set_status(format!("created identity '{}' for {}", id.name, id.scope.url()));
+        self.set_status(format!(
+            "created identity '{}' for {}",
+            id.name,
+            id.scope.url()
+        ));
         let fingerprint = id.fingerprint.clone();
         self.identities.push(id);
         let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
@@ -339,15 +377,21 @@ impl App {
             (Action::ApprovalDeny | Action::IdentityDelete, Some(a), _) => {
                 vec![Effect::Store(StoreOp::Deny { id: a.id })]
             }
-            (Action::IdentityToggleAgent, _, Some(i)) => vec![Effect::Store(StoreOp::SetAgentUse {
-                fingerprint: i.fingerprint,
-                allowed: !i.agent_use,
-            })],
+            (Action::IdentityToggleAgent, _, Some(i)) => {
+                vec![Effect::Store(StoreOp::SetAgentUse {
+                    fingerprint: i.fingerprint,
+                    allowed: !i.agent_use,
+                })]
+            }
             (Action::IdentityExport, _, Some(i)) => vec![Effect::Store(StoreOp::ExportIdentity {
                 fingerprint: i.fingerprint,
             })],
             (Action::IdentityDelete, _, Some(i)) => self.ask(
-                format!("Delete identity '{}' ({}) and its private key? (y/n)", i.name, i.scope.url()),
+                format!(
+                    "Delete identity '{}' ({}) and its private key? (y/n)",
+                    i.name,
+                    i.scope.url()
+                ),
                 Pending::DeleteIdentity(i.fingerprint),
             ),
             _ => {

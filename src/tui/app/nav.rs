@@ -4,9 +4,7 @@
 //! should it still arrive, is dropped). Back and forward never fetch: entries keep their page.
 
 use super::flows::{self, Special};
-use super::{
-    App, DocView, Effect, Entry, FetchOptions, Loading, Request, StoreOp, Tab, View,
-};
+use super::{App, DocView, Effect, Entry, FetchOptions, Loading, Request, StoreOp, Tab, View};
 use crate::client::Outcome;
 use crate::core::page::Content;
 use crate::core::url::{Scheme, Url};
@@ -159,7 +157,8 @@ impl App {
                 status,
                 message,
             } => {
-                let (page, special) = flows::client_cert_page(self, &req.url, &info, status, &message);
+                let (page, special) =
+                    flows::client_cert_page(self, &req.url, &info, status, &message);
                 self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
                 Vec::new()
             }
@@ -171,7 +170,14 @@ impl App {
             } => {
                 let page = flows::failure_page(&req.url, status, &meta, retry_after_seconds);
                 self.set_error(format!("{status} {meta}"));
-                self.show_doc(req.tab, &req.url, page, Special::Error, Some(info), req.replace);
+                self.show_doc(
+                    req.tab,
+                    &req.url,
+                    page,
+                    Special::Error,
+                    Some(info),
+                    req.replace,
+                );
                 Vec::new()
             }
             Outcome::Error { info, error } => self.on_error(req, info, error),
@@ -232,7 +238,14 @@ impl App {
             self.history.insert(0, (plain.clone(), title.clone()));
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
         }
-        self.show_doc(req.tab, &url, Some(page), Special::None, Some(info), req.replace);
+        self.show_doc(
+            req.tab,
+            &url,
+            Some(page),
+            Special::None,
+            Some(info),
+            req.replace,
+        );
         fx
     }
 
@@ -265,7 +278,14 @@ impl App {
         }
         self.set_error(error.to_string());
         let page = flows::error_page(&req.url, &error);
-        self.show_doc(req.tab, &req.url, page, Special::Error, Some(info), req.replace);
+        self.show_doc(
+            req.tab,
+            &req.url,
+            page,
+            Special::Error,
+            Some(info),
+            req.replace,
+        );
         Vec::new()
     }
 
@@ -416,7 +436,10 @@ impl App {
         let Some(url) = self.current_url().map(str::to_string) else {
             return Vec::new();
         };
-        if matches!(self.current().map(|e| &e.view), Some(View::Identities { .. })) {
+        if matches!(
+            self.current().map(|e| &e.view),
+            Some(View::Identities { .. })
+        ) {
             return vec![Effect::Store(StoreOp::LoadLists)];
         }
         let opts = FetchOptions {
@@ -535,7 +558,13 @@ pub fn file_name(url: &str) -> String {
     let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     let clean: String = last
         .chars()
-        .map(|c| if c.is_alphanumeric() || ".-_".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let clean = clean.trim_start_matches('.').to_string();
     if clean.is_empty() || clean.contains("://") {

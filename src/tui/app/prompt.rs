@@ -51,13 +51,21 @@ impl Prompt {
             Purpose::Input { label, .. } => format!("{label}: "),
             Purpose::GopherSearch { .. } => "Search for: ".into(),
             Purpose::IdentityScope => "New identity for (URL): ".into(),
-            Purpose::IdentityName { scope, .. } => format!("Name of the identity for {}: ", scope.url()),
+            Purpose::IdentityName { scope, .. } => {
+                format!("Name of the identity for {}: ", scope.url())
+            }
             Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
         }
     }
     /// Is the text masked (status 11)?
     pub fn masked(&self) -> bool {
-        matches!(self.purpose, Purpose::Input { sensitive: true, .. })
+        matches!(
+            self.purpose,
+            Purpose::Input {
+                sensitive: true,
+                ..
+            }
+        )
     }
     /// The text as drawn.
     pub fn shown_text(&self) -> String {
@@ -116,7 +124,10 @@ impl App {
         }
         let needle = p.text.to_lowercase();
         let mut out: Vec<(String, String)> = Vec::new();
-        let marks = self.bookmarks.iter().map(|b| (b.url.clone(), b.title.clone()));
+        let marks = self
+            .bookmarks
+            .iter()
+            .map(|b| (b.url.clone(), b.title.clone()));
         let hist = self
             .history
             .iter()
@@ -125,7 +136,8 @@ impl App {
             if out.len() >= 8 {
                 break;
             }
-            let hit = url.to_lowercase().contains(&needle) || title.to_lowercase().contains(&needle);
+            let hit =
+                url.to_lowercase().contains(&needle) || title.to_lowercase().contains(&needle);
             if hit && url != p.text && !out.iter().any(|(u, _)| *u == url) {
                 out.push((url, title));
             }
@@ -178,7 +190,10 @@ impl App {
         let Some(p) = self.prompt.take() else {
             return Vec::new();
         };
-        let chosen = p.selected.and_then(|s| p.completions.get(s)).map(|c| c.0.clone());
+        let chosen = p
+            .selected
+            .and_then(|s| p.completions.get(s))
+            .map(|c| c.0.clone());
         let text = p.text;
         match p.purpose {
             Purpose::Address => {

@@ -108,7 +108,11 @@ mod tests {
             // Wide characters take two cells each.
             ("日本語のテキスト", 6, &["日本語", "のテキ", "スト"]),
             // Combining marks take none: "e\u{301}" is one cell.
-            ("e\u{301}e\u{301}e\u{301} x", 3, &["e\u{301}e\u{301}e\u{301}", "x"]),
+            (
+                "e\u{301}e\u{301}e\u{301} x",
+                3,
+                &["e\u{301}e\u{301}e\u{301}", "x"],
+            ),
             ("🦀🦀 🦀", 4, &["🦀🦀", "🦀"]),
         ];
         for (text, width, want) in cases {

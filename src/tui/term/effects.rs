@@ -149,28 +149,38 @@ impl Shell {
     fn store(&mut self, op: StoreOp) {
         let c = Arc::clone(&self.client);
         let now = c.now();
-        let done = |r: Result<String, crate::store::StoreError>| Msg::Done(r.map_err(|e| e.to_string()));
+        let done =
+            |r: Result<String, crate::store::StoreError>| Msg::Done(r.map_err(|e| e.to_string()));
         let msg = match op {
             StoreOp::LoadLists => {
                 self.load_lists();
                 return;
             }
-            StoreOp::RecordHistory { url, title } => match c.history().record(&url, title.as_deref(), now) {
-                Ok(()) => return,
-                Err(e) => Msg::Done(Err(e.to_string())),
-            },
-            StoreOp::AddBookmark { url, title } => {
-                done(c.bookmarks().add(&url, &title).map(|_| format!("bookmarked {url}")))
+            StoreOp::RecordHistory { url, title } => {
+                match c.history().record(&url, title.as_deref(), now) {
+                    Ok(()) => return,
+                    Err(e) => Msg::Done(Err(e.to_string())),
+                }
             }
-            StoreOp::RemoveBookmark { url } => {
-                done(c.bookmarks().remove(&url).map(|_| format!("bookmark removed: {url}")))
-            }
+            StoreOp::AddBookmark { url, title } => done(
+                c.bookmarks()
+                    .add(&url, &title)
+                    .map(|_| format!("bookmarked {url}")),
+            ),
+            StoreOp::RemoveBookmark { url } => done(
+                c.bookmarks()
+                    .remove(&url)
+                    .map(|_| format!("bookmark removed: {url}")),
+            ),
             StoreOp::CreateIdentity { new, then } => {
                 let result = c.identities().create(new, now).map_err(|e| e.to_string());
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
-            StoreOp::SetAgentUse { fingerprint, allowed } => done(
+            StoreOp::SetAgentUse {
+                fingerprint,
+                allowed,
+            } => done(
                 c.identities()
                     .update(&fingerprint, |i| i.agent_use = allowed)
                     .map(|i| {
@@ -181,26 +191,47 @@ impl Shell {
             StoreOp::ExportIdentity { fingerprint } => {
                 let dir = self.downloads_dir();
                 let r = std::fs::create_dir_all(&dir)
-                    .map_err(|e| crate::store::StoreError::Io { path: dir.clone(), source: e })
+                    .map_err(|e| crate::store::StoreError::Io {
+                        path: dir.clone(),
+                        source: e,
+                    })
                     .and_then(|_| c.identities().export(&fingerprint, &dir));
-                done(r.map(|(crt, key)| format!("exported {} and {}", crt.display(), key.display())))
+                done(
+                    r.map(|(crt, key)| format!("exported {} and {}", crt.display(), key.display())),
+                )
             }
-            StoreOp::DeleteIdentity { fingerprint } => {
-                done(c.identities().remove(&fingerprint).map(|i| format!("deleted identity '{}'", i.name)))
-            }
-            StoreOp::Pin { host, port, fingerprint, not_after } => {
+            StoreOp::DeleteIdentity { fingerprint } => done(
+                c.identities()
+                    .remove(&fingerprint)
+                    .map(|i| format!("deleted identity '{}'", i.name)),
+            ),
+            StoreOp::Pin {
+                host,
+                port,
+                fingerprint,
+                not_after,
+            } => {
                 let rfc = time::format_description::well_known::Rfc3339;
                 let r = match time::OffsetDateTime::parse(&not_after, &rfc) {
                     Ok(not_after) => {
-                        let cert = CertInfo { fingerprint, not_before: now, not_after };
+                        let cert = CertInfo {
+                            fingerprint,
+                            not_before: now,
+                            not_after,
+                        };
                         c.known_hosts().pin(&host, port, &cert, now)
                     }
-                    Err(_) => c.known_hosts().pin_fingerprint(&host, port, &fingerprint, now),
+                    Err(_) => c
+                        .known_hosts()
+                        .pin_fingerprint(&host, port, &fingerprint, now),
                 };
                 done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
             StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
-            StoreOp::Deny { id } => done(c.deny(&id).map(|a| format!("denied: {}", a.request.describe()))),
+            StoreOp::Deny { id } => done(
+                c.deny(&id)
+                    .map(|a| format!("denied: {}", a.request.describe())),
+            ),
         };
         self.send(msg);
         self.load_lists();
@@ -252,12 +283,21 @@ pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, 
         _ => (name.to_string(), String::new()),
     };
     for n in 0..1000 {
-        let file = if n == 0 { format!("{stem}{ext}") } else { format!("{stem}-{n}{ext}") };
+        let file = if n == 0 {
+            format!("{stem}{ext}")
+        } else {
+            format!("{stem}-{n}{ext}")
+        };
         let path = dir.join(file);
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
             Ok(mut f) => {
                 use std::io::Write;
-                f.write_all(bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                f.write_all(bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
