@@ -118,6 +118,16 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(loaded(&page, &mut term)))
     });
 
+    // For reference: the client's decode + parse of the body, then the first frame.
+    let body = page.raw.clone();
+    c.bench_function("parse_then_first_frame", |b| {
+        b.iter(|| {
+            let url = Url::parse(URL).expect("bench URL");
+            let p = Arc::new(Page::from_gemini(url, parse_mime("text/gemini"), body.clone()));
+            black_box(loaded(&p, &mut term))
+        })
+    });
+
     let mut app = loaded(&page, &mut term);
     let mut n = 0u32;
     c.bench_function("scroll_step", |b| {
