@@ -123,7 +123,11 @@ fn bench(c: &mut Criterion) {
     c.bench_function("parse_then_first_frame", |b| {
         b.iter(|| {
             let url = Url::parse(URL).expect("bench URL");
-            let p = Arc::new(Page::from_gemini(url, parse_mime("text/gemini"), body.clone()));
+            let p = Arc::new(Page::from_gemini(
+                url,
+                parse_mime("text/gemini"),
+                body.clone(),
+            ));
             black_box(loaded(&p, &mut term))
         })
     });

@@ -253,11 +253,7 @@ fn same_host_redirects_are_followed_up_to_five() {
         let fx = answer(
             &mut app,
             id,
-            redirect(
-                &format!("gemini://home.test/r{}", i - 1),
-                &target,
-                false,
-            ),
+            redirect(&format!("gemini://home.test/r{}", i - 1), &target, false),
         );
         let (next, url, _) = fetch(&fx);
         assert_eq!(url, target);

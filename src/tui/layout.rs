@@ -333,9 +333,17 @@ impl Doc {
         }
     }
 
-    /// Does this line wrap? (Preformatted text and menus never do.)
+    /// Does this line wrap? (Preformatted text, menus and plain text never do.)
     pub fn wraps(kind: Kind) -> bool {
-        !matches!(kind, Kind::Pre | Kind::MenuInfo | Kind::MenuItem)
+        !matches!(
+            kind,
+            Kind::Pre | Kind::MenuInfo | Kind::MenuItem | Kind::Plain
+        )
+    }
+
+    /// How many lines have been wrapped at the current width (laziness check).
+    pub fn wrapped_lines(&self) -> usize {
+        self.cache.iter().filter(|c| c.is_some()).count()
     }
 
     /// Use `width` for wrapping from now on (drops the cache when it changes).
@@ -580,4 +588,85 @@ pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::core::response::parse_mime;
+    use crate::core::url::Url;
+
+    fn doc(body: &str) -> Doc {
+        let url = Url::parse("gemini://t.test/").unwrap();
+        Doc::new(Arc::new(Page::from_gemini(
+            url,
+            parse_mime("text/gemini"),
+            body.as_bytes().to_vec(),
+        )))
+    }
+
+    #[test]
+    fn only_what_is_looked_at_is_wrapped() {
+        let body: String = (0..10_000)
+            .map(|i| format!("line {i} with a few words in it\n"))
+            .collect();
+        let mut d = doc(&body);
+        d.set_width(20);
+        let rows = d.screen(Pos::default(), 24);
+        assert_eq!(rows.len(), 24);
+        assert!(
+            d.wrapped_lines() <= 24,
+            "{} lines wrapped",
+            d.wrapped_lines()
+        );
+        let top = d.max_top(24);
+        assert_eq!(top.line, 9_988, "12 lines of 2 rows fill the last screen");
+        assert!(d.wrapped_lines() <= 24 + 13);
+    }
+
+    #[test]
+    fn links_are_numbered_and_folding_hides_blocks() {
+        let mut d = doc("=> /a A\n```art\nx\ny\n```\n=> https://w.test/ Web\n");
+        assert_eq!(d.link_count(), 2);
+        assert_eq!(d.link_url(1), Some("https://w.test/"));
+        assert_eq!(d.len(), 5, "link, fence, two pre lines, link");
+        d.set_folded(true);
+        assert_eq!(d.len(), 3);
+        assert_eq!(d.text(1), "art  [2 lines folded]");
+        assert_eq!(d.link_line(1), Some(2));
+        d.set_width(40);
+        let r = d.row(2, 0).unwrap();
+        assert_eq!(
+            (r.prefix.as_str(), r.text.as_ref(), r.external),
+            ("[2] ", "Web (https)", true)
+        );
+    }
+
+    #[test]
+    fn continuation_rows_are_indented_under_the_text() {
+        let mut d = doc("* one two three four five six\n");
+        d.set_width(12);
+        let rows: Vec<String> = (0..d.row_count(0))
+            .map(|r| {
+                let p = d.row(0, r).unwrap();
+                format!("{}{}", p.prefix, p.text)
+            })
+            .collect();
+        assert_eq!(rows, ["• one two", "  three four", "  five six"]);
+    }
+
+    #[test]
+    fn external_schemes() {
+        for (url, want) in [
+            ("https://x", Some("https")),
+            ("mailto:a@b", Some("mailto")),
+            ("gemini://x", None),
+            ("GOPHER://x", None),
+            ("/relative", None),
+            ("about:home", None),
+        ] {
+            assert_eq!(external_scheme(url), want, "{url}");
+        }
+    }
 }
