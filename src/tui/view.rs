@@ -268,8 +268,12 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if app.tabs.len() > 1 {
         info.push(format!("tab {}/{}", app.active + 1, app.tabs.len()));
     }
-    if let Some(p) = app.percent() {
-        info.push(format!("{p}%"));
+    match app.percent() {
+        Some(_) if app.doc_view().is_some_and(|d| d.top == Default::default()) => {
+            info.push("top".into())
+        }
+        Some(p) => info.push(format!("{p}%")),
+        None => {}
     }
     let info = format!(" {} ", info.join("  "));
     let left = match app.tab().and_then(|t| t.loading.as_ref()) {

@@ -15,7 +15,12 @@ pub fn tmux_available(test: &str) -> bool {
         if std::env::var("SMOLWEB_REQUIRE_TMUX").is_ok_and(|v| v == "1") {
             panic!("{test}: tmux is not installed and SMOLWEB_REQUIRE_TMUX=1");
         }
-        eprintln!("\n*** SKIP {test}: tmux is not installed; the end-to-end TUI test did not run ***\n");
+        // Straight to the stderr handle: the test harness captures eprintln!.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** SKIP {test}: tmux is not installed; the end-to-end TUI test did not run ***\n"
+        );
     }
     ok
 }
@@ -35,7 +40,16 @@ impl Tmux {
         };
         let status = t
             .cmd()
-            .args(["new-session", "-d", "-s", name, "-x", &width.to_string(), "-y", &height.to_string()])
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                name,
+                "-x",
+                &width.to_string(),
+                "-y",
+                &height.to_string(),
+            ])
             .arg(command)
             .status()
             .expect("run tmux");
@@ -53,7 +67,11 @@ impl Tmux {
     /// Escape is never merged with the next key into an Alt chord.
     pub fn keys(&self, keys: &[&str]) {
         for k in keys {
-            let status = self.cmd().args(["send-keys", "-t", &self.session, k]).status().unwrap();
+            let status = self
+                .cmd()
+                .args(["send-keys", "-t", &self.session, k])
+                .status()
+                .unwrap();
             assert!(status.success(), "send-keys {k}");
             std::thread::sleep(Duration::from_millis(60));
         }

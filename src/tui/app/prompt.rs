@@ -99,11 +99,7 @@ impl App {
             Purpose::Address => self.current_url().unwrap_or_default().to_string(),
             Purpose::IdentityDays { .. } => self.settings.identity_days.to_string(),
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
-            Purpose::IdentityScope => self
-                .current_url()
-                .filter(|u| u.starts_with("gemini://"))
-                .unwrap_or("gemini://")
-                .to_string(),
+            Purpose::IdentityScope => self.last_gemini_url(),
             _ => String::new(),
         };
         self.digits.clear();
@@ -113,6 +109,19 @@ impl App {
             completions: Vec::new(),
             selected: None,
         });
+    }
+
+    /// The most recent gemini:// page of the tab (to suggest an identity scope).
+    fn last_gemini_url(&self) -> String {
+        let Some(tab) = self.tab() else {
+            return "gemini://".into();
+        };
+        tab.current
+            .iter()
+            .chain(tab.back.iter().rev())
+            .map(|e| e.url.as_str())
+            .find(|u| u.starts_with("gemini://"))
+            .map_or_else(|| "gemini://".into(), super::nav::strip_query)
     }
 
     pub(super) fn update_completions(&mut self) {
