@@ -669,6 +669,20 @@ fn bare_host_in_the_address_bar_becomes_gemini() {
 }
 
 #[test]
+fn typing_replaces_the_prefilled_address_and_arrows_keep_it() {
+    let mut app = at_home();
+    press(&mut app, &[":"]);
+    assert_eq!(app.prompt.as_ref().unwrap().text, HOME, "prefilled with the page URL");
+    type_text(&mut app, "gopher.test");
+    assert_eq!(app.prompt.as_ref().unwrap().text, "gopher.test");
+    press(&mut app, &["esc", ":", "backspace"]);
+    assert_eq!(app.prompt.as_ref().unwrap().text, "", "backspace clears the selection");
+    press(&mut app, &["esc", ":", "ctrl-w"]);
+    type_text(&mut app, "two");
+    assert_eq!(app.prompt.as_ref().unwrap().text, "gemini://home.test/two");
+}
+
+#[test]
 fn search_moves_to_matches_and_cycles() {
     let mut app = app();
     let body: String = (0..100)

@@ -8,7 +8,7 @@ use crate::tui::layout::{Doc, Kind, display_width, sanitize};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use unicode_width::UnicodeWidthChar;
@@ -251,7 +251,20 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         let text = p.shown_text();
         let room = usize::from(area.width).saturating_sub(1);
         let shown = tail_cells(&format!("{label}{text}"), room);
-        f.render_widget(Paragraph::new(Span::styled(shown.clone(), t.prompt)), area);
+        if p.replace_on_type {
+            // Show the prefilled URL as selected: typing replaces it.
+            // `shown` ends with the text, so this cut is a char boundary.
+            let cut = shown.len().saturating_sub(text.len());
+            let cut = if shown.is_char_boundary(cut) { cut } else { 0 };
+            let (head, tail) = shown.split_at(cut);
+            let line = Line::from(vec![
+                Span::styled(head.to_string(), t.prompt),
+                Span::styled(tail.to_string(), t.prompt.add_modifier(Modifier::REVERSED)),
+            ]);
+            f.render_widget(Paragraph::new(line), area);
+        } else {
+            f.render_widget(Paragraph::new(Span::styled(shown.clone(), t.prompt)), area);
+        }
         let x = area.x + display_width(&shown).min(room) as u16;
         f.set_cursor_position((x, area.y));
         return;

@@ -40,6 +40,9 @@ pub struct Prompt {
     /// Address completion candidates (url, title).
     pub completions: Vec<(String, String)>,
     pub selected: Option<usize>,
+    /// The prefilled text is selected: typing replaces it, Backspace clears it (as in a
+    /// web browser's address bar); any editing key keeps it instead.
+    pub replace_on_type: bool,
 }
 
 impl Prompt {
@@ -103,11 +106,13 @@ impl App {
             _ => String::new(),
         };
         self.digits.clear();
+        let replace_on_type = purpose == Purpose::Address && !text.is_empty();
         self.prompt = Some(Prompt {
             purpose,
             text,
             completions: Vec::new(),
             selected: None,
+            replace_on_type,
         });
     }
 
@@ -159,6 +164,14 @@ impl App {
         let Some(p) = self.prompt.as_mut() else {
             return Vec::new();
         };
+        let replace = std::mem::take(&mut p.replace_on_type);
+        if replace && matches!(key.code, Code::Backspace | Code::Char(_)) && !key.ctrl && !key.alt {
+            p.text.clear();
+            if key.code == Code::Backspace {
+                self.update_completions();
+                return Vec::new();
+            }
+        }
         match (key.code, key.ctrl) {
             (Code::Esc, _) | (Code::Char('c'), true) => {
                 self.prompt = None;
