@@ -672,11 +672,19 @@ fn bare_host_in_the_address_bar_becomes_gemini() {
 fn typing_replaces_the_prefilled_address_and_arrows_keep_it() {
     let mut app = at_home();
     press(&mut app, &[":"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, HOME, "prefilled with the page URL");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text,
+        HOME,
+        "prefilled with the page URL"
+    );
     type_text(&mut app, "gopher.test");
     assert_eq!(app.prompt.as_ref().unwrap().text, "gopher.test");
     press(&mut app, &["esc", ":", "backspace"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "", "backspace clears the selection");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text,
+        "",
+        "backspace clears the selection"
+    );
     press(&mut app, &["esc", ":", "ctrl-w"]);
     type_text(&mut app, "two");
     assert_eq!(app.prompt.as_ref().unwrap().text, "gemini://home.test/two");
