@@ -190,3 +190,14 @@ pub fn outcome_code(outcome: &Outcome) -> u8 {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Args;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Args::command().debug_assert();
+    }
+}

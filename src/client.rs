@@ -1,8 +1,19 @@
 //! The facade both faces use: `open(url, options) -> Outcome`.
 //!
-//! Order of work: about: pages -> cache (unless refresh) -> policy (address guard, robots,
-//! pacing) -> net -> decode into a [`Page`] -> cache store -> [`Outcome`]. Redirects are
-//! returned, not followed. UI-agnostic: no terminal or MCP types here.
+//! Order of work: about: pages -> cache (unless refresh) -> policy (robots, pacing; the address
+//! guard runs inside `net`) -> net -> decode into a [`Page`] -> cache store -> [`Outcome`].
+//! Redirects are returned, not followed ([`Client::open_following`] follows same-host ones).
+//! UI-agnostic: no terminal or MCP types here.
+//!
+//! Secrets: a Gemini URL with a query (or an `input` answer) is never read from or stored in
+//! the cache, never logged, and never put in [`RequestInfo::url`]; `has_query` says one was
+//! sent. Logging is at debug level with query-less URLs only.
+//!
+//! Faces: the agent face uses the `[network]` safety defaults (private addresses refused unless
+//! allowed, 1 MiB bodies), honours robots.txt per `respect_robots` and paces each host by
+//! `per_host_interval_ms`. The human face may reach private addresses, uses the TUI body cap,
+//! honours robots.txt only with `tui_respect_robots`, and is not paced (a 44 SLOW DOWN is still
+//! honoured on both faces).
 
 use crate::core::page::Page;
 use crate::net::{FetchError, IdentityChoice, TlsInfo};
@@ -125,14 +136,28 @@ impl Outcome {
     }
 }
 
+mod about;
+mod approve;
+mod gemini;
+mod gopher;
+mod politeness;
+pub mod transport;
+
+use crate::cache::{Cache, CacheEntry, Clock, SystemClock};
 use crate::config::Config;
+use crate::core::url::{Scheme, Url};
+use crate::net::{Net, NetOptions};
 use crate::paths::Paths;
+use crate::policy::RobotsCache;
+use crate::policy::pacing::Pacer;
 use crate::store::StoreError;
 use crate::store::approvals::{Approval, Approvals};
 use crate::store::bookmarks::Bookmarks;
 use crate::store::history::History;
 use crate::store::identity::Identities;
 use crate::store::tofu::KnownHosts;
+use std::time::{Duration, Instant};
+use transport::Transport;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -162,17 +187,51 @@ pub struct Client {
     approvals: Approvals,
     bookmarks: Bookmarks,
     history: History,
+    transport: Arc<dyn Transport>,
+    cache: Cache,
+    robots: RobotsCache,
+    pacer: Pacer,
 }
 
 impl Client {
     /// Build the client for a face. Creates the data directory if needed.
     pub fn new(config: Config, paths: Paths, face: Face) -> Result<Client, ClientError> {
+        std::fs::create_dir_all(&paths.data_dir).map_err(|source| StoreError::Io {
+            path: paths.data_dir.clone(),
+            source,
+        })?;
+        let net = Net::new(
+            KnownHosts::new(paths.known_hosts()),
+            Identities::new(paths.identities_dir()),
+            config.tofu.policy(),
+        );
+        Client::with_transport(config, paths, face, Arc::new(net), Arc::new(SystemClock))
+    }
+
+    /// Build a client over another transport and monotonic clock (tests, simulations).
+    /// Does not create the data directory.
+    pub fn with_transport(
+        config: Config,
+        paths: Paths,
+        face: Face,
+        transport: Arc<dyn Transport>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Client, ClientError> {
+        let ttl = Duration::from_secs(config.cache.ttl_seconds);
+        let interval = match face {
+            Face::Agent => Duration::from_millis(config.politeness.per_host_interval_ms),
+            Face::Human => Duration::ZERO,
+        };
         Ok(Client {
             known_hosts: KnownHosts::new(paths.known_hosts()),
             identities: Identities::new(paths.identities_dir()),
             approvals: Approvals::new(paths.approvals()),
             bookmarks: Bookmarks::new(paths.bookmarks()),
             history: History::new(paths.history()),
+            cache: Cache::new(ttl, config.cache.max_entries, clock.clone()),
+            robots: RobotsCache::new(clock.clone()),
+            pacer: Pacer::new(interval, clock),
+            transport,
             config,
             paths,
             face,
@@ -207,35 +266,149 @@ impl Client {
         OffsetDateTime::now_utc()
     }
 
-    /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
-    /// problem is an `Outcome::Error`.
-    pub async fn open(&self, url: &str, opts: &OpenOptions) -> Outcome {
-        let _ = opts;
-        Outcome::Error {
-            info: RequestInfo {
-                url: url.to_string(),
-                ..RequestInfo::default()
-            },
-            error: FetchError::Internal("not implemented".into()),
+    /// When the next paced request to `host` may leave (None: now). For tests and status lines.
+    pub fn next_request_slot(&self, host: &str) -> Option<Instant> {
+        self.pacer.next_slot(host)
+    }
+
+    /// Network options for this face and call.
+    fn net_options(&self, opts: &OpenOptions) -> NetOptions {
+        let net = &self.config.network;
+        let (max_body, allow_private, for_agent) = match self.face {
+            Face::Agent => (net.max_response_bytes, net.allow_private_addresses, true),
+            Face::Human => (net.tui_max_response_bytes, true, false),
+        };
+        NetOptions {
+            timeout: Duration::from_secs(net.timeout_seconds),
+            max_body,
+            allow_private,
+            allowed_hosts: net.allowed_hosts.clone(),
+            for_agent,
+            identity: opts.identity.clone(),
+            allow_client_cert_over_tls12: net.allow_client_cert_over_tls12,
+            trust_once: opts.trust_once.clone(),
+            progress: opts.progress.clone(),
         }
     }
 
-    /// Open and follow redirects that keep host and scheme, at most `max` times, stopping on
-    /// a loop. Returns the final outcome and the URLs visited before it.
+    /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
+    /// problem is an `Outcome::Error`.
+    pub async fn open(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        let started = Instant::now();
+        let parsed = match Url::parse(url) {
+            Ok(u) => u,
+            Err(e) => {
+                let info = RequestInfo {
+                    url: url.split('?').next().unwrap_or_default().to_string(),
+                    has_query: url.contains('?'),
+                    ..RequestInfo::default()
+                };
+                return Outcome::Error {
+                    info,
+                    error: FetchError::InvalidRequest(e.to_string()),
+                };
+            }
+        };
+        match parsed.scheme() {
+            Scheme::About => self.open_about(parsed),
+            Scheme::Gemini => gemini::open(self, parsed, opts, started).await,
+            Scheme::Gopher => gopher::open(self, parsed, opts).await,
+        }
+    }
+
+    fn open_about(&self, url: Url) -> Outcome {
+        let info = RequestInfo {
+            url: url.to_string(),
+            timestamp: Some(self.now()),
+            ..RequestInfo::default()
+        };
+        match about::page_text(self, url.path().trim_start_matches('/')) {
+            Ok(text) => Outcome::Page {
+                info,
+                fetched: Fetched {
+                    page: Arc::new(Page::builtin(url, &text)),
+                    cached: false,
+                    cached_at: None,
+                },
+            },
+            Err(error) => Outcome::Error { info, error },
+        }
+    }
+
+    /// Open and follow redirects that keep host, port and scheme, at most `max` times,
+    /// stopping on a loop (`FetchError::Protocol("redirect loop: ...")`). Returns the final
+    /// outcome and the URLs (without query) visited before it. The `input` answer is sent to
+    /// the first URL only.
     pub async fn open_following(
         &self,
         url: &str,
         opts: &OpenOptions,
         max: usize,
     ) -> (Outcome, Vec<String>) {
-        let _ = max;
-        (self.open(url, opts).await, Vec::new())
+        let mut chain = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut current = url.to_string();
+        let mut hop_opts = opts.clone();
+        loop {
+            let outcome = self.open(&current, &hop_opts).await;
+            hop_opts.input = None;
+            let Outcome::Redirect {
+                info,
+                target,
+                cross_host,
+                scheme,
+                ..
+            } = &outcome
+            else {
+                return (outcome, chain);
+            };
+            let same_scheme = Url::parse(&current).is_ok_and(|u| u.scheme().as_str() == scheme);
+            if *cross_host || !same_scheme || chain.len() >= max {
+                return (outcome, chain);
+            }
+            seen.push(normalized(&current));
+            let next = normalized(target);
+            chain.push(info.url.clone());
+            if seen.contains(&next) {
+                let shown = next.split('?').next().unwrap_or_default().to_string();
+                let error = FetchError::Protocol(format!("redirect loop: {shown}"));
+                let info = info.clone();
+                return (Outcome::Error { info, error }, chain);
+            }
+            current = next;
+        }
+    }
+
+    /// Drop a cached page (e.g. before a reload). Returns whether one was held.
+    pub fn forget(&self, url: &str) -> bool {
+        self.cache_key(url).is_some_and(|k| self.cache.remove(&k))
+    }
+
+    /// The cached page for `url`, without any network (windows, back/forward).
+    pub fn cached(&self, url: &str) -> Option<Fetched> {
+        let entry = self.cache.get(&self.cache_key(url)?)?;
+        Some(cached_fetched(entry))
+    }
+
+    /// The cache key of a URL string; None when it may not be cached (Gemini with a query).
+    fn cache_key(&self, url: &str) -> Option<String> {
+        let parsed = Url::parse(url).ok()?;
+        match parsed.scheme() {
+            Scheme::Gemini if parsed.query().is_some() => None,
+            Scheme::Gemini => Some(parsed.to_string()),
+            Scheme::Gopher => {
+                let target = parsed.gopher_target().ok()?;
+                Some(gopher::request_url(&target, target.search.as_deref()).1)
+            }
+            Scheme::About => None,
+        }
     }
 
     /// Perform a pending approval (create/remove identity — an identity made here is
     /// `created_by = agent` — or pin/unpin a certificate) and remove it from the queue.
+    /// When the change fails the approval stays pending.
     pub fn approve(&self, id: &str) -> Result<Approved, StoreError> {
-        Err(StoreError::NotFound(id.to_string()))
+        approve::approve(self, id)
     }
 
     /// Drop a pending approval without doing it.
@@ -243,3 +416,35 @@ impl Client {
         self.approvals.take(id, self.now())
     }
 }
+
+/// A URL in normalized form when it parses, else as given.
+fn normalized(url: &str) -> String {
+    Url::parse(url).map_or_else(|_| url.to_string(), |u| u.to_string())
+}
+
+fn cached_fetched(entry: CacheEntry) -> Fetched {
+    Fetched {
+        page: entry.page,
+        cached: true,
+        cached_at: Some(entry.cached_at),
+    }
+}
+
+/// An error outcome. Refusals (nothing was sent) carry no timestamp.
+fn error(mut info: RequestInfo, error: FetchError) -> Outcome {
+    tracing::debug!(url = %info.url, code = error.code(), "fetch failed");
+    if matches!(
+        error,
+        FetchError::InvalidRequest(_)
+            | FetchError::NotFetchable(_)
+            | FetchError::Blocked { .. }
+            | FetchError::BlockedByRobots { .. }
+            | FetchError::RobotsUnavailable { .. }
+    ) {
+        info.timestamp = None;
+    }
+    Outcome::Error { info, error }
+}
+
+#[cfg(test)]
+mod tests;

@@ -210,6 +210,7 @@ pub struct Net {
     known_hosts: crate::store::tofu::KnownHosts,
     identities: crate::store::identity::Identities,
     tofu_policy: crate::store::tofu::TofuPolicy,
+    tls: tls::TlsState,
 }
 
 impl Net {
@@ -219,6 +220,7 @@ impl Net {
         tofu_policy: crate::store::tofu::TofuPolicy,
     ) -> Net {
         Net {
+            tls: tls::TlsState::new(known_hosts.clone(), tofu_policy),
             known_hosts,
             identities,
             tofu_policy,
@@ -233,14 +235,23 @@ impl Net {
         &self.identities
     }
 
+    pub fn tofu_policy(&self) -> crate::store::tofu::TofuPolicy {
+        self.tofu_policy
+    }
+
+    /// Drop all remembered TLS sessions: the next Gemini fetches do full handshakes (and so
+    /// run the TOFU verifier again).
+    pub fn forget_sessions(&self) {
+        self.tls.forget_sessions();
+    }
+
     /// Fetch a gemini:// URL (its query included) and return the raw answer.
     pub async fn gemini(
         &self,
         url: &crate::core::url::Url,
         opts: &NetOptions,
     ) -> Result<GeminiResponse, FetchError> {
-        let _ = (url, opts, self.tofu_policy);
-        Err(FetchError::Internal("not implemented".into()))
+        gemini::fetch(self, url, opts).await
     }
 
     /// Fetch a gopher item: send `selector[TAB search]CRLF`, read to close (bounded).
@@ -249,7 +260,131 @@ impl Net {
         target: &crate::core::url::GopherTarget,
         opts: &NetOptions,
     ) -> Result<Vec<u8>, FetchError> {
-        let _ = (target, opts);
-        Err(FetchError::Internal("not implemented".into()))
+        gopher::fetch(target, opts).await
+    }
+}
+
+/// Connect to the first checked address that answers (never to anything unchecked).
+async fn connect(
+    host: &str,
+    port: u16,
+    addrs: &[std::net::SocketAddr],
+) -> Result<tokio::net::TcpStream, FetchError> {
+    let mut last = String::from("no address to connect to");
+    for addr in addrs {
+        match tokio::net::TcpStream::connect(addr).await {
+            Ok(stream) => {
+                // Small request, small answers: never wait for Nagle.
+                stream
+                    .set_nodelay(true)
+                    .map_err(|e| FetchError::Connection {
+                        host: host.to_string(),
+                        port,
+                        message: e.to_string(),
+                    })?;
+                return Ok(stream);
+            }
+            Err(e) => last = format!("{addr}: {e}"),
+        }
+    }
+    Err(FetchError::Connection {
+        host: host.to_string(),
+        port,
+        message: last,
+    })
+}
+
+/// Read until EOF into `body` (which may already hold bytes), refusing more than `max` bytes
+/// and reporting progress. An `UnexpectedEof` (peer closed without TLS close_notify) ends the
+/// body; other read errors go through `map_err`.
+async fn read_body<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut R,
+    body: &mut Vec<u8>,
+    max: u64,
+    progress: Option<&tokio::sync::watch::Sender<u64>>,
+    map_err: impl Fn(std::io::Error) -> FetchError,
+) -> Result<(), FetchError> {
+    use tokio::io::AsyncReadExt;
+    let too_large = || FetchError::TooLarge { limit: max };
+    if body.len() as u64 > max {
+        return Err(too_large());
+    }
+    let mut chunk = vec![0u8; 16 * 1024];
+    loop {
+        if let Some(p) = progress {
+            p.send_replace(body.len() as u64);
+        }
+        let n = match reader.read(&mut chunk).await {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(map_err(e)),
+        };
+        if (body.len() + n) as u64 > max {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn internal(e: std::io::Error) -> FetchError {
+        FetchError::Internal(e.to_string())
+    }
+
+    #[tokio::test]
+    async fn body_is_bounded_and_progress_reported() {
+        let (tx, rx) = tokio::sync::watch::channel(0u64);
+        let mut body = b"ab".to_vec();
+        let mut input: &[u8] = b"cdef";
+        read_body(&mut input, &mut body, 6, Some(&tx), internal)
+            .await
+            .unwrap();
+        assert_eq!(body, b"abcdef");
+        assert_eq!(*rx.borrow(), 6);
+        let mut body = Vec::new();
+        let mut input: &[u8] = b"1234567";
+        let err = read_body(&mut input, &mut body, 6, None, internal)
+            .await
+            .unwrap_err();
+        assert_eq!(err, FetchError::TooLarge { limit: 6 });
+    }
+
+    #[tokio::test]
+    async fn unexpected_eof_ends_the_body() {
+        let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::UnexpectedEof);
+        let mut body = Vec::new();
+        read_body(&mut reader, &mut body, 100, None, internal)
+            .await
+            .unwrap();
+        assert_eq!(body, b"xyz");
+        let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::ConnectionReset);
+        let err = read_body(&mut reader, &mut Vec::new(), 100, None, internal).await;
+        assert!(err.is_err());
+    }
+
+    /// A reader that yields `data` and then fails with `kind`.
+    fn tokio_test_reader(
+        data: &'static [u8],
+        kind: std::io::ErrorKind,
+    ) -> impl tokio::io::AsyncRead + Unpin {
+        use tokio::io::AsyncReadExt;
+        data.chain(FailingReader(kind))
+    }
+
+    struct FailingReader(std::io::ErrorKind);
+
+    impl tokio::io::AsyncRead for FailingReader {
+        fn poll_read(
+            self: std::pin::Pin<&mut Self>,
+            _cx: &mut std::task::Context<'_>,
+            _buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Err(std::io::Error::from(self.0)))
+        }
     }
 }

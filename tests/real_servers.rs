@@ -24,7 +24,10 @@ fn tools_present() -> bool {
     if std::env::var("SMOLWEB_REQUIRE_REAL_SERVERS").as_deref() == Ok("1") {
         panic!("SMOLWEB_REQUIRE_REAL_SERVERS=1 but missing: {missing:?}");
     }
-    eprintln!(
+    // Straight to the stderr handle: the test harness captures eprintln! of passing tests.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
         "\n*** SKIP real_servers: missing {missing:?} (apt-get install molly-brown gophernicus socat openssl) ***\n"
     );
     false
@@ -76,7 +79,14 @@ fn write_exec(path: &Path, text: &str) {
 fn start_molly(dir: &Path) -> (Running, u16) {
     let port = free_port();
     let status = Command::new("/usr/bin/openssl")
-        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"])
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
         .args(["-nodes", "-days", "30", "-subj", "/CN=localhost"])
         .args(["-addext", "subjectAltName=IP:127.0.0.1"])
         .arg("-keyout")
@@ -128,7 +138,10 @@ fn start_gophernicus(dir: &Path) -> (Running, u16) {
         &root.join("gophermap"),
         "Welcome to the test gopherhole\n0A text file\t/notes.txt\n1Search here\t/search\n",
     );
-    write(&root.join("notes.txt"), "First line of notes\nSecond line\n");
+    write(
+        &root.join("notes.txt"),
+        "First line of notes\nSecond line\n",
+    );
     write_exec(
         &root.join("search/gophermap"),
         "#!/bin/sh\nprintf 'iYou searched for: %s\\tfake\\t(NULL)\\t0\\r\\n' \"$SEARCHREQUEST\"\n",
@@ -205,7 +218,9 @@ fn real_servers_page_menu_search_and_not_found() {
     assert!(stdout.contains("[1] About this capsule"), "{stdout}");
     let pins = smolweb(&s.data, &["trust", "list"]);
     assert!(
-        text(&pins).0.contains(&format!("127.0.0.1:{}  sha256:", s.gemini)),
+        text(&pins)
+            .0
+            .contains(&format!("127.0.0.1:{}  sha256:", s.gemini)),
         "{:?}",
         text(&pins)
     );
@@ -216,7 +231,11 @@ fn real_servers_page_menu_search_and_not_found() {
     assert_eq!(out.status.code(), Some(6), "{:?}", text(&out));
     assert!(text(&out).1.contains("What is your name?"));
     let out = smolweb(&s.data, &["get", &ask, "--input", "Ada Lovelace"]);
-    assert!(text(&out).0.contains("# Hello Ada%20Lovelace"), "{:?}", text(&out));
+    assert!(
+        text(&out).0.contains("# Hello Ada%20Lovelace"),
+        "{:?}",
+        text(&out)
+    );
 
     // 51 Not found: a remote failure with its own exit code.
     let missing = format!("gemini://127.0.0.1:{}/no/such/page.gmi", s.gemini);
@@ -229,13 +248,20 @@ fn real_servers_page_menu_search_and_not_found() {
     let out = smolweb(&s.data, &["get", &menu]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("Welcome to the test gopherhole"), "{stdout}");
+    assert!(
+        stdout.contains("Welcome to the test gopherhole"),
+        "{stdout}"
+    );
     assert!(stdout.contains("A text file (text)"), "{stdout}");
 
     // A text item, CRLF line ends and all.
     let notes = format!("gopher://127.0.0.1:{}/0/notes.txt", s.gopher);
     let out = smolweb(&s.data, &["get", &notes]);
-    assert!(text(&out).0.contains("First line of notes\nSecond line"), "{:?}", text(&out));
+    assert!(
+        text(&out).0.contains("First line of notes\nSecond line"),
+        "{:?}",
+        text(&out)
+    );
 
     // A type-7 search: the query reaches the server's script.
     let search = format!("gopher://127.0.0.1:{}/7/search", s.gopher);

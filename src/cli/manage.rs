@@ -49,7 +49,7 @@ pub enum IdentityCommand {
     /// Allow or forbid agents to present an identity.
     AgentUse {
         fingerprint: String,
-        #[arg(value_parser = clap::builder::BoolishValueParser::new())]
+        #[arg(action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
         allowed: bool,
     },
     /// Agents' pending identity requests.
@@ -217,11 +217,8 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
             let scope = scope_of(url)?;
             let cfg = &client.config().identity;
             let alg_name = algorithm.as_deref().unwrap_or(&cfg.algorithm);
-            let algorithm = match alg_name {
-                "ecdsa-p256" => KeyAlgorithm::EcdsaP256,
-                "ed25519" => KeyAlgorithm::Ed25519,
-                other => bail!("unknown key type {other} (ecdsa-p256 or ed25519)"),
-            };
+            let algorithm = KeyAlgorithm::from_name(alg_name)
+                .ok_or_else(|| anyhow!("unknown key type {alg_name} (ecdsa-p256 or ed25519)"))?;
             let new = NewIdentity {
                 name: name.clone().unwrap_or_else(|| scope.host.clone()),
                 scope,

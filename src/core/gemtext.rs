@@ -3,8 +3,14 @@
 //! Infallible and linear: every input produces a document. Lines end at LF, CRLF or CR. A `=>`
 //! line without a URL is text. ``` toggles preformatted mode; the fence line itself is a
 //! `Preformat` line carrying its alt text (opening fence only) and a language guessed from it.
+//! A final line without a line ending counts; a trailing line ending adds no empty line, so the
+//! `content` of all lines joined with "\n" is the body with its line endings made LF (minus one
+//! final LF). Headings, list items and quotes carry `text` (marker stripped, trimmed); other
+//! kinds carry `text: None` to save an allocation per line.
 
 use crate::core::url::Url;
+
+mod lang;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineKind {
@@ -117,6 +123,132 @@ pub fn parse_with_state(
     base: Option<&Url>,
     state: ParseState,
 ) -> (Document, ParseState) {
-    let _ = (body, base);
-    (Document::default(), state)
+    let mut lines = Vec::with_capacity(line_count_hint(body));
+    let mut in_preformat = state.in_preformat;
+    for line in Lines::new(body) {
+        let parsed = if in_preformat {
+            preformat_line(line)
+        } else {
+            normal_line(line, base)
+        };
+        if parsed.fence.is_some() {
+            in_preformat = !in_preformat;
+        }
+        lines.push(parsed);
+    }
+    (Document { lines }, ParseState { in_preformat })
 }
+
+/// An upper bound on the number of lines for LF or CRLF bodies (a capacity hint only).
+fn line_count_hint(body: &str) -> usize {
+    body.bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+/// Lines of a body, split at LF, CRLF or a lone CR; a trailing line ending adds no empty line.
+struct Lines<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Lines<'a> {
+    fn new(body: &'a str) -> Self {
+        Lines { rest: body }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let bytes = self.rest.as_bytes();
+        let Some(end) = bytes.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            return Some(std::mem::take(&mut self.rest));
+        };
+        let skip = if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
+        };
+        let line = &self.rest[..end];
+        self.rest = &self.rest[end + skip..];
+        Some(line)
+    }
+}
+
+fn plain(kind: LineKind, line: &str, text: Option<String>) -> Line {
+    Line {
+        kind,
+        content: line.to_string(),
+        text,
+        link: None,
+        fence: None,
+    }
+}
+
+fn preformat_line(line: &str) -> Line {
+    let mut parsed = plain(LineKind::Preformat, line, None);
+    if line.starts_with("```") {
+        parsed.fence = Some(Fence {
+            opening: false,
+            alt_text: None,
+            language: None,
+        });
+    }
+    parsed
+}
+
+fn normal_line(line: &str, base: Option<&Url>) -> Line {
+    let b = line.as_bytes();
+    let rest_trimmed = |n: usize| Some(line[n..].trim().to_string());
+    match b {
+        [b'`', b'`', b'`', ..] => opening_fence(line),
+        [b'=', b'>', ..] => link_line(line, base),
+        [b'#', b'#', b'#', ..] => plain(LineKind::Heading3, line, rest_trimmed(3)),
+        [b'#', b'#', ..] => plain(LineKind::Heading2, line, rest_trimmed(2)),
+        [b'#', ..] => plain(LineKind::Heading1, line, rest_trimmed(1)),
+        [b'*', b' ', ..] => plain(LineKind::List, line, rest_trimmed(2)),
+        [b'>', ..] => plain(LineKind::Quote, line, rest_trimmed(1)),
+        _ => plain(LineKind::Text, line, None),
+    }
+}
+
+fn opening_fence(line: &str) -> Line {
+    let alt = line[3..].trim();
+    let mut parsed = plain(LineKind::Preformat, line, None);
+    parsed.fence = Some(Fence {
+        opening: true,
+        alt_text: (!alt.is_empty()).then(|| alt.to_string()),
+        language: lang::guess(alt).map(str::to_string),
+    });
+    parsed
+}
+
+/// `=>[ws]URL[ws label]`; without a URL the line is text.
+fn link_line(line: &str, base: Option<&Url>) -> Line {
+    let rest = line[2..].trim_start_matches(is_gemtext_space);
+    let url_end = rest.find(is_gemtext_space).unwrap_or(rest.len());
+    let (url, label) = rest.split_at(url_end);
+    if url.is_empty() {
+        return plain(LineKind::Text, line, None);
+    }
+    let label = label.trim();
+    let resolved = match base {
+        Some(b) => b.resolve(url).unwrap_or_else(|_| url.to_string()),
+        None => url.to_string(),
+    };
+    let mut parsed = plain(LineKind::Link, line, None);
+    parsed.link = Some(Link {
+        url: resolved,
+        text: (!label.is_empty()).then(|| label.to_string()),
+    });
+    parsed
+}
+
+/// Whitespace between link parts: ASCII space and tab (and the other ASCII blanks).
+fn is_gemtext_space(c: char) -> bool {
+    c.is_ascii_whitespace()
+}
+
+#[cfg(test)]
+mod tests;

@@ -4,9 +4,20 @@
 //! punycode for international names; IPv6 literals kept without brackets); port is explicit
 //! (default 1965 / 70); path starts with "/"; dot segments resolved; no userinfo; fragment dropped.
 //! `Display` renders the normalized form with the default port elided.
+//! Gopher paths keep their dot segments on parse (a selector is opaque); `resolve` removes
+//! them for every scheme, as RFC 3986 says.
 //! Gemini request limit: the normalized URL is at most 1024 bytes (RFC-ish spec of Gemini).
 
 use std::fmt;
+
+mod encode;
+mod gopher;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
+pub use gopher::gopher_item_url;
 
 /// Maximum length in bytes of a Gemini request URL (without CRLF).
 pub const GEMINI_MAX_URL_BYTES: usize = 1024;
@@ -94,8 +105,7 @@ pub struct GopherTarget {
 impl Url {
     /// Parse an absolute gemini://, gopher:// or about: URL and normalize it.
     pub fn parse(input: &str) -> Result<Url, UrlError> {
-        let _ = input;
-        Err(UrlError::Invalid("not implemented".into()))
+        parse::parse_absolute(input)
     }
 
     pub fn scheme(&self) -> Scheme {
@@ -116,47 +126,156 @@ impl Url {
 
     /// The normalized URL without its query (safe to log or echo: a query may hold a secret).
     pub fn without_query(&self) -> String {
-        String::new()
+        let mut out = String::with_capacity(self.host.len() + self.path.len() + 16);
+        self.write_base(&mut out);
+        out
     }
 
     /// A copy with `answer` percent-encoded as the query (replacing any existing query).
     pub fn with_input(&self, answer: &str) -> Url {
-        let _ = answer;
-        self.clone()
+        Url {
+            query: Some(encode_all(answer)),
+            ..self.clone()
+        }
     }
 
     /// Resolve a (possibly relative) reference against this URL. Returns the absolute URL as a
     /// string, because a link may point to another scheme (https:, mailto:, ...).
     pub fn resolve(&self, reference: &str) -> Result<String, UrlError> {
-        let _ = reference;
-        Err(UrlError::Invalid("not implemented".into()))
+        let reference = reference.trim();
+        if let Some(scheme) = parse::scheme_of(reference) {
+            return match scheme.to_ascii_lowercase().as_str() {
+                "gemini" | "gopher" | "about" => Url::parse(reference).map(|u| u.to_string()),
+                _ => Ok(reference.to_string()),
+            };
+        }
+        if self.scheme == Scheme::About {
+            return Err(UrlError::NotAbsolute(reference.to_string()));
+        }
+        self.resolve_relative(reference)
+    }
+
+    /// RFC 3986 section 5.2.2 for a reference without a scheme. Same-host references are built
+    /// from this URL's normalized parts (no second host normalization); the output is what
+    /// `Url::parse` would make of it.
+    fn resolve_relative(&self, reference: &str) -> Result<String, UrlError> {
+        let reference = reference.split('#').next().unwrap_or("");
+        if reference.starts_with("//") {
+            return Url::parse(&format!("{}:{}", self.scheme.as_str(), reference))
+                .map(|u| u.to_string());
+        }
+        if reference.contains(['\r', '\n', '\t', '\0']) {
+            return Err(UrlError::ControlCharacter("a URL"));
+        }
+        let (rpath, rquery) = match reference.split_once('?') {
+            Some((p, q)) => (p, Some(normalize_component(q, true))),
+            None => (reference, None),
+        };
+        let rpath = normalize_component(rpath, false);
+        let (path, query) = if rpath.is_empty() {
+            (self.path.clone(), rquery.or_else(|| self.query.clone()))
+        } else if rpath.starts_with('/') {
+            (remove_dot_segments(&rpath), rquery)
+        } else {
+            (
+                remove_dot_segments(&merge_paths(&self.path, &rpath)),
+                rquery,
+            )
+        };
+        let mut out = String::with_capacity(self.host.len() + path.len() + 24);
+        self.write_authority(&mut out);
+        out.push_str(&path);
+        if let Some(q) = query {
+            out.push('?');
+            out.push_str(&q);
+        }
+        Ok(out)
     }
 
     /// For gemini:// URLs: the request line body (normalized URL, no CRLF), checked against
     /// [`GEMINI_MAX_URL_BYTES`].
     pub fn gemini_request(&self) -> Result<String, UrlError> {
-        Err(UrlError::Invalid("not implemented".into()))
+        if self.scheme != Scheme::Gemini {
+            return Err(UrlError::UnsupportedScheme(self.scheme.as_str().into()));
+        }
+        let s = self.to_string();
+        if s.len() > GEMINI_MAX_URL_BYTES {
+            return Err(UrlError::TooLong {
+                len: s.len(),
+                limit: GEMINI_MAX_URL_BYTES,
+            });
+        }
+        Ok(s)
     }
 
     /// For gopher:// URLs: the item type, selector and search of RFC 4266.
     pub fn gopher_target(&self) -> Result<GopherTarget, UrlError> {
-        Err(UrlError::Invalid("not implemented".into()))
+        gopher::target(self)
     }
 
     /// The parent directory URL ("go up"), or None at the root.
     pub fn parent(&self) -> Option<Url> {
-        None
+        if self.scheme == Scheme::About || self.path == "/" {
+            return None;
+        }
+        let trimmed = self.path.strip_suffix('/').unwrap_or(&self.path);
+        let cut = trimmed.rfind('/').map_or(0, |i| i + 1);
+        let path = if cut == 0 { "/" } else { &trimmed[..cut] };
+        Some(Url {
+            path: path.to_string(),
+            query: None,
+            ..self.clone()
+        })
     }
 
     /// The root URL of this host ("/").
     pub fn root(&self) -> Url {
-        self.clone()
+        if self.scheme == Scheme::About {
+            return self.clone();
+        }
+        Url {
+            path: "/".into(),
+            query: None,
+            ..self.clone()
+        }
+    }
+
+    /// `scheme://host[:port]` (or `about:`), the default port elided.
+    fn write_authority(&self, out: &mut String) {
+        out.push_str(self.scheme.as_str());
+        if self.scheme == Scheme::About {
+            out.push(':');
+            return;
+        }
+        out.push_str("://");
+        if self.host.contains(':') {
+            out.push('[');
+            out.push_str(&self.host);
+            out.push(']');
+        } else {
+            out.push_str(&self.host);
+        }
+        if self.port != self.scheme.default_port() {
+            out.push(':');
+            out.push_str(&self.port.to_string());
+        }
+    }
+
+    fn write_base(&self, out: &mut String) {
+        self.write_authority(out);
+        out.push_str(&self.path);
     }
 }
 
 impl fmt::Display for Url {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme.as_str(), self.host)
+        let mut out = String::with_capacity(self.host.len() + self.path.len() + 16);
+        self.write_base(&mut out);
+        if let Some(q) = &self.query {
+            out.push('?');
+            out.push_str(q);
+        }
+        f.write_str(&out)
     }
 }
 
@@ -167,14 +286,30 @@ impl std::str::FromStr for Url {
     }
 }
 
+/// Parse what a human types in an address bar: a full URL as [`Url::parse`]; `about:NAME`; or
+/// a bare `host[:port][/path]`, taken as gemini:// unless the host starts with "gopher.".
+pub fn parse_user_input(s: &str) -> Result<Url, UrlError> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(UrlError::Empty);
+    }
+    if let Some(scheme) = parse::scheme_of(s) {
+        let after = &s[scheme.len() + 1..];
+        let looks_like_port = after.starts_with(|c: char| c.is_ascii_digit());
+        if !looks_like_port || s.contains("://") {
+            return Url::parse(s);
+        }
+    }
+    let bare = s.strip_prefix("//").unwrap_or(s);
+    let gopher_host = bare
+        .get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case("gopher."));
+    let scheme = if gopher_host { "gopher" } else { "gemini" };
+    Url::parse(&format!("{scheme}://{bare}"))
+}
+
 /// Percent-encode a string for use as a Gemini query or gopher selector component
 /// (everything but RFC 3986 unreserved characters is encoded).
 pub fn percent_encode(s: &str) -> String {
-    s.to_string()
-}
-
-/// Build a gopher:// URL for a menu item (host, port, type, selector).
-pub fn gopher_item_url(host: &str, port: u16, item_type: char, selector: &str) -> String {
-    let _ = (host, port, item_type, selector);
-    String::new()
+    encode_all(s)
 }

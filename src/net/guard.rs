@@ -1,1 +1,385 @@
-//! Network: guard (to be implemented).
+//! The address guard: which destinations a fetch may reach.
+//!
+//! Owns host resolution for every fetch: [`resolve_checked`] resolves once, classifies every
+//! address, and returns the checked socket addresses; fetchers connect only to those (no second
+//! lookup, so a rebinding DNS answer cannot swap the address after the check).
+//!
+//! Invariants:
+//! - If ANY resolved address is refused, the whole host is refused (`FetchError::Blocked`, the
+//!   reason names the address class), unless `allow_private` is set or the host is listed in
+//!   `allowed_hosts` (compared case-insensitively, without brackets or a trailing dot).
+//! - IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible
+//!   `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address.
+//! - Agent requests never reach a port of [`DANGEROUS_PORTS`], whatever the address options say:
+//!   they are services that a line of text could talk to (mail, databases, caches, remote
+//!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
+
+use super::{FetchError, NetOptions};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+/// Ports an agent request never connects to. Mostly the WHATWG fetch "bad ports" list (minus
+/// finger, 79, which smolweb users do reach over gopher://), plus common databases, caches and
+/// control APIs that listen on TCP without authentication by default.
+pub const DANGEROUS_PORTS: &[u16] = &[
+    0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 87, 95, 101, 102,
+    103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 445,
+    465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
+    993, 995, 1433, 1521, 1719, 1720, 1723, 2049, 2375, 2376, 2379, 3306, 3659, 4045, 4190, 5060,
+    5061, 5432, 5984, 6000, 6379, 6566, 6665, 6666, 6667, 6668, 6669, 6697, 9200, 10080, 10250,
+    11211, 27017,
+];
+
+/// What kind of address an IP is, for the guard's purposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressClass {
+    Public,
+    Loopback,
+    /// RFC 1918 and the IPv6 NAT64 local-use prefix.
+    Private,
+    LinkLocal,
+    /// fc00::/7 (and the deprecated site-local fec0::/10).
+    UniqueLocal,
+    /// 100.64.0.0/10, carrier-grade NAT.
+    SharedCgnat,
+    Multicast,
+    Unspecified,
+    Broadcast,
+    /// Documentation ranges (TEST-NETs, 2001:db8::/32, 3fff::/20).
+    Documentation,
+    /// 198.18.0.0/15 benchmarking.
+    Benchmark,
+    /// Everything else that is not global unicast (0/8, 192.0.0/24, 240/4, 2001::/23, ...).
+    Reserved,
+}
+
+impl AddressClass {
+    pub fn is_refused(self) -> bool {
+        self != AddressClass::Public
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            AddressClass::Public => "public",
+            AddressClass::Loopback => "loopback",
+            AddressClass::Private => "private",
+            AddressClass::LinkLocal => "link-local",
+            AddressClass::UniqueLocal => "unique-local",
+            AddressClass::SharedCgnat => "carrier-grade NAT",
+            AddressClass::Multicast => "multicast",
+            AddressClass::Unspecified => "unspecified",
+            AddressClass::Broadcast => "broadcast",
+            AddressClass::Documentation => "documentation",
+            AddressClass::Benchmark => "benchmarking",
+            AddressClass::Reserved => "reserved",
+        }
+    }
+}
+
+/// Classify any IP address.
+pub fn classify(ip: IpAddr) -> AddressClass {
+    match ip {
+        IpAddr::V4(v4) => classify_v4(v4),
+        IpAddr::V6(v6) => classify_v6(v6),
+    }
+}
+
+fn in_v4(ip: Ipv4Addr, net: [u8; 4], prefix: u32) -> bool {
+    let mask = if prefix == 0 {
+        0
+    } else {
+        u32::MAX << (32 - prefix)
+    };
+    (u32::from(ip) & mask) == (u32::from(Ipv4Addr::from(net)) & mask)
+}
+
+/// Classify an IPv4 address.
+pub fn classify_v4(ip: Ipv4Addr) -> AddressClass {
+    use AddressClass::*;
+    const TABLE: &[([u8; 4], u32, AddressClass)] = &[
+        ([0, 0, 0, 0], 32, Unspecified),
+        ([0, 0, 0, 0], 8, Reserved),
+        ([10, 0, 0, 0], 8, Private),
+        ([100, 64, 0, 0], 10, SharedCgnat),
+        ([127, 0, 0, 0], 8, Loopback),
+        ([169, 254, 0, 0], 16, LinkLocal),
+        ([172, 16, 0, 0], 12, Private),
+        ([192, 0, 0, 0], 24, Reserved),
+        ([192, 0, 2, 0], 24, Documentation),
+        ([192, 88, 99, 0], 24, Reserved),
+        ([192, 168, 0, 0], 16, Private),
+        ([198, 18, 0, 0], 15, Benchmark),
+        ([198, 51, 100, 0], 24, Documentation),
+        ([203, 0, 113, 0], 24, Documentation),
+        ([224, 0, 0, 0], 4, Multicast),
+        ([255, 255, 255, 255], 32, Broadcast),
+        ([240, 0, 0, 0], 4, Reserved),
+    ];
+    TABLE
+        .iter()
+        .find(|(net, prefix, _)| in_v4(ip, *net, *prefix))
+        .map_or(Public, |(_, _, class)| *class)
+}
+
+fn in_v6(ip: Ipv6Addr, net: u128, prefix: u32) -> bool {
+    let mask = if prefix == 0 {
+        0
+    } else {
+        u128::MAX << (128 - prefix)
+    };
+    (u128::from(ip) & mask) == (net & mask)
+}
+
+/// The IPv4 address an IPv6 address stands for, when it embeds one.
+pub fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let bits = u128::from(ip);
+    let low32 = Ipv4Addr::from((bits & 0xffff_ffff) as u32);
+    if in_v6(ip, 0xffff_0000_0000, 96) || in_v6(ip, 0x0064_ff9b << 96, 96) {
+        return Some(low32);
+    }
+    // IPv4-compatible (deprecated): ::a.b.c.d, but not :: or ::1.
+    if in_v6(ip, 0, 96) && bits > 1 {
+        return Some(low32);
+    }
+    // 6to4: 2002:AABB:CCDD::/48 embeds AA.BB.CC.DD.
+    if in_v6(ip, 0x2002 << 112, 16) {
+        return Some(Ipv4Addr::from(((bits >> 80) & 0xffff_ffff) as u32));
+    }
+    None
+}
+
+/// Classify an IPv6 address (embedded IPv4 forms by the address they embed).
+pub fn classify_v6(ip: Ipv6Addr) -> AddressClass {
+    use AddressClass::*;
+    let bits = u128::from(ip);
+    if bits == 0 {
+        return Unspecified;
+    }
+    if bits == 1 {
+        return Loopback;
+    }
+    if let Some(v4) = embedded_v4(ip) {
+        return classify_v4(v4);
+    }
+    const TABLE: &[(u128, u32, AddressClass)] = &[
+        (0x0064_ff9b_0001 << 80, 48, Private),
+        (0x0100 << 112, 64, Reserved),
+        (0x2001_0db8 << 96, 32, Documentation),
+        (0x2001 << 112, 23, Reserved),
+        (0x3fff << 112, 20, Documentation),
+        (0xfc00 << 112, 7, UniqueLocal),
+        (0xfe80 << 112, 10, LinkLocal),
+        (0xfec0 << 112, 10, UniqueLocal),
+        (0xff00 << 112, 8, Multicast),
+    ];
+    if let Some((_, _, class)) = TABLE.iter().find(|(n, p, _)| in_v6(ip, *n, *p)) {
+        return *class;
+    }
+    // Only 2000::/3 is allocated for global unicast.
+    if in_v6(ip, 0x2000 << 112, 3) {
+        Public
+    } else {
+        Reserved
+    }
+}
+
+/// Is `port` refused for this request?
+pub fn port_refused(port: u16, for_agent: bool) -> bool {
+    for_agent && DANGEROUS_PORTS.contains(&port)
+}
+
+fn normalize_host(host: &str) -> String {
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .trim_end_matches('.')
+        .to_ascii_lowercase()
+}
+
+/// Is `host` named in the allow list?
+pub fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
+    let host = normalize_host(host);
+    allowed_hosts.iter().any(|h| normalize_host(h) == host)
+}
+
+/// Judge resolved addresses (pure): Ok when every address may be reached.
+pub fn check_addresses(
+    host: &str,
+    port: u16,
+    addrs: &[SocketAddr],
+    opts: &NetOptions,
+) -> Result<(), FetchError> {
+    let blocked = |reason: String| FetchError::Blocked {
+        host: host.to_string(),
+        reason,
+    };
+    if port_refused(port, opts.for_agent) {
+        return Err(blocked(format!(
+            "port {port} belongs to a service agents may not reach"
+        )));
+    }
+    if opts.allow_private || host_allowed(host, &opts.allowed_hosts) {
+        return Ok(());
+    }
+    for addr in addrs {
+        let class = classify(addr.ip());
+        if class.is_refused() {
+            return Err(blocked(format!(
+                "it resolves to {}, a {} address",
+                addr.ip(),
+                class.label()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Resolve `host:port` once and check every address. The caller applies the timeout budget.
+pub async fn resolve_checked(
+    host: &str,
+    port: u16,
+    opts: &NetOptions,
+) -> Result<Vec<SocketAddr>, FetchError> {
+    let dns = |message: String| FetchError::Dns {
+        host: host.to_string(),
+        message,
+    };
+    // Refuse a dangerous port before any lookup.
+    check_addresses(host, port, &[], opts)?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((bare, port))
+        .await
+        .map_err(|e| dns(e.to_string()))?
+        .collect();
+    if addrs.is_empty() {
+        return Err(dns("no addresses".into()));
+    }
+    check_addresses(host, port, &addrs, opts)?;
+    Ok(addrs)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use AddressClass::*;
+
+    #[test]
+    fn classifies_addresses() {
+        let cases: &[(&str, AddressClass)] = &[
+            ("127.0.0.1", Loopback),
+            ("127.255.1.2", Loopback),
+            ("10.1.2.3", Private),
+            ("172.16.0.1", Private),
+            ("172.31.255.255", Private),
+            ("172.32.0.1", Public),
+            ("192.168.1.1", Private),
+            ("169.254.169.254", LinkLocal),
+            ("100.64.0.1", SharedCgnat),
+            ("100.128.0.1", Public),
+            ("0.0.0.0", Unspecified),
+            ("0.1.2.3", Reserved),
+            ("192.0.0.8", Reserved),
+            ("192.0.2.1", Documentation),
+            ("198.18.0.1", Benchmark),
+            ("198.19.255.1", Benchmark),
+            ("198.51.100.7", Documentation),
+            ("203.0.113.9", Documentation),
+            ("224.0.0.1", Multicast),
+            ("239.1.1.1", Multicast),
+            ("240.0.0.1", Reserved),
+            ("255.255.255.255", Broadcast),
+            ("8.8.8.8", Public),
+            ("93.184.216.34", Public),
+            ("::", Unspecified),
+            ("::1", Loopback),
+            ("fe80::1", LinkLocal),
+            ("fc00::1", UniqueLocal),
+            ("fd12:3456::1", UniqueLocal),
+            ("fec0::1", UniqueLocal),
+            ("ff02::1", Multicast),
+            ("2001:db8::1", Documentation),
+            ("3fff::1", Documentation),
+            ("2001::1", Reserved),
+            ("100::1", Reserved),
+            ("4000::1", Reserved),
+            ("2606:4700::1111", Public),
+            ("::ffff:127.0.0.1", Loopback),
+            ("::ffff:10.0.0.1", Private),
+            ("::ffff:8.8.8.8", Public),
+            ("::127.0.0.1", Loopback),
+            ("64:ff9b::7f00:1", Loopback),
+            ("64:ff9b::a9fe:a9fe", LinkLocal),
+            ("64:ff9b::808:808", Public),
+            ("64:ff9b:1::1", Private),
+            ("2002:7f00:1::1", Loopback),
+            ("2002:808:808::1", Public),
+        ];
+        for (text, want) in cases {
+            let ip: IpAddr = text.parse().unwrap();
+            assert_eq!(classify(ip), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn dangerous_ports_only_for_agents() {
+        for port in [22, 23, 25, 110, 143, 445, 3306, 5432, 6379, 11211, 27017] {
+            assert!(port_refused(port, true), "{port}");
+            assert!(!port_refused(port, false), "{port}");
+        }
+        for port in [70, 79, 1965, 300, 7070, 8080, 40000] {
+            assert!(!port_refused(port, true), "{port}");
+        }
+    }
+
+    fn sa(text: &str) -> SocketAddr {
+        SocketAddr::new(text.parse().unwrap(), 1965)
+    }
+
+    #[test]
+    fn any_refused_address_refuses_the_host() {
+        let opts = NetOptions::default();
+        let addrs = [sa("8.8.8.8"), sa("10.0.0.1")];
+        let err = check_addresses("example.org", 1965, &addrs, &opts).unwrap_err();
+        assert_eq!(err.code(), "BLOCKED");
+        assert!(err.to_string().contains("private"), "{err}");
+        assert!(check_addresses("example.org", 1965, &addrs[..1], &opts).is_ok());
+    }
+
+    #[test]
+    fn options_lift_the_address_refusal_but_not_the_port_list() {
+        let addrs = [sa("127.0.0.1")];
+        let private = NetOptions {
+            allow_private: true,
+            ..NetOptions::default()
+        };
+        assert!(check_addresses("localhost", 1965, &addrs, &private).is_ok());
+        assert!(check_addresses("localhost", 22, &addrs, &private).is_err());
+        let listed = NetOptions {
+            allowed_hosts: vec!["LocalHost.".into()],
+            ..NetOptions::default()
+        };
+        assert!(check_addresses("localhost", 1965, &addrs, &listed).is_ok());
+        assert!(check_addresses("other", 1965, &addrs, &listed).is_err());
+        let v6 = NetOptions {
+            allowed_hosts: vec!["::1".into()],
+            ..NetOptions::default()
+        };
+        assert!(check_addresses("[::1]", 1965, &[sa("::1")], &v6).is_ok());
+    }
+
+    #[tokio::test]
+    async fn resolves_literals_and_refuses_loopback() {
+        let opts = NetOptions::default();
+        let err = resolve_checked("127.0.0.1", 1965, &opts).await.unwrap_err();
+        assert!(err.to_string().contains("loopback"), "{err}");
+        let err = resolve_checked("::ffff:127.0.0.1", 1965, &opts)
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), "BLOCKED");
+        let open = NetOptions {
+            allow_private: true,
+            ..NetOptions::default()
+        };
+        let addrs = resolve_checked("::1", 1965, &open).await.unwrap();
+        assert_eq!(addrs, vec![sa("::1")]);
+    }
+}

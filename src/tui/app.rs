@@ -1,0 +1,610 @@
+//! The browser's state and its one entry point, [`App::update`]: a message in (a key, a
+//! click, a fetch result, a tick), effects out (fetch, cancel, store changes, open
+//! externally). No terminal and no IO here, so tests drive it with key sequences and fake
+//! fetch results.
+//!
+//! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
+//! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
+//! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
+
+mod actions;
+mod flows;
+mod nav;
+mod prompt;
+
+use crate::client::Outcome;
+use crate::config::Tui;
+use crate::core::page::Page;
+use crate::net::IdentityChoice;
+use crate::store::approvals::Approval;
+use crate::store::bookmarks::Bookmark;
+use crate::store::identity::{Identity, NewIdentity};
+use crate::tui::keymap::{Key, Keymap};
+use crate::tui::layout::{Doc, Kind, Pos};
+use crate::tui::theme::Theme;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub use flows::Special;
+pub use prompt::{Prompt, Purpose};
+
+/// Something that happened.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    Key(Key),
+    /// A left click at a screen cell.
+    Click {
+        col: u16,
+        row: u16,
+    },
+    /// Mouse wheel: positive = down.
+    Wheel(i32),
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// Milliseconds since start; drives the spinner and the link-number timeout.
+    Tick(u64),
+    Paste(String),
+    Fetched {
+        id: u64,
+        outcome: Box<Outcome>,
+    },
+    Progress {
+        id: u64,
+        bytes: u64,
+    },
+    /// History (url, title) and bookmarks, for completion and the bookmark toggle.
+    Lists {
+        history: Vec<(String, Option<String>)>,
+        bookmarks: Vec<Bookmark>,
+    },
+    Identities(Vec<Identity>),
+    Approvals(Vec<Approval>),
+    IdentityCreated {
+        result: Result<Identity, String>,
+        /// Where to go with the new identity (tab id, URL).
+        then: Option<(u64, String)>,
+    },
+    /// A store operation finished: a sentence for the status line, or an error.
+    Done(Result<String, String>),
+}
+
+/// Per-fetch options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FetchOptions {
+    pub input: Option<String>,
+    pub search: Option<String>,
+    pub refresh: bool,
+    pub identity: IdentityChoice,
+    pub trust_once: Option<String>,
+}
+
+/// Persistent changes and reads, done by the shell.
+#[derive(Clone, Debug)]
+pub enum StoreOp {
+    RecordHistory {
+        url: String,
+        title: Option<String>,
+    },
+    AddBookmark {
+        url: String,
+        title: String,
+    },
+    RemoveBookmark {
+        url: String,
+    },
+    /// Reload history, bookmarks, identities and approvals.
+    LoadLists,
+    CreateIdentity {
+        new: NewIdentity,
+        then: Option<(u64, String)>,
+    },
+    SetAgentUse {
+        fingerprint: String,
+        allowed: bool,
+    },
+    ExportIdentity {
+        fingerprint: String,
+    },
+    DeleteIdentity {
+        fingerprint: String,
+    },
+    Pin {
+        host: String,
+        port: u16,
+        fingerprint: String,
+        not_after: String,
+    },
+    Approve {
+        id: String,
+    },
+    Deny {
+        id: String,
+    },
+}
+
+/// Something the shell must do.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    Fetch {
+        id: u64,
+        url: String,
+        opts: FetchOptions,
+    },
+    Cancel {
+        id: u64,
+    },
+    OpenExternal {
+        url: String,
+    },
+    Save {
+        page: Arc<Page>,
+        name: String,
+    },
+    Store(StoreOp),
+    Quit,
+}
+
+/// Settings the app reads from the config.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub text_width: u16,
+    pub home: String,
+    pub identity_days: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            text_width: 80,
+            home: "about:home".into(),
+            identity_days: 365,
+        }
+    }
+}
+
+/// What a history entry shows.
+#[derive(Debug)]
+pub enum View {
+    Doc(Box<DocView>),
+    Identities { selected: usize },
+}
+
+/// A page on screen with its scroll state.
+#[derive(Debug)]
+pub struct DocView {
+    pub doc: Doc,
+    pub top: Pos,
+    pub hscroll: usize,
+    pub selected: Option<usize>,
+    pub search: Option<Search>,
+    pub special: Special,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    pub query: String,
+    pub matches: Vec<usize>,
+    pub current: Option<usize>,
+}
+
+/// One step of a tab's history.
+#[derive(Debug)]
+pub struct Entry {
+    /// What a reload fetches (never a sensitive answer).
+    pub url: String,
+    pub title: String,
+    pub view: View,
+    pub info: Option<crate::client::RequestInfo>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Loading {
+    pub id: u64,
+    pub url: String,
+    pub bytes: u64,
+    pub started: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Tab {
+    pub id: u64,
+    pub back: Vec<Entry>,
+    pub current: Option<Entry>,
+    pub forward: Vec<Entry>,
+    pub loading: Option<Loading>,
+}
+
+impl Tab {
+    pub fn title(&self) -> String {
+        match (&self.current, &self.loading) {
+            (Some(e), _) => e.title.clone(),
+            (None, Some(l)) => l.url.clone(),
+            (None, None) => "new tab".into(),
+        }
+    }
+}
+
+/// A status line message.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+/// A popup over the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Popup {
+    /// Lines of the page info box.
+    Info(Vec<(String, String)>),
+    /// A yes/no question.
+    Confirm(String),
+}
+
+/// One laid-out screen row of the active page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameRow {
+    pub pos: Pos,
+    pub kind: Kind,
+    pub prefix: String,
+    pub tag: &'static str,
+    pub text: String,
+    pub link: Option<usize>,
+    pub external: bool,
+}
+
+/// A pending request.
+#[derive(Clone, Debug)]
+struct Request {
+    tab: u64,
+    url: String,
+    /// Replace the current entry (reload) instead of pushing a new one.
+    replace: bool,
+    /// URLs already visited in this redirect chain.
+    chain: Vec<String>,
+    /// The answer was to a sensitive prompt: never keep the query.
+    sensitive: bool,
+    /// Pin the presented certificate once the page arrives ("trust and save").
+    pin_after: bool,
+    opts: FetchOptions,
+}
+
+/// The whole browser state.
+#[derive(Debug)]
+pub struct App {
+    pub settings: Settings,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub tabs: Vec<Tab>,
+    pub active: usize,
+    closed: Vec<Tab>,
+    next_id: u64,
+    requests: HashMap<u64, Request>,
+    pub prompt: Option<Prompt>,
+    pub popup: Option<Popup>,
+    confirm: Option<flows::Pending>,
+    pub status: Status,
+    pub width: u16,
+    pub height: u16,
+    pub now: u64,
+    pub digits: String,
+    digits_at: u64,
+    pub approvals: Vec<Approval>,
+    pub identities: Vec<Identity>,
+    history: Vec<(String, Option<String>)>,
+    pub bookmarks: Vec<Bookmark>,
+    /// Session choices: identity per host:port, trusted-once certificate per host:port.
+    identity_for: HashMap<(String, u16), String>,
+    trusted_once: HashMap<(String, u16), String>,
+    pub frame: Vec<FrameRow>,
+    pub quit: bool,
+}
+
+/// How long a typed link number waits for more digits before it is followed.
+pub const DIGIT_TIMEOUT_MS: u64 = 1000;
+
+impl App {
+    pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
+        App {
+            settings,
+            keymap,
+            theme,
+            tabs: Vec::new(),
+            active: 0,
+            closed: Vec::new(),
+            next_id: 1,
+            requests: HashMap::new(),
+            prompt: None,
+            popup: None,
+            confirm: None,
+            status: Status::default(),
+            width: 80,
+            height: 24,
+            now: 0,
+            digits: String::new(),
+            digits_at: 0,
+            approvals: Vec::new(),
+            identities: Vec::new(),
+            history: Vec::new(),
+            bookmarks: Vec::new(),
+            identity_for: HashMap::new(),
+            trusted_once: HashMap::new(),
+            frame: Vec::new(),
+            quit: false,
+        }
+    }
+
+    /// Settings, keymap and theme from the `[tui]` config table.
+    pub fn from_config(tui: &Tui, identity_days: u32) -> Result<App, String> {
+        let settings = Settings {
+            text_width: tui.text_width.max(20),
+            home: tui.home.clone(),
+            identity_days,
+        };
+        Ok(App::new(
+            settings,
+            Keymap::from_config(&tui.keys)?,
+            Theme::from_config(&tui.theme)?,
+        ))
+    }
+
+    /// Open the first tab at `url` (or home). Returns the effects to run.
+    pub fn start(&mut self, url: Option<String>) -> Vec<Effect> {
+        let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
+        let url = url.unwrap_or_else(|| self.settings.home.clone());
+        fx.extend(self.new_tab(&url));
+        self.refresh_frame();
+        fx
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn tab(&self) -> Option<&Tab> {
+        self.tabs.get(self.active)
+    }
+    fn tab_mut(&mut self) -> Option<&mut Tab> {
+        self.tabs.get_mut(self.active)
+    }
+    fn tab_index(&self, id: u64) -> Option<usize> {
+        self.tabs.iter().position(|t| t.id == id)
+    }
+    pub fn current(&self) -> Option<&Entry> {
+        self.tab().and_then(|t| t.current.as_ref())
+    }
+    pub fn doc_view(&self) -> Option<&DocView> {
+        match self.current().map(|e| &e.view) {
+            Some(View::Doc(d)) => Some(d),
+            _ => None,
+        }
+    }
+    fn doc_view_mut(&mut self) -> Option<&mut DocView> {
+        match self.tab_mut()?.current.as_mut().map(|e| &mut e.view) {
+            Some(View::Doc(d)) => Some(d),
+            _ => None,
+        }
+    }
+    /// The URL of the active tab (what is loading, else what is shown).
+    pub fn current_url(&self) -> Option<&str> {
+        self.current().map(|e| e.url.as_str())
+    }
+
+    /// Rows of the page area.
+    pub fn page_height(&self) -> usize {
+        usize::from(self.height.saturating_sub(2)).max(1)
+    }
+    /// Width of the text column and its left margin.
+    pub fn text_column(&self) -> (usize, usize) {
+        let w = usize::from(self.width).max(1);
+        let text = usize::from(self.settings.text_width)
+            .min(w.saturating_sub(2))
+            .max(1);
+        (text, (w - text) / 2)
+    }
+
+    pub fn set_status(&mut self, text: impl Into<String>) {
+        self.status = Status {
+            text: text.into(),
+            error: false,
+        };
+    }
+    pub fn set_error(&mut self, text: impl Into<String>) {
+        self.status = Status {
+            text: text.into(),
+            error: true,
+        };
+    }
+
+    /// The one entry point.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let fx = match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Click { col, row } => self.on_click(col, row),
+            Msg::Wheel(n) => {
+                self.scroll(n * 3);
+                Vec::new()
+            }
+            Msg::Resize { width, height } => {
+                self.width = width;
+                self.height = height;
+                Vec::new()
+            }
+            Msg::Tick(now) => self.on_tick(now),
+            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Fetched { id, outcome } => self.on_fetched(id, *outcome),
+            Msg::Progress { id, bytes } => {
+                for t in &mut self.tabs {
+                    if let Some(l) = t.loading.as_mut().filter(|l| l.id == id) {
+                        l.bytes = bytes;
+                    }
+                }
+                Vec::new()
+            }
+            Msg::Lists { history, bookmarks } => {
+                self.history = history;
+                self.bookmarks = bookmarks;
+                Vec::new()
+            }
+            Msg::Identities(list) => {
+                self.identities = list;
+                self.clamp_identity_selection();
+                Vec::new()
+            }
+            Msg::Approvals(list) => {
+                self.approvals = list;
+                self.clamp_identity_selection();
+                Vec::new()
+            }
+            Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
+            Msg::Done(Ok(text)) => {
+                self.set_status(text);
+                Vec::new()
+            }
+            Msg::Done(Err(text)) => {
+                self.set_error(text);
+                Vec::new()
+            }
+        };
+        self.refresh_frame();
+        fx
+    }
+
+    fn on_tick(&mut self, now: u64) -> Vec<Effect> {
+        self.now = now;
+        if !self.digits.is_empty() && now.saturating_sub(self.digits_at) >= DIGIT_TIMEOUT_MS {
+            return self.follow_digits(false);
+        }
+        Vec::new()
+    }
+
+    fn on_paste(&mut self, text: &str) -> Vec<Effect> {
+        if let Some(p) = self.prompt.as_mut() {
+            p.text.push_str(&text.replace(['\n', '\r'], " "));
+            self.update_completions();
+        }
+        Vec::new()
+    }
+
+    /// Lay out the rows of the active page for the view.
+    pub fn refresh_frame(&mut self) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        let Some(dv) = self.doc_view_mut() else {
+            self.frame.clear();
+            return;
+        };
+        dv.doc.set_width(text_w);
+        dv.top = dv.doc.clamp_top(dv.top, height);
+        let rows = dv.doc.screen(dv.top, height);
+        let frame = rows
+            .into_iter()
+            .filter_map(|pos| {
+                let p = dv.doc.row(pos.line, pos.row)?;
+                Some(FrameRow {
+                    pos,
+                    kind: p.kind,
+                    prefix: p.prefix,
+                    tag: p.tag,
+                    text: p.text.into_owned(),
+                    link: p.link,
+                    external: p.external,
+                })
+            })
+            .collect();
+        self.frame = frame;
+    }
+
+    /// Scroll the page by `n` rows (negative = up).
+    pub fn scroll(&mut self, n: i32) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        if let Some(dv) = self.doc_view_mut() {
+            dv.doc.set_width(text_w);
+            let top = if n >= 0 {
+                dv.doc.forward(dv.top, n.unsigned_abs() as usize)
+            } else {
+                dv.doc.backward(dv.top, n.unsigned_abs() as usize)
+            };
+            dv.top = dv.doc.clamp_top(top, height);
+        }
+    }
+
+    /// Approximate position in the page, in percent (by lines).
+    pub fn percent(&self) -> Option<usize> {
+        let dv = self.doc_view()?;
+        let last = self.frame.last().map_or(0, |r| r.pos.line);
+        let total = dv.doc.len();
+        if total == 0 || (dv.top == Pos::default() && last + 1 >= total) {
+            return None;
+        }
+        Some(((last + 1) * 100 / total).min(100))
+    }
+
+    /// Pending approvals count (badge).
+    pub fn pending_count(&self) -> usize {
+        self.approvals.len()
+    }
+
+    fn clamp_identity_selection(&mut self) {
+        let n = self.identities.len() + self.approvals.len();
+        if let Some(View::Identities { selected }) = self
+            .tab_mut()
+            .and_then(|t| t.current.as_mut())
+            .map(|e| &mut e.view)
+        {
+            *selected = (*selected).min(n.saturating_sub(1));
+        }
+    }
+}
+
+/// The tab bar labels, in order (" 1 title ").
+pub fn tab_labels(app: &App) -> Vec<String> {
+    let n = app.tabs.len().max(1);
+    let room = (usize::from(app.width) / n).clamp(8, 30);
+    app.tabs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let spin = if t.loading.is_some() { "…" } else { "" };
+            let title: String = format!("{}{}", t.title(), spin);
+            let label = format!(" {} {} ", i + 1, title);
+            truncate_cells(&label, room)
+        })
+        .collect()
+}
+
+/// The tab under a column of the tab bar.
+pub fn tab_at(app: &App, col: u16) -> Option<usize> {
+    let mut x = 0usize;
+    for (i, l) in tab_labels(app).iter().enumerate() {
+        let w = crate::tui::layout::display_width(l);
+        if usize::from(col) < x + w {
+            return Some(i);
+        }
+        x += w + 1;
+    }
+    None
+}
+
+/// Cut text to at most `max` cells, marking the cut with "…".
+pub fn truncate_cells(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    if crate::tui::layout::display_width(text) <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in text.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}

@@ -1,0 +1,575 @@
+//! Moving around: fetching, answers coming back, redirects, history per tab, tabs.
+//!
+//! A fetch replaces any load in progress in its tab (the old one is cancelled and its answer,
+//! should it still arrive, is dropped). Back and forward never fetch: entries keep their page.
+
+use super::flows::{self, Special};
+use super::{App, DocView, Effect, Entry, FetchOptions, Loading, Request, StoreOp, Tab, View};
+use crate::client::Outcome;
+use crate::core::page::Content;
+use crate::core::url::{Scheme, Url};
+use crate::net::{FetchError, TofuState};
+use crate::tui::layout::{Doc, Pos, external_scheme};
+use std::sync::Arc;
+
+/// Same-host redirects followed without asking.
+pub const MAX_REDIRECTS: usize = 5;
+
+impl App {
+    pub(super) fn new_tab(&mut self, url: &str) -> Vec<Effect> {
+        let id = self.fresh_id();
+        self.tabs.push(Tab {
+            id,
+            ..Tab::default()
+        });
+        self.active = self.tabs.len() - 1;
+        self.navigate(url, FetchOptions::default(), false)
+    }
+
+    /// Go to `url` in the active tab: built-in screens, external links, prompts, or a fetch.
+    pub fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
+        let Some(tab) = self.tab().map(|t| t.id) else {
+            return Vec::new();
+        };
+        let url = url.trim();
+        match url {
+            "about:help" => {
+                let page = flows::help_page(&self.keymap);
+                self.show_doc(tab, url, page, Special::None, None, replace);
+                return Vec::new();
+            }
+            "about:identities" => {
+                let entry = Entry {
+                    url: url.into(),
+                    title: "identities".into(),
+                    view: View::Identities { selected: 0 },
+                    info: None,
+                };
+                self.show(tab, entry, replace);
+                return vec![Effect::Store(StoreOp::LoadLists)];
+            }
+            _ => {}
+        }
+        if external_scheme(url).is_some() {
+            return self.ask(
+                format!("Open {url} with the external program? (y/n)"),
+                flows::Pending::External(url.to_string()),
+            );
+        }
+        if opts.search.is_none() && is_gopher_search(url) {
+            self.open_prompt(super::Purpose::GopherSearch {
+                tab,
+                url: url.to_string(),
+            });
+            return Vec::new();
+        }
+        self.fetch(Request {
+            tab,
+            url: url.to_string(),
+            replace,
+            chain: Vec::new(),
+            sensitive: false,
+            pin_after: false,
+            opts,
+        })
+    }
+
+    /// Send a request (cancelling the tab's previous load).
+    pub(super) fn fetch(&mut self, mut req: Request) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let Some(ti) = self.tab_index(req.tab) else {
+            return fx;
+        };
+        if let Some(old) = self.tabs[ti].loading.take() {
+            self.requests.remove(&old.id);
+            fx.push(Effect::Cancel { id: old.id });
+        }
+        if let Ok(u) = Url::parse(&req.url) {
+            let key = (u.host().to_string(), u.port());
+            if req.opts.identity == crate::net::IdentityChoice::Auto
+                && let Some(fp) = self.identity_for.get(&key)
+            {
+                req.opts.identity = crate::net::IdentityChoice::Fingerprint(fp.clone());
+            }
+            if req.opts.trust_once.is_none() {
+                req.opts.trust_once = self.trusted_once.get(&key).cloned();
+            }
+        }
+        let id = self.fresh_id();
+        self.tabs[ti].loading = Some(Loading {
+            id,
+            url: req.url.clone(),
+            bytes: 0,
+            started: self.now,
+        });
+        fx.push(Effect::Fetch {
+            id,
+            url: req.url.clone(),
+            opts: req.opts.clone(),
+        });
+        self.requests.insert(id, req);
+        fx
+    }
+
+    /// Stop the active tab's load.
+    pub(super) fn cancel_load(&mut self) -> Vec<Effect> {
+        let Some(l) = self.tab_mut().and_then(|t| t.loading.take()) else {
+            return Vec::new();
+        };
+        self.requests.remove(&l.id);
+        self.set_status(format!("cancelled {}", l.url));
+        vec![Effect::Cancel { id: l.id }]
+    }
+
+    pub(super) fn on_fetched(&mut self, id: u64, outcome: Outcome) -> Vec<Effect> {
+        let Some(req) = self.requests.remove(&id) else {
+            return Vec::new(); // stale: cancelled or superseded
+        };
+        let Some(ti) = self.tab_index(req.tab) else {
+            return Vec::new();
+        };
+        if self.tabs[ti].loading.as_ref().map(|l| l.id) != Some(id) {
+            return Vec::new();
+        }
+        self.tabs[ti].loading = None;
+        match outcome {
+            Outcome::Page { info, fetched } => self.on_page(req, info, fetched.page),
+            Outcome::Input {
+                prompt, sensitive, ..
+            } => {
+                let url = strip_query(&req.url);
+                self.open_prompt(super::Purpose::Input {
+                    tab: req.tab,
+                    url,
+                    sensitive,
+                    label: prompt,
+                });
+                Vec::new()
+            }
+            Outcome::Redirect {
+                target,
+                cross_host,
+                scheme,
+                ..
+            } => self.on_redirect(req, target, cross_host, &scheme),
+            Outcome::Certificate {
+                info,
+                status,
+                message,
+            } => {
+                let (page, special) =
+                    flows::client_cert_page(self, &req.url, &info, status, &message);
+                self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+                Vec::new()
+            }
+            Outcome::Failure {
+                info,
+                status,
+                meta,
+                retry_after_seconds,
+            } => {
+                let page = flows::failure_page(&req.url, status, &meta, retry_after_seconds);
+                self.set_error(format!("{status} {meta}"));
+                self.show_doc(
+                    req.tab,
+                    &req.url,
+                    page,
+                    Special::Error,
+                    Some(info),
+                    req.replace,
+                );
+                Vec::new()
+            }
+            Outcome::Error { info, error } => self.on_error(req, info, error),
+        }
+    }
+
+    fn on_page(
+        &mut self,
+        req: Request,
+        info: crate::client::RequestInfo,
+        page: Arc<crate::core::page::Page>,
+    ) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if matches!(page.content, Content::Binary) {
+            let name = file_name(&req.url);
+            self.set_status(format!("saving {} ({} bytes)…", name, page.size()));
+            fx.push(Effect::Save { page, name });
+            return fx;
+        }
+        if let Some(tls) = &info.tls {
+            match &tls.tofu {
+                TofuState::FirstUse => self.set_status(format!(
+                    "first visit to {}: certificate pinned ({})",
+                    info.host,
+                    short_fp(&tls.cert_fingerprint)
+                )),
+                TofuState::ReplacedExpired { .. } => self.set_status(format!(
+                    "the old certificate of {} had expired; the new one is pinned",
+                    info.host
+                )),
+                TofuState::TrustedOnce => self.set_status(format!(
+                    "changed certificate of {} trusted for this session only",
+                    info.host
+                )),
+                TofuState::Trusted => self.status = Default::default(),
+            }
+            if req.pin_after {
+                fx.push(Effect::Store(StoreOp::Pin {
+                    host: info.host.clone(),
+                    port: info.port,
+                    fingerprint: tls.cert_fingerprint.clone(),
+                    not_after: tls.cert_not_after.clone(),
+                }));
+                self.trusted_once.remove(&(info.host.clone(), info.port));
+            }
+        } else {
+            self.status = Default::default();
+        }
+        let url = if req.sensitive {
+            page.url.without_query()
+        } else {
+            page.url.to_string()
+        };
+        let url = if url.is_empty() { req.url.clone() } else { url };
+        if page.url.scheme() != Scheme::About {
+            let (plain, title) = (strip_query(&url), page.title().map(str::to_string));
+            self.history.retain(|(u, _)| *u != plain);
+            self.history.insert(0, (plain.clone(), title.clone()));
+            fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
+        }
+        self.show_doc(
+            req.tab,
+            &url,
+            Some(page),
+            Special::None,
+            Some(info),
+            req.replace,
+        );
+        fx
+    }
+
+    fn on_error(
+        &mut self,
+        req: Request,
+        info: crate::client::RequestInfo,
+        error: FetchError,
+    ) -> Vec<Effect> {
+        if let FetchError::CertificateChanged {
+            host,
+            port,
+            pinned,
+            presented,
+            pinned_not_after,
+        } = &error
+        {
+            let special = Special::CertChanged {
+                url: req.url.clone(),
+                host: host.clone(),
+                port: *port,
+                pinned: pinned.clone(),
+                presented: presented.clone(),
+                pinned_not_after: pinned_not_after.clone(),
+            };
+            let page = flows::cert_changed_page(&special);
+            self.set_error(format!("the certificate of {host} changed"));
+            self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+            return Vec::new();
+        }
+        self.set_error(error.to_string());
+        let page = flows::error_page(&req.url, &error);
+        self.show_doc(
+            req.tab,
+            &req.url,
+            page,
+            Special::Error,
+            Some(info),
+            req.replace,
+        );
+        Vec::new()
+    }
+
+    fn on_redirect(
+        &mut self,
+        mut req: Request,
+        target: String,
+        cross_host: bool,
+        scheme: &str,
+    ) -> Vec<Effect> {
+        let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        if req.chain.iter().any(|u| u == &target) || target == req.url {
+            let mut path = req.chain.clone();
+            path.extend([req.url.clone(), target.clone()]);
+            let msg = format!("redirect loop: {}", path.join(" → "));
+            return self.redirect_stop(req, msg);
+        }
+        if req.chain.len() >= MAX_REDIRECTS {
+            let msg = format!(
+                "too many redirects ({MAX_REDIRECTS}) starting at {}; stopped before {target}",
+                req.chain.first().unwrap_or(&req.url)
+            );
+            return self.redirect_stop(req, msg);
+        }
+        req.chain.push(req.url.clone());
+        req.url = target.clone();
+        req.opts.input = None;
+        if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
+            return self.ask(
+                format!("Follow the redirect to {target}? (y/n)"),
+                flows::Pending::Redirect(Box::new(req)),
+            );
+        }
+        self.fetch(req)
+    }
+
+    fn redirect_stop(&mut self, req: Request, msg: String) -> Vec<Effect> {
+        self.set_error(msg.clone());
+        let page = flows::message_page("Redirect stopped", &msg);
+        self.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
+        Vec::new()
+    }
+
+    /// Send a redirect the user agreed to.
+    pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
+        if external_scheme(&req.url).is_some() {
+            return vec![Effect::OpenExternal { url: req.url }];
+        }
+        self.fetch(req)
+    }
+
+    /// Show a page in a tab as a new history entry (or in place of the current one).
+    pub(super) fn show_doc(
+        &mut self,
+        tab: u64,
+        url: &str,
+        page: Option<Arc<crate::core::page::Page>>,
+        special: Special,
+        info: Option<crate::client::RequestInfo>,
+        replace: bool,
+    ) {
+        let Some(page) = page else {
+            self.set_error(format!("cannot display {url}"));
+            return;
+        };
+        let title = page
+            .title()
+            .map(str::to_string)
+            .unwrap_or_else(|| short_url(url));
+        let mut view = DocView {
+            doc: Doc::new(page),
+            top: Pos::default(),
+            hscroll: 0,
+            selected: None,
+            search: None,
+            special,
+        };
+        // A reload keeps the reader's place.
+        if replace
+            && let Some(ti) = self.tab_index(tab)
+            && let Some(Entry {
+                view: View::Doc(old),
+                url: old_url,
+                ..
+            }) = &self.tabs[ti].current
+            && *old_url == url
+        {
+            view.top = old.top;
+        }
+        let entry = Entry {
+            url: url.to_string(),
+            title,
+            view: View::Doc(Box::new(view)),
+            info,
+        };
+        self.show(tab, entry, replace);
+    }
+
+    pub(super) fn show(&mut self, tab: u64, entry: Entry, replace: bool) {
+        let Some(ti) = self.tab_index(tab) else {
+            return;
+        };
+        let t = &mut self.tabs[ti];
+        if let Some(old) = t.current.take()
+            && !replace
+        {
+            t.back.push(old);
+            t.forward.clear();
+        }
+        t.current = Some(entry);
+    }
+
+    pub(super) fn go_back(&mut self) -> Vec<Effect> {
+        let fx = self.cancel_load();
+        let Some(t) = self.tab_mut() else {
+            return fx;
+        };
+        match t.back.pop() {
+            Some(prev) => {
+                if let Some(cur) = t.current.replace(prev) {
+                    t.forward.push(cur);
+                }
+                self.status = Default::default();
+            }
+            None => self.set_status("no page to go back to"),
+        }
+        fx
+    }
+
+    pub(super) fn go_forward(&mut self) -> Vec<Effect> {
+        let fx = self.cancel_load();
+        let Some(t) = self.tab_mut() else {
+            return fx;
+        };
+        match t.forward.pop() {
+            Some(next) => {
+                if let Some(cur) = t.current.replace(next) {
+                    t.back.push(cur);
+                }
+                self.status = Default::default();
+            }
+            None => self.set_status("no page to go forward to"),
+        }
+        fx
+    }
+
+    pub(super) fn reload(&mut self) -> Vec<Effect> {
+        let Some(url) = self.current_url().map(str::to_string) else {
+            return Vec::new();
+        };
+        if matches!(
+            self.current().map(|e| &e.view),
+            Some(View::Identities { .. })
+        ) {
+            return vec![Effect::Store(StoreOp::LoadLists)];
+        }
+        let opts = FetchOptions {
+            refresh: true,
+            ..FetchOptions::default()
+        };
+        self.navigate(&url, opts, true)
+    }
+
+    /// `..` (parent) or `/` (root) of the current capsule.
+    pub(super) fn go_up(&mut self, root: bool) -> Vec<Effect> {
+        let Some(url) = self.current_url().and_then(|u| Url::parse(u).ok()) else {
+            self.set_status("no parent here");
+            return Vec::new();
+        };
+        let target = if root { Some(url.root()) } else { url.parent() };
+        match target {
+            Some(t) if t != url => self.navigate(&t.to_string(), FetchOptions::default(), false),
+            _ => {
+                self.set_status("already at the root");
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn close_tab(&mut self) -> Vec<Effect> {
+        if self.tabs.len() <= 1 {
+            self.set_status(format!(
+                "this is the last tab ({} quits)",
+                self.keymap.hint(crate::tui::keymap::Action::Quit)
+            ));
+            return Vec::new();
+        }
+        let fx = self.cancel_load();
+        let tab = self.tabs.remove(self.active);
+        self.active = self.active.min(self.tabs.len() - 1);
+        self.closed.push(tab);
+        if self.closed.len() > 20 {
+            self.closed.remove(0);
+        }
+        fx
+    }
+
+    pub(super) fn undo_close_tab(&mut self) -> Vec<Effect> {
+        let Some(tab) = self.closed.pop() else {
+            self.set_status("no closed tab to reopen");
+            return Vec::new();
+        };
+        let empty = tab.current.is_none();
+        let at = (self.active + 1).min(self.tabs.len());
+        self.tabs.insert(at, tab);
+        self.active = at;
+        if empty {
+            let home = self.settings.home.clone();
+            return self.navigate(&home, FetchOptions::default(), false);
+        }
+        Vec::new()
+    }
+
+    pub(super) fn switch_tab(&mut self, delta: isize) {
+        let n = self.tabs.len() as isize;
+        if n > 0 {
+            self.active = (self.active as isize + delta).rem_euclid(n) as usize;
+        }
+    }
+
+    /// Follow link `index` (zero-based) of the current page.
+    pub(super) fn follow_link(&mut self, index: usize, new_tab: bool) -> Vec<Effect> {
+        let Some(url) = self
+            .doc_view()
+            .and_then(|d| d.doc.link_url(index))
+            .map(str::to_string)
+        else {
+            self.set_status(format!("no link {}", index + 1));
+            return Vec::new();
+        };
+        if let Some(action) = url.strip_prefix(flows::ACTION_PREFIX) {
+            return self.page_action(action);
+        }
+        if new_tab && external_scheme(&url).is_none() {
+            return self.new_tab(&url);
+        }
+        self.navigate(&url, FetchOptions::default(), false)
+    }
+}
+
+fn is_gopher_search(url: &str) -> bool {
+    Url::parse(url)
+        .ok()
+        .filter(|u| u.scheme() == Scheme::Gopher)
+        .and_then(|u| u.gopher_target().ok())
+        .is_some_and(|t| t.item_type == '7' && t.search.is_none())
+}
+
+/// The URL without `?query`.
+pub fn strip_query(url: &str) -> String {
+    url.split('?').next().unwrap_or(url).to_string()
+}
+
+/// `sha256:abcdef…` shortened for the status line.
+pub fn short_fp(fp: &str) -> String {
+    let body = fp.strip_prefix("sha256:").unwrap_or(fp);
+    format!("sha256:{}…", body.get(..16).unwrap_or(body))
+}
+
+fn short_url(url: &str) -> String {
+    let s = url
+        .trim_start_matches("gemini://")
+        .trim_start_matches("gopher://");
+    s.trim_end_matches('/').to_string()
+}
+
+/// A safe file name for a download, from the last path segment.
+pub fn file_name(url: &str) -> String {
+    let path = strip_query(url);
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let clean: String = last
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let clean = clean.trim_start_matches('.').to_string();
+    if clean.is_empty() || clean.contains("://") {
+        "download".into()
+    } else {
+        clean
+    }
+}

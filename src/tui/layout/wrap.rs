@@ -1,0 +1,139 @@
+//! Greedy word wrapping by display width. Rows are byte ranges into the line, trailing spaces
+//! dropped, leading spaces of continuation rows skipped; a word wider than the row is cut.
+//! Tabs count as one cell (the view draws them as one space in wrapped text).
+
+use unicode_width::UnicodeWidthChar;
+
+fn cell_width(c: char) -> usize {
+    if c == '\t' { 1 } else { c.width().unwrap_or(0) }
+}
+
+/// Display width in cells.
+pub fn display_width(text: &str) -> usize {
+    if text.is_ascii() && !text.bytes().any(|b| b < 0x20) {
+        return text.len();
+    }
+    text.chars().map(cell_width).sum()
+}
+
+fn is_space(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// Wrap `text` into rows of at most `width` cells. Always returns at least one row.
+pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
+    let width = width.max(1);
+    if text.len() <= width && text.is_ascii() {
+        let end = text.trim_end().len();
+        return vec![(0, end as u32)];
+    }
+    let mut rows = Vec::new();
+    let mut push = |a: usize, b: usize| {
+        let end = a + text[a..b].trim_end().len();
+        rows.push((a as u32, end as u32));
+    };
+    let mut start = 0usize;
+    let mut w = 0usize;
+    let mut brk: Option<(usize, usize)> = None;
+    let mut skipping = false;
+    for (i, c) in text.char_indices() {
+        let cw = cell_width(c);
+        if skipping {
+            if is_space(c) {
+                continue;
+            }
+            skipping = false;
+            start = i;
+            w = 0;
+            brk = None;
+        }
+        if is_space(c) {
+            if w + cw > width {
+                push(start, i);
+                skipping = true;
+                continue;
+            }
+            brk = Some((i, w));
+            w += cw;
+            continue;
+        }
+        if w + cw > width && w > 0 {
+            match brk {
+                Some((sp, spw)) if sp > start => {
+                    push(start, sp);
+                    start = sp + 1;
+                    w -= spw + 1;
+                }
+                _ => {
+                    push(start, i);
+                    start = i;
+                    w = 0;
+                }
+            }
+            brk = None;
+        }
+        w += cw;
+    }
+    if !skipping {
+        push(start, text.len());
+    }
+    if rows.is_empty() {
+        rows.push((0, 0));
+    }
+    rows
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str, width: usize) -> Vec<&str> {
+        wrap(text, width)
+            .into_iter()
+            .map(|(a, b)| &text[a as usize..b as usize])
+            .collect()
+    }
+
+    #[test]
+    fn wraps_words_by_cells() {
+        let cases: &[(&str, usize, &[&str])] = &[
+            ("", 10, &[""]),
+            ("short", 10, &["short"]),
+            ("the quick brown fox", 10, &["the quick", "brown fox"]),
+            ("the quick brown fox", 9, &["the quick", "brown fox"]),
+            ("aaaaaaaaaaaa", 5, &["aaaaa", "aaaaa", "aa"]),
+            ("a  b", 1, &["a", "b"]),
+            ("word   ", 4, &["word"]),
+            // Wide characters take two cells each.
+            ("日本語のテキスト", 6, &["日本語", "のテキ", "スト"]),
+            // Combining marks take none: "e\u{301}" is one cell.
+            (
+                "e\u{301}e\u{301}e\u{301} x",
+                3,
+                &["e\u{301}e\u{301}e\u{301}", "x"],
+            ),
+            ("🦀🦀 🦀", 4, &["🦀🦀", "🦀"]),
+        ];
+        for (text, width, want) in cases {
+            assert_eq!(rows(text, *width), *want, "{text:?} at {width}");
+        }
+    }
+
+    #[test]
+    fn no_row_is_wider_than_asked() {
+        let text = "Lorem ipsum dolor sit amet, 日本語 consectetur adipiscing elit, sed do eiusmod";
+        for width in 2..40 {
+            for r in rows(text, width) {
+                assert!(display_width(r) <= width, "{r:?} wider than {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn widths() {
+        assert_eq!(display_width("abc"), 3);
+        assert_eq!(display_width("日本"), 4);
+        assert_eq!(display_width("e\u{301}"), 1);
+    }
+}

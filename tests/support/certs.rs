@@ -1,0 +1,85 @@
+//! Self-signed server certificates for the test servers.
+
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use sha2::{Digest, Sha256};
+use time::{Duration, OffsetDateTime};
+
+/// A certificate and its private key (ECDSA P-256, SAN localhost + 127.0.0.1).
+#[derive(Debug)]
+pub struct TestCert {
+    pub der: CertificateDer<'static>,
+    key: PrivatePkcs8KeyDer<'static>,
+    pub not_before: OffsetDateTime,
+    pub not_after: OffsetDateTime,
+}
+
+impl Clone for TestCert {
+    fn clone(&self) -> Self {
+        TestCert {
+            der: self.der.clone(),
+            key: self.key.clone_key(),
+            not_before: self.not_before,
+            not_after: self.not_after,
+        }
+    }
+}
+
+/// `sha256:<hex>` of DER bytes (the fingerprint format of smolweb's stores).
+pub fn fingerprint(der: &[u8]) -> String {
+    format!("sha256:{}", hex::encode(Sha256::digest(der)))
+}
+
+impl TestCert {
+    /// Valid from yesterday for a year.
+    pub fn new() -> TestCert {
+        let now = OffsetDateTime::now_utc();
+        TestCert::with_validity(now - Duration::days(1), now + Duration::days(365))
+    }
+
+    /// Expired yesterday.
+    pub fn expired() -> TestCert {
+        let now = OffsetDateTime::now_utc();
+        TestCert::with_validity(now - Duration::days(30), now - Duration::days(1))
+    }
+
+    /// Valid only from tomorrow.
+    pub fn not_yet_valid() -> TestCert {
+        let now = OffsetDateTime::now_utc();
+        TestCert::with_validity(now + Duration::days(1), now + Duration::days(30))
+    }
+
+    pub fn with_validity(not_before: OffsetDateTime, not_after: OffsetDateTime) -> TestCert {
+        let key = rcgen::KeyPair::generate().expect("key");
+        let mut params =
+            rcgen::CertificateParams::new(vec!["localhost".to_string()]).expect("params");
+        params
+            .subject_alt_names
+            .push(rcgen::SanType::IpAddress([127, 0, 0, 1].into()));
+        // rcgen keeps whole seconds; truncate so our copy matches the certificate.
+        let nb = not_before.replace_nanosecond(0).expect("time");
+        let na = not_after.replace_nanosecond(0).expect("time");
+        params.not_before = nb;
+        params.not_after = na;
+        let cert = params.self_signed(&key).expect("self-signed");
+        TestCert {
+            der: cert.der().clone(),
+            key: PrivatePkcs8KeyDer::from(key.serialize_der()),
+            not_before: nb,
+            not_after: na,
+        }
+    }
+
+    pub fn fingerprint(&self) -> String {
+        fingerprint(self.der.as_ref())
+    }
+
+    pub fn key(&self) -> PrivateKeyDer<'static> {
+        PrivateKeyDer::Pkcs8(self.key.clone_key())
+    }
+}
+
+impl Default for TestCert {
+    fn default() -> Self {
+        TestCert::new()
+    }
+}

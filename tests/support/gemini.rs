@@ -1,0 +1,460 @@
+//! An in-process Gemini server over TLS (tokio-rustls, ring provider).
+//!
+//! ```ignore
+//! let server = support::gemini::Server::start(
+//!     Routes::new().route("/", Reply::gemtext("# hi\n")).route("/x", Reply::status(51, "gone")),
+//! ).await;
+//! let url = server.url("/");          // gemini://127.0.0.1:PORT/
+//! server.requests();                  // every request line + client cert fingerprint
+//! server.set_cert(TestCert::new());   // later connections see a changed certificate
+//! ```
+
+use super::certs::{TestCert, fingerprint};
+use rustls::pki_types::{CertificateDer, UnixTime};
+use rustls::server::ServerConfig;
+use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+use rustls::{DigitallySignedStruct, DistinguishedName, SignatureScheme};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// What the server answers to one request.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// `<status> <meta>\r\n<body>`, then close_notify.
+    Response {
+        status: u8,
+        meta: String,
+        body: Vec<u8>,
+    },
+    /// These bytes as-is, then close_notify.
+    Raw(Vec<u8>),
+    /// These bytes, then the TCP connection is dropped without close_notify.
+    NoCloseNotify(Vec<u8>),
+    /// These bytes one at a time, `interval` apart.
+    Drip { bytes: Vec<u8>, interval: Duration },
+    /// This header, then a body that never ends.
+    Endless { header: Vec<u8> },
+    /// Never answer (keep the connection open).
+    Silent,
+}
+
+impl Reply {
+    pub fn new(status: u8, meta: &str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply::Response {
+            status,
+            meta: meta.into(),
+            body: body.into(),
+        }
+    }
+    /// `20 <mime>` with a body.
+    pub fn ok(mime: &str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply::new(20, mime, body)
+    }
+    /// `20 text/gemini` with a body.
+    pub fn gemtext(body: &str) -> Reply {
+        Reply::ok("text/gemini", body.as_bytes().to_vec())
+    }
+    /// Any status without a body.
+    pub fn status(status: u8, meta: &str) -> Reply {
+        Reply::new(status, meta, Vec::new())
+    }
+    /// A header line far above 1024 bytes of meta.
+    pub fn oversize_header() -> Reply {
+        let mut bytes = b"20 text/gemini; x=".to_vec();
+        bytes.extend(std::iter::repeat_n(b'a', 4000));
+        bytes.extend_from_slice(b"\r\n");
+        Reply::Raw(bytes)
+    }
+    /// A header without CRLF, then close.
+    pub fn no_crlf() -> Reply {
+        Reply::Raw(b"20 text/gemini".to_vec())
+    }
+    /// A header whose status is not two digits.
+    pub fn invalid_status() -> Reply {
+        Reply::Raw(b"2x text/gemini\r\nhello\r\n".to_vec())
+    }
+    /// A text/plain utf-8 body that is not UTF-8.
+    pub fn invalid_utf8_body() -> Reply {
+        Reply::ok(
+            "text/plain; charset=utf-8",
+            vec![b'o', b'k', 0xff, 0xfe, 0xc3, 0x28, b'\n'],
+        )
+    }
+    /// A complete answer, then the TCP connection dropped without close_notify.
+    pub fn close_without_notify(status: u8, meta: &str, body: &[u8]) -> Reply {
+        let mut bytes = format!("{status} {meta}\r\n").into_bytes();
+        bytes.extend_from_slice(body);
+        Reply::NoCloseNotify(bytes)
+    }
+    /// A gemtext answer sent one byte per `interval`.
+    pub fn drip(body: &str, interval: Duration) -> Reply {
+        Reply::Drip {
+            bytes: format!("20 text/gemini\r\n{body}").into_bytes(),
+            interval,
+        }
+    }
+    /// `20 text/plain` and a body that never ends.
+    pub fn endless() -> Reply {
+        Reply::Endless {
+            header: b"20 text/plain\r\n".to_vec(),
+        }
+    }
+}
+
+/// One request the server received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The request line without CRLF.
+    pub line: String,
+    /// Path of the requested URL (without query).
+    pub path: String,
+    pub query: Option<String>,
+    /// `sha256:<hex>` of the client certificate presented (or carried by the resumed
+    /// session), if any.
+    pub client_cert: Option<String>,
+    /// Was this connection a resumed TLS session?
+    pub resumed: bool,
+}
+
+type Handler = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
+
+/// Path -> reply table with an optional fallback handler (default: `51 not found`).
+#[derive(Clone, Default)]
+pub struct Routes {
+    map: HashMap<String, Reply>,
+    handler: Option<Handler>,
+}
+
+impl Routes {
+    pub fn new() -> Routes {
+        Routes::default()
+    }
+    pub fn route(mut self, path: &str, reply: Reply) -> Routes {
+        self.map.insert(path.to_string(), reply);
+        self
+    }
+    /// Called for paths without a route.
+    pub fn handler(mut self, f: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Routes {
+        self.handler = Some(Arc::new(f));
+        self
+    }
+    fn reply(&self, req: &Request) -> Reply {
+        if let Some(reply) = self.map.get(&req.path) {
+            return reply.clone();
+        }
+        match &self.handler {
+            Some(f) => f(req),
+            None => Reply::status(51, "not found"),
+        }
+    }
+}
+
+/// Server modes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Certificate to start with (default: a fresh valid one).
+    pub cert: Option<TestCert>,
+    /// Speak TLS 1.2 only.
+    pub tls12_only: bool,
+    /// Answer every connection with plain bytes instead of a TLS handshake.
+    pub tls_garbage: bool,
+    /// Ask clients for an (optional) certificate. Default true.
+    pub request_client_cert: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cert: None,
+            tls12_only: false,
+            tls_garbage: false,
+            request_client_cert: true,
+        }
+    }
+}
+
+struct State {
+    routes: Routes,
+    options: Options,
+    cert: Mutex<TestCert>,
+    config: Mutex<Arc<ServerConfig>>,
+    requests: Mutex<Vec<Request>>,
+    connections: Mutex<usize>,
+    handshakes: Mutex<usize>,
+}
+
+/// A running server; stops when dropped.
+pub struct Server {
+    addr: SocketAddr,
+    state: Arc<State>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Server {
+    pub async fn start(routes: Routes) -> Server {
+        Server::start_with(routes, Options::default()).await
+    }
+
+    pub async fn start_with(routes: Routes, options: Options) -> Server {
+        let cert = options.cert.clone().unwrap_or_default();
+        let config = server_config(&cert, &options);
+        let state = Arc::new(State {
+            routes,
+            options,
+            cert: Mutex::new(cert),
+            config: Mutex::new(config),
+            requests: Mutex::new(Vec::new()),
+            connections: Mutex::new(0),
+            handshakes: Mutex::new(0),
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let task = tokio::spawn(accept_loop(listener, state.clone()));
+        Server { addr, state, task }
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+    pub fn host(&self) -> &'static str {
+        "127.0.0.1"
+    }
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+    /// `gemini://127.0.0.1:PORT<path>` (`path` starts with "/", may carry `?query`).
+    pub fn url(&self, path: &str) -> String {
+        format!("gemini://127.0.0.1:{}{}", self.port(), path)
+    }
+    /// Every request received so far, in order.
+    pub fn requests(&self) -> Vec<Request> {
+        self.state.requests.lock().unwrap().clone()
+    }
+    pub fn request_lines(&self) -> Vec<String> {
+        self.requests().into_iter().map(|r| r.line).collect()
+    }
+    /// TCP connections accepted.
+    pub fn connections(&self) -> usize {
+        *self.state.connections.lock().unwrap()
+    }
+    /// TLS handshakes that completed on the server side.
+    pub fn handshakes(&self) -> usize {
+        *self.state.handshakes.lock().unwrap()
+    }
+    pub fn cert(&self) -> TestCert {
+        self.state.cert.lock().unwrap().clone()
+    }
+    pub fn fingerprint(&self) -> String {
+        self.cert().fingerprint()
+    }
+    /// Serve another certificate from now on (new TLS config, so no session resumes).
+    pub fn set_cert(&self, cert: TestCert) {
+        let config = server_config(&cert, &self.state.options);
+        *self.state.config.lock().unwrap() = config;
+        *self.state.cert.lock().unwrap() = cert;
+    }
+}
+
+/// Accepts any client certificate (optional), verifying only its signatures.
+#[derive(Debug)]
+struct AnyClientCert {
+    provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+impl ClientCertVerifier for AnyClientCert {
+    fn offer_client_auth(&self) -> bool {
+        true
+    }
+    fn client_auth_mandatory(&self) -> bool {
+        false
+    }
+    fn root_hint_subjects(&self) -> &[DistinguishedName] {
+        &[]
+    }
+    fn verify_client_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _now: UnixTime,
+    ) -> Result<ClientCertVerified, rustls::Error> {
+        Ok(ClientCertVerified::assertion())
+    }
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+fn server_config(cert: &TestCert, options: &Options) -> Arc<ServerConfig> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let versions: &[&rustls::SupportedProtocolVersion] = if options.tls12_only {
+        &[&rustls::version::TLS12]
+    } else {
+        &[&rustls::version::TLS13, &rustls::version::TLS12]
+    };
+    let builder = ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(versions)
+        .expect("versions");
+    let builder = if options.request_client_cert {
+        builder.with_client_cert_verifier(Arc::new(AnyClientCert { provider }))
+    } else {
+        builder.with_no_client_auth()
+    };
+    let config = builder
+        .with_single_cert(vec![cert.der.clone()], cert.key())
+        .expect("server cert");
+    Arc::new(config)
+}
+
+async fn accept_loop(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let Ok((tcp, _)) = listener.accept().await else {
+            continue;
+        };
+        *state.connections.lock().unwrap() += 1;
+        let _ = tcp.set_nodelay(true);
+        tokio::spawn(serve(tcp, state.clone()));
+    }
+}
+
+async fn serve(mut tcp: TcpStream, state: Arc<State>) {
+    if state.options.tls_garbage {
+        let _ = tcp
+            .write_all(b"HTTP/1.1 400 Bad Request\r\n\r\nnot TLS\r\n")
+            .await;
+        return;
+    }
+    let config = state.config.lock().unwrap().clone();
+    let Ok(mut tls) = tokio_rustls::TlsAcceptor::from(config).accept(tcp).await else {
+        return;
+    };
+    *state.handshakes.lock().unwrap() += 1;
+    let Some(line) = read_line(&mut tls).await else {
+        return;
+    };
+    let conn = tls.get_ref().1;
+    let resumed = conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+    let client_cert = conn
+        .peer_certificates()
+        .and_then(|c| c.first())
+        .map(|c| fingerprint(c.as_ref()));
+    let (path, query) = split_url(&line);
+    let req = Request {
+        line,
+        path,
+        query,
+        client_cert,
+        resumed,
+    };
+    state.requests.lock().unwrap().push(req.clone());
+    let reply = state.routes.reply(&req);
+    write_reply(tls, reply).await;
+}
+
+/// Read up to CRLF (at most 4096 bytes, 5 s).
+pub(crate) async fn read_line<S: AsyncRead + Unpin>(stream: &mut S) -> Option<String> {
+    let read = async {
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        while buf.len() < 4096 {
+            if stream.read(&mut byte).await.ok()? == 0 {
+                return None;
+            }
+            buf.push(byte[0]);
+            if buf.ends_with(b"\n") {
+                let text = String::from_utf8_lossy(&buf);
+                return Some(text.trim_end_matches(['\r', '\n']).to_string());
+            }
+        }
+        None
+    };
+    tokio::time::timeout(Duration::from_secs(5), read)
+        .await
+        .ok()
+        .flatten()
+}
+
+fn split_url(line: &str) -> (String, Option<String>) {
+    let rest = line.split_once("://").map_or(line, |(_, r)| r);
+    let path_and_query = rest.find('/').map_or("/", |i| &rest[i..]);
+    match path_and_query.split_once('?') {
+        Some((p, q)) => (p.to_string(), Some(q.to_string())),
+        None => (path_and_query.to_string(), None),
+    }
+}
+
+async fn write_reply<S: AsyncWrite + Unpin>(mut tls: S, reply: Reply) {
+    match reply {
+        Reply::Response { status, meta, body } => {
+            let mut bytes = format!("{status} {meta}\r\n").into_bytes();
+            bytes.extend_from_slice(&body);
+            let _ = tls.write_all(&bytes).await;
+            let _ = tls.shutdown().await;
+        }
+        Reply::Raw(bytes) => {
+            let _ = tls.write_all(&bytes).await;
+            let _ = tls.shutdown().await;
+        }
+        Reply::NoCloseNotify(bytes) => {
+            let _ = tls.write_all(&bytes).await;
+            let _ = tls.flush().await;
+            drop(tls);
+        }
+        Reply::Drip { bytes, interval } => {
+            for b in bytes {
+                if tls.write_all(&[b]).await.is_err() || tls.flush().await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(interval).await;
+            }
+            let _ = tls.shutdown().await;
+        }
+        Reply::Endless { header } => {
+            if tls.write_all(&header).await.is_err() {
+                return;
+            }
+            let chunk = vec![b'a'; 16 * 1024];
+            while tls.write_all(&chunk).await.is_ok() {}
+        }
+        Reply::Silent => {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! In-process test servers shared by the integration tests (`mod support;`).
+//!
+//! Everything listens on 127.0.0.1 with an ephemeral port, runs on the test's tokio runtime,
+//! and stops when the `Server` value is dropped.
+//! - [`certs`]: self-signed certificates made with rcgen (valid, expired, not yet valid).
+//! - [`gemini`]: a Gemini TLS server with routes, a handler closure, request recording (line +
+//!   client certificate fingerprint), certificate swapping, TLS-1.2-only mode, misbehaviours.
+//! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod certs;
+pub mod gemini;
+pub mod gopher;
+
+use std::path::PathBuf;
+
+/// A temporary data directory with the store paths smolweb uses.
+pub struct TempStores {
+    pub dir: tempfile::TempDir,
+}
+
+impl TempStores {
+    pub fn new() -> TempStores {
+        TempStores {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+    pub fn known_hosts_path(&self) -> PathBuf {
+        self.dir.path().join(smolweb::store::files::KNOWN_HOSTS)
+    }
+    pub fn identities_dir(&self) -> PathBuf {
+        self.dir.path().join(smolweb::store::files::IDENTITIES_DIR)
+    }
+    pub fn known_hosts(&self) -> smolweb::store::tofu::KnownHosts {
+        smolweb::store::tofu::KnownHosts::new(self.known_hosts_path())
+    }
+    pub fn identities(&self) -> smolweb::store::identity::Identities {
+        smolweb::store::identity::Identities::new(self.identities_dir())
+    }
+    /// A `Net` over these stores with the given TOFU policy.
+    pub fn net(&self, policy: smolweb::store::tofu::TofuPolicy) -> smolweb::net::Net {
+        smolweb::net::Net::new(self.known_hosts(), self.identities(), policy)
+    }
+}
+
+impl Default for TempStores {
+    fn default() -> Self {
+        TempStores::new()
+    }
+}
+
+/// `NetOptions` for loopback tests: private addresses allowed, a short budget.
+pub fn loopback_options(timeout: std::time::Duration) -> smolweb::net::NetOptions {
+    smolweb::net::NetOptions {
+        timeout,
+        allow_private: true,
+        ..smolweb::net::NetOptions::default()
+    }
+}

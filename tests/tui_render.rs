@@ -1,0 +1,135 @@
+//! Screens rendered on ratatui's TestBackend and compared with text snapshots under
+//! tests/snapshots/ (UPDATE_SNAPSHOTS=1 rewrites them after a deliberate change).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod tui_helpers;
+
+use smolweb::client::Outcome;
+use smolweb::net::FetchError;
+use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb::tui::app::Msg;
+use tui_helpers::*;
+
+const PAGE: &str = "# A capsule\n\nSome text that is long enough to be wrapped at the text width, because it goes on and on about nothing in particular, like a good blog post.\n\n## Links\n=> gemini://a.test/ A gemini link\n=> gopher://b.test/ A gopher hole\n=> https://c.test/ A web page\n* a list item\n* 日本語のテキストと絵文字🦀も正しく折り返されること、幅の計算は二セル\n> A quote that is rather long and must be wrapped, with the bar repeated on every row.\n```ascii art\n+------+  a preformatted line that is wider than the text column and is never wrapped at all\n|  hi  |\n+------+\n```\n### The end\n";
+
+fn page_app(width: u16, height: u16) -> smolweb::tui::app::App {
+    let mut app = app_sized(width, height);
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", PAGE),
+    );
+    app
+}
+
+#[test]
+fn a_gemtext_page() {
+    let app = page_app(80, 24);
+    assert_snapshot("page_80x24", &screen(&app));
+}
+
+#[test]
+fn a_folded_page_and_a_search() {
+    let mut app = page_app(80, 24);
+    press(&mut app, &["p", "/"]);
+    type_text(&mut app, "link");
+    press(&mut app, &["enter", "g"]);
+    let s = screen(&app);
+    assert!(s.contains("[3 lines folded]"), "{s}");
+    assert_snapshot("page_folded", &s);
+}
+
+#[test]
+fn a_small_terminal() {
+    let app = page_app(40, 10);
+    assert_snapshot("page_40x10", &screen(&app));
+}
+
+#[test]
+fn a_gopher_menu() {
+    let mut app = app();
+    let body = "iWelcome to the hole\tfake\t(NULL)\t0\r\n1Phlog\t/phlog\tb.test\t70\r\n0About me\t/about.txt\tb.test\t70\r\n7Search\t/search\tb.test\t70\r\nhWeb\tURL:https://c.test/\tb.test\t70\r\n.\r\n";
+    open(&mut app, "gopher://b.test/", menu("gopher://b.test/", body));
+    assert_snapshot("menu_80x24", &screen(&app));
+}
+
+#[test]
+fn the_changed_certificate_warning() {
+    let mut app = app();
+    let url = "gemini://cap.test/";
+    let fx = app.start(Some(url.into()));
+    let (id, _, _) = fetch(&fx);
+    answer(
+        &mut app,
+        id,
+        Outcome::Error {
+            info: info(url),
+            error: FetchError::CertificateChanged {
+                host: "cap.test".into(),
+                port: 1965,
+                pinned: "sha256:1111222233334444555566667777888899990000aaaabbbbccccddddeeeeffff"
+                    .into(),
+                presented:
+                    "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111".into(),
+                pinned_not_after: "2031-05-06T00:00:00Z".into(),
+            },
+        },
+    );
+    assert_snapshot("tofu_warning", &screen(&app));
+}
+
+#[test]
+fn the_identities_screen() {
+    let mut app = app();
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", PAGE),
+    );
+    press(&mut app, &["I"]);
+    app.update(Msg::Identities(vec![Identity {
+        name: "me".into(),
+        fingerprint: "sha256:beef".into(),
+        scope: Scope {
+            host: "cap.test".into(),
+            port: 1965,
+            path: "/".into(),
+        },
+        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
+        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
+        created_by: CreatedBy::Human,
+        agent_use: true,
+        algorithm: KeyAlgorithm::EcdsaP256,
+        cert_pem: String::new(),
+    }]));
+    app.update(Msg::Approvals(vec![smolweb::store::approvals::Approval {
+        id: "ab12cd34".into(),
+        request: smolweb::store::approvals::Request::IdentityCreate {
+            scope: Scope {
+                host: "cap.test".into(),
+                port: 1965,
+                path: "/app".into(),
+            },
+            name: "agent-login".into(),
+        },
+        client: "test-agent".into(),
+        requested_at: time::macros::datetime!(2025-01-01 0:00 UTC),
+        expires_at: time::macros::datetime!(2099-01-01 0:00 UTC),
+    }]));
+    assert_snapshot("identities", &screen(&app));
+}
+
+#[test]
+fn the_help_page() {
+    let mut app = app();
+    app.start(Some("about:help".into()));
+    assert_snapshot("help", &screen(&app));
+}
+
+#[test]
+fn page_info_popup() {
+    let mut app = page_app(80, 24);
+    press(&mut app, &["i"]);
+    let s = screen(&app);
+    assert!(s.contains("Page info") && s.contains("text/gemini"), "{s}");
+}
