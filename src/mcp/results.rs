@@ -49,7 +49,7 @@ pub struct RequestInfoOut {
     pub client_cert_warning: Option<String>,
 }
 
-/// Where a fetched result came from.
+// Where a fetched result came from (flattened into the fetched kinds).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 pub struct CacheMeta {
     /// True when answered from the body held since an earlier download (no new request).

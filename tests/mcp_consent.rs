@@ -1,0 +1,327 @@
+//! Identity and trust changes need the human: pending approvals performed by the `smolweb`
+//! binary, elicitation accept/decline on both protocol generations, and `ask_user` answers that
+//! never reach the agent.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod mcp_harness;
+mod support;
+
+use mcp_harness::*;
+use serde_json::json;
+use support::gemini::{self, Reply, Routes};
+
+fn members_only() -> Routes {
+    Routes::new().handler(
+        |req| match (req.path.as_str(), &req.client_cert, &req.query) {
+            ("/club", None, _) => Reply::status(60, "Members only"),
+            ("/club", Some(fp), _) => Reply::gemtext(&format!("# Welcome\nmember {fp}\n")),
+            ("/secret", _, None) => Reply::status(11, "Password"),
+            ("/secret", _, Some(_)) => Reply::gemtext("# Inside\n"),
+            _ => Reply::status(51, "not found"),
+        },
+    )
+}
+
+#[tokio::test]
+async fn identity_without_elicitation_waits_for_the_cli_approval() {
+    let server = gemini::Server::start(members_only()).await;
+    let env = Env::loopback();
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let club = server.url("/club");
+    let first = sc(&call(&s, "gemini_fetch", json!({"url": club})).await);
+    assert_eq!(first["kind"], "certificate");
+    assert_eq!(first["status"], 60);
+    assert_eq!(first["required"], true);
+    assert!(
+        first["next_step"]
+            .as_str()
+            .unwrap()
+            .contains("Ask the user")
+    );
+
+    let bad = call(&s, "gemini_client_cert_update", json!({"action": "create", "url": club, "fingerprint": format!("sha256:{}", "a".repeat(64))})).await;
+    assert_eq!(error_code(&bad), "INVALID_REQUEST");
+    let bad = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "remove", "url": club}),
+    )
+    .await;
+    assert_eq!(error_code(&bad), "INVALID_REQUEST");
+
+    let r = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": club}),
+    )
+    .await;
+    let v = sc(&r);
+    assert_eq!(v["kind"], "client_cert_update", "{v}");
+    assert_eq!(v["pending"], true);
+    assert_eq!(v["changed"], false);
+    let id = v["approval_id"].as_str().unwrap().to_string();
+    assert!(
+        v["next_step"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("smolweb identity approve {id}"))
+    );
+    let still = sc(&call(&s, "gemini_fetch", json!({"url": club})).await);
+    assert_eq!(
+        still["kind"], "certificate",
+        "nothing changes before the human approves"
+    );
+
+    let (ok, out) = env.run(&["identity", "approve", &id]);
+    assert!(ok, "approve failed: {out}");
+    let list = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
+    let entries = list["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["created_by"], "agent");
+    assert_eq!(entries[0]["path"], "/club");
+    let fp = entries[0]["fingerprint"].as_str().unwrap().to_string();
+    assert!(!list.to_string().contains("PRIVATE KEY"));
+    assert!(
+        !list
+            .to_string()
+            .contains(&env.data_dir().display().to_string())
+    );
+
+    let page = sc(&call(&s, "gemini_fetch", json!({"url": club})).await);
+    assert_eq!(page["kind"], "gemtext", "{page}");
+    let last = server
+        .requests()
+        .into_iter()
+        .rev()
+        .find(|q| q.path == "/club")
+        .unwrap();
+    assert_eq!(last.client_cert.as_deref(), Some(fp.as_str()));
+
+    let pins = sc(&call(&s, "gemini_trust_list", json!({"host": "127.0.0.1"})).await);
+    assert_eq!(pins["entries"][0]["fingerprint"], server.fingerprint());
+    let other = format!("sha256:{}", "b".repeat(64));
+    let pin = sc(&call(
+        &s,
+        "gemini_trust_update",
+        json!({"action": "pin", "host": "127.0.0.1", "port": server.port(), "fingerprint": other}),
+    )
+    .await);
+    assert_eq!(pin["pending"], true);
+    let id = pin["approval_id"].as_str().unwrap().to_string();
+    let (ok, out) = env.run(&["trust", "approve", &id]);
+    assert!(ok, "{out}");
+    let changed = call(
+        &s,
+        "gemini_fetch",
+        json!({"url": server.url("/club"), "refresh": true}),
+    )
+    .await;
+    assert_eq!(error_code(&changed), "CERTIFICATE_CHANGED");
+    s.cancel().await.unwrap();
+}
+
+async fn elicited_identity(generation: Gen) {
+    let server = gemini::Server::start(members_only()).await;
+    let env = Env::loopback();
+    let club = server.url("/club");
+    let yes = TestClient::new(Elicit::Accept(json!({"approve": true})));
+    let asked = yes.asked.clone();
+    let s = connect(&env, generation, yes).await;
+    let r = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": club}),
+    )
+    .await;
+    let v = sc(&r);
+    assert_eq!(v["kind"], "client_cert_update", "{v}");
+    assert_eq!(v["changed"], true);
+    assert_eq!(v["pending"], false);
+    assert!(v["expires"].is_string());
+    let fp = v["fingerprint"].as_str().unwrap().to_string();
+    if generation == Gen::Initialize {
+        let q = asked.lock().unwrap().clone();
+        assert_eq!(q.len(), 1);
+        assert!(q[0].contains(&club), "the question names the scope: {q:?}");
+    }
+    let page = sc(&call(&s, "gemini_fetch", json!({"url": club})).await);
+    assert_eq!(page["kind"], "gemtext");
+    let again = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": club}),
+    )
+    .await;
+    assert_eq!(error_code(&again), "CERTIFICATE_EXISTS");
+    let wrong = format!("sha256:{}", "c".repeat(64));
+    let mismatch = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "remove", "url": club, "fingerprint": wrong}),
+    )
+    .await;
+    assert_eq!(error_code(&mismatch), "FINGERPRINT_MISMATCH");
+    let removed = sc(&call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "remove", "url": club, "fingerprint": fp}),
+    )
+    .await);
+    assert_eq!(removed["changed"], true, "{removed}");
+    let list = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
+    assert_eq!(list["entries"], json!([]));
+    s.cancel().await.unwrap();
+
+    let no = TestClient::new(Elicit::Decline);
+    let s = connect(&env, generation, no).await;
+    let declined = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": club}),
+    )
+    .await;
+    assert_eq!(error_code(&declined), "USER_DECLINED");
+    let pin = call(
+        &s,
+        "gemini_trust_update",
+        json!({"action": "remove", "host": "127.0.0.1", "port": server.port()}),
+    )
+    .await;
+    assert_eq!(error_code(&pin), "USER_DECLINED");
+    let list = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
+    assert_eq!(list["entries"], json!([]));
+    let (_, pending) = env.run(&["identity", "pending"]);
+    assert!(
+        pending.contains("no pending"),
+        "a declined request leaves nothing queued: {pending}"
+    );
+    s.cancel().await.unwrap();
+
+    let cancel = TestClient::new(Elicit::Cancel);
+    let s = connect(&env, generation, cancel).await;
+    let cancelled = call(
+        &s,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": club}),
+    )
+    .await;
+    assert_eq!(error_code(&cancelled), "USER_DECLINED");
+    s.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn elicited_identity_initialize() {
+    elicited_identity(Gen::Initialize).await;
+}
+
+#[tokio::test]
+async fn elicited_identity_discover() {
+    elicited_identity(Gen::Discover).await;
+}
+
+async fn trust_with_elicitation(generation: Gen) {
+    let server = gemini::Server::start(members_only()).await;
+    let env = Env::loopback();
+    let s = connect(
+        &env,
+        generation,
+        TestClient::new(Elicit::Accept(json!({"approve": true}))),
+    )
+    .await;
+    let first = sc(&call(&s, "gemini_fetch", json!({"url": server.url("/secret")})).await);
+    assert_eq!(first["kind"], "input");
+    let wrong = format!("sha256:{}", "d".repeat(64));
+    let args = json!({"action": "remove", "host": "127.0.0.1", "port": server.port(), "fingerprint": wrong});
+    assert_eq!(
+        error_code(&call(&s, "gemini_trust_update", args).await),
+        "FINGERPRINT_MISMATCH"
+    );
+    let args = json!({"action": "remove", "host": "127.0.0.1", "port": server.port(), "fingerprint": server.fingerprint()});
+    let removed = sc(&call(&s, "gemini_trust_update", args).await);
+    assert_eq!(removed["kind"], "trust_update");
+    assert_eq!(removed["changed"], true, "{removed}");
+    let list = sc(&call(&s, "gemini_trust_list", json!({})).await);
+    assert_eq!(list["entries"], json!([]));
+    s.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn trust_with_elicitation_initialize() {
+    trust_with_elicitation(Gen::Initialize).await;
+}
+
+#[tokio::test]
+async fn trust_with_elicitation_discover() {
+    trust_with_elicitation(Gen::Discover).await;
+}
+
+async fn ask_user(generation: Gen) {
+    let server = gemini::Server::start(members_only()).await;
+    let env = Env::loopback();
+    let secret = "hunter2-Ω";
+    let client = TestClient::new(Elicit::Accept(json!({"answer": secret})));
+    let asked = client.asked.clone();
+    let s = connect(&env, generation, client).await;
+    let r = call(
+        &s,
+        "gemini_fetch",
+        json!({"url": server.url("/secret"), "ask_user": true}),
+    )
+    .await;
+    let v = sc(&r);
+    assert_eq!(v["kind"], "gemtext", "{v}");
+    assert_eq!(v["input_from_user"], true);
+    assert_eq!(v["request_info"]["has_query"], true);
+    let everything = format!("{v}{}", texts(&r).join(""));
+    assert!(
+        !everything.contains("hunter2"),
+        "the answer never reaches the agent"
+    );
+    let sent = server
+        .requests()
+        .into_iter()
+        .find(|q| q.query.is_some())
+        .unwrap();
+    assert_eq!(sent.query.as_deref(), Some("hunter2-%CE%A9"));
+    if generation == Gen::Initialize {
+        let q = asked.lock().unwrap().clone();
+        assert!(
+            q[0].contains("Password") && q[0].contains("sensitive"),
+            "{q:?}"
+        );
+    }
+    s.cancel().await.unwrap();
+
+    let s = connect(&env, generation, TestClient::new(Elicit::Decline)).await;
+    let r = call(
+        &s,
+        "gemini_fetch",
+        json!({"url": server.url("/secret"), "ask_user": true}),
+    )
+    .await;
+    assert_eq!(error_code(&r), "USER_DECLINED");
+    s.cancel().await.unwrap();
+
+    let s = connect(&env, generation, TestClient::new(Elicit::Off)).await;
+    let r = sc(&call(
+        &s,
+        "gemini_fetch",
+        json!({"url": server.url("/secret"), "ask_user": true}),
+    )
+    .await);
+    assert_eq!(
+        r["kind"], "input",
+        "without elicitation the prompt goes to the agent"
+    );
+    s.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn ask_user_initialize() {
+    ask_user(Gen::Initialize).await;
+}
+
+#[tokio::test]
+async fn ask_user_discover() {
+    ask_user(Gen::Discover).await;
+}
