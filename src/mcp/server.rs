@@ -64,12 +64,12 @@ fn mark_input_from_user(r: &mut FetchResult) {
     }
 }
 
-fn declined(family: Family, url: &str, message: &str) -> FetchResult {
+fn refused(family: Family, url: &str, code: &str, message: &str) -> FetchResult {
     let info = RequestInfoOut {
         url: Some(super::outcome::without_query(url)),
         ..RequestInfoOut::default()
     };
-    super::outcome::error_result(family, error_out(info, "USER_DECLINED", message))
+    super::outcome::error_result(family, error_out(info, code, message))
 }
 
 fn answer_question(url: &str, prompt: &str, sensitive: bool) -> String {
@@ -218,8 +218,13 @@ impl SmolwebServer {
         let r = match asked {
             Ask::Answer(a) => self.with_answer(&p, &a).await,
             Ask::NeedInput(r) => return Ok(r.into()),
-            Ask::Declined => declined(Family::Gemini, &p.url, "the user declined to answer"),
-            Ask::Invalid(m) => declined(Family::Gemini, &p.url, &m),
+            Ask::Declined => refused(
+                Family::Gemini,
+                &p.url,
+                "USER_DECLINED",
+                "the user declined to answer",
+            ),
+            Ask::Invalid(m) => refused(Family::Gemini, &p.url, "INVALID_REQUEST", &m),
             Ask::Unsupported => {
                 // No way to reach the user: give the agent the prompt itself.
                 fetch::gemini(&self.client, &p.url, None, p.offset, p.refresh).await
