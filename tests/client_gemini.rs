@@ -176,6 +176,53 @@ async fn slow_down_waits_once_or_reports() {
         }
     ));
     assert_eq!(hits(&server, "/never"), 1);
+
+    // The host is now paused for ten minutes: the next request answers SLOW_DOWN at once
+    // (within the 5 s budget) instead of sleeping, and sends nothing.
+    let next = tokio::time::timeout(Duration::from_secs(4), open(&c, &server.url("/other")))
+        .await
+        .expect("a paused host must not make the caller wait past its budget");
+    match next {
+        Outcome::Error {
+            error: FetchError::SlowDown {
+                retry_after_seconds,
+            },
+            ..
+        } => assert!(
+            (590..=600).contains(&retry_after_seconds),
+            "{retry_after_seconds}"
+        ),
+        other => panic!("expected SLOW_DOWN, got {other:?}"),
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 2, "nothing sent while paused");
+}
+
+#[tokio::test]
+async fn a_first_visit_says_the_certificate_was_pinned_even_after_robots() {
+    let server = Server::start(Routes::new().route("/", Reply::gemtext("# Hi\n"))).await;
+    let (c, _dir) = agent();
+    let first = open(&c, &server.url("/")).await;
+    assert_eq!(
+        hits(&server, "/robots.txt"),
+        1,
+        "robots.txt was fetched first"
+    );
+    let tls = first.info().tls.clone().expect("tls facts");
+    assert_eq!(tls.tofu, smolweb::net::TofuState::FirstUse);
+    assert!(tls.tofu_warning().is_some());
+    let again = c
+        .open(
+            &server.url("/"),
+            &OpenOptions {
+                refresh: true,
+                ..Default::default()
+            },
+        )
+        .await;
+    assert_eq!(
+        again.info().tls.clone().unwrap().tofu,
+        smolweb::net::TofuState::Trusted
+    );
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use crate::cache::CacheEntry;
 use crate::core::page::Page;
 use crate::core::response::{StatusClass, parse_mime};
 use crate::core::url::{Scheme, Url};
-use crate::net::{FetchError, GeminiResponse};
+use crate::net::{FetchError, GeminiResponse, TofuState};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -46,22 +46,32 @@ pub(super) async fn open(
     }
     let net_opts = client.net_options(opts);
     let (host, port, path) = (url.host(), url.port(), url.path());
-    if let Err(e) = client
+    let robots_tofu = match client
         .check_robots(Scheme::Gemini, host, port, path, &net_opts)
         .await
     {
-        return error(info, e);
-    }
+        Ok(news) => news,
+        Err(e) => return error(info, e),
+    };
     let budget = Duration::from_secs(client.config.network.timeout_seconds);
     let mut retried = false;
     loop {
-        client.pacer.wait_turn(host).await;
+        let left = budget.saturating_sub(started.elapsed());
+        if let Err(wait) = client.pacer.wait_turn(host, left).await {
+            return error(info, slow_down(wait));
+        }
         info.timestamp = Some(client.now());
         tracing::debug!(url = %info.url, has_query, "gemini request");
-        let resp = match client.transport.gemini(&url, &net_opts).await {
+        let mut resp = match client.transport.gemini(&url, &net_opts).await {
             Ok(r) => r,
             Err(e) => return error(info, e),
         };
+        if let Some(news) = &robots_tofu
+            && resp.tls.tofu == TofuState::Trusted
+        {
+            // The robots.txt fetch just before pinned the certificate: say so here.
+            resp.tls.tofu = news.clone();
+        }
         info.tls = Some(resp.tls.clone());
         if resp.header.status != 44 {
             return map_answer(client, &url, key.as_deref(), info, resp);
@@ -82,6 +92,13 @@ pub(super) async fn open(
             return error(info, error_value);
         }
         retried = true;
+    }
+}
+
+/// The host is paused (after a 44) for longer than the budget allows.
+pub(super) fn slow_down(wait: Duration) -> FetchError {
+    FetchError::SlowDown {
+        retry_after_seconds: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
     }
 }
 

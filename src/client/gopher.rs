@@ -80,7 +80,10 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outco
     {
         return error(info, e);
     }
-    client.pacer.wait_turn(&target.host).await;
+    let budget = std::time::Duration::from_secs(client.config.network.timeout_seconds);
+    if let Err(wait) = client.pacer.wait_turn(&target.host, budget).await {
+        return error(info, super::gemini::slow_down(wait));
+    }
     info.timestamp = Some(client.now());
     tracing::debug!(url = %info.url, "gopher request");
     let raw = match client.transport.gopher(&target, &net_opts).await {

@@ -6,7 +6,7 @@
 
 use super::Client;
 use crate::core::url::{GopherTarget, Scheme, Url};
-use crate::net::{FetchError, IdentityChoice, NetOptions};
+use crate::net::{FetchError, IdentityChoice, NetOptions, TofuState};
 use crate::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
 use crate::policy::{
     ROBOTS_MAX_BYTES, RobotsAnswer, gemini_robots_answer, gopher_robots_answer, is_robots_path,
@@ -29,9 +29,12 @@ impl Client {
         port: u16,
         path: &str,
         net_opts: &NetOptions,
-    ) -> Result<(), FetchError> {
+    ) -> Result<Option<TofuState>, FetchError> {
+        // The TOFU news of a robots.txt fetch made for this call (a first-use pin), so the
+        // page's result can still say it: the page fetch itself then only sees "trusted".
+        let mut tofu_news = None;
         if !self.respects_robots() || is_robots_path(path) {
-            return Ok(());
+            return Ok(None);
         }
         let answer = match self.robots.get(host, port) {
             Some(answer) => answer,
@@ -41,7 +44,9 @@ impl Client {
                 match self.robots.get(host, port) {
                     Some(answer) => answer,
                     None => {
-                        let answer = self.fetch_robots(scheme, host, port, net_opts).await?;
+                        let (answer, tofu) =
+                            self.fetch_robots(scheme, host, port, net_opts).await?;
+                        tofu_news = tofu.filter(|t| *t != TofuState::Trusted);
                         self.robots.put(host, port, answer.clone());
                         answer
                     }
@@ -56,7 +61,7 @@ impl Client {
             RobotsAnswer::Unavailable => Err(FetchError::RobotsUnavailable {
                 host: host.to_string(),
             }),
-            RobotsAnswer::Rules(r) if r.allowed(agents, &robots_match_path(path)) => Ok(()),
+            RobotsAnswer::Rules(r) if r.allowed(agents, &robots_match_path(path)) => Ok(tofu_news),
             RobotsAnswer::Rules(_) => Err(FetchError::BlockedByRobots {
                 host: host.to_string(),
                 path: path.to_string(),
@@ -70,7 +75,7 @@ impl Client {
         host: &str,
         port: u16,
         net_opts: &NetOptions,
-    ) -> Result<RobotsAnswer, FetchError> {
+    ) -> Result<(RobotsAnswer, Option<TofuState>), FetchError> {
         let opts = NetOptions {
             max_body: net_opts.max_body.min(ROBOTS_MAX_BYTES),
             identity: IdentityChoice::None,
@@ -87,10 +92,12 @@ impl Client {
                 };
                 let url = Url::parse(&format!("gemini://{host_part}:{port}/robots.txt"))
                     .map_err(|e| FetchError::InvalidRequest(e.to_string()))?;
-                self.transport
-                    .gemini(&url, &opts)
-                    .await
-                    .map(|r| gemini_robots_answer(r.header.status, &r.body))
+                self.transport.gemini(&url, &opts).await.map(|r| {
+                    (
+                        gemini_robots_answer(r.header.status, &r.body),
+                        Some(r.tls.tofu),
+                    )
+                })
             }
             _ => {
                 let target = GopherTarget {
@@ -104,9 +111,9 @@ impl Client {
                 self.transport
                     .gopher(&target, &opts)
                     .await
-                    .map(|body| gopher_robots_answer(&body))
+                    .map(|body| (gopher_robots_answer(&body), None))
             }
         };
-        fetched.or_else(robots_fetch_failed)
+        fetched.or_else(|e| robots_fetch_failed(e).map(|a| (a, None)))
     }
 }

@@ -48,12 +48,24 @@ impl Pacer {
         (slot, slot.saturating_duration_since(now))
     }
 
-    /// Reserve a slot and sleep until it.
-    pub async fn wait_turn(&self, host: &str) {
+    /// Reserve a slot and sleep until it, unless the wait would exceed `max_wait` (a long
+    /// 44 pushback): then nothing is reserved and the wait is returned as the error, so the
+    /// caller answers SLOW_DOWN at once instead of sleeping past its budget.
+    pub async fn wait_turn(&self, host: &str, max_wait: Duration) -> Result<(), Duration> {
+        let wait = {
+            let now = self.clock.now();
+            let next = self.lock();
+            let slot = next.get(host).copied().map_or(now, |at| at.max(now));
+            slot.saturating_duration_since(now)
+        };
+        if wait > max_wait {
+            return Err(wait);
+        }
         let (_, wait) = self.reserve(host);
         if !wait.is_zero() {
             tokio::time::sleep(wait).await;
         }
+        Ok(())
     }
 
     /// The host asked us to slow down: no request before `now + seconds`.
@@ -80,6 +92,18 @@ mod tests {
     fn pacer(ms: u64) -> (Pacer, Arc<ManualClock>) {
         let clock = Arc::new(ManualClock::new());
         (Pacer::new(Duration::from_millis(ms), clock.clone()), clock)
+    }
+
+    #[tokio::test]
+    async fn a_wait_longer_than_the_budget_is_refused_without_taking_a_slot() {
+        let (p, _clock) = pacer(0);
+        p.push_back("slow", 3600);
+        let err = p
+            .wait_turn("slow", Duration::from_secs(30))
+            .await
+            .unwrap_err();
+        assert!(err > Duration::from_secs(3500), "{err:?}");
+        assert!(p.wait_turn("other", Duration::from_secs(30)).await.is_ok());
     }
 
     #[test]
