@@ -49,6 +49,36 @@ fn tool_result<T: Serialize>(value: &T, texts: Vec<String>, is_error: bool) -> C
     r
 }
 
+/// A store-tool result (identity and trust tools): its text block and error flag.
+trait StoreAnswer: Serialize + Sized {
+    fn text(&self) -> String;
+    fn is_error(&self) -> bool;
+    fn reply(&self) -> CallToolResult {
+        tool_result(self, vec![self.text()], self.is_error())
+    }
+}
+
+macro_rules! store_answer {
+    ($ty:ident, $ok:ident, $render:path) => {
+        impl StoreAnswer for $ty {
+            fn text(&self) -> String {
+                match self {
+                    $ty::$ok(x) => $render(x),
+                    $ty::Error(e) => render::store_error(e),
+                }
+            }
+            fn is_error(&self) -> bool {
+                matches!(self, $ty::Error(_))
+            }
+        }
+    };
+}
+
+store_answer!(CertListResult, ClientCertList, render::cert_list);
+store_answer!(CertUpdateResult, ClientCertUpdate, render::cert_update);
+store_answer!(TrustListResult, TrustList, render::trust_list);
+store_answer!(TrustUpdateResult, TrustUpdate, render::trust_update);
+
 fn fetch_reply(r: &FetchResult, offset: i64) -> CallToolResponse {
     let text = render::fetch(r, offset.max(0) as u64);
     tool_result(r, vec![text], r.is_error()).into()
@@ -296,16 +326,7 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<HostFilter>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(match manage::cert_list(&self.client, p.host.as_deref()) {
-            CertListResult::ClientCertList(l) => {
-                let t = render::cert_list(&l);
-                tool_result(&CertListResult::ClientCertList(l), vec![t], false)
-            }
-            CertListResult::Error(e) => {
-                let t = render::store_error(&e);
-                tool_result(&CertListResult::Error(e), vec![t], true)
-            }
-        })
+        Ok(manage::cert_list(&self.client, p.host.as_deref()).reply())
     }
 
     #[tool(
@@ -337,14 +358,7 @@ impl SmolwebServer {
         };
         Ok(match manage::cert_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
-            Reply::Done(CertUpdateResult::ClientCertUpdate(u)) => {
-                let t = render::cert_update(&u);
-                tool_result(&CertUpdateResult::ClientCertUpdate(u), vec![t], false).into()
-            }
-            Reply::Done(CertUpdateResult::Error(e)) => {
-                let t = render::store_error(&e);
-                tool_result(&CertUpdateResult::Error(e), vec![t], true).into()
-            }
+            Reply::Done(done) => done.reply().into(),
         })
     }
 
@@ -359,16 +373,7 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<HostFilter>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(match manage::trust_list(&self.client, p.host.as_deref()) {
-            TrustListResult::TrustList(l) => {
-                let t = render::trust_list(&l);
-                tool_result(&TrustListResult::TrustList(l), vec![t], false)
-            }
-            TrustListResult::Error(e) => {
-                let t = render::store_error(&e);
-                tool_result(&TrustListResult::Error(e), vec![t], true)
-            }
-        })
+        Ok(manage::trust_list(&self.client, p.host.as_deref()).reply())
     }
 
     #[tool(
@@ -400,14 +405,7 @@ impl SmolwebServer {
         };
         Ok(match manage::trust_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
-            Reply::Done(TrustUpdateResult::TrustUpdate(u)) => {
-                let t = render::trust_update(&u);
-                tool_result(&TrustUpdateResult::TrustUpdate(u), vec![t], false).into()
-            }
-            Reply::Done(TrustUpdateResult::Error(e)) => {
-                let t = render::store_error(&e);
-                tool_result(&TrustUpdateResult::Error(e), vec![t], true).into()
-            }
+            Reply::Done(done) => done.reply().into(),
         })
     }
 }

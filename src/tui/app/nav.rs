@@ -399,34 +399,32 @@ impl App {
     }
 
     pub(super) fn go_back(&mut self) -> Vec<Effect> {
-        let fx = self.cancel_load();
-        let Some(t) = self.tab_mut() else {
-            return fx;
-        };
-        match t.back.pop() {
-            Some(prev) => {
-                if let Some(cur) = t.current.replace(prev) {
-                    t.forward.push(cur);
-                }
-                self.status = Default::default();
-            }
-            None => self.set_status("no page to go back to"),
-        }
-        fx
+        self.step_history(true)
     }
 
     pub(super) fn go_forward(&mut self) -> Vec<Effect> {
+        self.step_history(false)
+    }
+
+    /// Move one entry back or forward in the tab's history (from memory, never a fetch).
+    fn step_history(&mut self, back: bool) -> Vec<Effect> {
         let fx = self.cancel_load();
         let Some(t) = self.tab_mut() else {
             return fx;
         };
-        match t.forward.pop() {
-            Some(next) => {
-                if let Some(cur) = t.current.replace(next) {
-                    t.back.push(cur);
+        let (from, to) = if back {
+            (&mut t.back, &mut t.forward)
+        } else {
+            (&mut t.forward, &mut t.back)
+        };
+        match from.pop() {
+            Some(entry) => {
+                if let Some(cur) = t.current.replace(entry) {
+                    to.push(cur);
                 }
                 self.status = Default::default();
             }
+            None if back => self.set_status("no page to go back to"),
             None => self.set_status("no page to go forward to"),
         }
         fx
