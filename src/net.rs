@@ -41,7 +41,7 @@ pub enum FetchError {
     #[error("slow down: the host asks to wait {retry_after_seconds} s")]
     SlowDown { retry_after_seconds: u64 },
     #[error(
-        "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented}"
+        "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
     )]
     CertificateChanged {
         host: String,
@@ -49,6 +49,8 @@ pub enum FetchError {
         pinned: String,
         presented: String,
         pinned_not_after: String,
+        /// Expiry of the certificate presented now (RFC 3339).
+        presented_not_after: String,
     },
     #[error("the certificate of {host} expired on {not_after}")]
     CertificateExpired { host: String, not_after: String },

@@ -86,16 +86,28 @@ async fn changed_cert_aborts_before_the_request() {
     let server = Server::start(Routes::new().route("/", Reply::gemtext("hi"))).await;
     let old = server.fingerprint();
     get(&net, &server, &opts()).await.unwrap();
-    server.set_cert(TestCert::new());
+    let new_cert = TestCert::new();
+    let new_expiry = new_cert
+        .not_after
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    server.set_cert(new_cert);
     let handshakes = server.handshakes();
     let err = get(&net, &server, &opts()).await.unwrap_err();
     let FetchError::CertificateChanged {
-        pinned, presented, ..
+        pinned,
+        presented,
+        presented_not_after,
+        ..
     } = &err
     else {
         panic!("expected CertificateChanged, got {err:?}");
     };
     assert_eq!((pinned, presented), (&old, &server.fingerprint()));
+    assert_eq!(
+        presented_not_after, &new_expiry,
+        "the warning can show the new expiry"
+    );
     assert_eq!(
         server.requests().len(),
         1,

@@ -363,6 +363,7 @@ fn changed() -> Outcome {
             pinned: "sha256:aaaa".into(),
             presented: "sha256:bbbb".into(),
             pinned_not_after: "2031-05-06T00:00:00Z".into(),
+            presented_not_after: "2032-01-02T00:00:00Z".into(),
         },
     }
 }

@@ -72,6 +72,7 @@ fn the_changed_certificate_warning() {
                 presented:
                     "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111".into(),
                 pinned_not_after: "2031-05-06T00:00:00Z".into(),
+                presented_not_after: "2032-01-02T00:00:00Z".into(),
             },
         },
     );

@@ -271,6 +271,7 @@ fn resumed_tofu(
                 pinned_not_after: pin
                     .and_then(|p| p.not_after)
                     .map_or_else(|| "unknown".into(), super::tls::verifier::rfc3339),
+                presented_not_after: super::tls::verifier::rfc3339(cert.not_after),
             })
         }
     }

@@ -79,6 +79,7 @@ pub fn decide(
                 pinned,
                 presented,
                 pinned_not_after: pinned_not_after.map_or_else(|| "unknown".into(), rfc3339),
+                presented_not_after: rfc3339(cert.not_after),
             })
         }
         Verdict::NotYetValid { not_before } => {

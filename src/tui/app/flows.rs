@@ -33,6 +33,7 @@ pub enum Special {
         pinned: String,
         presented: String,
         pinned_not_after: String,
+        presented_not_after: String,
     },
     ClientCert {
         url: String,
@@ -117,6 +118,7 @@ pub fn cert_changed_page(s: &Special) -> Option<Arc<Page>> {
         pinned,
         presented,
         pinned_not_after,
+        presented_not_after,
         ..
     } = s
     else {
@@ -126,7 +128,7 @@ pub fn cert_changed_page(s: &Special) -> Option<Arc<Page>> {
         "# Warning: the certificate of {host} changed\n\n\
 The server at {host}:{port} presented a different certificate from the one you trusted before, and the old one has not expired. This can be an ordinary renewal, or someone between you and the capsule pretending to be it.\n\n\
 ## Trusted before\n\n```\n{pinned}\nvalid until {pinned_not_after}\n```\n\n\
-## Presented now\n\n```\n{presented}\nexpiry known once accepted\n```\n\n\
+## Presented now\n\n```\n{presented}\nvalid until {presented_not_after}\n```\n\n\
 If you can, check the new fingerprint with the capsule's author before you trust it.\n\n\
 => action:back Go back (recommended)\n\
 => action:trust-once Trust the new certificate for this session only\n\

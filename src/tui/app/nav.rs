@@ -261,6 +261,7 @@ impl App {
             pinned,
             presented,
             pinned_not_after,
+            presented_not_after,
         } = &error
         {
             let special = Special::CertChanged {
@@ -270,6 +271,7 @@ impl App {
                 pinned: pinned.clone(),
                 presented: presented.clone(),
                 pinned_not_after: pinned_not_after.clone(),
+                presented_not_after: presented_not_after.clone(),
             };
             let page = flows::cert_changed_page(&special);
             self.set_error(format!("the certificate of {host} changed"));
