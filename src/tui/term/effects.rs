@@ -1,6 +1,6 @@
 //! Carrying out effects: fetches as tokio tasks (abortable, with a byte counter), store
-//! operations (small files, done at once), downloads and external programs. Every result goes
-//! back to the app as a message on the channel.
+//! operations (locked file writes, in order on a store thread), downloads and external
+//! programs. Every result goes back to the app as a message on the channel.
 
 use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::page::Page;
@@ -21,14 +21,40 @@ pub struct Shell {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
     tasks: HashMap<u64, Task>,
+    /// Store work (locked, fsynced file writes) runs in order on its own thread, so a history
+    /// write never stalls a frame.
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+/// Work for the store thread.
+enum Job {
+    Op(StoreOp),
+    PollApprovals,
 }
 
 impl Shell {
     pub fn new(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>) -> Shell {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let worker = StoreWorker {
+            client: Arc::clone(&client),
+            tx: tx.clone(),
+        };
+        // The thread ends when the Shell (the only sender) is dropped.
+        let _ = std::thread::Builder::new()
+            .name("smolweb-store".into())
+            .spawn(move || {
+                for job in queue {
+                    match job {
+                        Job::Op(op) => worker.store(op),
+                        Job::PollApprovals => worker.poll_approvals(),
+                    }
+                }
+            });
         Shell {
             client,
             tx,
             tasks: HashMap::new(),
+            jobs,
         }
     }
 
@@ -58,18 +84,15 @@ impl Shell {
                 let r = save(&self.downloads_dir(), &name, &page.raw);
                 self.send(Msg::Done(r.map(|p| format!("saved to {}", p.display()))));
             }
-            Effect::Store(op) => self.store(op),
+            Effect::Store(op) => {
+                let _ = self.jobs.send(Job::Op(op));
+            }
             Effect::Quit => {}
         }
     }
 
     fn downloads_dir(&self) -> PathBuf {
-        let configured = &self.client.config().tui.downloads_dir;
-        if configured.is_empty() {
-            self.client.paths().downloads_dir.clone()
-        } else {
-            PathBuf::from(configured)
-        }
+        downloads_dir(&self.client)
     }
 
     fn fetch(&mut self, id: u64, url: String, opts: FetchOptions) {
@@ -116,15 +139,45 @@ impl Shell {
         }
     }
 
+    /// Ask the store thread for the pending agent requests (answered as a message).
     pub fn poll_approvals(&self) {
-        if let Ok(list) = self.client.approvals().pending(self.client.now()) {
-            self.send(Msg::Approvals(list));
-        }
+        let _ = self.jobs.send(Job::PollApprovals);
     }
 
     pub fn abort_all(&mut self) {
         for (_, t) in self.tasks.drain() {
             t.handle.abort();
+        }
+    }
+}
+
+fn downloads_dir(client: &Client) -> PathBuf {
+    let configured = &client.config().tui.downloads_dir;
+    if configured.is_empty() {
+        client.paths().downloads_dir.clone()
+    } else {
+        PathBuf::from(configured)
+    }
+}
+
+/// Runs store operations on the store thread and reports back on the message channel.
+struct StoreWorker {
+    client: Arc<Client>,
+    tx: mpsc::UnboundedSender<Msg>,
+}
+
+impl StoreWorker {
+    fn send(&self, msg: Msg) {
+        let _ = self.tx.send(msg);
+    }
+
+    fn downloads_dir(&self) -> PathBuf {
+        downloads_dir(&self.client)
+    }
+
+    fn poll_approvals(&self) {
+        if let Ok(list) = self.client.approvals().pending(self.client.now()) {
+            self.send(Msg::Approvals(list));
         }
     }
 
@@ -146,7 +199,7 @@ impl Shell {
         self.poll_approvals();
     }
 
-    fn store(&mut self, op: StoreOp) {
+    fn store(&self, op: StoreOp) {
         let c = Arc::clone(&self.client);
         let now = c.now();
         let done =
