@@ -79,6 +79,23 @@ store_answer!(CertUpdateResult, ClientCertUpdate, render::cert_update);
 store_answer!(TrustListResult, TrustList, render::trust_list);
 store_answer!(TrustUpdateResult, TrustUpdate, render::trust_update);
 
+impl SmolwebServer {
+    /// What a consent-needing tool call works with: the client, the state sealer, the request
+    /// (for elicitation) and any answers the client sent back on a retry.
+    fn consent<'a>(
+        &'a self,
+        ctx: &'a RequestContext<RoleServer>,
+        retry: &'a Retry,
+    ) -> ConsentCtx<'a> {
+        ConsentCtx {
+            client: &self.client,
+            sealer: &self.sealer,
+            ctx,
+            retry,
+        }
+    }
+}
+
 fn fetch_reply(r: &FetchResult, offset: i64) -> CallToolResponse {
     let text = render::fetch(r, offset.max(0) as u64);
     tool_result(r, vec![text], r.is_error()).into()
@@ -350,12 +367,7 @@ impl SmolwebServer {
         InputResponses(responses): InputResponses,
     ) -> Result<CallToolResponse, ErrorData> {
         let retry = Retry { state, responses };
-        let c = ConsentCtx {
-            client: &self.client,
-            sealer: &self.sealer,
-            ctx: &ctx,
-            retry: &retry,
-        };
+        let c = self.consent(&ctx, &retry);
         Ok(match manage::cert_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
             Reply::Done(done) => done.reply().into(),
@@ -397,12 +409,7 @@ impl SmolwebServer {
         InputResponses(responses): InputResponses,
     ) -> Result<CallToolResponse, ErrorData> {
         let retry = Retry { state, responses };
-        let c = ConsentCtx {
-            client: &self.client,
-            sealer: &self.sealer,
-            ctx: &ctx,
-            retry: &retry,
-        };
+        let c = self.consent(&ctx, &retry);
         Ok(match manage::trust_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
             Reply::Done(done) => done.reply().into(),
