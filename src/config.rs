@@ -103,6 +103,8 @@ pub struct Mcp {
     pub max_rendered_chars: usize,
     pub max_menu_items: usize,
     pub batch_concurrency: usize,
+    /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
+    pub max_message_bytes: usize,
 }
 
 impl Default for Mcp {
@@ -111,6 +113,7 @@ impl Default for Mcp {
             max_rendered_chars: 50_000,
             max_menu_items: 1000,
             batch_concurrency: 5,
+            max_message_bytes: 4 * 1024 * 1024,
         }
     }
 }

@@ -6,8 +6,11 @@
 //! the compact text block; `fetch` validates and runs single and batch fetches; `manage` holds
 //! the identity and trust tools with consent (`ask` elicits on both protocol generations,
 //! `seal` protects the 2026-07-28 round-trip state); `text` is what the agent reads.
+//! `stdio` is the front end that owns stdin/stdout (bounded lines, JSON-RPC errors for bad
+//! messages, `args` checks tool arguments against their schemas) and feeds rmcp.
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
+mod args;
 mod ask;
 mod fetch;
 mod manage;
@@ -18,33 +21,8 @@ pub mod results;
 mod schema;
 mod seal;
 pub mod server;
+mod stdio;
 mod text;
 
-use crate::client::Client;
-use rmcp::service::ServerInitializeError;
-use std::sync::Arc;
-
 pub use server::SmolwebServer;
-
-/// Serve MCP over stdin/stdout until the client disconnects. Logs go to stderr or a file,
-/// never stdout. A client that closes stdin before the handshake is a normal exit.
-pub async fn run_stdio(client: Arc<Client>) -> Result<(), String> {
-    let server = SmolwebServer::new(client);
-    let running = match rmcp::serve_server(server, rmcp::transport::io::stdio_pipes()).await {
-        Ok(r) => r,
-        Err(ServerInitializeError::ConnectionClosed(_))
-        | Err(ServerInitializeError::ExpectedInitializeRequest(None))
-        | Err(ServerInitializeError::Cancelled) => {
-            tracing::debug!("the client left before the handshake");
-            return Ok(());
-        }
-        Err(e) => return Err(format!("MCP handshake failed: {e}")),
-    };
-    match running.waiting().await {
-        Ok(reason) => {
-            tracing::debug!("MCP session ended: {reason:?}");
-            Ok(())
-        }
-        Err(e) => Err(format!("MCP session failed: {e}")),
-    }
-}
+pub use stdio::{ServeError, run as run_stdio, serve};

@@ -88,6 +88,7 @@ async fn run(mode: &str) {
         "python client ({mode}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
     assert!(stdout.contains("OK"), "{stdout}");
+    println!("{stdout}");
     let modern = stdout.contains("protocol 2026-07-28");
     assert_eq!(modern, mode == "auto", "negotiated generation: {stdout}");
 }

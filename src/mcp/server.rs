@@ -140,6 +140,11 @@ impl SmolwebServer {
         }
     }
 
+    /// Every tool as `tools/list` shows it (the stdio front end checks arguments against these).
+    pub fn tools(&self) -> Vec<Tool> {
+        self.tool_router.list_all()
+    }
+
     /// The effective settings an agent may see (no file paths).
     pub fn policy(&self) -> Value {
         let c = self.client.config();
@@ -228,6 +233,7 @@ impl SmolwebServer {
 impl SmolwebServer {
     #[tool(
         name = "gemini_fetch",
+        meta = text::fetch_meta(),
         description = text::GEMINI_FETCH,
         input_schema = schema::input::<GeminiFetchParams>(),
         output_schema = schema::output::<GeminiResult>(),
@@ -282,6 +288,7 @@ impl SmolwebServer {
 
     #[tool(
         name = "gemini_batch_fetch",
+        meta = text::fetch_meta(),
         description = text::GEMINI_BATCH,
         input_schema = schema::input::<BatchParams>(),
         output_schema = schema::batch_output::<GeminiResult>(),
@@ -297,6 +304,7 @@ impl SmolwebServer {
 
     #[tool(
         name = "gopher_fetch",
+        meta = text::fetch_meta(),
         description = text::GOPHER_FETCH,
         input_schema = schema::input::<GopherFetchParams>(),
         output_schema = schema::output::<GopherResult>(),
@@ -319,6 +327,7 @@ impl SmolwebServer {
 
     #[tool(
         name = "gopher_batch_fetch",
+        meta = text::fetch_meta(),
         description = text::GOPHER_BATCH,
         input_schema = schema::input::<BatchParams>(),
         output_schema = schema::batch_output::<GopherResult>(),

@@ -91,3 +91,18 @@ pub fn pending_trust_step(id: &str) -> String {
          the smolweb browser), or deny it with `smolweb trust deny {id}`. Then fetch again."
     )
 }
+
+/// The largest tool result (in characters) the fetch tools may return whole: a full window
+/// (`mcp.max_rendered_chars`, 50,000 by default) plus its structured twin and metadata.
+pub const MAX_RESULT_SIZE_CHARS: u64 = 200_000;
+
+/// `_meta` of the fetch tools: tells clients that divert large results to a file (key
+/// `anthropic/maxResultSizeChars`) to hand a whole window to the model instead.
+pub fn fetch_meta() -> rmcp::model::MetaObject {
+    let mut meta = rmcp::model::JsonObject::new();
+    meta.insert(
+        "anthropic/maxResultSizeChars".into(),
+        MAX_RESULT_SIZE_CHARS.into(),
+    );
+    rmcp::model::MetaObject(meta)
+}

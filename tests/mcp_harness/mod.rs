@@ -3,6 +3,8 @@
 //! progress notifications. Both protocol generations are selectable.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod raw;
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
     ElicitResult, ElicitationAction, Implementation, ProgressNotificationParam, ProtocolVersion,

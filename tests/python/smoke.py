@@ -12,6 +12,7 @@ import sys
 
 import mcp_types as types
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp.client.stdio import StdioServerParameters
 
 
@@ -60,9 +61,15 @@ async def main():
         check(s["kind"] == "gemtext" and s.get("input_from_user") is True, f"ask_user: {s}")
         check("open sesame" not in json.dumps(s), "answer never returned")
 
-        bad = await client.call_tool("gemini_fetch", {"url": gemini + "/", "offset": -1})
-        check(bad.is_error and bad.structured_content["error"]["code"] == "INVALID_REQUEST",
-              "negative offset")
+        # Arguments that do not match the input schema are JSON-RPC errors naming the field.
+        for args, field in [({"url": gemini + "/", "offset": -1}, "offset"), ({"url": 5}, "url")]:
+            try:
+                bad = await client.call_tool("gemini_fetch", args)
+                raise AssertionError(f"{args}: expected a JSON-RPC error, got {bad}")
+            except MCPError as e:
+                print(f"python sdk sees for {args}: code={e.code} message={e.message!r} data={e.data}")
+                check(e.code == -32602, f"{args}: -32602, got {e.code}")
+                check(f"`{field}`" in e.message, f"{args}: the message names {field}")
 
         batch = await client.call_tool(
             "gemini_batch_fetch", {"urls": [gemini + "/", "", gemini + "/missing"]}

@@ -1,0 +1,129 @@
+//! A bounded line reader: one JSON-RPC message per `\n`-terminated line, never more than
+//! `max` bytes held. A longer line is discarded up to its newline while its length is counted,
+//! so a 50 MB request costs no more memory than the limit.
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// One read from the stream.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line, without its `\n` (nor a `\r` before it).
+    Message(Vec<u8>),
+    /// A line longer than the limit, dropped; `bytes` is its length without the newline.
+    TooLong { bytes: u64 },
+    /// The stream ended (a last line without a newline is still delivered first).
+    Eof,
+}
+
+pub struct Lines<R> {
+    read: R,
+    max: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: AsyncBufRead + Unpin> Lines<R> {
+    pub fn new(read: R, max: usize) -> Lines<R> {
+        Lines {
+            read,
+            max,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line. Not cancellation-safe: the caller awaits it to completion.
+    pub async fn next(&mut self) -> std::io::Result<Line> {
+        self.buf.clear();
+        let mut discarded: Option<u64> = None;
+        loop {
+            let available = self.read.fill_buf().await?;
+            if available.is_empty() {
+                return Ok(match discarded {
+                    Some(bytes) => Line::TooLong { bytes },
+                    None if self.buf.is_empty() => Line::Eof,
+                    None => self.finish(),
+                });
+            }
+            let newline = available.iter().position(|b| *b == b'\n');
+            let chunk = &available[..newline.unwrap_or(available.len())];
+            let consumed = chunk.len() + usize::from(newline.is_some());
+            match discarded.as_mut() {
+                Some(count) => *count += chunk.len() as u64,
+                None if self.buf.len() + chunk.len() > self.max.saturating_add(1) => {
+                    // One byte of slack for a `\r` before the newline.
+                    discarded = Some((self.buf.len() + chunk.len()) as u64);
+                    self.buf = Vec::new();
+                }
+                None => self.buf.extend_from_slice(chunk),
+            }
+            self.read.consume(consumed);
+            if newline.is_some() {
+                return Ok(match discarded {
+                    Some(bytes) => Line::TooLong { bytes },
+                    None => self.finish(),
+                });
+            }
+        }
+    }
+
+    /// The buffered line, unless it is over the limit once a final `\r` is removed.
+    fn finish(&mut self) -> Line {
+        let line = strip_cr(std::mem::take(&mut self.buf));
+        if line.len() > self.max {
+            Line::TooLong {
+                bytes: line.len() as u64,
+            }
+        } else {
+            Line::Message(line)
+        }
+    }
+}
+
+fn strip_cr(mut line: Vec<u8>) -> Vec<u8> {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    line
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    async fn all(input: &[u8], max: usize) -> Vec<Line> {
+        let mut lines = Lines::new(tokio::io::BufReader::with_capacity(4, input), max);
+        let mut out = Vec::new();
+        loop {
+            let l = lines.next().await.unwrap();
+            let end = l == Line::Eof;
+            out.push(l);
+            if end {
+                return out;
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn splits_bounds_and_counts() {
+        let got = all(b"ab\r\n0123456789\nxyz\n\nlast", 5).await;
+        assert_eq!(
+            got,
+            [
+                Line::Message(b"ab".to_vec()),
+                Line::TooLong { bytes: 10 },
+                Line::Message(b"xyz".to_vec()),
+                Line::Message(Vec::new()),
+                Line::Message(b"last".to_vec()),
+                Line::Eof,
+            ]
+        );
+        assert_eq!(
+            all(b"12345\r\n123456", 5).await,
+            [
+                Line::Message(b"12345".to_vec()),
+                Line::TooLong { bytes: 6 },
+                Line::Eof
+            ]
+        );
+    }
+}
