@@ -5,6 +5,7 @@ use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
 use smolweb::client::{Client, Face, OpenOptions, Outcome};
 use smolweb::config::Config;
+use smolweb::core::code::ErrorCode;
 use smolweb::paths::Paths;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -177,15 +178,21 @@ pub fn outcome_code(outcome: &Outcome) -> u8 {
         Outcome::Certificate { .. } => exit::CERTIFICATE,
         Outcome::Failure { .. } => exit::REMOTE,
         Outcome::Error { error, .. } => match error.code() {
-            "INVALID_REQUEST" | "NOT_FETCHABLE" => exit::INVALID,
-            "DNS_ERROR" | "CONNECTION_ERROR" | "TIMEOUT" | "PROTOCOL_ERROR"
-            | "RESPONSE_TOO_LARGE" | "SLOW_DOWN" => exit::NETWORK,
-            "TLS_ERROR"
-            | "CERTIFICATE_CHANGED"
-            | "CERTIFICATE_EXPIRED"
-            | "CERTIFICATE_NOT_YET_VALID"
-            | "CLIENT_CERT_REFUSED" => exit::TLS,
-            "BLOCKED" | "BLOCKED_BY_ROBOTS" | "ROBOTS_UNAVAILABLE" => exit::BLOCKED,
+            ErrorCode::InvalidRequest | ErrorCode::NotFetchable => exit::INVALID,
+            ErrorCode::DnsError
+            | ErrorCode::ConnectionError
+            | ErrorCode::Timeout
+            | ErrorCode::ProtocolError
+            | ErrorCode::ResponseTooLarge
+            | ErrorCode::SlowDown => exit::NETWORK,
+            ErrorCode::TlsError
+            | ErrorCode::CertificateChanged
+            | ErrorCode::CertificateExpired
+            | ErrorCode::CertificateNotYetValid
+            | ErrorCode::ClientCertRefused => exit::TLS,
+            ErrorCode::Blocked | ErrorCode::BlockedByRobots | ErrorCode::RobotsUnavailable => {
+                exit::BLOCKED
+            }
             _ => exit::FAILURE,
         },
     }

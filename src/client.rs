@@ -432,7 +432,7 @@ fn cached_fetched(entry: CacheEntry) -> Fetched {
 
 /// An error outcome. Refusals (nothing was sent) carry no timestamp.
 fn error(mut info: RequestInfo, error: FetchError) -> Outcome {
-    tracing::debug!(url = %info.url, code = error.code(), "fetch failed");
+    tracing::debug!(url = %info.url, code = %error.code(), "fetch failed");
     if matches!(
         error,
         FetchError::InvalidRequest(_)

@@ -8,6 +8,7 @@ pub mod gopher;
 pub mod guard;
 pub mod tls;
 
+pub use crate::core::code::ErrorCode;
 use std::time::Duration;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,41 +66,33 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    /// The MCP error code (see the contract's "Error codes").
-    pub fn code(&self) -> &'static str {
+    /// The contract's error code for this failure.
+    pub fn code(&self) -> ErrorCode {
         match self {
-            FetchError::InvalidRequest(_) => "INVALID_REQUEST",
-            FetchError::NotFetchable(_) => "NOT_FETCHABLE",
-            FetchError::Blocked { .. } => "BLOCKED",
-            FetchError::BlockedByRobots { .. } => "BLOCKED_BY_ROBOTS",
-            FetchError::RobotsUnavailable { .. } => "ROBOTS_UNAVAILABLE",
-            FetchError::Dns { .. } => "DNS_ERROR",
-            FetchError::Connection { .. } => "CONNECTION_ERROR",
-            FetchError::Timeout(_) => "TIMEOUT",
-            FetchError::Tls(_) => "TLS_ERROR",
-            FetchError::Protocol(_) => "PROTOCOL_ERROR",
-            FetchError::TooLarge { .. } => "RESPONSE_TOO_LARGE",
-            FetchError::SlowDown { .. } => "SLOW_DOWN",
-            FetchError::CertificateChanged { .. } => "CERTIFICATE_CHANGED",
-            FetchError::CertificateExpired { .. } => "CERTIFICATE_EXPIRED",
-            FetchError::CertificateNotYetValid { .. } => "CERTIFICATE_NOT_YET_VALID",
-            FetchError::CertificateStoreUnavailable(_) => "CERTIFICATE_STORE_UNAVAILABLE",
-            FetchError::ClientCertRefused(_) => "CLIENT_CERT_REFUSED",
-            FetchError::Internal(_) => "INTERNAL_ERROR",
+            FetchError::InvalidRequest(_) => ErrorCode::InvalidRequest,
+            FetchError::NotFetchable(_) => ErrorCode::NotFetchable,
+            FetchError::Blocked { .. } => ErrorCode::Blocked,
+            FetchError::BlockedByRobots { .. } => ErrorCode::BlockedByRobots,
+            FetchError::RobotsUnavailable { .. } => ErrorCode::RobotsUnavailable,
+            FetchError::Dns { .. } => ErrorCode::DnsError,
+            FetchError::Connection { .. } => ErrorCode::ConnectionError,
+            FetchError::Timeout(_) => ErrorCode::Timeout,
+            FetchError::Tls(_) => ErrorCode::TlsError,
+            FetchError::Protocol(_) => ErrorCode::ProtocolError,
+            FetchError::TooLarge { .. } => ErrorCode::ResponseTooLarge,
+            FetchError::SlowDown { .. } => ErrorCode::SlowDown,
+            FetchError::CertificateChanged { .. } => ErrorCode::CertificateChanged,
+            FetchError::CertificateExpired { .. } => ErrorCode::CertificateExpired,
+            FetchError::CertificateNotYetValid { .. } => ErrorCode::CertificateNotYetValid,
+            FetchError::CertificateStoreUnavailable(_) => ErrorCode::CertificateStoreUnavailable,
+            FetchError::ClientCertRefused(_) => ErrorCode::ClientCertRefused,
+            FetchError::Internal(_) => ErrorCode::InternalError,
         }
     }
 
-    /// May the same request succeed if tried again later?
+    /// May the same request succeed if tried again later? (The code decides.)
     pub fn retryable(&self) -> bool {
-        matches!(
-            self,
-            FetchError::Dns { .. }
-                | FetchError::Connection { .. }
-                | FetchError::Timeout(_)
-                | FetchError::RobotsUnavailable { .. }
-                | FetchError::SlowDown { .. }
-                | FetchError::CertificateStoreUnavailable(_)
-        )
+        self.code().retryable()
     }
 }
 

@@ -40,7 +40,7 @@ async fn open(c: &Client, url: &str) -> Outcome {
 
 fn code(o: &Outcome) -> &'static str {
     match o {
-        Outcome::Error { error, .. } => error.code(),
+        Outcome::Error { error, .. } => error.code().as_str(),
         other => panic!("expected an error, got {other:?}"),
     }
 }

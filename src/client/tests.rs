@@ -143,7 +143,7 @@ fn page_of(o: &Outcome) -> &Fetched {
     }
 }
 
-fn error_code(o: &Outcome) -> &'static str {
+fn error_code(o: &Outcome) -> crate::core::code::ErrorCode {
     match o {
         Outcome::Error { error, .. } => error.code(),
         other => panic!("expected an error, got {other:?}"),

@@ -135,6 +135,20 @@ impl ErrorCode {
     }
 }
 
+/// A code equals its contract name (`ErrorCode::Timeout == "TIMEOUT"`), so tests and logs can
+/// compare with the names the contract documents.
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<str> for ErrorCode {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

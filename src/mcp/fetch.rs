@@ -7,7 +7,7 @@
 //! single-fetch tool returns at offset 0.
 
 use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
-use super::results::{FetchResult, RequestInfoOut, error_out};
+use super::results::{ErrorCode, FetchResult, RequestInfoOut, error_out};
 use crate::client::{Client, OpenOptions};
 use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url};
 use std::sync::Arc;
@@ -40,7 +40,7 @@ fn invalid(family: Family, raw_url: &str, message: impl Into<String>) -> FetchRe
     {
         message = message.replace(query, "<query>");
     }
-    error_result(family, error_out(info, "INVALID_REQUEST", message))
+    error_result(family, error_out(info, ErrorCode::InvalidRequest, message))
 }
 
 /// Check a URL for a family; Ok(parsed) or why it is refused.
@@ -197,7 +197,7 @@ pub async fn batch(
                 };
                 error_result(
                     family,
-                    error_out(info, "INTERNAL_ERROR", "the fetch task failed"),
+                    error_out(info, ErrorCode::InternalError, "the fetch task failed"),
                 )
             })
         })

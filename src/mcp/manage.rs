@@ -28,21 +28,25 @@ pub enum Reply<T> {
     NeedInput(InputRequiredResult),
 }
 
-/// An error as the store tools return it.
-pub fn err(code: &str, message: impl Into<String>) -> ErrorOut {
-    let mut e = error_out(RequestInfoOut::default(), code, message);
-    e.error.retryable = code == "CERTIFICATE_STORE_UNAVAILABLE";
-    e
+/// An error as the store tools return it (retryable as the code says).
+pub fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
+    error_out(RequestInfoOut::default(), code, message)
+}
+
+/// The contract code of a store failure.
+pub fn store_code(e: &StoreError) -> ErrorCode {
+    match e {
+        StoreError::Exists(_) => ErrorCode::CertificateExists,
+        StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
+        StoreError::Io { .. } | StoreError::Corrupt { .. } => {
+            ErrorCode::CertificateStoreUnavailable
+        }
+        StoreError::Crypto(_) => ErrorCode::InternalError,
+    }
 }
 
 fn store_err(e: &StoreError) -> ErrorOut {
-    let code = match e {
-        StoreError::Exists(_) => "CERTIFICATE_EXISTS",
-        StoreError::NotFound(_) | StoreError::Invalid(_) => "INVALID_REQUEST",
-        StoreError::Io { .. } | StoreError::Corrupt { .. } => "CERTIFICATE_STORE_UNAVAILABLE",
-        StoreError::Crypto(_) => "INTERNAL_ERROR",
-    };
-    err(code, e.to_string())
+    err(store_code(e), e.to_string())
 }
 
 /// `sha256:<64 hex>` in lowercase, from that or bare hex.
@@ -166,9 +170,9 @@ impl ConsentCtx<'_> {
                 Err(e) => Consent::Failed(store_err(&e)),
             },
             Ask::NeedInput(r) => Consent::NeedInput(r),
-            Ask::Invalid(m) => Consent::Failed(err("INVALID_REQUEST", m)),
+            Ask::Invalid(m) => Consent::Failed(err(ErrorCode::InvalidRequest, m)),
             Ask::Answer(Confirm { approve: false }) | Ask::Declined => Consent::Failed(err(
-                "USER_DECLINED",
+                ErrorCode::UserDeclined,
                 "the user declined the change; do not ask again unless they bring it up",
             )),
         }
@@ -176,10 +180,10 @@ impl ConsentCtx<'_> {
 }
 
 fn scope_of(url: &str) -> Result<Scope, ErrorOut> {
-    let u = Url::parse(url.trim()).map_err(|e| err("INVALID_REQUEST", e.to_string()))?;
+    let u = Url::parse(url.trim()).map_err(|e| err(ErrorCode::InvalidRequest, e.to_string()))?;
     if u.scheme() != Scheme::Gemini {
         return Err(err(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "an identity scope is a gemini:// URL",
         ));
     }
@@ -219,13 +223,13 @@ async fn cert_update_inner(
         CertAction::Create => {
             if p.fingerprint.is_some() {
                 return Err(err(
-                    "INVALID_REQUEST",
+                    ErrorCode::InvalidRequest,
                     "create makes a new identity: do not pass a fingerprint",
                 ));
             }
             if let Some(i) = ids.iter().find(|i| i.scope == scope) {
                 return Err(err(
-                    "CERTIFICATE_EXISTS",
+                    ErrorCode::CertificateExists,
                     format!(
                         "an identity already exists for {}: {}",
                         scope.url(),
@@ -248,13 +252,13 @@ async fn cert_update_inner(
         CertAction::Remove => {
             let raw = p.fingerprint.as_deref().ok_or_else(|| {
                 err(
-                    "INVALID_REQUEST",
+                    ErrorCode::InvalidRequest,
                     "remove needs the fingerprint of the identity",
                 )
             })?;
             let fp = normalize_fingerprint(raw).ok_or_else(|| {
                 err(
-                    "INVALID_REQUEST",
+                    ErrorCode::InvalidRequest,
                     "the fingerprint must be sha256:<64 hex digits>",
                 )
             })?;
@@ -270,7 +274,7 @@ async fn cert_update_inner(
                 }
                 _ => {
                     return Err(err(
-                        "FINGERPRINT_MISMATCH",
+                        ErrorCode::FingerprintMismatch,
                         format!("no identity {fp} exists for exactly {}", scope.url()),
                     ));
                 }
@@ -327,13 +331,16 @@ fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
         .trim_end_matches('/')
         .to_ascii_lowercase();
     if host.is_empty() || host.contains(['/', ' ', '?', '#', '@']) {
-        return Err(err("INVALID_REQUEST", "host must be a bare host name"));
+        return Err(err(
+            ErrorCode::InvalidRequest,
+            "host must be a bare host name",
+        ));
     }
     let port = p.port.unwrap_or(1965);
     let port = u16::try_from(port)
         .ok()
         .filter(|p| *p != 0)
-        .ok_or_else(|| err("INVALID_REQUEST", format!("invalid port {port}")))?;
+        .ok_or_else(|| err(ErrorCode::InvalidRequest, format!("invalid port {port}")))?;
     Ok((host, port))
 }
 
@@ -353,7 +360,7 @@ async fn trust_update_inner(
     let fp = match p.fingerprint.as_deref() {
         Some(raw) => Some(normalize_fingerprint(raw).ok_or_else(|| {
             err(
-                "INVALID_REQUEST",
+                ErrorCode::InvalidRequest,
                 "the fingerprint must be sha256:<64 hex digits>",
             )
         })?),
@@ -373,7 +380,7 @@ async fn trust_update_inner(
     let (request, question) = match p.action {
         TrustAction::Pin => {
             out.action = "pin".into();
-            let fp = fp.ok_or_else(|| err("INVALID_REQUEST", "pin needs a fingerprint"))?;
+            let fp = fp.ok_or_else(|| err(ErrorCode::InvalidRequest, "pin needs a fingerprint"))?;
             if pin.as_ref().is_some_and(|p| p.fingerprint == fp) {
                 out.message = format!("{fp} is already pinned for {host}:{port}");
                 return Ok(Reply::Done(out));
@@ -400,7 +407,7 @@ async fn trust_update_inner(
             };
             if fp.as_ref().is_some_and(|f| *f != pin.fingerprint) {
                 return Err(err(
-                    "FINGERPRINT_MISMATCH",
+                    ErrorCode::FingerprintMismatch,
                     format!(
                         "{host}:{port} is pinned to {}, not the fingerprint given",
                         pin.fingerprint
@@ -442,4 +449,46 @@ async fn trust_update_inner(
         }
     }
     Ok(Reply::Done(out))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_failures_are_typed_codes_with_their_retryability() {
+        let corrupt = StoreError::Corrupt {
+            path: "known_hosts.toml".into(),
+            reason: "bad".into(),
+        };
+        let cases = [
+            (corrupt, ErrorCode::CertificateStoreUnavailable, true),
+            (
+                StoreError::Exists("x".into()),
+                ErrorCode::CertificateExists,
+                false,
+            ),
+            (
+                StoreError::NotFound("x".into()),
+                ErrorCode::InvalidRequest,
+                false,
+            ),
+            (
+                StoreError::Crypto("x".into()),
+                ErrorCode::InternalError,
+                false,
+            ),
+        ];
+        for (e, code, retryable) in cases {
+            let out = store_err(&e);
+            assert_eq!(
+                (out.error.code, out.error.retryable),
+                (code, retryable),
+                "{e}"
+            );
+            let v = serde_json::to_value(&out).unwrap();
+            assert_eq!(v["error"]["code"], code.as_str());
+        }
+    }
 }

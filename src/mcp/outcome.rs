@@ -282,9 +282,9 @@ fn status_name(status: u8) -> &'static str {
 pub fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> ErrorBody {
     let temporary = status < 50;
     let code = match status {
-        44 => "SLOW_DOWN",
-        _ if temporary => "TEMPORARY_ERROR",
-        _ => "PERMANENT_ERROR",
+        44 => ErrorCode::SlowDown,
+        _ if temporary => ErrorCode::TemporaryError,
+        _ => ErrorCode::PermanentError,
     };
     let mut body = error_body(
         code,

@@ -5,6 +5,7 @@
 //! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
 //! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
 
+pub use crate::core::code::ErrorCode;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -206,7 +207,9 @@ pub struct CertificateOut {
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ErrorBody {
-    pub code: String,
+    /// One of the contract's error codes (e.g. `INVALID_REQUEST`).
+    #[schemars(with = "String")]
+    pub code: ErrorCode,
     pub message: String,
     /// May the same request succeed later?
     pub retryable: bool,
@@ -420,9 +423,9 @@ pub enum TrustUpdateResult {
 }
 
 /// Build an `error` body from a code and message.
-pub fn error_body(code: &str, message: impl Into<String>, retryable: bool) -> ErrorBody {
+pub fn error_body(code: ErrorCode, message: impl Into<String>, retryable: bool) -> ErrorBody {
     ErrorBody {
-        code: code.to_string(),
+        code,
         message: message.into(),
         retryable,
         status: None,
@@ -432,10 +435,10 @@ pub fn error_body(code: &str, message: impl Into<String>, retryable: bool) -> Er
     }
 }
 
-/// An `error` result with a request_info.
-pub fn error_out(info: RequestInfoOut, code: &str, message: impl Into<String>) -> ErrorOut {
+/// An `error` result with a request_info; `retryable` is the code's default.
+pub fn error_out(info: RequestInfoOut, code: ErrorCode, message: impl Into<String>) -> ErrorOut {
     ErrorOut {
         request_info: Box::new(info),
-        error: error_body(code, message, false),
+        error: error_body(code, message, code.retryable()),
     }
 }

@@ -15,6 +15,7 @@ use super::schema;
 use super::seal::{Sealer, digest};
 use super::text;
 use crate::client::Client;
+use crate::core::code::ErrorCode;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
@@ -38,7 +39,7 @@ pub struct SmolwebServer {
 fn tool_result<T: Serialize>(value: &T, texts: Vec<String>, is_error: bool) -> CallToolResult {
     let value = serde_json::to_value(value).unwrap_or_else(|e| {
         json!({"kind": "error", "request_info": {}, "error": {
-            "code": "INTERNAL_ERROR", "message": e.to_string(), "retryable": false}})
+            "code": ErrorCode::InternalError, "message": e.to_string(), "retryable": false}})
     });
     let mut r = if is_error {
         CallToolResult::structured_error(value)
@@ -111,7 +112,7 @@ fn mark_input_from_user(r: &mut FetchResult) {
     }
 }
 
-fn refused(family: Family, url: &str, code: &str, message: &str) -> FetchResult {
+fn refused(family: Family, url: &str, code: ErrorCode, message: &str) -> FetchResult {
     let info = RequestInfoOut {
         url: Some(super::outcome::without_query(url)),
         ..RequestInfoOut::default()
@@ -274,10 +275,10 @@ impl SmolwebServer {
             Ask::Declined => refused(
                 Family::Gemini,
                 &p.url,
-                "USER_DECLINED",
+                ErrorCode::UserDeclined,
                 "the user declined to answer",
             ),
-            Ask::Invalid(m) => refused(Family::Gemini, &p.url, "INVALID_REQUEST", &m),
+            Ask::Invalid(m) => refused(Family::Gemini, &p.url, ErrorCode::InvalidRequest, &m),
             Ask::Unsupported => {
                 // No way to reach the user: give the agent the prompt itself.
                 fetch::gemini(&self.client, &p.url, None, p.offset, p.refresh).await

@@ -75,6 +75,7 @@ async fn fetch_in_budget(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::core::code::ErrorCode;
 
     fn target(item_type: char, selector: &str, search: Option<&str>) -> GopherTarget {
         GopherTarget {
@@ -89,7 +90,7 @@ mod tests {
 
     #[test]
     fn request_lines() {
-        let cases: &[(GopherTarget, Result<&str, &str>)] = &[
+        let cases: &[(GopherTarget, Result<&str, ErrorCode>)] = &[
             (target('1', "", None), Ok("\r\n")),
             (target('0', "/a b", None), Ok("/a b\r\n")),
             (
@@ -98,16 +99,22 @@ mod tests {
             ),
             (target('7', "/find", None), Ok("/find\r\n")),
             (target('0', "/doc", Some("ignored")), Ok("/doc\r\n")),
-            (target('2', "/cso", None), Err("NOT_FETCHABLE")),
-            (target('8', "", None), Err("NOT_FETCHABLE")),
-            (target('T', "", None), Err("NOT_FETCHABLE")),
-            (target('0', "a\tb", None), Err("INVALID_REQUEST")),
-            (target('0', "a\r\nb", None), Err("INVALID_REQUEST")),
-            (target('7', "/s", Some("x\ny")), Err("INVALID_REQUEST")),
-            (target('0', &"s".repeat(1025), None), Err("INVALID_REQUEST")),
+            (target('2', "/cso", None), Err(ErrorCode::NotFetchable)),
+            (target('8', "", None), Err(ErrorCode::NotFetchable)),
+            (target('T', "", None), Err(ErrorCode::NotFetchable)),
+            (target('0', "a\tb", None), Err(ErrorCode::InvalidRequest)),
+            (target('0', "a\r\nb", None), Err(ErrorCode::InvalidRequest)),
+            (
+                target('7', "/s", Some("x\ny")),
+                Err(ErrorCode::InvalidRequest),
+            ),
+            (
+                target('0', &"s".repeat(1025), None),
+                Err(ErrorCode::InvalidRequest),
+            ),
             (
                 target('7', "/s", Some(&"q".repeat(257))),
-                Err("INVALID_REQUEST"),
+                Err(ErrorCode::InvalidRequest),
             ),
         ];
         for (t, want) in cases {

@@ -208,6 +208,7 @@ impl ServerCertVerifier for TofuVerifier {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::core::code::ErrorCode;
     use time::macros::datetime;
 
     fn cert(fp: &str) -> CertInfo {
@@ -250,11 +251,11 @@ mod tests {
         );
         assert_eq!(
             tofu(decide(changed(), &c, "h", 1965, None)),
-            Err("CERTIFICATE_CHANGED")
+            Err(ErrorCode::CertificateChanged)
         );
         assert_eq!(
             tofu(decide(changed(), &c, "h", 1965, Some("sha256:cc"))),
-            Err("CERTIFICATE_CHANGED")
+            Err(ErrorCode::CertificateChanged)
         );
         assert_eq!(
             tofu(decide(changed(), &c, "h", 1965, Some("sha256:bb"))),
@@ -265,14 +266,14 @@ mod tests {
         };
         assert_eq!(
             tofu(decide(early, &c, "h", 1965, None)),
-            Err("CERTIFICATE_NOT_YET_VALID")
+            Err(ErrorCode::CertificateNotYetValid)
         );
         let expired = Verdict::Expired {
             not_after: datetime!(2019-01-01 0:00 UTC),
         };
         assert_eq!(
             tofu(decide(expired, &c, "h", 1965, None)),
-            Err("CERTIFICATE_EXPIRED")
+            Err(ErrorCode::CertificateExpired)
         );
     }
 
