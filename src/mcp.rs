@@ -4,7 +4,7 @@
 //! parameter and result types (serde + schemars), `schema` makes their JSON Schemas portable;
 //! `outcome` maps a client `Outcome` to a result kind (windows via `core::window`); `render` is
 //! the compact text block; `fetch` validates and runs single and batch fetches; `manage` holds
-//! the identity and trust tools with consent (`ask` elicits on both protocol generations,
+//! the identity and trust tools, `gate` their one consent flow (`ask` elicits on both protocol generations,
 //! `seal` protects the 2026-07-28 round-trip state); `text` is what the agent reads.
 //! `stdio` is the front end that owns stdin/stdout (bounded lines, JSON-RPC errors for bad
 //! messages, `args` checks tool arguments against their schemas) and feeds rmcp.
@@ -13,6 +13,7 @@
 mod args;
 mod ask;
 mod fetch;
+mod gate;
 mod manage;
 pub mod outcome;
 mod params;

@@ -325,3 +325,68 @@ async fn ask_user_initialize() {
 async fn ask_user_discover() {
     ask_user(Gen::Discover).await;
 }
+
+#[tokio::test]
+async fn store_tool_results_carry_request_info() {
+    let env = Env::loopback();
+    let s = connect(
+        &env,
+        Gen::Initialize,
+        TestClient::new(Elicit::Accept(json!({"approve": true}))),
+    )
+    .await;
+    let fp = format!("sha256:{}", "b".repeat(64));
+    let calls = [
+        ("gemini_client_cert_list", json!({})),
+        (
+            "gemini_client_cert_update",
+            json!({"action": "create", "url": "gemini://example.org/app"}),
+        ),
+        ("gemini_client_cert_list", json!({"host": "example.org"})),
+        (
+            "gemini_trust_update",
+            json!({"action": "pin", "host": "example.org", "fingerprint": fp}),
+        ),
+        ("gemini_trust_list", json!({})),
+        (
+            "gemini_trust_update",
+            json!({"action": "pin", "host": "example.org", "fingerprint": fp}),
+        ),
+    ];
+    for (tool, args) in calls {
+        let r = call(&s, tool, args.clone()).await;
+        let v = sc(&r);
+        assert_ne!(v["kind"], "error", "{tool} {args}: {v}");
+        let info = v["request_info"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{tool} {args}: no request_info in {v}"));
+        assert!(info.get("timestamp").is_none(), "nothing was sent: {v}");
+        if tool.ends_with("_update") {
+            assert_eq!(info["host"], "example.org", "{tool}: {v}");
+        }
+    }
+    let v = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
+    assert_eq!(v["entries"].as_array().unwrap().len(), 1);
+    // The output schemas say so too.
+    let tools = s.list_all_tools().await.unwrap();
+    for t in tools.iter().filter(|t| {
+        t.name.starts_with("gemini_client_cert") || t.name.starts_with("gemini_trust")
+    }) {
+        let schema = serde_json::to_value(t.output_schema.as_deref().unwrap()).unwrap();
+        let success = schema["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["properties"]["kind"]["const"] != "error")
+            .unwrap();
+        let def = success["$ref"].as_str().unwrap().trim_start_matches("#/$defs/");
+        let required: Vec<&str> = schema["$defs"][def]["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| x.as_str())
+            .collect();
+        assert!(required.contains(&"request_info"), "{}: {success}", t.name);
+    }
+    s.cancel().await.unwrap();
+}

@@ -5,28 +5,23 @@
 //! approval queue and approves it at once through `Client::approve` (so the change is the one
 //! the CLI makes); declining gives `USER_DECLINED`. Without elicitation the request stays in the
 //! queue and the result says `pending: true` with the `approval_id` and a `next_step`.
-//! Results never contain a private key or a file path.
+//! The shared ask-queue-perform flow is `gate`; this module plans each change (checks against
+//! the stores, the question, the request) and says how its result reads.
+//! Every result carries `request_info` (what was asked about; no `timestamp`, as nothing is
+//! sent over the network). Results never contain a private key or a file path.
 
-use super::ask::{Ask, Retry, ask};
+use super::gate::{self, Gated, Plan};
+pub use super::gate::{ConsentCtx, Reply};
 use super::outcome::iso;
-use super::params::{CertAction, CertUpdateParams, Confirm, TrustAction, TrustUpdateParams};
+use super::params::{CertAction, CertUpdateParams, TrustAction, TrustUpdateParams};
 use super::results::*;
-use super::seal::{Sealer, digest};
+use super::seal::digest;
 use super::text;
 use crate::client::{Approved, Client};
 use crate::core::url::{Scheme, Url};
 use crate::store::StoreError;
-use crate::store::approvals::{Approval, Request};
+use crate::store::approvals::Request;
 use crate::store::identity::{CreatedBy, Scope};
-use rmcp::RoleServer;
-use rmcp::model::InputRequiredResult;
-use rmcp::service::RequestContext;
-
-/// A finished result or a question for a 2026-07-28 client.
-pub enum Reply<T> {
-    Done(T),
-    NeedInput(InputRequiredResult),
-}
 
 /// An error as the store tools return it (retryable as the code says).
 pub fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
@@ -45,7 +40,7 @@ pub fn store_code(e: &StoreError) -> ErrorCode {
     }
 }
 
-fn store_err(e: &StoreError) -> ErrorOut {
+pub fn store_err(e: &StoreError) -> ErrorOut {
     err(store_code(e), e.to_string())
 }
 
@@ -92,7 +87,10 @@ pub fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
             agent_use: i.agent_use,
         })
         .collect();
-    CertListResult::ClientCertList(CertListOut { entries })
+    CertListResult::ClientCertList(CertListOut {
+        request_info: Box::new(filter_info(host)),
+        entries,
+    })
 }
 
 pub fn trust_list(client: &Client, host: Option<&str>) -> TrustListResult {
@@ -114,69 +112,10 @@ pub fn trust_list(client: &Client, host: Option<&str>) -> TrustListResult {
             last_seen: iso(p.last_seen),
         })
         .collect();
-    TrustListResult::TrustList(TrustListOut { entries })
-}
-
-/// What asking for consent came to.
-enum Consent {
-    Approved(Approved),
-    Pending(Approval),
-    NeedInput(InputRequiredResult),
-    Failed(ErrorOut),
-}
-
-/// Everything a consent round needs.
-pub struct ConsentCtx<'a> {
-    pub client: &'a Client,
-    pub sealer: &'a Sealer,
-    pub ctx: &'a RequestContext<RoleServer>,
-    pub retry: &'a Retry,
-}
-
-impl ConsentCtx<'_> {
-    fn client_name(&self) -> String {
-        self.ctx
-            .client_info()
-            .map(|i| i.name)
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "an MCP client".into())
-    }
-
-    async fn consent(&self, request: Request, call_digest: &str, question: String) -> Consent {
-        let answer = ask::<Confirm>(
-            self.ctx,
-            self.retry,
-            self.sealer,
-            "consent",
-            call_digest,
-            question,
-        )
-        .await;
-        let client = self.client;
-        let add = || {
-            client
-                .approvals()
-                .add(request, &self.client_name(), client.now())
-        };
-        match answer {
-            Ask::Answer(Confirm { approve: true }) => {
-                match add().and_then(|queued| client.approve(&queued.id)) {
-                    Ok(done) => Consent::Approved(done),
-                    Err(e) => Consent::Failed(store_err(&e)),
-                }
-            }
-            Ask::Unsupported => match add() {
-                Ok(queued) => Consent::Pending(queued),
-                Err(e) => Consent::Failed(store_err(&e)),
-            },
-            Ask::NeedInput(r) => Consent::NeedInput(r),
-            Ask::Invalid(m) => Consent::Failed(err(ErrorCode::InvalidRequest, m)),
-            Ask::Answer(Confirm { approve: false }) | Ask::Declined => Consent::Failed(err(
-                ErrorCode::UserDeclined,
-                "the user declined the change; do not ask again unless they bring it up",
-            )),
-        }
-    }
+    TrustListResult::TrustList(TrustListOut {
+        request_info: Box::new(filter_info(host)),
+        entries,
+    })
 }
 
 fn scope_of(url: &str) -> Result<Scope, ErrorOut> {
@@ -194,8 +133,26 @@ fn scope_of(url: &str) -> Result<Scope, ErrorOut> {
     })
 }
 
+/// `request_info` of a store tool: what it was asked about (no network request was sent, so
+/// no `timestamp`).
+fn store_info(url: Option<String>, host: Option<&str>, port: Option<u16>) -> RequestInfoOut {
+    RequestInfoOut {
+        url,
+        host: host.map(str::to_string),
+        port,
+        ..RequestInfoOut::default()
+    }
+}
+
+fn filter_info(host: Option<&str>) -> RequestInfoOut {
+    store_info(None, host.map(str::trim).filter(|h| !h.is_empty()), None)
+}
+
 fn cert_base(action: &str, scope: &Scope) -> CertUpdateOut {
+    let mut request_info = store_info(Some(scope.url()), Some(&scope.host), Some(scope.port));
+    request_info.path = Some(scope.path.clone());
     CertUpdateOut {
+        request_info: Box::new(request_info),
         action: action.into(),
         host: scope.host.clone(),
         port: scope.port,
@@ -204,18 +161,68 @@ fn cert_base(action: &str, scope: &Scope) -> CertUpdateOut {
     }
 }
 
-pub async fn cert_update(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Reply<CertUpdateResult> {
-    match cert_update_inner(c, p).await {
-        Ok(Reply::Done(out)) => Reply::Done(CertUpdateResult::ClientCertUpdate(out)),
+/// Wrap a gated flow's outcome in a tool's result enum.
+fn finish<O, R>(
+    r: Result<Reply<O>, ErrorOut>,
+    ok: fn(O) -> R,
+    error: fn(ErrorOut) -> R,
+) -> Reply<R> {
+    match r {
+        Ok(Reply::Done(out)) => Reply::Done(ok(out)),
         Ok(Reply::NeedInput(r)) => Reply::NeedInput(r),
-        Err(e) => Reply::Done(CertUpdateResult::Error(e)),
+        Err(e) => Reply::Done(error(e)),
     }
 }
 
-async fn cert_update_inner(
-    c: &ConsentCtx<'_>,
-    p: &CertUpdateParams,
-) -> Result<Reply<CertUpdateOut>, ErrorOut> {
+impl Gated for CertUpdateOut {
+    fn queued(&mut self, message: String, approval_id: String) {
+        self.pending = true;
+        self.message = message;
+        self.next_step = Some(text::pending_identity_step(&approval_id));
+        self.approval_id = Some(approval_id);
+    }
+
+    fn performed(&mut self, client: &Client, done: Approved) {
+        self.changed = true;
+        self.message = done.message;
+        self.fingerprint = done.fingerprint.clone();
+        if self.action == "create" {
+            self.expires = done
+                .fingerprint
+                .and_then(|fp| client.identities().get(&fp).ok().flatten())
+                .map(|i| iso(i.not_after));
+        }
+    }
+}
+
+impl Gated for TrustUpdateOut {
+    fn queued(&mut self, message: String, approval_id: String) {
+        self.pending = true;
+        self.message = message;
+        self.next_step = Some(text::pending_trust_step(&approval_id));
+        self.approval_id = Some(approval_id);
+    }
+
+    fn performed(&mut self, _client: &Client, done: Approved) {
+        self.changed = true;
+        self.message = done.message;
+    }
+}
+
+pub async fn cert_update(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Reply<CertUpdateResult> {
+    let r = match cert_plan(c, p) {
+        Ok(plan) => gate::run(c, plan).await,
+        Err(e) => Err(e),
+    };
+    finish(
+        r,
+        CertUpdateResult::ClientCertUpdate,
+        CertUpdateResult::Error,
+    )
+}
+
+/// Check an identity change against the store and say what to ask.
+fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdateOut>, ErrorOut> {
     let scope = scope_of(&p.url)?;
     let ids = c.client.identities().list().map_err(|e| store_err(&e))?;
     let name = c.client_name();
@@ -270,7 +277,7 @@ async fn cert_update_inner(
                     let mut out = cert_base("remove", &scope);
                     out.fingerprint = Some(fp);
                     out.message = format!("no identity exists for {}; nothing to do", scope.url());
-                    return Ok(Reply::Done(out));
+                    return Ok(Plan::Nothing(out));
                 }
                 _ => {
                     return Err(err(
@@ -291,36 +298,21 @@ async fn cert_update_inner(
             ("remove", req, q)
         }
     };
-    let d = digest(&[
+    let digest = digest(&[
         "gemini_client_cert_update",
         action,
         &scope.url(),
         p.fingerprint.as_deref().unwrap_or(""),
     ]);
     let mut out = cert_base(action, &scope);
-    match c.consent(request, &d, question).await {
-        Consent::NeedInput(r) => return Ok(Reply::NeedInput(r)),
-        Consent::Failed(e) => return Err(e),
-        Consent::Pending(a) => {
-            out.pending = true;
-            out.fingerprint = p.fingerprint.as_deref().and_then(normalize_fingerprint);
-            out.message = format!("waiting for the user's approval: {}", a.request.describe());
-            out.next_step = Some(text::pending_identity_step(&a.id));
-            out.approval_id = Some(a.id);
-        }
-        Consent::Approved(done) => {
-            out.changed = true;
-            out.message = done.message;
-            out.fingerprint = done.fingerprint.clone();
-            if action == "create" {
-                out.expires = done
-                    .fingerprint
-                    .and_then(|fp| c.client.identities().get(&fp).ok().flatten())
-                    .map(|i| iso(i.not_after));
-            }
-        }
-    }
-    Ok(Reply::Done(out))
+    // Reported while the change waits (replaced by the store's answer once performed).
+    out.fingerprint = p.fingerprint.as_deref().and_then(normalize_fingerprint);
+    Ok(Plan::Ask {
+        out,
+        request,
+        question,
+        digest,
+    })
 }
 
 fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
@@ -345,17 +337,15 @@ fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
 }
 
 pub async fn trust_update(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Reply<TrustUpdateResult> {
-    match trust_update_inner(c, p).await {
-        Ok(Reply::Done(out)) => Reply::Done(TrustUpdateResult::TrustUpdate(out)),
-        Ok(Reply::NeedInput(r)) => Reply::NeedInput(r),
-        Err(e) => Reply::Done(TrustUpdateResult::Error(e)),
-    }
+    let r = match trust_plan(c, p) {
+        Ok(plan) => gate::run(c, plan).await,
+        Err(e) => Err(e),
+    };
+    finish(r, TrustUpdateResult::TrustUpdate, TrustUpdateResult::Error)
 }
 
-async fn trust_update_inner(
-    c: &ConsentCtx<'_>,
-    p: &TrustUpdateParams,
-) -> Result<Reply<TrustUpdateOut>, ErrorOut> {
+/// Check a pin change against the store and say what to ask.
+fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpdateOut>, ErrorOut> {
     let (host, port) = host_port(p)?;
     let fp = match p.fingerprint.as_deref() {
         Some(raw) => Some(normalize_fingerprint(raw).ok_or_else(|| {
@@ -373,6 +363,7 @@ async fn trust_update_inner(
         .map_err(|e| store_err(&e))?;
     let name = c.client_name();
     let mut out = TrustUpdateOut {
+        request_info: Box::new(store_info(None, Some(&host), Some(port))),
         host: host.clone(),
         port,
         ..TrustUpdateOut::default()
@@ -383,7 +374,7 @@ async fn trust_update_inner(
             let fp = fp.ok_or_else(|| err(ErrorCode::InvalidRequest, "pin needs a fingerprint"))?;
             if pin.as_ref().is_some_and(|p| p.fingerprint == fp) {
                 out.message = format!("{fp} is already pinned for {host}:{port}");
-                return Ok(Reply::Done(out));
+                return Ok(Plan::Nothing(out));
             }
             let q = format!(
                 "{name} asks smolweb to trust the certificate {fp} for {host}:{port}, replacing \
@@ -403,7 +394,7 @@ async fn trust_update_inner(
             out.action = "remove".into();
             let Some(pin) = pin else {
                 out.message = format!("no certificate is pinned for {host}:{port}; nothing to do");
-                return Ok(Reply::Done(out));
+                return Ok(Plan::Nothing(out));
             };
             if fp.as_ref().is_some_and(|f| *f != pin.fingerprint) {
                 return Err(err(
@@ -427,28 +418,19 @@ async fn trust_update_inner(
             )
         }
     };
-    let d = digest(&[
+    let digest = digest(&[
         "gemini_trust_update",
         &out.action,
         &host,
         &port.to_string(),
         p.fingerprint.as_deref().unwrap_or(""),
     ]);
-    match c.consent(request, &d, question).await {
-        Consent::NeedInput(r) => return Ok(Reply::NeedInput(r)),
-        Consent::Failed(e) => return Err(e),
-        Consent::Pending(a) => {
-            out.pending = true;
-            out.message = format!("waiting for the user's approval: {}", a.request.describe());
-            out.next_step = Some(text::pending_trust_step(&a.id));
-            out.approval_id = Some(a.id);
-        }
-        Consent::Approved(done) => {
-            out.changed = true;
-            out.message = done.message;
-        }
-    }
-    Ok(Reply::Done(out))
+    Ok(Plan::Ask {
+        out,
+        request,
+        question,
+        digest,
+    })
 }
 
 #[cfg(test)]

@@ -342,11 +342,13 @@ pub struct CertEntry {
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct CertListOut {
+    pub request_info: Box<RequestInfoOut>,
     pub entries: Vec<CertEntry>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 pub struct CertUpdateOut {
+    pub request_info: Box<RequestInfoOut>,
     pub action: String,
     pub host: String,
     pub port: u16,
@@ -377,11 +379,13 @@ pub struct TrustEntry {
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TrustListOut {
+    pub request_info: Box<RequestInfoOut>,
     pub entries: Vec<TrustEntry>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 pub struct TrustUpdateOut {
+    pub request_info: Box<RequestInfoOut>,
     pub action: String,
     pub host: String,
     pub port: u16,
