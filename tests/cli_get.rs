@@ -190,3 +190,75 @@ async fn menu_items_with_unusable_ports_are_shown_but_lead_nowhere() {
         "{out}"
     );
 }
+
+fn smolweb(data: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smolweb"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME")
+        .output()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pin_approved_through_the_cli_is_the_one_the_next_get_checks() {
+    use smolweb::store::approvals::{Approvals, Request};
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext("# hi\n")))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    // An agent asked to pin another certificate, naming the host as typed (upper case, a
+    // final dot): approving it must pin the host the fetch looks up.
+    let other = support::certs::TestCert::new().fingerprint();
+    let approvals = Approvals::new(data.join("approvals.toml"));
+    let queued = approvals
+        .add(
+            Request::TrustPin {
+                host: "127.0.0.1.".into(),
+                port: server.port(),
+                fingerprint: other.clone(),
+            },
+            "agent",
+            time::OffsetDateTime::now_utc(),
+        )
+        .unwrap();
+    let d = data.clone();
+    let o = tokio::task::spawn_blocking(move || smolweb(&d, &["trust", "approve", &queued.id]))
+        .await
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "the approved pin is checked: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("CERTIFICATE_CHANGED"));
+
+    // `trust remove` takes HOST[:PORT] through the same normalizer, and refuses a URL.
+    let d = data.clone();
+    let port = server.port();
+    let (refused, removed) = tokio::task::spawn_blocking(move || {
+        let refused = smolweb(
+            &d,
+            &["trust", "remove", &format!("gemini://127.0.0.1:{port}")],
+        );
+        let removed = smolweb(&d, &["trust", "remove", &format!("127.0.0.1.:{port}")]);
+        (refused, removed)
+    })
+    .await
+    .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("HOST:PORT"));
+    assert!(
+        removed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&removed.stderr)
+    );
+    let o = get(data, vec![server.url("/")]).await;
+    assert!(o.status.success(), "pinned afresh after the removal");
+}
