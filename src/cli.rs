@@ -79,12 +79,16 @@ pub mod exit {
     pub const BLOCKED: u8 = 9;
 }
 
+/// Install the log subscriber: `SMOLWEB_LOG` (an `EnvFilter`) or `default_level` chooses what
+/// is recorded, under a cap that no setting lifts (see [`dependency_cap`]).
 fn init_logging(log_file: Option<&PathBuf>, default_level: &str) -> Result<()> {
+    use tracing_subscriber::filter::FilterExt;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_env("SMOLWEB_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(false);
+    let filter = filter.and(dependency_cap());
+    let layer = tracing_subscriber::fmt::layer().with_ansi(false);
     match log_file {
         Some(path) => {
             let file = std::fs::OpenOptions::new()
@@ -92,11 +96,33 @@ fn init_logging(log_file: Option<&PathBuf>, default_level: &str) -> Result<()> {
                 .append(true)
                 .open(path)
                 .with_context(|| format!("cannot open log file {}", path.display()))?;
-            builder.with_writer(std::sync::Mutex::new(file)).init();
+            let layer = layer.with_writer(std::sync::Mutex::new(file));
+            tracing_subscriber::registry()
+                .with(tracing_subscriber::Layer::with_filter(layer, filter))
+                .try_init()?;
         }
-        None => builder.with_writer(std::io::stderr).init(),
+        None => {
+            let layer = layer.with_writer(std::io::stderr);
+            tracing_subscriber::registry()
+                .with(tracing_subscriber::Layer::with_filter(layer, filter))
+                .try_init()?;
+        }
     }
     Ok(())
+}
+
+/// The ceiling on what other crates may log, whatever `SMOLWEB_LOG` says. Dependencies print
+/// whole protocol messages at debug/trace (rmcp: every JSON-RPC request, with a status-11
+/// answer or a query in it; rustls: handshake and record details), and rmcp's info/warn lines
+/// carry notifications and rejected requests. Only our own code (target `smolweb`), which
+/// never logs an input, a query or key material, may log below `warn`; rmcp is held to
+/// `error` (transport failures only).
+fn dependency_cap() -> tracing_subscriber::filter::Targets {
+    use tracing_subscriber::filter::LevelFilter;
+    tracing_subscriber::filter::Targets::new()
+        .with_default(LevelFilter::WARN)
+        .with_target("smolweb", LevelFilter::TRACE)
+        .with_target("rmcp", LevelFilter::ERROR)
 }
 
 fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {

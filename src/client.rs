@@ -432,7 +432,8 @@ fn cached_fetched(entry: CacheEntry) -> Fetched {
 
 /// An error outcome. Refusals (nothing was sent) carry no timestamp.
 fn error(mut info: RequestInfo, error: FetchError) -> Outcome {
-    tracing::debug!(url = %info.url, code = %error.code(), "fetch failed");
+    // No URL: a Gopher one carries the search, which is never logged.
+    tracing::debug!(host = %info.host, port = info.port, code = %error.code(), "fetch failed");
     if matches!(
         error,
         FetchError::InvalidRequest(_)

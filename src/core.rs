@@ -6,5 +6,6 @@ pub mod gemtext;
 pub mod gopher;
 pub mod page;
 pub mod response;
+pub mod text;
 pub mod url;
 pub mod window;

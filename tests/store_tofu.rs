@@ -235,3 +235,89 @@ fn two_processes_merge_pins() {
         );
     }
 }
+
+#[test]
+fn hosts_are_normalized_or_refused_by_the_store_itself() {
+    let (_tmp, kh) = store();
+    let fp = fingerprint_of(b"typed");
+    // Typed forms are stored as the host a fetch of it looks up.
+    for (typed, looked_up) in [
+        ("[::1]", "::1"),
+        ("Bücher.Example", "xn--bcher-kva.example"),
+        ("CAPSULE.example.", "capsule.example"),
+    ] {
+        kh.pin_fingerprint(typed, 1965, &fp, NOW).unwrap();
+        let pin = kh.get(looked_up, 1965).unwrap();
+        assert_eq!(pin.map(|p| p.host), Some(looked_up.to_string()), "{typed}");
+        let v = kh
+            .check_and_record(
+                looked_up,
+                1965,
+                &cert("typed", NOW),
+                NOW,
+                TofuPolicy::default(),
+            )
+            .unwrap();
+        assert_ne!(v, Verdict::FirstUse, "{typed}: the fetch must see the pin");
+    }
+    // A port or a scheme in the host is refused, and nothing is written.
+    let before = kh.list().unwrap();
+    for bad in [
+        "capsule.example:1966",
+        "gemini://capsule.example",
+        "[::1]:1966",
+        "",
+    ] {
+        assert!(
+            matches!(
+                kh.pin_fingerprint(bad, 1965, &fp, NOW),
+                Err(StoreError::Invalid(_))
+            ),
+            "{bad:?} accepted"
+        );
+        assert!(kh.get(bad, 1965).is_err(), "{bad:?}");
+        assert!(kh.remove(bad, 1965).is_err(), "{bad:?}");
+    }
+    assert_eq!(kh.list().unwrap(), before);
+}
+
+#[test]
+fn pins_stored_as_typed_by_an_older_version_are_found() {
+    let (tmp, kh) = store();
+    std::fs::create_dir_all(tmp.path().join("data")).unwrap();
+    let fp = fingerprint_of(b"old");
+    std::fs::write(
+        kh.path(),
+        format!(
+            "[[pin]]\nhost = \"[::1]\"\nport = 1965\nfingerprint = \"{fp}\"\n\
+             first_seen = \"2026-01-01T00:00:00Z\"\nlast_seen = \"2026-01-01T00:00:00Z\"\n"
+        ),
+    )
+    .unwrap();
+    assert_eq!(kh.get("::1", 1965).unwrap().unwrap().fingerprint, fp);
+    assert!(kh.remove("[::1]", 1965).unwrap());
+}
+
+#[test]
+fn trust_requests_are_queued_with_a_normalized_host() {
+    use smolweb::store::approvals::{Approvals, Request};
+    let tmp = tempfile::tempdir().unwrap();
+    let approvals = Approvals::new(tmp.path().join("approvals.toml"));
+    let fp = format!("sha256:{}", "ab".repeat(32));
+    let ask = |host: &str| {
+        approvals.add(
+            Request::TrustPin {
+                host: host.into(),
+                port: 1965,
+                fingerprint: fp.clone(),
+            },
+            "agent",
+            NOW,
+        )
+    };
+    let queued = ask("[::1]").unwrap();
+    assert!(matches!(&queued.request, Request::TrustPin { host, .. } if host == "::1"));
+    for bad in ["host:1966", "GEMINI://host"] {
+        assert!(matches!(ask(bad), Err(StoreError::Invalid(_))), "{bad}");
+    }
+}

@@ -3,9 +3,11 @@
 use super::outcome_code;
 use anyhow::Result;
 use smolweb::client::Outcome;
-use smolweb::core::gemtext::{Document, LineKind};
+use smolweb::core::gemtext::LineKind;
 use smolweb::core::gopher::MenuItem;
-use smolweb::core::page::{Content, Page};
+use smolweb::core::page::{Content, LazyDocument, Page};
+use smolweb::core::text::{sanitize, sanitize_line};
+use std::borrow::Cow;
 use std::io::Write;
 
 /// Print the outcome; returns the exit code for its class.
@@ -13,11 +15,11 @@ pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> 
     match outcome {
         Outcome::Page { fetched, .. } => {
             let page = &fetched.page;
-            let mut out = std::io::stdout().lock();
+            let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
             if raw {
                 out.write_all(&page.raw)?;
             } else {
-                out.write_all(render_page(page, offset).as_bytes())?;
+                write_page(&mut out, page, offset)?;
             }
             out.flush()?;
         }
@@ -36,7 +38,10 @@ pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> 
             target, permanent, ..
         } => {
             let how = if *permanent { "permanent" } else { "temporary" };
-            eprintln!("smolweb: {how} redirect to {target} (not followed: another host or scheme)");
+            eprintln!(
+                "smolweb: {how} redirect to {} (not followed: another host or scheme)",
+                one_line(&target.to_string())
+            );
         }
         Outcome::Certificate {
             status, message, ..
@@ -55,77 +60,86 @@ pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> 
             eprintln!("smolweb: the capsule answered {status}: {}", one_line(meta));
         }
         Outcome::Error { error, .. } => {
-            eprintln!("smolweb: {} ({})", error, error.code());
+            eprintln!(
+                "smolweb: {} ({})",
+                one_line(&error.to_string()),
+                error.code()
+            );
         }
     }
     Ok(outcome_code(outcome))
 }
 
-/// Capsule text on one line, control characters removed (it is untrusted).
-fn one_line(s: &str) -> String {
-    s.chars().filter(|c| !c.is_control()).collect()
+/// Capsule text on one line, made safe for the terminal (it is untrusted).
+fn one_line(s: &str) -> Cow<'_, str> {
+    sanitize_line(s)
 }
 
-/// Render a page as plain text with numbered links, starting at a char offset.
-pub fn render_page(page: &Page, offset: usize) -> String {
+/// Write a page as plain text with numbered links, starting at a char offset. Remote text is
+/// passed through the core sanitizer. The page is streamed line by line from its body: no
+/// whole-page string and no per-line document is built, so memory stays near the body size.
+pub fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
     match &page.content {
-        Content::Gemtext(doc) if offset == 0 => render_gemtext(doc),
+        Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {
             let text = page.body.text();
             let start = page.body.byte_at(offset);
-            text.get(start..).unwrap_or("").to_string()
+            write_text(out, text.get(start..).unwrap_or(""))
         }
-        Content::Menu(items) => render_menu(items.get(offset..).unwrap_or(&[])),
-        Content::Binary => format!(
-            "[{} bytes of {}; use --raw to write them]\n",
+        Content::Menu(menu) => write_menu(out, menu.stream().skip(offset)),
+        Content::Binary => writeln!(
+            out,
+            "[{} bytes of {}; use --raw to write them]",
             page.size(),
             page.mime.essence()
         ),
     }
 }
 
-fn render_gemtext(doc: &Document) -> String {
-    let mut out = String::new();
+/// Text as it is, sanitized a line at a time.
+fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    for line in text.split_inclusive('\n') {
+        out.write_all(sanitize(line).as_bytes())?;
+    }
+    Ok(())
+}
+
+fn write_gemtext(out: &mut impl Write, doc: &LazyDocument) -> std::io::Result<()> {
     let mut n = 0;
-    for line in &doc.lines {
-        match (line.kind, &line.link) {
-            (LineKind::Link, Some(link)) => {
+    for line in doc.views() {
+        match (line.kind, line.link) {
+            (LineKind::Link, Some((_, label))) => {
                 n += 1;
-                let label = link.text.as_deref().unwrap_or(&link.url);
-                if link.text.is_some() {
-                    out.push_str(&format!("[{n}] {label} <{}>\n", link.url));
-                } else {
-                    out.push_str(&format!("[{n}] {label}\n"));
+                let url = line.resolved_url(Some(doc.base())).unwrap_or_default();
+                let url = sanitize_line(&url);
+                match label {
+                    Some(label) => writeln!(out, "[{n}] {} <{url}>", sanitize(label))?,
+                    None => writeln!(out, "[{n}] {url}")?,
                 }
             }
             (LineKind::List, _) => {
-                out.push_str("• ");
-                out.push_str(line.text.as_deref().unwrap_or(""));
-                out.push('\n');
+                writeln!(out, "• {}", sanitize(line.text.unwrap_or("")))?;
             }
-            _ => {
-                out.push_str(&line.content);
-                out.push('\n');
-            }
+            _ => writeln!(out, "{}", sanitize(line.content))?,
         }
     }
-    out
+    Ok(())
 }
 
-fn render_menu(items: &[MenuItem]) -> String {
-    let mut out = String::new();
+fn write_menu(out: &mut impl Write, items: impl Iterator<Item = MenuItem>) -> std::io::Result<()> {
     let mut n = 0;
     for item in items {
-        if item.is_info() || item.next_url.is_empty() {
-            out.push_str(&format!("     {}\n", item.title));
+        let title = sanitize(&item.title);
+        if item.invalid_port {
+            writeln!(out, "     {title} (invalid port: not followed)")?;
+        } else if item.is_info() || item.next_url.is_empty() {
+            writeln!(out, "     {title}")?;
         } else {
             n += 1;
             let kind = smolweb::core::gopher::type_name(item.item_type);
-            out.push_str(&format!(
-                "[{n}] {} ({kind}) <{}>\n",
-                item.title, item.next_url
-            ));
+            let url = sanitize_line(&item.next_url);
+            writeln!(out, "[{n}] {title} ({kind}) <{url}>")?;
         }
     }
-    out
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! `smolweb trust ...` and `smolweb identity ...`: the human's own commands, applied at once,
 //! and the approval queue for what agents asked.
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 use smolweb::client::Client;
 use smolweb::core::url::{Scheme, Url};
@@ -60,22 +60,11 @@ pub enum IdentityCommand {
     Deny { id: String },
 }
 
+/// `HOST[:PORT]` through the one host normalizer (the form a fetch looks up).
 fn host_port(arg: &str) -> Result<(String, u16)> {
-    let arg = arg.trim_start_matches("gemini://").trim_end_matches('/');
-    if let Some(rest) = arg.strip_prefix('[') {
-        let (host, tail) = rest
-            .split_once(']')
-            .ok_or_else(|| anyhow!("bad host {arg}"))?;
-        let port = match tail.strip_prefix(':') {
-            Some(p) => p.parse().context("bad port")?,
-            None => 1965,
-        };
-        return Ok((host.to_lowercase(), port));
-    }
-    match arg.rsplit_once(':') {
-        Some((h, p)) if !h.contains(':') => Ok((h.to_lowercase(), p.parse().context("bad port")?)),
-        _ => Ok((arg.to_lowercase(), 1965)),
-    }
+    smolweb::core::url::host_and_port(arg, Scheme::Gemini.default_port()).map_err(|e| {
+        anyhow!("{e}: give HOST or HOST:PORT, as in `smolweb trust remove example.org:1966`")
+    })
 }
 
 fn date(t: Option<time::OffsetDateTime>) -> String {

@@ -62,7 +62,7 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outco
     if opts.refresh {
         client.cache.remove(&key);
     } else if let Some(entry) = client.cache.get(&key) {
-        tracing::debug!(url = %info.url, "answered from the cache");
+        tracing::debug!(host = %target.host, selector = %target.selector, "answered from the cache");
         info.timestamp = Some(client.now());
         let fetched = cached_fetched(entry);
         return Outcome::Page { info, fetched };
@@ -85,7 +85,8 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outco
         return error(info, super::gemini::slow_down(wait));
     }
     info.timestamp = Some(client.now());
-    tracing::debug!(url = %info.url, "gopher request");
+    // The selector, not the URL: the URL carries the search, which is never logged.
+    tracing::debug!(host = %target.host, selector = %target.selector, "gopher request");
     let raw = match client.transport.gopher(&target, &net_opts).await {
         Ok(raw) => raw,
         Err(e) => return error(info, e),

@@ -112,6 +112,92 @@ pub struct ParseState {
     pub in_preformat: bool,
 }
 
+/// A parsed line that borrows from the body: what [`Line`] holds, without allocating. Links
+/// keep their URL as written (resolve with [`LineView::resolved_url`]); fences carry their
+/// alt text but no guessed language. [`views`] yields these for streaming renderers that
+/// must not hold a whole document (`smolweb get` of a very large page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineView<'a> {
+    pub kind: LineKind,
+    /// The line as sent, marker included, without its line ending.
+    pub content: &'a str,
+    /// Marker stripped and trimmed (headings, list items, quotes); None otherwise.
+    pub text: Option<&'a str>,
+    /// Link lines: the URL as written and the label (None when the line has none).
+    pub link: Option<(&'a str, Option<&'a str>)>,
+    /// Fence lines: whether it opens a block, and the alt text of an opening fence.
+    pub fence: Option<(bool, Option<&'a str>)>,
+}
+
+impl<'a> LineView<'a> {
+    /// The link URL resolved against `base` (kept as written when resolution fails or there
+    /// is no base); None for lines that are not links.
+    pub fn resolved_url(&self, base: Option<&Url>) -> Option<String> {
+        let (url, _) = self.link?;
+        Some(match base {
+            Some(b) => b.resolve(url).unwrap_or_else(|_| url.to_string()),
+            None => url.to_string(),
+        })
+    }
+
+    /// The owned line, links resolved against `base`.
+    pub fn to_line(&self, base: Option<&Url>) -> Line {
+        Line {
+            kind: self.kind,
+            content: self.content.to_string(),
+            text: self.text.map(str::to_string),
+            link: self.link.map(|(_, label)| Link {
+                url: self.resolved_url(base).unwrap_or_default(),
+                text: label.map(str::to_string),
+            }),
+            fence: self.fence.map(|(opening, alt)| Fence {
+                opening,
+                alt_text: alt.map(str::to_string),
+                language: alt.and_then(lang::guess).map(str::to_string),
+            }),
+        }
+    }
+}
+
+/// Borrowed lines of a body, parsed one at a time (see [`LineView`]).
+pub struct Views<'a> {
+    lines: Lines<'a>,
+    in_preformat: bool,
+}
+
+impl Views<'_> {
+    /// The parser state after the lines yielded so far.
+    pub fn state(&self) -> ParseState {
+        ParseState {
+            in_preformat: self.in_preformat,
+        }
+    }
+}
+
+impl<'a> Iterator for Views<'a> {
+    type Item = LineView<'a>;
+    fn next(&mut self) -> Option<LineView<'a>> {
+        let line = self.lines.next()?;
+        let view = if self.in_preformat {
+            preformat_line(line)
+        } else {
+            normal_line(line)
+        };
+        if view.fence.is_some() {
+            self.in_preformat = !self.in_preformat;
+        }
+        Some(view)
+    }
+}
+
+/// Parse a body lazily, one borrowed line at a time, starting from `state`.
+pub fn views(body: &str, state: ParseState) -> Views<'_> {
+    Views {
+        lines: Lines::new(body),
+        in_preformat: state.in_preformat,
+    }
+}
+
 /// Parse a gemtext body. `base` resolves relative links (None keeps them as written).
 pub fn parse(body: &str, base: Option<&Url>) -> Document {
     parse_with_state(body, base, ParseState::default()).0
@@ -124,19 +210,18 @@ pub fn parse_with_state(
     state: ParseState,
 ) -> (Document, ParseState) {
     let mut lines = Vec::with_capacity(line_count_hint(body));
-    let mut in_preformat = state.in_preformat;
-    for line in Lines::new(body) {
-        let parsed = if in_preformat {
-            preformat_line(line)
-        } else {
-            normal_line(line, base)
-        };
-        if parsed.fence.is_some() {
-            in_preformat = !in_preformat;
-        }
-        lines.push(parsed);
+    let mut it = views(body, state);
+    for view in it.by_ref() {
+        lines.push(view.to_line(base));
     }
-    (Document { lines }, ParseState { in_preformat })
+    (Document { lines }, it.state())
+}
+
+/// The first level-1 heading's text, found without building a document.
+pub fn first_heading(body: &str) -> Option<&str> {
+    views(body, ParseState::default())
+        .find(|v| v.kind == LineKind::Heading1)
+        .and_then(|v| v.text)
 }
 
 /// An upper bound on the number of lines for LF or CRLF bodies (a capacity hint only).
@@ -176,34 +261,35 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-fn plain(kind: LineKind, line: &str, text: Option<String>) -> Line {
-    Line {
+fn plain<'a>(kind: LineKind, line: &'a str, text: Option<&'a str>) -> LineView<'a> {
+    LineView {
         kind,
-        content: line.to_string(),
+        content: line,
         text,
         link: None,
         fence: None,
     }
 }
 
-fn preformat_line(line: &str) -> Line {
+fn preformat_line(line: &str) -> LineView<'_> {
     let mut parsed = plain(LineKind::Preformat, line, None);
     if line.starts_with("```") {
-        parsed.fence = Some(Fence {
-            opening: false,
-            alt_text: None,
-            language: None,
-        });
+        parsed.fence = Some((false, None));
     }
     parsed
 }
 
-fn normal_line(line: &str, base: Option<&Url>) -> Line {
+fn normal_line(line: &str) -> LineView<'_> {
     let b = line.as_bytes();
-    let rest_trimmed = |n: usize| Some(line[n..].trim().to_string());
+    let rest_trimmed = |n: usize| Some(line[n..].trim());
     match b {
-        [b'`', b'`', b'`', ..] => opening_fence(line),
-        [b'=', b'>', ..] => link_line(line, base),
+        [b'`', b'`', b'`', ..] => {
+            let alt = line[3..].trim();
+            let mut parsed = plain(LineKind::Preformat, line, None);
+            parsed.fence = Some((true, (!alt.is_empty()).then_some(alt)));
+            parsed
+        }
+        [b'=', b'>', ..] => link_line(line),
         [b'#', b'#', b'#', ..] => plain(LineKind::Heading3, line, rest_trimmed(3)),
         [b'#', b'#', ..] => plain(LineKind::Heading2, line, rest_trimmed(2)),
         [b'#', ..] => plain(LineKind::Heading1, line, rest_trimmed(1)),
@@ -213,19 +299,8 @@ fn normal_line(line: &str, base: Option<&Url>) -> Line {
     }
 }
 
-fn opening_fence(line: &str) -> Line {
-    let alt = line[3..].trim();
-    let mut parsed = plain(LineKind::Preformat, line, None);
-    parsed.fence = Some(Fence {
-        opening: true,
-        alt_text: (!alt.is_empty()).then(|| alt.to_string()),
-        language: lang::guess(alt).map(str::to_string),
-    });
-    parsed
-}
-
 /// `=>[ws]URL[ws label]`; without a URL the line is text.
-fn link_line(line: &str, base: Option<&Url>) -> Line {
+fn link_line(line: &str) -> LineView<'_> {
     let rest = line[2..].trim_start_matches(is_gemtext_space);
     let url_end = rest.find(is_gemtext_space).unwrap_or(rest.len());
     let (url, label) = rest.split_at(url_end);
@@ -233,15 +308,8 @@ fn link_line(line: &str, base: Option<&Url>) -> Line {
         return plain(LineKind::Text, line, None);
     }
     let label = label.trim();
-    let resolved = match base {
-        Some(b) => b.resolve(url).unwrap_or_else(|_| url.to_string()),
-        None => url.to_string(),
-    };
     let mut parsed = plain(LineKind::Link, line, None);
-    parsed.link = Some(Link {
-        url: resolved,
-        text: (!label.is_empty()).then(|| label.to_string()),
-    });
+    parsed.link = Some((url, (!label.is_empty()).then_some(label)));
     parsed
 }
 

@@ -1,10 +1,14 @@
 //! Gopher (RFC 1436) menus and text: menu parsing, text un-dotting, charset detection.
 //!
 //! Menu parsing is tolerant: unknown types are kept, missing fields get defaults (selector "",
-//! host "", port 70), a bad or zero port becomes 70, empty lines are skipped, Gopher+ fields
-//! after the port are ignored, and parsing stops at a line holding only ".". Decoding never
-//! loses bytes silently: valid UTF-8 stays UTF-8; otherwise CP437 or latin-1 is chosen by a
-//! heuristic and reported (see [`charset`]). Magic-byte sniffing lives in [`sniff`].
+//! host "", port 70 when the port field is absent or empty), empty lines are skipped, and
+//! Gopher+ fields after the port are ignored. A port field that is present but not a port
+//! (0, 99999, -1, `abc`) keeps the item but invents no destination: `port` is 0,
+//! `invalid_port` is set and `next_url` is "". Only a final "." line (followed by nothing but
+//! whitespace) ends a menu or a text item: servers such as gophernicus send files without a
+//! terminator, and a "." line inside them is content. Decoding never loses bytes silently:
+//! valid UTF-8 stays UTF-8; otherwise CP437 or latin-1 is chosen by a heuristic and reported
+//! (see [`charset`]). Magic-byte sniffing lives in [`sniff`].
 
 mod charset;
 mod sniff;
@@ -12,7 +16,7 @@ mod sniff;
 pub use charset::{decode, decode_as};
 pub use sniff::sniff_mime;
 
-/// Port used when a menu line has none or an unusable one.
+/// Port used when a menu line has no port field (or an empty one).
 pub const DEFAULT_PORT: u16 = 70;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,10 +25,14 @@ pub struct MenuItem {
     pub title: String,
     pub selector: String,
     pub host: String,
+    /// The port; 0 when the line's port field is not a usable port (see `invalid_port`).
     pub port: u16,
+    /// Set when the port field is present but not a port in 1..=65535 (`0`, `99999`, `-1`,
+    /// `abc`): the item is shown, but it leads nowhere (`next_url` is "").
+    pub invalid_port: bool,
     /// Where following this item leads: a gopher:// URL, the target of an `h` item with a
     /// `URL:` selector, a telnet:// URL for types 8/T, or "" for info lines (`i`), errors
-    /// (`3`) and items without a host.
+    /// (`3`), items without a host and items with an invalid port.
     pub next_url: String,
 }
 
@@ -52,19 +60,33 @@ impl Charset {
     }
 }
 
-/// Parse a decoded menu. Lines end at LF or CRLF; a line that is exactly "." ends the menu.
+/// Parse a decoded menu (see [`menu_items`]).
 pub fn parse_menu(text: &str) -> Vec<MenuItem> {
-    let mut items = Vec::new();
-    for line in text.split('\n') {
+    menu_items(text).collect()
+}
+
+/// The items of a decoded menu, parsed one line at a time (a streaming renderer never holds
+/// them all). Lines end at LF or CRLF; empty lines and "." lines are skipped; the menu ends
+/// at its final "." line (see [`terminator_at`]).
+pub fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
+    let body = &text[..terminator_at(text).unwrap_or(text.len())];
+    body.split('\n').filter_map(|line| {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line == "." {
-            break;
+            return None;
         }
-        if let Some(item) = parse_menu_line(line) {
-            items.push(item);
-        }
-    }
-    items
+        parse_menu_line(line)
+    })
+}
+
+/// Byte index where the final "." terminator line starts: a line that is exactly "." (CRLF or
+/// LF ended, or at the end) followed by nothing but whitespace. None when the text has no
+/// terminator. A "." line followed by more text is content, not a terminator.
+pub fn terminator_at(text: &str) -> Option<usize> {
+    let trimmed = text.trim_end();
+    let dot = trimmed.len().checked_sub(1)?;
+    let before = trimmed.strip_suffix('.')?;
+    (before.is_empty() || before.ends_with('\n')).then_some(dot)
 }
 
 /// One menu line; None for an empty line.
@@ -75,18 +97,25 @@ fn parse_menu_line(line: &str) -> Option<MenuItem> {
     let title = fields.next().unwrap_or("").to_string();
     let selector = fields.next().unwrap_or("").to_string();
     let host = fields.next().unwrap_or("").trim().to_string();
-    let port = fields
-        .next()
-        .and_then(|p| p.trim().parse::<u16>().ok())
-        .filter(|&p| p != 0)
-        .unwrap_or(DEFAULT_PORT);
-    let next_url = next_url(item_type, &selector, &host, port);
+    let (port, invalid_port) = match fields.next().map(str::trim) {
+        None | Some("") => (DEFAULT_PORT, false),
+        Some(p) => match p.parse::<u16>() {
+            Ok(n) if n != 0 => (n, false),
+            _ => (0, true),
+        },
+    };
+    let next_url = if invalid_port {
+        String::new()
+    } else {
+        next_url(item_type, &selector, &host, port)
+    };
     Some(MenuItem {
         item_type,
         title,
         selector,
         host,
         port,
+        invalid_port,
         next_url,
     })
 }
@@ -116,24 +145,27 @@ fn url_selector(selector: &str) -> Option<&str> {
     (!rest.is_empty()).then_some(rest)
 }
 
-/// Strip a "." terminator line (and anything after it) from a text item and undo the
-/// dot-stuffing ("..x" -> ".x"). CRLF line ends become LF. Un-stuffing is applied only when a
-/// terminator line is present: servers that do not send one (gophernicus) do not stuff dots
-/// either, and a line that really starts with ".." must then stay as it is.
+/// Undo the Gopher text framing: cut the final "." terminator line (see [`terminator_at`])
+/// and undo the dot-stuffing before it ("..x" -> ".x"); CRLF line ends become LF. Without a
+/// terminator nothing is cut and nothing un-stuffed: servers that send none (gophernicus) do
+/// not stuff dots either, so a "." or ".." line in such a text is content and stays.
 pub fn undot_text(text: &str) -> String {
-    let normalized = text.replace("\r\n", "\n");
-    let lines: Vec<&str> = normalized.split('\n').collect();
-    let Some(end) = lines.iter().position(|l| *l == ".") else {
-        return normalized;
+    let Some(end) = terminator_at(text) else {
+        return text.replace("\r\n", "\n");
     };
-    let mut out = String::with_capacity(normalized.len());
-    for line in &lines[..end] {
-        out.push_str(
-            line.strip_prefix('.')
-                .filter(|r| r.starts_with('.'))
-                .unwrap_or(line),
-        );
-        out.push('\n');
+    let mut out = String::with_capacity(end);
+    for line in text[..end].split_inclusive('\n') {
+        let line = line
+            .strip_prefix('.')
+            .filter(|r| r.starts_with('.'))
+            .unwrap_or(line);
+        match line.strip_suffix("\r\n") {
+            Some(l) => {
+                out.push_str(l);
+                out.push('\n');
+            }
+            None => out.push_str(line),
+        }
     }
     out
 }

@@ -3,21 +3,27 @@
 //!
 //! Text is decoded without losing bytes (see [`gopher::decode_as`]); binary pages keep an empty
 //! body and their bytes in `raw`, which every page keeps as received.
+//!
+//! Gemtext documents and Gopher menus are parsed on first use ([`LazyDocument`],
+//! [`LazyMenu`]) from the body text they share: a face that only walks windows or streams
+//! lines ([`gemtext::views`], [`gopher::menu_items`]) never holds a per-line structure of a
+//! huge page, and one that needs the whole structure gets it by dereferencing.
 
 use crate::core::gemtext::{self, Document};
 use crate::core::gopher::{self, Charset, MenuItem};
 use crate::core::response::Mime;
 use crate::core::url::Url;
 use crate::core::window::Body;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Debug)]
 pub enum Content {
-    /// text/gemini: the whole body parsed.
-    Gemtext(Document),
+    /// text/gemini: the whole body, parsed on first use.
+    Gemtext(LazyDocument),
     /// Any other text (text/plain, gopher type 0, ...).
     Text,
-    /// A gopher menu (type 1 or 7 answers).
-    Menu(Vec<MenuItem>),
+    /// A gopher menu (type 1 or 7 answers), parsed on first use.
+    Menu(LazyMenu),
     /// Not text: the raw bytes are kept in [`Page::raw`], never rendered.
     Binary,
 }
@@ -59,8 +65,9 @@ impl Page {
         }
         let declared = mime.charset.as_deref().unwrap_or("utf-8");
         let (text, charset) = gopher::decode_as(&raw, declared);
+        let text = Arc::new(text);
         let content = if mime.is_gemtext() {
-            Content::Gemtext(gemtext::parse(&text, Some(&url)))
+            Content::Gemtext(LazyDocument::new(Arc::clone(&text), url.clone()))
         } else {
             Content::Text
         };
@@ -69,7 +76,7 @@ impl Page {
             mime,
             charset: Some(charset),
             lang,
-            body: Body::new(text),
+            body: Body::shared(text),
             raw,
             content,
         }
@@ -81,9 +88,9 @@ impl Page {
     pub fn from_gopher(url: Url, item_type: char, raw: Vec<u8>) -> Page {
         if matches!(item_type, '1' | '7') {
             let (text, charset) = gopher::decode(&raw);
-            let items = gopher::parse_menu(&text);
-            return Page::text(url, mime_of("text/x-gopher-menu"), charset, text, raw)
-                .with_content(Content::Menu(items));
+            let page = Page::text(url, mime_of("text/x-gopher-menu"), charset, text, raw);
+            let menu = LazyMenu::new(page.body.shared_text());
+            return page.with_content(Content::Menu(menu));
         }
         let text_like = gopher::is_text_type(item_type)
             || (!gopher::is_binary_type(item_type) && looks_like_text(&raw));
@@ -109,7 +116,7 @@ impl Page {
 
     pub fn title(&self) -> Option<&str> {
         match &self.content {
-            Content::Gemtext(doc) => doc.title(),
+            Content::Gemtext(_) => gemtext::first_heading(self.body.text()),
             _ => None,
         }
     }
@@ -146,6 +153,96 @@ impl Page {
     fn with_content(mut self, content: Content) -> Page {
         self.content = content;
         self
+    }
+}
+
+/// A gemtext document parsed from the page's text on first dereference (links resolved
+/// against the page URL). Dereferences to [`Document`].
+#[derive(Clone)]
+pub struct LazyDocument {
+    text: Arc<String>,
+    base: Url,
+    doc: OnceLock<Document>,
+}
+
+impl LazyDocument {
+    pub fn new(text: Arc<String>, base: Url) -> LazyDocument {
+        LazyDocument {
+            text,
+            base,
+            doc: OnceLock::new(),
+        }
+    }
+    /// The lines one at a time, without building the document.
+    pub fn views(&self) -> gemtext::Views<'_> {
+        gemtext::views(&self.text, gemtext::ParseState::default())
+    }
+    /// The URL relative links resolve against.
+    pub fn base(&self) -> &Url {
+        &self.base
+    }
+    /// True once the whole document has been built.
+    pub fn is_parsed(&self) -> bool {
+        self.doc.get().is_some()
+    }
+}
+
+impl std::ops::Deref for LazyDocument {
+    type Target = Document;
+    fn deref(&self) -> &Document {
+        self.doc
+            .get_or_init(|| gemtext::parse(&self.text, Some(&self.base)))
+    }
+}
+
+impl std::fmt::Debug for LazyDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyDocument")
+            .field("base", &self.base)
+            .field("bytes", &self.text.len())
+            .field("parsed", &self.is_parsed())
+            .finish()
+    }
+}
+
+/// A Gopher menu parsed from the page's text on first dereference. Dereferences to the
+/// item list.
+#[derive(Clone)]
+pub struct LazyMenu {
+    text: Arc<String>,
+    items: OnceLock<Vec<MenuItem>>,
+}
+
+impl LazyMenu {
+    pub fn new(text: Arc<String>) -> LazyMenu {
+        LazyMenu {
+            text,
+            items: OnceLock::new(),
+        }
+    }
+    /// The items one at a time, without building the list.
+    pub fn stream(&self) -> impl Iterator<Item = MenuItem> + '_ {
+        gopher::menu_items(&self.text)
+    }
+    /// True once the whole list has been built.
+    pub fn is_parsed(&self) -> bool {
+        self.items.get().is_some()
+    }
+}
+
+impl std::ops::Deref for LazyMenu {
+    type Target = Vec<MenuItem>;
+    fn deref(&self) -> &Vec<MenuItem> {
+        self.items.get_or_init(|| gopher::parse_menu(&self.text))
+    }
+}
+
+impl std::fmt::Debug for LazyMenu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyMenu")
+            .field("bytes", &self.text.len())
+            .field("parsed", &self.is_parsed())
+            .finish()
     }
 }
 

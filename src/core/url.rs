@@ -286,6 +286,72 @@ impl std::str::FromStr for Url {
     }
 }
 
+/// The one host normalizer: every path that names a host (pins, allow lists, identities'
+/// scopes, commands) turns what was typed into the form a parsed [`Url`] carries, so a stored
+/// host is the one the next fetch looks up. Accepts a registered name (IDNA-mapped:
+/// lowercase, punycode; one final dot dropped) or an IP literal (IPv6 with or without
+/// brackets, kept without them). Refuses a scheme (`gemini://host`), a port (`host:1966`,
+/// `[::1]:1966`), a path, a query, user information, spaces and control characters: a
+/// caller that takes a port takes it apart (see [`host_and_port`]).
+pub fn normalize_host(input: &str) -> Result<String, UrlError> {
+    let s = input.trim();
+    let bad = |why: &str| UrlError::InvalidHost(format!("{s} ({why})"));
+    if s.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    if s.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(UrlError::ControlCharacter("a host"));
+    }
+    if s.contains("://") || parse::scheme_of(s).is_some_and(|sc| s[sc.len() + 1..].is_empty()) {
+        return Err(bad("a host, not a URL: leave out the scheme"));
+    }
+    if s.contains(['/', '?', '#']) {
+        return Err(bad("a host, not a URL: leave out the path"));
+    }
+    if s.contains('@') {
+        return Err(UrlError::Userinfo);
+    }
+    if let Some(inner) = s.strip_prefix('[') {
+        return match inner.strip_suffix(']') {
+            Some(lit) => parse::ipv6_host(lit),
+            None if inner.contains("]:") => Err(bad("a host without a port")),
+            None => Err(bad("unclosed '['")),
+        };
+    }
+    if let Ok(v6) = s.parse::<::core::net::Ipv6Addr>() {
+        return Ok(v6.to_string());
+    }
+    if s.contains(':') {
+        return Err(bad("a host without a port"));
+    }
+    parse::domain_host(s)
+}
+
+/// `HOST[:PORT]` as typed on a command line (`example.org`, `example.org:1966`, `[::1]:1966`,
+/// `::1`): the host through [`normalize_host`], the port checked, `default_port` when none.
+/// A scheme or a path is refused, as in [`normalize_host`].
+pub fn host_and_port(input: &str, default_port: u16) -> Result<(String, u16), UrlError> {
+    let s = input.trim();
+    let (host, port) = if let Some(inner) = s.strip_prefix('[') {
+        match inner.split_once("]:") {
+            Some((lit, port)) => (&s[..lit.len() + 2], Some(port)),
+            None => (s, None),
+        }
+    } else if s.parse::<::core::net::Ipv6Addr>().is_ok() {
+        (s, None)
+    } else {
+        match s.rsplit_once(':') {
+            Some((h, p)) if !h.contains(':') && !p.contains('/') => (h, Some(p)),
+            _ => (s, None),
+        }
+    };
+    let port = match port {
+        Some(p) => parse::parse_port(p)?,
+        None => default_port,
+    };
+    Ok((normalize_host(host)?, port))
+}
+
 /// Parse what a human types in an address bar: a full URL as [`Url::parse`]; `about:NAME`; or
 /// a bare `host[:port][/path]`, taken as gemini:// unless the host starts with "gopher.".
 pub fn parse_user_input(s: &str) -> Result<Url, UrlError> {

@@ -7,7 +7,7 @@
 //! Invariants:
 //! - If ANY resolved address is refused, the whole host is refused (`FetchError::Blocked`, the
 //!   reason names the address class), unless `allow_private` is set or the host is listed in
-//!   `allowed_hosts` (compared case-insensitively, without brackets or a trailing dot).
+//!   `allowed_hosts` (compared through the one host normalizer, `core::url::normalize_host`).
 //! - IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible
 //!   `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address.
 //! - Agent requests never reach a port of [`DANGEROUS_PORTS`], whatever the address options say:
@@ -15,6 +15,7 @@
 //!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
 
 use super::{FetchError, NetOptions};
+use crate::core::url::normalize_host;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// Ports an agent request never connects to. Mostly the WHATWG fetch "bad ports" list (minus
@@ -187,17 +188,16 @@ pub fn port_refused(port: u16, for_agent: bool) -> bool {
     for_agent && DANGEROUS_PORTS.contains(&port)
 }
 
-fn normalize_host(host: &str) -> String {
-    host.trim_start_matches('[')
-        .trim_end_matches(']')
-        .trim_end_matches('.')
-        .to_ascii_lowercase()
-}
-
-/// Is `host` named in the allow list?
+/// Is `host` named in the allow list? Both sides go through the one host normalizer
+/// ([`normalize_host`]: case, brackets, a final dot, IDNA); an entry that is not a host (one
+/// with a port or a scheme) names nothing.
 pub fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
-    let host = normalize_host(host);
-    allowed_hosts.iter().any(|h| normalize_host(h) == host)
+    let Ok(host) = normalize_host(host) else {
+        return false;
+    };
+    allowed_hosts
+        .iter()
+        .any(|h| normalize_host(h).is_ok_and(|h| h == host))
 }
 
 /// Judge resolved addresses (pure): Ok when every address may be reached.
@@ -364,6 +364,24 @@ mod tests {
             ..NetOptions::default()
         };
         assert!(check_addresses("[::1]", 1965, &[sa("::1")], &v6).is_ok());
+    }
+
+    #[test]
+    fn allow_list_entries_go_through_the_host_normalizer() {
+        let addrs = [sa("127.0.0.1")];
+        let opts = |entry: &str| NetOptions {
+            allowed_hosts: vec![entry.into()],
+            ..NetOptions::default()
+        };
+        let idn = opts("Bücher.Example");
+        assert!(check_addresses("xn--bcher-kva.example", 1965, &addrs, &idn).is_ok());
+        for not_a_host in ["localhost:1965", "gemini://localhost"] {
+            let o = opts(not_a_host);
+            assert!(
+                check_addresses("localhost", 1965, &addrs, &o).is_err(),
+                "{not_a_host}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -3,6 +3,8 @@
 //! Stored in one file in the shared data directory; each request has an id, what it asks,
 //! who asked (the MCP client's name), when, and an expiry (24 h). Expired entries are dropped
 //! on every write. Approving is done by the approving process (CLI or TUI), see `client`.
+//! Hosts of trust requests are normalized when queued (the one host normalizer, see
+//! [`crate::core::url::normalize_host`]); a host with a port or a scheme is refused.
 
 use super::StoreError;
 use super::atomic::{self, Modes};
@@ -57,6 +59,15 @@ impl Request {
             }
         }
     }
+    /// The request with its host in the normalized form; an unusable host is `Invalid`.
+    fn normalized(mut self) -> Result<Request, StoreError> {
+        if let Request::TrustPin { host, .. } | Request::TrustRemove { host, .. } = &mut self {
+            *host = crate::core::url::normalize_host(host)
+                .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        }
+        Ok(self)
+    }
+
     pub fn is_identity(&self) -> bool {
         matches!(
             self,
@@ -145,6 +156,7 @@ impl Approvals {
         client: &str,
         now: OffsetDateTime,
     ) -> Result<Approval, StoreError> {
+        let request = request.normalized()?;
         let now = now.replace_nanosecond(0).unwrap_or(now);
         self.update(|file| {
             let pruned = file.prune(now);

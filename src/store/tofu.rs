@@ -2,9 +2,16 @@
 //!
 //! A pin maps host:port to the SHA-256 of the end-entity certificate DER, with the
 //! certificate's not_after and when the pin was first and last seen. [`verdict`] is pure.
+//!
+//! Every host that enters this API goes through [`normalize_host`] (the one normalizer a
+//! parsed URL uses too), so a pin made from what a human or an agent typed (`[::1]`,
+//! `Example.ORG`, an IDN) is the pin the next fetch of that host checks; a host with a port
+//! or a scheme is refused with [`StoreError::Invalid`]. Hosts read from an older file are
+//! normalized on load (and written back normalized on the next change).
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use crate::core::url::normalize_host;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
@@ -171,6 +178,22 @@ impl PinFile {
     }
 }
 
+/// A host as the store keys it (see the module doc); refused hosts are `Invalid`.
+fn host_key(host: &str) -> Result<String, StoreError> {
+    normalize_host(host).map_err(|e| StoreError::Invalid(format!("{e}")))
+}
+
+/// Parse the file and normalize the hosts an older version stored as typed.
+fn parse_pins(text: &str) -> Result<PinFile, String> {
+    let mut file: PinFile = atomic::parse_toml(text)?;
+    for pin in &mut file.pins {
+        if let Ok(host) = normalize_host(&pin.host) {
+            pin.host = host;
+        }
+    }
+    Ok(file)
+}
+
 /// Stored timestamps are whole seconds (readable, and stable through a round trip).
 fn seconds(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
@@ -198,16 +221,12 @@ impl KnownHosts {
         &self.path
     }
     fn load(&self) -> Result<PinFile, StoreError> {
-        atomic::read(&self.path, atomic::parse_toml::<PinFile>)
+        atomic::read(&self.path, parse_pins)
     }
     fn update<R>(&self, mutate: impl FnOnce(&mut PinFile) -> (R, bool)) -> Result<R, StoreError> {
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<PinFile>,
-            render,
-            |f| Ok(mutate(f)),
-        )
+        atomic::update_if(&self.path, Modes::DATA, parse_pins, render, |f| {
+            Ok(mutate(f))
+        })
     }
     /// All pins, sorted by host then port.
     pub fn list(&self) -> Result<Vec<Pin>, StoreError> {
@@ -216,8 +235,9 @@ impl KnownHosts {
         Ok(file.pins)
     }
     pub fn get(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
+        let host = host_key(host)?;
         let mut file = self.load()?;
-        Ok(file.find(host, port).map(|i| file.pins.swap_remove(i)))
+        Ok(file.find(&host, port).map(|i| file.pins.swap_remove(i)))
     }
     /// Check a presented certificate and record the outcome atomically: pin on first use,
     /// bump last_seen when trusted (at most once per [`LAST_SEEN_GRANULARITY`]), re-pin when an
@@ -230,6 +250,7 @@ impl KnownHosts {
         now: OffsetDateTime,
         policy: TofuPolicy,
     ) -> Result<Verdict, StoreError> {
+        let host = &host_key(host)?;
         // Fast path under the shared lock: a trusted, recently seen pin needs no write.
         if let Some(pin) = self.get(host, port)? {
             let v = verdict(Some(&pin), cert, now, policy);
@@ -285,6 +306,7 @@ impl KnownHosts {
         not_after: Option<OffsetDateTime>,
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
+        let host = &host_key(host)?;
         if !valid_fingerprint(fingerprint) {
             return Err(StoreError::Invalid(format!(
                 "not a sha256:<64 hex> fingerprint: {fingerprint}"
@@ -307,6 +329,7 @@ impl KnownHosts {
     }
     /// Remove a pin; returns whether one existed.
     pub fn remove(&self, host: &str, port: u16) -> Result<bool, StoreError> {
+        let host = &host_key(host)?;
         self.update(|file| match file.find(host, port) {
             Some(i) => {
                 file.pins.remove(i);

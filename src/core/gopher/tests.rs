@@ -42,15 +42,15 @@ fn menu_fields_table() {
         ),
         (
             "1Bad port\t/x\thost\tabc",
-            Some(item('1', "Bad port", "/x", "host", 70)),
+            Some(item('1', "Bad port", "/x", "host", 0)),
         ),
         (
             "1Zero port\t/x\thost\t0",
-            Some(item('1', "Zero port", "/x", "host", 70)),
+            Some(item('1', "Zero port", "/x", "host", 0)),
         ),
         (
             "1Big port\t/x\thost\t99999",
-            Some(item('1', "Big port", "/x", "host", 70)),
+            Some(item('1', "Big port", "/x", "host", 0)),
         ),
         (
             "1Spaced\t/x\t host \t 71 ",
@@ -83,7 +83,8 @@ fn menu_lines_crlf_lf_and_terminator() {
     let text = "iHello\r\n1A\t/a\th\t70\r\n\r\n0B\t/b\th\t70\n.\r\n1After\t/c\th\t70\r\n";
     let items = parse_menu(text);
     let titles: Vec<&str> = items.iter().map(|i| i.title.as_str()).collect();
-    assert_eq!(titles, ["Hello", "A", "B"]);
+    // Only a final "." ends a menu: the one in the middle is skipped, nothing after it lost.
+    assert_eq!(titles, ["Hello", "A", "B", "After"]);
     assert_eq!(items[1].selector, "/a");
     assert!(items[0].is_info());
     // A line holding more than "." is not a terminator.
@@ -147,11 +148,43 @@ fn next_url_gopher_items() {
 }
 
 #[test]
+fn unusable_ports_keep_the_item_but_lead_nowhere() {
+    for port in ["0", "99999", "-1", "abc", "70x"] {
+        let line = format!("1Item\t/x\thost\t{port}");
+        let item = parse_menu_line(&line).unwrap();
+        assert_eq!(item.title, "Item", "{port}");
+        assert!(item.invalid_port, "{port}");
+        assert_eq!(item.next_url, "", "{port}");
+        assert_eq!(item.port, 0, "{port}");
+    }
+    for line in [
+        "1Ok\t/x\thost\t7070",
+        "1No port\t/x\thost",
+        "1Empty\t/x\thost\t",
+    ] {
+        let item = parse_menu_line(line).unwrap();
+        assert!(!item.invalid_port, "{line}");
+        assert!(item.next_url.starts_with("gopher://host"), "{line}");
+    }
+}
+
+#[test]
+fn a_dot_line_inside_a_menu_does_not_end_it() {
+    let menu = "0One\t/1\th\t70\r\n.\r\n0Two\t/2\th\t70\r\n.\r\n";
+    let titles: Vec<String> = parse_menu(menu).into_iter().map(|i| i.title).collect();
+    assert_eq!(titles, ["One", "Two"]);
+}
+
+#[test]
 fn undot_table() {
     let cases: &[(&str, &str)] = &[
         ("hello\r\nworld\r\n.\r\n", "hello\nworld\n"),
         ("a\n..b\n...\n.\n", "a\n.b\n..\n"),
-        ("a\n.\ntrailing junk\n", "a\n"),
+        ("a\n.\ntrailing junk\n", "a\n.\ntrailing junk\n"),
+        ("a\r\n.\r\nb\r\n..c\r\n.\r\n", "a\n.\nb\n.c\n"),
+        ("end\n.\n\n  \r\n", "end\n"),
+        ("no final\n.\nx", "no final\n.\nx"),
+        ("last line\n.", "last line\n"),
         (".\n", ""),
         ("no terminator\r\n..kept\r\n", "no terminator\n..kept\n"),
         ("no newline at end", "no newline at end"),

@@ -109,7 +109,7 @@ fn parse_authority(authority: &str, scheme: Scheme) -> Result<(String, u16), Url
     Ok((host, port))
 }
 
-fn parse_port(p: &str) -> Result<u16, UrlError> {
+pub(crate) fn parse_port(p: &str) -> Result<u16, UrlError> {
     let bad = || UrlError::InvalidPort(p.to_string());
     if !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 5 {
         return Err(bad());
@@ -120,20 +120,25 @@ fn parse_port(p: &str) -> Result<u16, UrlError> {
     }
 }
 
-fn ipv6_host(lit: &str) -> Result<String, UrlError> {
+pub(crate) fn ipv6_host(lit: &str) -> Result<String, UrlError> {
     lit.parse::<::core::net::Ipv6Addr>()
         .map(|a| a.to_string())
         .map_err(|_| UrlError::InvalidHost(lit.to_string()))
 }
 
-/// Percent-decode, IDNA-map (lowercase, punycode) and check a registered name.
-fn domain_host(h: &str) -> Result<String, UrlError> {
+/// Percent-decode, IDNA-map (lowercase, punycode) and check a registered name. Final dots
+/// (the DNS root, `example.org.`) are dropped after mapping: they name the same host.
+pub(crate) fn domain_host(h: &str) -> Result<String, UrlError> {
     if h.is_empty() {
         return Err(UrlError::MissingHost);
     }
     let invalid = || UrlError::InvalidHost(h.to_string());
     let decoded = String::from_utf8(decode_bytes(h)).map_err(|_| invalid())?;
     let ascii = idna::domain_to_ascii(&decoded).map_err(|_| invalid())?;
+    let ascii = match ascii.trim_end_matches('.') {
+        "" => ascii,
+        trimmed => trimmed.to_string(),
+    };
     let ok = !ascii.is_empty()
         && ascii.bytes().all(|b| {
             b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'_')

@@ -368,3 +368,75 @@ proptest! {
         prop_assert_eq!(Url::parse(&u.to_string()), Ok(u));
     }
 }
+
+#[test]
+fn one_host_normalizer_for_every_path_that_names_a_host() {
+    let same = [
+        ("example.org", "example.org"),
+        ("EXAMPLE.Org", "example.org"),
+        ("example.org.", "example.org"),
+        ("  example.org ", "example.org"),
+        ("bücher.example", "xn--bcher-kva.example"),
+        ("[::1]", "::1"),
+        ("::1", "::1"),
+        ("[2001:DB8::1]", "2001:db8::1"),
+        ("127.0.0.1", "127.0.0.1"),
+    ];
+    for (typed, want) in same {
+        assert_eq!(normalize_host(typed).unwrap(), want, "{typed}");
+        // What a fetch of that host looks up is the same string.
+        let url = Url::parse(&format!("gemini://{}/", bracket(want))).unwrap();
+        assert_eq!(url.host(), want, "{typed}");
+    }
+    for bad in [
+        "",
+        "host:1966",
+        "[::1]:1966",
+        "gemini://example.org",
+        "GEMINI://example.org/",
+        "gemini:",
+        "example.org/path",
+        "user@example.org",
+        "exa mple.org",
+        "ex\u{1b}ample",
+        "[::1",
+    ] {
+        assert!(normalize_host(bad).is_err(), "{bad:?} accepted");
+    }
+}
+
+fn bracket(host: &str) -> String {
+    if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    }
+}
+
+#[test]
+fn host_and_port_splits_then_normalizes() {
+    let cases = [
+        ("Example.org", ("example.org", 1965)),
+        ("example.org:1966", ("example.org", 1966)),
+        ("[::1]:1966", ("::1", 1966)),
+        ("[::1]", ("::1", 1965)),
+        ("::1", ("::1", 1965)),
+        ("bücher.example:7", ("xn--bcher-kva.example", 7)),
+    ];
+    for (typed, (host, port)) in cases {
+        assert_eq!(
+            host_and_port(typed, 1965).unwrap(),
+            (host.to_string(), port),
+            "{typed}"
+        );
+    }
+    for bad in [
+        "host:0",
+        "host:99999",
+        "host:x",
+        "gemini://host",
+        "host:1/x",
+    ] {
+        assert!(host_and_port(bad, 1965).is_err(), "{bad:?} accepted");
+    }
+}

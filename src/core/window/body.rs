@@ -1,6 +1,7 @@
 //! The decoded body with a char -> byte checkpoint index and lazily found preformat fences.
+//! The text is shared (`Arc`), so a page's lazily parsed content can read it without a copy.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Chars between two checkpoints: `byte_at` walks at most this many chars.
 pub(super) const STRIDE: usize = 4096;
@@ -8,7 +9,7 @@ pub(super) const STRIDE: usize = 4096;
 /// A decoded body with a char index, so a window at any offset is found without rescanning.
 #[derive(Clone, Debug, Default)]
 pub struct Body {
-    text: String,
+    text: Arc<String>,
     total_chars: usize,
     /// `checkpoints[k]` = byte index of char `k * STRIDE` (k * STRIDE < total_chars).
     checkpoints: Vec<usize>,
@@ -19,6 +20,10 @@ pub struct Body {
 impl Body {
     /// Index the text in one pass: char count plus a checkpoint every [`STRIDE`] chars.
     pub fn new(text: String) -> Body {
+        Body::shared(Arc::new(text))
+    }
+    /// Index a text that is shared with other owners.
+    pub fn shared(text: Arc<String>) -> Body {
         let (total_chars, checkpoints) = index(text.as_bytes());
         Body {
             text,
@@ -29,6 +34,10 @@ impl Body {
     }
     pub fn text(&self) -> &str {
         &self.text
+    }
+    /// Another handle on the same text (no copy).
+    pub fn shared_text(&self) -> Arc<String> {
+        Arc::clone(&self.text)
     }
     pub fn total_chars(&self) -> usize {
         self.total_chars

@@ -1,0 +1,264 @@
+//! `smolweb get` against hostile and sloppy in-process servers, through the real binary:
+//! control bytes from a capsule never reach the terminal (unless `--raw`), a Gopher text with
+//! a "." line in the middle is printed whole, and menu items with an unusable port are shown
+//! without a destination.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use support::{gemini, gopher};
+
+/// Every kind of terminal control a capsule could try: OSC 52 (clipboard), OSC 0 (title),
+/// CSI 2J (clear), the 8-bit CSI, BEL, NUL, DEL, a lone CR.
+const HOSTILE: &str = "\x1b]52;c;c2VjcmV0\x07\x1b]0;pwned\x07\x1b[2J\u{9b}31m\0\x7f\r";
+
+async fn get(data: PathBuf, args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_smolweb"))
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("get")
+            .args(&args)
+            .env_remove("SMOLWEB_CONFIG")
+            .env_remove("SMOLWEB_HOME")
+            .env_remove("SMOLWEB_LOG")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// True when the bytes hold a C0 control other than tab/LF/CR-before-LF, DEL, or a C1 control.
+fn has_terminal_controls(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let bad = match c {
+            '\t' | '\n' => false,
+            '\r' => chars.peek() != Some(&'\n'),
+            c => ('\0'..='\x1f').contains(&c) || ('\x7f'..='\u{9f}').contains(&c),
+        };
+        if bad {
+            return true;
+        }
+    }
+    false
+}
+
+fn hostile_gemtext() -> String {
+    format!(
+        "# Title {HOSTILE}\nplain text {HOSTILE}\n=> /next link label {HOSTILE}\n\
+         => /bare{}\n* item {HOSTILE}\n> quote {HOSTILE}\n```alt {HOSTILE}\npre {HOSTILE}\n```\n",
+        "%1b"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_never_writes_capsule_control_bytes_unless_raw() {
+    let page = hostile_gemtext();
+    let server = gemini::Server::start(
+        gemini::Routes::new()
+            .route("/", gemini::Reply::gemtext(&page))
+            .route(
+                "/plain",
+                gemini::Reply::ok("text/plain", format!("text {HOSTILE}\nmore\r\n")),
+            )
+            .route(
+                "/latin1",
+                gemini::Reply::ok(
+                    "text/plain; charset=iso-8859-1",
+                    b"8-bit csi \x9b2J\n".to_vec(),
+                ),
+            )
+            .route(
+                "/ask",
+                gemini::Reply::status(10, &format!("prompt {HOSTILE}")),
+            ),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(!has_terminal_controls(&o.stdout), "{text:?}");
+    assert!(
+        text.contains("# Title \u{fffd}]52;c;c2VjcmV0\u{fffd}"),
+        "{text:?}"
+    );
+    assert!(text.contains("[1] link label "), "{text:?}");
+    assert!(text.contains("pre \u{fffd}"), "{text:?}");
+
+    // Each line kind, and text/plain at any offset, latin-1 C1 controls and the prompt.
+    for (path, offset) in [
+        ("/", "5"),
+        ("/plain", "0"),
+        ("/plain", "3"),
+        ("/latin1", "0"),
+    ] {
+        let o = get(
+            data.clone(),
+            vec![server.url(path), "--offset".into(), offset.into()],
+        )
+        .await;
+        assert!(o.status.success(), "{path}");
+        assert!(
+            !has_terminal_controls(&o.stdout),
+            "{path}@{offset}: {:?}",
+            o.stdout
+        );
+        assert!(!o.stdout.is_empty(), "{path}");
+    }
+    let o = get(data.clone(), vec![server.url("/ask")]).await;
+    assert_eq!(o.status.code(), Some(6));
+    assert!(!has_terminal_controls(&o.stderr), "{:?}", o.stderr);
+
+    // --raw writes the body exactly.
+    let o = get(data.clone(), vec![server.url("/"), "--raw".into()]).await;
+    assert_eq!(o.stdout, page.as_bytes());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_sanitizes_gopher_text_and_menu_titles() {
+    let menu = format!("0Title {HOSTILE}\t/t\t127.0.0.1\t70\r\niInfo {HOSTILE}\t\t\t\r\n.\r\n");
+    let server = gopher::Server::start(
+        gopher::Routes::new()
+            .route("", gopher::Reply::text(&menu))
+            .route(
+                "/t",
+                gopher::Reply::text(&format!("text {HOSTILE}\r\n.\r\n")),
+            ),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    for url in [server.url('1', ""), server.url('0', "/t")] {
+        let o = get(dir.path().to_path_buf(), vec![url.clone()]).await;
+        assert!(
+            o.status.success(),
+            "{url}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!has_terminal_controls(&o.stdout), "{url}: {:?}", o.stdout);
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("\u{fffd}]52;"),
+            "{url}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gopher_text_with_a_dot_line_inside_is_printed_whole() {
+    let text = "first part\r\n.\r\nsecond part, after a lone dot\r\n..two dots stay\r\n";
+    let server =
+        gopher::Server::start(gopher::Routes::new().route("/f", gopher::Reply::text(text))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = get(dir.path().to_path_buf(), vec![server.url('0', "/f")]).await;
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "first part\n.\nsecond part, after a lone dot\n..two dots stay\n"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn menu_items_with_unusable_ports_are_shown_but_lead_nowhere() {
+    let mut menu = String::new();
+    for port in ["0", "99999", "-1", "abc"] {
+        menu.push_str(&format!("1Port {port}\t/x\t127.0.0.1\t{port}\r\n"));
+    }
+    menu.push_str("1Good\t/g\t127.0.0.1\t7070\r\n.\r\n");
+    let server =
+        gopher::Server::start(gopher::Routes::new().route("", gopher::Reply::text(&menu))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = get(dir.path().to_path_buf(), vec![server.url('1', "")]).await;
+    let out = String::from_utf8_lossy(&o.stdout);
+    for port in ["0", "99999", "-1", "abc"] {
+        let line = out
+            .lines()
+            .find(|l| l.contains(&format!("Port {port}")))
+            .unwrap();
+        assert!(line.contains("invalid port"), "{line}");
+        assert!(!line.contains("gopher://"), "{line}");
+    }
+    assert!(
+        out.contains("[1] Good (menu) <gopher://127.0.0.1:7070/1/g>"),
+        "{out}"
+    );
+}
+
+fn smolweb(data: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smolweb"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME")
+        .output()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pin_approved_through_the_cli_is_the_one_the_next_get_checks() {
+    use smolweb::store::approvals::{Approvals, Request};
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext("# hi\n")))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    // An agent asked to pin another certificate, naming the host as typed (upper case, a
+    // final dot): approving it must pin the host the fetch looks up.
+    let other = support::certs::TestCert::new().fingerprint();
+    let approvals = Approvals::new(data.join("approvals.toml"));
+    let queued = approvals
+        .add(
+            Request::TrustPin {
+                host: "127.0.0.1.".into(),
+                port: server.port(),
+                fingerprint: other.clone(),
+            },
+            "agent",
+            time::OffsetDateTime::now_utc(),
+        )
+        .unwrap();
+    let d = data.clone();
+    let o = tokio::task::spawn_blocking(move || smolweb(&d, &["trust", "approve", &queued.id]))
+        .await
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "the approved pin is checked: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("CERTIFICATE_CHANGED"));
+
+    // `trust remove` takes HOST[:PORT] through the same normalizer, and refuses a URL.
+    let d = data.clone();
+    let port = server.port();
+    let (refused, removed) = tokio::task::spawn_blocking(move || {
+        let refused = smolweb(
+            &d,
+            &["trust", "remove", &format!("gemini://127.0.0.1:{port}")],
+        );
+        let removed = smolweb(&d, &["trust", "remove", &format!("127.0.0.1.:{port}")]);
+        (refused, removed)
+    })
+    .await
+    .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("HOST:PORT"));
+    assert!(
+        removed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&removed.stderr)
+    );
+    let o = get(data, vec![server.url("/")]).await;
+    assert!(o.status.success(), "pinned afresh after the removal");
+}
