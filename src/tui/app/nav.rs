@@ -461,7 +461,9 @@ impl App {
             self.set_status(format!("no link {}", index + 1));
             return Vec::new();
         };
-        if PageAction::is_action(&url) {
+        // Only the browser's own pages may act; elsewhere an action: link is just a link of
+        // an unknown scheme.
+        if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
             return self.page_action(&url);
         }
         if new_tab && external_scheme(&url).is_none() {
