@@ -358,12 +358,14 @@ fn changed() -> Outcome {
     Outcome::Error {
         info: info("gemini://home.test/one"),
         error: FetchError::CertificateChanged {
-            host: "home.test".into(),
-            port: 1965,
-            pinned: "sha256:aaaa".into(),
-            presented: "sha256:bbbb".into(),
-            pinned_not_after: "2031-05-06T00:00:00Z".into(),
-            presented_not_after: "2032-01-02T00:00:00Z".into(),
+            change: Box::new(smolweb::net::CertChange {
+                host: "home.test".into(),
+                port: 1965,
+                pinned: "sha256:aaaa".into(),
+                presented: "sha256:bbbb".into(),
+                pinned_not_after: "2031-05-06T00:00:00Z".into(),
+                presented_not_after: "2032-01-02T00:00:00Z".into(),
+            }),
         },
     }
 }

@@ -240,26 +240,13 @@ impl App {
         info: crate::client::RequestInfo,
         error: FetchError,
     ) -> Vec<Effect> {
-        if let FetchError::CertificateChanged {
-            host,
-            port,
-            pinned,
-            presented,
-            pinned_not_after,
-            presented_not_after,
-        } = &error
-        {
+        if let FetchError::CertificateChanged { change } = error {
+            let page = pages::cert_changed_page(&change);
+            self.set_error(format!("the certificate of {} changed", change.host));
             let special = Special::CertChanged {
                 url: req.url.clone(),
-                host: host.clone(),
-                port: *port,
-                pinned: pinned.clone(),
-                presented: presented.clone(),
-                pinned_not_after: pinned_not_after.clone(),
-                presented_not_after: presented_not_after.clone(),
+                change: *change,
             };
-            let page = pages::cert_changed_page(&special);
-            self.set_error(format!("the certificate of {host} changed"));
             self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
             return Vec::new();
         }

@@ -11,7 +11,7 @@ pub mod pages;
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, Purpose};
 use crate::core::url::Url;
-use crate::net::IdentityChoice;
+use crate::net::{CertChange, IdentityChoice};
 use crate::store::identity::Scope;
 use std::fmt;
 
@@ -26,12 +26,7 @@ pub enum Special {
     Error,
     CertChanged {
         url: String,
-        host: String,
-        port: u16,
-        pinned: String,
-        presented: String,
-        pinned_not_after: String,
-        presented_not_after: String,
+        change: CertChange,
     },
     ClientCert {
         url: String,
@@ -166,26 +161,18 @@ impl App {
         match (action, &special) {
             (PageAction::Back, _) => self.go_back(),
             (PageAction::Retry, _) => self.reload(),
-            (
-                PageAction::TrustOnce,
-                Special::CertChanged {
-                    url,
-                    host,
-                    port,
-                    presented,
-                    ..
-                },
-            ) => {
-                self.loads.trust_once(host, *port, presented);
+            (PageAction::TrustOnce, Special::CertChanged { url, change }) => {
+                self.loads
+                    .trust_once(&change.host, change.port, &change.presented);
                 let opts = FetchOptions {
-                    trust_once: Some(presented.clone()),
+                    trust_once: Some(change.presented.clone()),
                     ..FetchOptions::default()
                 };
                 self.fetch(again(url, opts))
             }
-            (PageAction::TrustSave, Special::CertChanged { url, presented, .. }) => {
+            (PageAction::TrustSave, Special::CertChanged { url, change }) => {
                 let opts = FetchOptions {
-                    trust_once: Some(presented.clone()),
+                    trust_once: Some(change.presented.clone()),
                     ..FetchOptions::default()
                 };
                 let mut r = again(url, opts);

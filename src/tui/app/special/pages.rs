@@ -5,7 +5,7 @@ use super::{PageAction, Reach, Special};
 use crate::client::RequestInfo;
 use crate::core::page::Page;
 use crate::core::url::Url;
-use crate::net::FetchError;
+use crate::net::{CertChange, FetchError};
 use crate::store::identity::Identity;
 use crate::tui::keymap::{Action, Context, Keymap};
 use std::fmt::Write;
@@ -75,19 +75,15 @@ pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     synth("error", &g)
 }
 
-pub fn cert_changed_page(s: &Special) -> Option<Arc<Page>> {
-    let Special::CertChanged {
+pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
+    let CertChange {
         host,
         port,
         pinned,
         presented,
         pinned_not_after,
         presented_not_after,
-        ..
-    } = s
-    else {
-        return None;
-    };
+    } = change;
     let g = format!(
         "# Warning: the certificate of {host} changed\n\n\
 The server at {host}:{port} presented a different certificate from the one you trusted before, and the old one has not expired. This can be an ordinary renewal, or someone between you and the capsule pretending to be it.\n\n\
