@@ -11,6 +11,25 @@ pub mod tls;
 pub use crate::core::code::ErrorCode;
 use std::time::Duration;
 
+/// A pinned certificate that the server no longer presents (TOFU refused the connection):
+/// what the warning page shows and what "trust once" and "trust and save" act on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
+)]
+pub struct CertChange {
+    pub host: String,
+    pub port: u16,
+    /// Fingerprint of the pinned certificate.
+    pub pinned: String,
+    /// Fingerprint of the certificate presented now.
+    pub presented: String,
+    /// Expiry of the pinned certificate (RFC 3339, or "unknown").
+    pub pinned_not_after: String,
+    /// Expiry of the certificate presented now (RFC 3339).
+    pub presented_not_after: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FetchError {
     #[error("invalid request: {0}")]
@@ -41,18 +60,8 @@ pub enum FetchError {
     TooLarge { limit: u64 },
     #[error("slow down: the host asks to wait {retry_after_seconds} s")]
     SlowDown { retry_after_seconds: u64 },
-    #[error(
-        "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
-    )]
-    CertificateChanged {
-        host: String,
-        port: u16,
-        pinned: String,
-        presented: String,
-        pinned_not_after: String,
-        /// Expiry of the certificate presented now (RFC 3339).
-        presented_not_after: String,
-    },
+    #[error("{change}")]
+    CertificateChanged { change: Box<CertChange> },
     #[error("the certificate of {host} expired on {not_after}")]
     CertificateExpired { host: String, not_after: String },
     #[error("the certificate of {host} is not valid before {not_before}")]

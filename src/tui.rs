@@ -18,6 +18,6 @@ use std::sync::Arc;
 
 /// Run the interactive browser on the terminal, starting at `start` (default: the configured
 /// home page). Restores the terminal on every exit path.
-pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), String> {
+pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), term::TermError> {
     term::run(client, start).await
 }

@@ -94,15 +94,15 @@ async fn changed_cert_aborts_before_the_request() {
     server.set_cert(new_cert);
     let handshakes = server.handshakes();
     let err = get(&net, &server, &opts()).await.unwrap_err();
-    let FetchError::CertificateChanged {
+    let FetchError::CertificateChanged { change } = &err else {
+        panic!("expected CertificateChanged, got {err:?}");
+    };
+    let smolweb::net::CertChange {
         pinned,
         presented,
         presented_not_after,
         ..
-    } = &err
-    else {
-        panic!("expected CertificateChanged, got {err:?}");
-    };
+    } = &**change;
     assert_eq!((pinned, presented), (&old, &server.fingerprint()));
     assert_eq!(
         presented_not_after, &new_expiry,

@@ -155,7 +155,7 @@ fn tabs_open_close_switch_and_undo() {
     let (id, url, _) = fetch(&press(&mut app, &["ctrl-t"]));
     assert_eq!(url, "about:home");
     answer(&mut app, id, gem("gemini://home.test/two", "# Two\n"));
-    assert_eq!((app.tabs.len(), app.active), (2, 1));
+    assert_eq!((app.tabs.len(), app.tabs.active), (2, 1));
     press(&mut app, &["ctrl-p"]);
     assert_eq!(app.current().unwrap().title, "Home");
     press(&mut app, &["ctrl-n"]);
@@ -178,7 +178,7 @@ fn open_a_link_in_a_new_tab() {
     let (_, url, _) = fetch(&press(&mut app, &["t"]));
     assert_eq!(url, "gemini://other.test/");
     assert_eq!(app.tabs.len(), 2);
-    assert_eq!(app.active, 1);
+    assert_eq!(app.tabs.active, 1);
 }
 
 #[test]
@@ -315,7 +315,7 @@ fn cross_host_redirects_ask_first() {
         redirect("gemini://home.test/one", "gemini://far.test/", true),
     );
     assert!(fetches(&fx).is_empty());
-    assert!(matches!(app.popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
+    assert!(matches!(app.dialog.popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
     assert!(screen(&app).contains("far.test"));
     let (_, url, _) = fetch(&press(&mut app, &["y"]));
     assert_eq!(url, "gemini://far.test/");
@@ -358,12 +358,14 @@ fn changed() -> Outcome {
     Outcome::Error {
         info: info("gemini://home.test/one"),
         error: FetchError::CertificateChanged {
-            host: "home.test".into(),
-            port: 1965,
-            pinned: "sha256:aaaa".into(),
-            presented: "sha256:bbbb".into(),
-            pinned_not_after: "2031-05-06T00:00:00Z".into(),
-            presented_not_after: "2032-01-02T00:00:00Z".into(),
+            change: Box::new(smolweb::net::CertChange {
+                host: "home.test".into(),
+                port: 1965,
+                pinned: "sha256:aaaa".into(),
+                presented: "sha256:bbbb".into(),
+                pinned_not_after: "2031-05-06T00:00:00Z".into(),
+                presented_not_after: "2032-01-02T00:00:00Z".into(),
+            }),
         },
     }
 }

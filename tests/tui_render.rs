@@ -65,14 +65,18 @@ fn the_changed_certificate_warning() {
         Outcome::Error {
             info: info(url),
             error: FetchError::CertificateChanged {
-                host: "cap.test".into(),
-                port: 1965,
-                pinned: "sha256:1111222233334444555566667777888899990000aaaabbbbccccddddeeeeffff"
-                    .into(),
-                presented:
-                    "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111".into(),
-                pinned_not_after: "2031-05-06T00:00:00Z".into(),
-                presented_not_after: "2032-01-02T00:00:00Z".into(),
+                change: Box::new(smolweb::net::CertChange {
+                    host: "cap.test".into(),
+                    port: 1965,
+                    pinned:
+                        "sha256:1111222233334444555566667777888899990000aaaabbbbccccddddeeeeffff"
+                            .into(),
+                    presented:
+                        "sha256:ffffeeeeddddccccbbbbaaaa0000999988887777666655554444333322221111"
+                            .into(),
+                    pinned_not_after: "2031-05-06T00:00:00Z".into(),
+                    presented_not_after: "2032-01-02T00:00:00Z".into(),
+                }),
             },
         },
     );

@@ -262,16 +262,18 @@ fn resumed_tofu(
         pin => {
             net.forget_sessions();
             Err(FetchError::CertificateChanged {
-                host: t.host.to_string(),
-                port: t.port,
-                pinned: pin
-                    .as_ref()
-                    .map_or_else(|| "none".into(), |p| p.fingerprint.clone()),
-                presented: cert.fingerprint.clone(),
-                pinned_not_after: pin
-                    .and_then(|p| p.not_after)
-                    .map_or_else(|| "unknown".into(), super::tls::verifier::rfc3339),
-                presented_not_after: super::tls::verifier::rfc3339(cert.not_after),
+                change: Box::new(super::CertChange {
+                    host: t.host.to_string(),
+                    port: t.port,
+                    pinned: pin
+                        .as_ref()
+                        .map_or_else(|| "none".into(), |p| p.fingerprint.clone()),
+                    presented: cert.fingerprint.clone(),
+                    pinned_not_after: pin
+                        .and_then(|p| p.not_after)
+                        .map_or_else(|| "unknown".into(), super::tls::verifier::rfc3339),
+                    presented_not_after: super::tls::verifier::rfc3339(cert.not_after),
+                }),
             })
         }
     }

@@ -3,30 +3,52 @@
 //! externally). No terminal and no IO here, so tests drive it with key sequences and fake
 //! fetch results.
 //!
+//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), [`loads::Loads`]
+//! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
+//! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
+//! page), [`Status`] (the status line) and [`Lists`] (what the stores last said). `update`
+//! routes each message to them; the files named after a flow (`keys`, `nav`) do the routing
+//! that needs more than one room.
+//!
 //! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
 //! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
 //! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
 
-mod actions;
-mod flows;
+mod dialog;
+mod identities;
+mod keys;
+mod lists;
+mod loads;
 mod nav;
 mod prompt;
+mod search;
+mod special;
+mod status;
+mod tabs;
 
 use crate::client::Outcome;
 use crate::config::Tui;
 use crate::core::page::Page;
 use crate::net::IdentityChoice;
+use crate::store::StoreError;
 use crate::store::approvals::Approval;
 use crate::store::bookmarks::Bookmark;
 use crate::store::identity::{Identity, NewIdentity};
-use crate::tui::keymap::{Key, Keymap};
-use crate::tui::layout::{Doc, Kind, Pos};
-use crate::tui::theme::Theme;
-use std::collections::HashMap;
+use crate::tui::keymap::{ConfigError as KeyError, Key, Keymap};
+use crate::tui::layout::{Kind, Pos};
+use crate::tui::theme::{Theme, ThemeError};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use flows::Special;
-pub use prompt::{Prompt, Purpose};
+pub use dialog::{Dialog, Popup};
+pub use identities::IDENTITY_LIST_TOP;
+pub use keys::{DIGIT_TIMEOUT_MS, Digits};
+pub use lists::Lists;
+pub use prompt::{Prompt, Purpose, user_url};
+pub use search::Search;
+pub use special::{PageAction, Reach, Special};
+pub use status::Status;
+pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
 /// Something that happened.
 #[derive(Clone, Debug)]
@@ -62,12 +84,33 @@ pub enum Msg {
     Identities(Vec<Identity>),
     Approvals(Vec<Approval>),
     IdentityCreated {
-        result: Result<Identity, String>,
+        result: Result<Identity, ShellError>,
         /// Where to go with the new identity (tab id, URL).
         then: Option<(u64, String)>,
     },
     /// A store operation finished: a sentence for the status line, or an error.
-    Done(Result<String, String>),
+    Done(Result<String, ShellError>),
+}
+
+/// Why work the shell did for the app failed (a store change, a download, a program).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ShellError {
+    #[error(transparent)]
+    Store(Arc<StoreError>),
+    #[error("cannot write {}: {message}", path.display())]
+    Write { path: PathBuf, message: String },
+    #[error("too many files named {name} in {}", dir.display())]
+    NameTaken { name: String, dir: PathBuf },
+    #[error("no external command configured")]
+    NoCommand,
+    #[error("cannot start {program}: {message}")]
+    Start { program: String, message: String },
+}
+
+impl From<StoreError> for ShellError {
+    fn from(e: StoreError) -> Self {
+        ShellError::Store(Arc::new(e))
+    }
 }
 
 /// Per-fetch options.
@@ -164,84 +207,6 @@ impl Default for Settings {
     }
 }
 
-/// What a history entry shows.
-#[derive(Debug)]
-pub enum View {
-    Doc(Box<DocView>),
-    Identities { selected: usize },
-}
-
-/// A page on screen with its scroll state.
-#[derive(Debug)]
-pub struct DocView {
-    pub doc: Doc,
-    pub top: Pos,
-    pub hscroll: usize,
-    pub selected: Option<usize>,
-    pub search: Option<Search>,
-    pub special: Special,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct Search {
-    pub query: String,
-    pub matches: Vec<usize>,
-    pub current: Option<usize>,
-}
-
-/// One step of a tab's history.
-#[derive(Debug)]
-pub struct Entry {
-    /// What a reload fetches (never a sensitive answer).
-    pub url: String,
-    pub title: String,
-    pub view: View,
-    pub info: Option<crate::client::RequestInfo>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Loading {
-    pub id: u64,
-    pub url: String,
-    pub bytes: u64,
-    pub started: u64,
-}
-
-#[derive(Debug, Default)]
-pub struct Tab {
-    pub id: u64,
-    pub back: Vec<Entry>,
-    pub current: Option<Entry>,
-    pub forward: Vec<Entry>,
-    pub loading: Option<Loading>,
-}
-
-impl Tab {
-    pub fn title(&self) -> String {
-        match (&self.current, &self.loading) {
-            (Some(e), _) => e.title.clone(),
-            (None, Some(l)) => l.url.clone(),
-            (None, None) => "new tab".into(),
-        }
-    }
-}
-
-/// A status line message.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Status {
-    pub text: String,
-    pub error: bool,
-}
-
-/// A popup over the page.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Popup {
-    /// Lines of the page info box.
-    Info(Vec<(String, String)>),
-    /// A yes/no question.
-    Confirm(String),
-}
-
 /// One laid-out screen row of the active page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameRow {
@@ -254,55 +219,34 @@ pub struct FrameRow {
     pub external: bool,
 }
 
-/// A pending request.
-#[derive(Clone, Debug)]
-struct Request {
-    tab: u64,
-    url: String,
-    /// Replace the current entry (reload) instead of pushing a new one.
-    replace: bool,
-    /// URLs already visited in this redirect chain.
-    chain: Vec<String>,
-    /// The answer was to a sensitive prompt: never keep the query.
-    sensitive: bool,
-    /// Pin the presented certificate once the page arrives ("trust and save").
-    pin_after: bool,
-    opts: FetchOptions,
+/// Settings, keymap or theme from the config that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error(transparent)]
+    Theme(#[from] ThemeError),
 }
 
-/// The whole browser state.
+/// The whole browser state, by room.
 #[derive(Debug)]
 pub struct App {
     pub settings: Settings,
     pub keymap: Keymap,
     pub theme: Theme,
-    pub tabs: Vec<Tab>,
-    pub active: usize,
-    closed: Vec<Tab>,
-    next_id: u64,
-    requests: HashMap<u64, Request>,
+    pub tabs: Tabs,
+    loads: loads::Loads,
     pub prompt: Option<Prompt>,
-    pub popup: Option<Popup>,
-    confirm: Option<flows::Pending>,
+    pub dialog: Dialog,
     pub status: Status,
+    pub digits: Digits,
+    pub lists: Lists,
     pub width: u16,
     pub height: u16,
     pub now: u64,
-    pub digits: String,
-    digits_at: u64,
-    pub approvals: Vec<Approval>,
-    pub identities: Vec<Identity>,
-    history: Vec<(String, Option<String>)>,
-    pub bookmarks: Vec<Bookmark>,
-    /// Session choices: identity per host:port, trusted-once certificate per host:port.
-    identity_for: HashMap<(String, u16), String>,
-    trusted_once: HashMap<(String, u16), String>,
     pub frame: Vec<FrameRow>,
     pub quit: bool,
 }
-
-/// How long a typed link number waits for more digits before it is followed.
-pub const DIGIT_TIMEOUT_MS: u64 = 1000;
 
 impl App {
     pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
@@ -310,33 +254,23 @@ impl App {
             settings,
             keymap,
             theme,
-            tabs: Vec::new(),
-            active: 0,
-            closed: Vec::new(),
-            next_id: 1,
-            requests: HashMap::new(),
+            tabs: Tabs::default(),
+            loads: loads::Loads::default(),
             prompt: None,
-            popup: None,
-            confirm: None,
+            dialog: Dialog::default(),
             status: Status::default(),
+            digits: Digits::default(),
+            lists: Lists::default(),
             width: 80,
             height: 24,
             now: 0,
-            digits: String::new(),
-            digits_at: 0,
-            approvals: Vec::new(),
-            identities: Vec::new(),
-            history: Vec::new(),
-            bookmarks: Vec::new(),
-            identity_for: HashMap::new(),
-            trusted_once: HashMap::new(),
             frame: Vec::new(),
             quit: false,
         }
     }
 
     /// Settings, keymap and theme from the `[tui]` config table.
-    pub fn from_config(tui: &Tui, identity_days: u32) -> Result<App, String> {
+    pub fn from_config(tui: &Tui, identity_days: u32) -> Result<App, SetupError> {
         let settings = Settings {
             text_width: tui.text_width.max(20),
             home: tui.home.clone(),
@@ -358,34 +292,17 @@ impl App {
         fx
     }
 
-    fn fresh_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
     pub fn tab(&self) -> Option<&Tab> {
-        self.tabs.get(self.active)
-    }
-    fn tab_mut(&mut self) -> Option<&mut Tab> {
-        self.tabs.get_mut(self.active)
-    }
-    fn tab_index(&self, id: u64) -> Option<usize> {
-        self.tabs.iter().position(|t| t.id == id)
+        self.tabs.active()
     }
     pub fn current(&self) -> Option<&Entry> {
         self.tab().and_then(|t| t.current.as_ref())
     }
     pub fn doc_view(&self) -> Option<&DocView> {
-        match self.current().map(|e| &e.view) {
-            Some(View::Doc(d)) => Some(d),
-            _ => None,
-        }
+        self.tab().and_then(Tab::doc_view)
     }
     fn doc_view_mut(&mut self) -> Option<&mut DocView> {
-        match self.tab_mut()?.current.as_mut().map(|e| &mut e.view) {
-            Some(View::Doc(d)) => Some(d),
-            _ => None,
-        }
+        self.tabs.active_mut().and_then(Tab::doc_view_mut)
     }
     /// The URL of the active tab (what is loading, else what is shown).
     pub fn current_url(&self) -> Option<&str> {
@@ -406,16 +323,10 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {
-        self.status = Status {
-            text: text.into(),
-            error: false,
-        };
+        self.status = Status::info(text);
     }
     pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status {
-            text: text.into(),
-            error: true,
-        };
+        self.status = Status::error(text);
     }
 
     /// The one entry point.
@@ -436,7 +347,7 @@ impl App {
             Msg::Paste(text) => self.on_paste(&text),
             Msg::Fetched { id, outcome } => self.on_fetched(id, *outcome),
             Msg::Progress { id, bytes } => {
-                for t in &mut self.tabs {
+                for t in self.tabs.iter_mut() {
                     if let Some(l) = t.loading.as_mut().filter(|l| l.id == id) {
                         l.bytes = bytes;
                     }
@@ -444,17 +355,17 @@ impl App {
                 Vec::new()
             }
             Msg::Lists { history, bookmarks } => {
-                self.history = history;
-                self.bookmarks = bookmarks;
+                self.lists.history = history;
+                self.lists.bookmarks = bookmarks;
                 Vec::new()
             }
             Msg::Identities(list) => {
-                self.identities = list;
+                self.lists.identities = list;
                 self.clamp_identity_selection();
                 Vec::new()
             }
             Msg::Approvals(list) => {
-                self.approvals = list;
+                self.lists.approvals = list;
                 self.clamp_identity_selection();
                 Vec::new()
             }
@@ -463,21 +374,13 @@ impl App {
                 self.set_status(text);
                 Vec::new()
             }
-            Msg::Done(Err(text)) => {
-                self.set_error(text);
+            Msg::Done(Err(e)) => {
+                self.set_error(e.to_string());
                 Vec::new()
             }
         };
         self.refresh_frame();
         fx
-    }
-
-    fn on_tick(&mut self, now: u64) -> Vec<Effect> {
-        self.now = now;
-        if !self.digits.is_empty() && now.saturating_sub(self.digits_at) >= DIGIT_TIMEOUT_MS {
-            return self.follow_digits(false);
-        }
-        Vec::new()
     }
 
     fn on_paste(&mut self, text: &str) -> Vec<Effect> {
@@ -545,18 +448,7 @@ impl App {
 
     /// Pending approvals count (badge).
     pub fn pending_count(&self) -> usize {
-        self.approvals.len()
-    }
-
-    fn clamp_identity_selection(&mut self) {
-        let n = self.identities.len() + self.approvals.len();
-        if let Some(View::Identities { selected }) = self
-            .tab_mut()
-            .and_then(|t| t.current.as_mut())
-            .map(|e| &mut e.view)
-        {
-            *selected = (*selected).min(n.saturating_sub(1));
-        }
+        self.lists.approvals.len()
     }
 }
 

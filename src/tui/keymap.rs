@@ -10,6 +10,20 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// A key name that is not understood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown key '{0}'")]
+pub struct UnknownKey(pub String);
+
+/// A `[tui.keys]` entry that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("[tui.keys]: unknown action '{0}'")]
+    UnknownAction(String),
+    #[error("[tui.keys] {action}: {key}")]
+    BadKey { action: String, key: UnknownKey },
+}
+
 /// A key without terminal types, so the app and its tests need no terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
@@ -58,7 +72,7 @@ impl Key {
     }
 
     /// Parse a key name as written in the config.
-    pub fn parse(text: &str) -> Result<Key, String> {
+    pub fn parse(text: &str) -> Result<Key, UnknownKey> {
         let mut rest = text;
         let (mut ctrl, mut alt) = (false, false);
         loop {
@@ -73,7 +87,7 @@ impl Key {
                 break;
             }
         }
-        let code = parse_code(rest).ok_or_else(|| format!("unknown key '{text}'"))?;
+        let code = parse_code(rest).ok_or_else(|| UnknownKey(text.to_string()))?;
         Ok(Key { code, ctrl, alt })
     }
 }
@@ -248,17 +262,22 @@ impl Default for Keymap {
 
 impl Keymap {
     /// Defaults overridden by `[tui.keys]`. Unknown action or key names are errors.
-    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, String> {
+    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, ConfigError> {
         let mut map = Keymap::default();
         for (name, list) in keys {
             let action = Action::ALL
                 .iter()
                 .copied()
                 .find(|a| a.name() == name)
-                .ok_or_else(|| format!("[tui.keys]: unknown action '{name}'"))?;
+                .ok_or_else(|| ConfigError::UnknownAction(name.clone()))?;
             let parsed = list
                 .iter()
-                .map(|k| Key::parse(k).map_err(|e| format!("[tui.keys] {name}: {e}")))
+                .map(|k| {
+                    Key::parse(k).map_err(|key| ConfigError::BadKey {
+                        action: name.clone(),
+                        key,
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             map.bindings.insert(action, parsed);
         }
@@ -363,7 +382,16 @@ mod tests {
         );
         assert_eq!(map.lookup(Key::ch('q'), Context::Global), None);
         cfg.insert("fly".to_string(), vec!["z".to_string()]);
-        assert!(Keymap::from_config(&cfg).unwrap_err().contains("fly"));
+        assert_eq!(
+            Keymap::from_config(&cfg).unwrap_err(),
+            ConfigError::UnknownAction("fly".into())
+        );
+        assert!(
+            Keymap::from_config(&cfg)
+                .unwrap_err()
+                .to_string()
+                .contains("fly")
+        );
     }
 
     #[test]

@@ -248,6 +248,13 @@ impl Doc {
         self.link_lines.get(link).copied()
     }
 
+    /// The scheme of a link that leaves Gemini/Gopher from this page. `action:` links stay
+    /// in the browser on its own pages only; on a page from the network they are unknown.
+    fn leaves<'u>(&self, url: &'u str) -> Option<&'u str> {
+        let builtin = self.page.url.scheme() == crate::core::url::Scheme::About;
+        external_scheme(url).filter(|s| !(builtin && s.eq_ignore_ascii_case("action")))
+    }
+
     fn fence_alt(&self, d: &DLine) -> Option<&str> {
         match &self.page.content {
             Content::Gemtext(doc) => doc
@@ -274,7 +281,7 @@ impl Doc {
                         let link = l.link.as_ref();
                         let url = link.map_or("", |k| k.url.as_str());
                         let label = link.and_then(|k| k.text.as_deref()).unwrap_or(url);
-                        match external_scheme(url) {
+                        match self.leaves(url) {
                             Some(s) if label != url => Cow::Owned(format!("{label} ({s})")),
                             _ => Cow::Borrowed(label),
                         }
@@ -401,7 +408,7 @@ impl Doc {
         let external = d
             .link()
             .and_then(|l| self.link_url(l))
-            .and_then(external_scheme)
+            .and_then(|u| self.leaves(u))
             .is_some();
         let text = match self.text(i) {
             Cow::Borrowed(s) => Cow::Borrowed(s.get(a as usize..b as usize).unwrap_or("")),
@@ -538,14 +545,15 @@ fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {
     }
 }
 
-/// The scheme of a link that leaves Gemini/Gopher ("https", "mailto"), else None.
+/// The scheme of a link that leaves Gemini/Gopher ("https", "mailto", also "action" which
+/// only the browser's own pages may use), else None.
 pub fn external_scheme(url: &str) -> Option<&str> {
     let (scheme, _) = url.split_once(':')?;
     let valid = !scheme.is_empty()
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = ["gemini", "gopher", "about", "action"]
+    let ours = ["gemini", "gopher", "about"]
         .iter()
         .any(|s| s.eq_ignore_ascii_case(scheme));
     (valid && !ours).then_some(scheme)
@@ -665,6 +673,7 @@ mod tests {
             ("GOPHER://x", None),
             ("/relative", None),
             ("about:home", None),
+            ("action:back", Some("action")),
         ] {
             assert_eq!(external_scheme(url), want, "{url}");
         }

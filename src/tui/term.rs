@@ -29,6 +29,21 @@ use tokio::sync::mpsc;
 
 type Term = Terminal<CrosstermBackend<Stdout>>;
 
+/// Why the browser stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum TermError {
+    #[error(transparent)]
+    Config(#[from] crate::tui::app::SetupError),
+    #[error("cannot set up the terminal: {0}")]
+    Setup(std::io::Error),
+    #[error("cannot draw: {0}")]
+    Draw(std::io::Error),
+    #[error("cannot watch SIGTERM: {0}")]
+    Signal(std::io::Error),
+    #[error("the terminal input closed")]
+    InputClosed,
+}
+
 /// Put the terminal back as we found it. Safe to call more than once.
 pub fn restore() {
     let _ = disable_raw_mode();
@@ -41,26 +56,25 @@ pub fn restore() {
     );
 }
 
-fn setup() -> Result<Term, String> {
+fn setup() -> Result<Term, TermError> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
         previous(info);
     }));
-    enable_raw_mode().map_err(|e| format!("cannot enter raw mode: {e}"))?;
+    enable_raw_mode().map_err(TermError::Setup)?;
     execute!(
         std::io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
     )
-    .map_err(|e| format!("cannot set up the terminal: {e}"))?;
-    Terminal::new(CrosstermBackend::new(std::io::stdout()))
-        .map_err(|e| format!("cannot set up the terminal: {e}"))
+    .map_err(TermError::Setup)?;
+    Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(TermError::Setup)
 }
 
 /// Run the browser until the user quits.
-pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), String> {
+pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
     let mut terminal = setup()?;
@@ -139,13 +153,13 @@ async fn event_loop(
     app: &mut App,
     client: Arc<Client>,
     start: Option<String>,
-) -> Result<(), String> {
+) -> Result<(), TermError> {
     let stop = Arc::new(AtomicBool::new(false));
     let mut input = spawn_input(Arc::clone(&stop));
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel::<Msg>();
     let mut shell = effects::Shell::new(client, msg_tx);
     let begun = Instant::now();
-    let size = terminal.size().map_err(|e| e.to_string())?;
+    let size = terminal.size().map_err(TermError::Draw)?;
     app.update(Msg::Resize {
         width: size.width,
         height: size.height,
@@ -156,10 +170,10 @@ async fn event_loop(
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut poll = tokio::time::interval(Duration::from_secs(2));
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| format!("cannot watch SIGTERM: {e}"))?;
+        .map_err(TermError::Signal)?;
     let result = loop {
         if let Err(e) = terminal.draw(|f| view::draw(f, app)) {
-            break Err(format!("cannot draw: {e}"));
+            break Err(TermError::Draw(e));
         }
         if app.quit {
             break Ok(());
@@ -167,7 +181,7 @@ async fn event_loop(
         let msg = tokio::select! {
             ev = input.recv() => match ev {
                 Some(ev) => translate(ev),
-                None => break Err("the terminal input closed".into()),
+                None => break Err(TermError::InputClosed),
             },
             Some(m) = msg_rx.recv() => Some(m),
             _ = tick.tick() => {

@@ -6,6 +6,15 @@ use ratatui::style::{Color, Modifier, Style};
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
+/// A `[tui.theme]` entry that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ThemeError {
+    #[error("[tui.theme] {element}: unknown colour '{colour}'")]
+    UnknownColour { element: String, colour: String },
+    #[error("[tui.theme]: unknown element '{0}'")]
+    UnknownElement(String),
+}
+
 macro_rules! elements {
     ($( $field:ident, $name:literal, $style:expr; )*) => {
         /// Styles of the screen elements.
@@ -64,14 +73,16 @@ elements! {
 
 impl Theme {
     /// Defaults overridden by `[tui.theme]`.
-    pub fn from_config(map: &BTreeMap<String, String>) -> Result<Theme, String> {
+    pub fn from_config(map: &BTreeMap<String, String>) -> Result<Theme, ThemeError> {
         let mut theme = Theme::default();
         for (name, colour) in map {
-            let c = Color::from_str(colour)
-                .map_err(|_| format!("[tui.theme] {name}: unknown colour '{colour}'"))?;
+            let c = Color::from_str(colour).map_err(|_| ThemeError::UnknownColour {
+                element: name.clone(),
+                colour: colour.clone(),
+            })?;
             let slot = theme
                 .slot(name)
-                .ok_or_else(|| format!("[tui.theme]: unknown element '{name}'"))?;
+                .ok_or_else(|| ThemeError::UnknownElement(name.clone()))?;
             *slot = slot.fg(c);
         }
         Ok(theme)
@@ -99,9 +110,19 @@ mod tests {
     fn unknown_names_are_errors() {
         let mut map = BTreeMap::new();
         map.insert("linky".to_string(), "red".to_string());
-        assert!(Theme::from_config(&map).unwrap_err().contains("linky"));
+        assert!(
+            Theme::from_config(&map)
+                .unwrap_err()
+                .to_string()
+                .contains("linky")
+        );
         let mut map = BTreeMap::new();
         map.insert("link".to_string(), "reddish".to_string());
-        assert!(Theme::from_config(&map).unwrap_err().contains("reddish"));
+        assert!(
+            Theme::from_config(&map)
+                .unwrap_err()
+                .to_string()
+                .contains("reddish")
+        );
     }
 }

@@ -39,7 +39,7 @@ fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
     let mut spans = Vec::new();
     for (i, label) in tab_labels(app).into_iter().enumerate() {
-        let style = if i == app.active {
+        let style = if i == app.tabs.active {
             t.tab_active
         } else {
             t.tab_bar
@@ -193,6 +193,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     ];
     let now = time::OffsetDateTime::now_utc();
     let mut items: Vec<String> = app
+        .lists
         .approvals
         .iter()
         .map(|a| {
@@ -204,7 +205,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
             )
         })
         .collect();
-    items.extend(app.identities.iter().map(|i| {
+    items.extend(app.lists.identities.iter().map(|i| {
         let by = match i.created_by {
             crate::store::identity::CreatedBy::Human => "you",
             crate::store::identity::CreatedBy::Agent => "agent",
@@ -226,7 +227,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     let room = usize::from(area.height).saturating_sub(lines.len()).max(1);
     let skip = selected.saturating_sub(room - 1);
     for (i, text) in items.iter().enumerate().skip(skip).take(room) {
-        let style = if i < app.approvals.len() {
+        let style = if i < app.lists.approvals.len() {
             t.warning
         } else {
             t.text
@@ -279,7 +280,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     }
     let mut info = Vec::new();
     if app.tabs.len() > 1 {
-        info.push(format!("tab {}/{}", app.active + 1, app.tabs.len()));
+        info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
     }
     match app.percent() {
         Some(_) if app.doc_view().is_some_and(|d| d.top == Default::default()) => {
@@ -299,7 +300,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
                 human_bytes(l.bytes)
             )
         }
-        None if !app.digits.is_empty() => format!("link {}…", app.digits),
+        None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
         None if !app.status.text.is_empty() => app.status.text.clone(),
         None => app.current_url().unwrap_or_default().to_string(),
     };
@@ -348,7 +349,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
     if let Some(p) = &app.prompt {
         draw_prompt_extras(f, app, p, page);
     }
-    match &app.popup {
+    match &app.dialog.popup {
         Some(Popup::Info(rows)) => {
             let lines: Vec<Line> = rows
                 .iter()

@@ -74,12 +74,14 @@ pub fn decide(
                 return accept(TofuState::TrustedOnce);
             }
             VerifyOutcome::Refused(FetchError::CertificateChanged {
-                host: host.to_string(),
-                port,
-                pinned,
-                presented,
-                pinned_not_after: pinned_not_after.map_or_else(|| "unknown".into(), rfc3339),
-                presented_not_after: rfc3339(cert.not_after),
+                change: Box::new(crate::net::CertChange {
+                    host: host.to_string(),
+                    port,
+                    pinned,
+                    presented,
+                    pinned_not_after: pinned_not_after.map_or_else(|| "unknown".into(), rfc3339),
+                    presented_not_after: rfc3339(cert.not_after),
+                }),
             })
         }
         Verdict::NotYetValid { not_before } => {

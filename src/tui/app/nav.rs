@@ -1,15 +1,19 @@
-//! Moving around: fetching, answers coming back, redirects, history per tab, tabs.
+//! Moving around: where a URL goes (built-in screen, external program, prompt, fetch),
+//! sending requests, the answers coming back, redirects, and stepping through a tab's
+//! history; routed between the tabs, loads, lists and special-screens rooms.
 //!
 //! A fetch replaces any load in progress in its tab (the old one is cancelled and its answer,
 //! should it still arrive, is dropped). Back and forward never fetch: entries keep their page.
 
-use super::flows::{self, Special};
-use super::{App, DocView, Effect, Entry, FetchOptions, Loading, Request, StoreOp, Tab, View};
+use super::dialog::Pending;
+use super::loads::Request;
+use super::special::{PageAction, Special, pages};
+use super::{App, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, View};
 use crate::client::Outcome;
 use crate::core::page::Content;
 use crate::core::url::{Scheme, Url};
 use crate::net::{FetchError, TofuState};
-use crate::tui::layout::{Doc, Pos, external_scheme};
+use crate::tui::layout::{Doc, external_scheme};
 use std::sync::Arc;
 
 /// Same-host redirects followed without asking.
@@ -17,12 +21,7 @@ pub const MAX_REDIRECTS: usize = 5;
 
 impl App {
     pub(super) fn new_tab(&mut self, url: &str) -> Vec<Effect> {
-        let id = self.fresh_id();
-        self.tabs.push(Tab {
-            id,
-            ..Tab::default()
-        });
-        self.active = self.tabs.len() - 1;
+        self.tabs.open();
         self.navigate(url, FetchOptions::default(), false)
     }
 
@@ -34,7 +33,7 @@ impl App {
         let url = url.trim();
         match url {
             "about:help" => {
-                let page = flows::help_page(&self.keymap);
+                let page = pages::help_page(&self.keymap);
                 self.show_doc(tab, url, page, Special::None, None, replace);
                 return Vec::new();
             }
@@ -53,7 +52,7 @@ impl App {
         if external_scheme(url).is_some() {
             return self.ask(
                 format!("Open {url} with the external program? (y/n)"),
-                flows::Pending::External(url.to_string()),
+                Pending::External(url.to_string()),
             );
         }
         if opts.search.is_none() && is_gopher_search(url) {
@@ -63,75 +62,57 @@ impl App {
             });
             return Vec::new();
         }
-        self.fetch(Request {
-            tab,
-            url: url.to_string(),
-            replace,
-            chain: Vec::new(),
-            sensitive: false,
-            pin_after: false,
-            opts,
-        })
+        let req = Request::new(tab, url, opts);
+        self.fetch(if replace { req.replacing() } else { req })
     }
 
     /// Send a request (cancelling the tab's previous load).
-    pub(super) fn fetch(&mut self, mut req: Request) -> Vec<Effect> {
+    pub(super) fn fetch(&mut self, req: Request) -> Vec<Effect> {
         let mut fx = Vec::new();
-        let Some(ti) = self.tab_index(req.tab) else {
+        let now = self.now;
+        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
             return fx;
         };
-        if let Some(old) = self.tabs[ti].loading.take() {
-            self.requests.remove(&old.id);
+        if let Some(old) = tab.loading.take() {
+            self.loads.forget(old.id);
             fx.push(Effect::Cancel { id: old.id });
         }
-        if let Ok(u) = Url::parse(&req.url) {
-            let key = (u.host().to_string(), u.port());
-            if req.opts.identity == crate::net::IdentityChoice::Auto
-                && let Some(fp) = self.identity_for.get(&key)
-            {
-                req.opts.identity = crate::net::IdentityChoice::Fingerprint(fp.clone());
-            }
-            if req.opts.trust_once.is_none() {
-                req.opts.trust_once = self.trusted_once.get(&key).cloned();
-            }
-        }
-        let id = self.fresh_id();
-        self.tabs[ti].loading = Some(Loading {
+        let (id, req) = self.loads.start(req);
+        tab.loading = Some(Loading {
             id,
             url: req.url.clone(),
             bytes: 0,
-            started: self.now,
+            started: now,
         });
         fx.push(Effect::Fetch {
             id,
             url: req.url.clone(),
             opts: req.opts.clone(),
         });
-        self.requests.insert(id, req);
         fx
     }
 
     /// Stop the active tab's load.
     pub(super) fn cancel_load(&mut self) -> Vec<Effect> {
-        let Some(l) = self.tab_mut().and_then(|t| t.loading.take()) else {
+        let Some(l) = self.tabs.active_mut().and_then(|t| t.loading.take()) else {
             return Vec::new();
         };
-        self.requests.remove(&l.id);
+        self.loads.forget(l.id);
         self.set_status(format!("cancelled {}", l.url));
         vec![Effect::Cancel { id: l.id }]
     }
 
     pub(super) fn on_fetched(&mut self, id: u64, outcome: Outcome) -> Vec<Effect> {
-        let Some(req) = self.requests.remove(&id) else {
+        let Some(req) = self.loads.take(id) else {
             return Vec::new(); // stale: cancelled or superseded
         };
-        let Some(ti) = self.tab_index(req.tab) else {
+        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
             return Vec::new();
         };
-        if self.tabs[ti].loading.as_ref().map(|l| l.id) != Some(id) {
+        if tab.loading.as_ref().map(|l| l.id) != Some(id) {
             return Vec::new();
         }
-        self.tabs[ti].loading = None;
+        tab.loading = None;
         match outcome {
             Outcome::Page { info, fetched } => self.on_page(req, info, fetched.page),
             Outcome::Input {
@@ -157,8 +138,13 @@ impl App {
                 status,
                 message,
             } => {
-                let (page, special) =
-                    flows::client_cert_page(self, &req.url, &info, status, &message);
+                let (page, special) = pages::client_cert_page(
+                    &self.lists.identities,
+                    &req.url,
+                    &info,
+                    status,
+                    &message,
+                );
                 self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
                 Vec::new()
             }
@@ -168,7 +154,7 @@ impl App {
                 meta,
                 retry_after_seconds,
             } => {
-                let page = flows::failure_page(&req.url, status, &meta, retry_after_seconds);
+                let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
                 self.set_error(format!("{status} {meta}"));
                 self.show_doc(
                     req.tab,
@@ -212,7 +198,7 @@ impl App {
                     "changed certificate of {} trusted for this session only",
                     info.host
                 )),
-                TofuState::Trusted => self.status = Default::default(),
+                TofuState::Trusted => self.status.clear(),
             }
             if req.pin_after {
                 fx.push(Effect::Store(StoreOp::Pin {
@@ -221,10 +207,10 @@ impl App {
                     fingerprint: tls.cert_fingerprint.clone(),
                     not_after: tls.cert_not_after.clone(),
                 }));
-                self.trusted_once.remove(&(info.host.clone(), info.port));
+                self.loads.pinned(&info.host, info.port);
             }
         } else {
-            self.status = Default::default();
+            self.status.clear();
         }
         let url = if req.sensitive {
             page.url.without_query()
@@ -234,8 +220,7 @@ impl App {
         let url = if url.is_empty() { req.url.clone() } else { url };
         if page.url.scheme() != Scheme::About {
             let (plain, title) = (strip_query(&url), page.title().map(str::to_string));
-            self.history.retain(|(u, _)| *u != plain);
-            self.history.insert(0, (plain.clone(), title.clone()));
+            self.lists.visited(&plain, title.clone());
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
         }
         self.show_doc(
@@ -255,31 +240,18 @@ impl App {
         info: crate::client::RequestInfo,
         error: FetchError,
     ) -> Vec<Effect> {
-        if let FetchError::CertificateChanged {
-            host,
-            port,
-            pinned,
-            presented,
-            pinned_not_after,
-            presented_not_after,
-        } = &error
-        {
+        if let FetchError::CertificateChanged { change } = error {
+            let page = pages::cert_changed_page(&change);
+            self.set_error(format!("the certificate of {} changed", change.host));
             let special = Special::CertChanged {
                 url: req.url.clone(),
-                host: host.clone(),
-                port: *port,
-                pinned: pinned.clone(),
-                presented: presented.clone(),
-                pinned_not_after: pinned_not_after.clone(),
-                presented_not_after: presented_not_after.clone(),
+                change: *change,
             };
-            let page = flows::cert_changed_page(&special);
-            self.set_error(format!("the certificate of {host} changed"));
             self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
             return Vec::new();
         }
         self.set_error(error.to_string());
-        let page = flows::error_page(&req.url, &error);
+        let page = pages::error_page(&req.url, &error);
         self.show_doc(
             req.tab,
             &req.url,
@@ -318,7 +290,7 @@ impl App {
         if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
             return self.ask(
                 format!("Follow the redirect to {target}? (y/n)"),
-                flows::Pending::Redirect(Box::new(req)),
+                Pending::Redirect(Box::new(req)),
             );
         }
         self.fetch(req)
@@ -326,7 +298,7 @@ impl App {
 
     fn redirect_stop(&mut self, req: Request, msg: String) -> Vec<Effect> {
         self.set_error(msg.clone());
-        let page = flows::message_page("Redirect stopped", &msg);
+        let page = pages::message_page("Redirect stopped", &msg);
         self.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
         Vec::new()
     }
@@ -357,22 +329,14 @@ impl App {
             .title()
             .map(str::to_string)
             .unwrap_or_else(|| short_url(url));
-        let mut view = DocView {
-            doc: Doc::new(page),
-            top: Pos::default(),
-            hscroll: 0,
-            selected: None,
-            search: None,
-            special,
-        };
+        let mut view = DocView::new(Doc::new(page), special);
         // A reload keeps the reader's place.
         if replace
-            && let Some(ti) = self.tab_index(tab)
             && let Some(Entry {
                 view: View::Doc(old),
                 url: old_url,
                 ..
-            }) = &self.tabs[ti].current
+            }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
             && *old_url == url
         {
             view.top = old.top;
@@ -387,17 +351,9 @@ impl App {
     }
 
     pub(super) fn show(&mut self, tab: u64, entry: Entry, replace: bool) {
-        let Some(ti) = self.tab_index(tab) else {
-            return;
-        };
-        let t = &mut self.tabs[ti];
-        if let Some(old) = t.current.take()
-            && !replace
-        {
-            t.back.push(old);
-            t.forward.clear();
+        if let Some(t) = self.tabs.by_id_mut(tab) {
+            t.show(entry, replace);
         }
-        t.current = Some(entry);
     }
 
     pub(super) fn go_back(&mut self) -> Vec<Effect> {
@@ -411,23 +367,13 @@ impl App {
     /// Move one entry back or forward in the tab's history (from memory, never a fetch).
     fn step_history(&mut self, back: bool) -> Vec<Effect> {
         let fx = self.cancel_load();
-        let Some(t) = self.tab_mut() else {
+        let Some(t) = self.tabs.active_mut() else {
             return fx;
         };
-        let (from, to) = if back {
-            (&mut t.back, &mut t.forward)
-        } else {
-            (&mut t.forward, &mut t.back)
-        };
-        match from.pop() {
-            Some(entry) => {
-                if let Some(cur) = t.current.replace(entry) {
-                    to.push(cur);
-                }
-                self.status = Default::default();
-            }
-            None if back => self.set_status("no page to go back to"),
-            None => self.set_status("no page to go forward to"),
+        match (t.step(back), back) {
+            (true, _) => self.status.clear(),
+            (false, true) => self.set_status("no page to go back to"),
+            (false, false) => self.set_status("no page to go forward to"),
         }
         fx
     }
@@ -474,35 +420,21 @@ impl App {
             return Vec::new();
         }
         let fx = self.cancel_load();
-        let tab = self.tabs.remove(self.active);
-        self.active = self.active.min(self.tabs.len() - 1);
-        self.closed.push(tab);
-        if self.closed.len() > 20 {
-            self.closed.remove(0);
-        }
+        self.tabs.close_active();
         fx
     }
 
     pub(super) fn undo_close_tab(&mut self) -> Vec<Effect> {
-        let Some(tab) = self.closed.pop() else {
-            self.set_status("no closed tab to reopen");
-            return Vec::new();
-        };
-        let empty = tab.current.is_none();
-        let at = (self.active + 1).min(self.tabs.len());
-        self.tabs.insert(at, tab);
-        self.active = at;
-        if empty {
-            let home = self.settings.home.clone();
-            return self.navigate(&home, FetchOptions::default(), false);
-        }
-        Vec::new()
-    }
-
-    pub(super) fn switch_tab(&mut self, delta: isize) {
-        let n = self.tabs.len() as isize;
-        if n > 0 {
-            self.active = (self.active as isize + delta).rem_euclid(n) as usize;
+        match self.tabs.reopen() {
+            None => {
+                self.set_status("no closed tab to reopen");
+                Vec::new()
+            }
+            Some(true) => {
+                let home = self.settings.home.clone();
+                self.navigate(&home, FetchOptions::default(), false)
+            }
+            Some(false) => Vec::new(),
         }
     }
 
@@ -516,8 +448,10 @@ impl App {
             self.set_status(format!("no link {}", index + 1));
             return Vec::new();
         };
-        if let Some(action) = url.strip_prefix(flows::ACTION_PREFIX) {
-            return self.page_action(action);
+        // Only the browser's own pages may act; elsewhere an action: link is just a link of
+        // an unknown scheme.
+        if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
+            return self.page_action(&url);
         }
         if new_tab && external_scheme(&url).is_none() {
             return self.new_tab(&url);

@@ -1,7 +1,9 @@
-//! The one-line prompt: address bar (with completion from history and bookmarks), search,
-//! Gemini input (10; 11 masked and never kept), gopher search, and identity creation steps.
+//! The prompt room: the one-line prompt and what its text is for: the address bar (with
+//! completion from history and bookmarks), search, Gemini input (10; 11 masked and never
+//! kept), gopher search, and the identity creation steps.
 
-use super::{App, Effect, FetchOptions, Request, StoreOp};
+use super::loads::Request;
+use super::{App, Effect, FetchOptions, StoreOp};
 use crate::core::url::Url;
 use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 use crate::tui::keymap::{Code, Key};
@@ -118,14 +120,8 @@ impl App {
 
     /// The most recent gemini:// page of the tab (to suggest an identity scope).
     fn last_gemini_url(&self) -> String {
-        let Some(tab) = self.tab() else {
-            return "gemini://".into();
-        };
-        tab.current
-            .iter()
-            .chain(tab.back.iter().rev())
-            .map(|e| e.url.as_str())
-            .find(|u| u.starts_with("gemini://"))
+        self.tab()
+            .and_then(|t| t.last_url_with("gemini://"))
             .map_or_else(|| "gemini://".into(), super::nav::strip_query)
     }
 
@@ -136,27 +132,7 @@ impl App {
         if p.purpose != Purpose::Address {
             return;
         }
-        let needle = p.text.to_lowercase();
-        let mut out: Vec<(String, String)> = Vec::new();
-        let marks = self
-            .bookmarks
-            .iter()
-            .map(|b| (b.url.clone(), b.title.clone()));
-        let hist = self
-            .history
-            .iter()
-            .map(|(u, t)| (u.clone(), t.clone().unwrap_or_default()));
-        for (url, title) in marks.chain(hist) {
-            if out.len() >= 8 {
-                break;
-            }
-            let hit =
-                url.to_lowercase().contains(&needle) || title.to_lowercase().contains(&needle);
-            if hit && url != p.text && !out.iter().any(|(u, _)| *u == url) {
-                out.push((url, title));
-            }
-        }
-        p.completions = out;
+        p.completions = self.lists.completions(&p.text);
         p.selected = None;
     }
 
@@ -234,30 +210,22 @@ impl App {
                 url,
                 sensitive,
                 ..
-            } => self.fetch(Request {
-                tab,
-                url,
-                replace: false,
-                chain: Vec::new(),
-                sensitive,
-                pin_after: false,
-                opts: FetchOptions {
+            } => {
+                let opts = FetchOptions {
                     input: Some(text),
                     ..FetchOptions::default()
-                },
-            }),
-            Purpose::GopherSearch { tab, url } => self.fetch(Request {
-                tab,
-                url,
-                replace: false,
-                chain: Vec::new(),
-                sensitive: false,
-                pin_after: false,
-                opts: FetchOptions {
+                };
+                let mut req = Request::new(tab, &url, opts);
+                req.sensitive = sensitive;
+                self.fetch(req)
+            }
+            Purpose::GopherSearch { tab, url } => {
+                let opts = FetchOptions {
                     search: Some(text),
                     ..FetchOptions::default()
-                },
-            }),
+                };
+                self.fetch(Request::new(tab, &url, opts))
+            }
             Purpose::IdentityScope => {
                 match Url::parse(&user_url(&text)) {
                     Ok(u) => self.open_prompt(Purpose::IdentityName {

@@ -1,11 +1,15 @@
 //! Greedy word wrapping by display width. Rows are byte ranges into the line, trailing spaces
 //! dropped, leading spaces of continuation rows skipped; a word wider than the row is cut.
+//! The unit is the grapheme cluster (what a reader sees as one character: an accented letter
+//! with its combining marks, a family emoji joined by ZWJ), so a cut never splits one.
 //! Tabs count as one cell (the view draws them as one space in wrapped text).
 
-use unicode_width::UnicodeWidthChar;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
-fn cell_width(c: char) -> usize {
-    if c == '\t' { 1 } else { c.width().unwrap_or(0) }
+/// Cells of one grapheme cluster.
+fn cell_width(g: &str) -> usize {
+    if g == "\t" { 1 } else { g.width() }
 }
 
 /// Display width in cells.
@@ -13,11 +17,11 @@ pub fn display_width(text: &str) -> usize {
     if text.is_ascii() && !text.bytes().any(|b| b < 0x20) {
         return text.len();
     }
-    text.chars().map(cell_width).sum()
+    text.graphemes(true).map(cell_width).sum()
 }
 
-fn is_space(c: char) -> bool {
-    c == ' ' || c == '\t'
+fn is_space(g: &str) -> bool {
+    g == " " || g == "\t"
 }
 
 /// Wrap `text` into rows of at most `width` cells. Always returns at least one row.
@@ -36,7 +40,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
     let mut w = 0usize;
     let mut brk: Option<(usize, usize)> = None;
     let mut skipping = false;
-    for (i, c) in text.char_indices() {
+    for (i, c) in text.grapheme_indices(true) {
         let cw = cell_width(c);
         if skipping {
             if is_space(c) {
@@ -114,6 +118,9 @@ mod tests {
                 &["e\u{301}e\u{301}e\u{301}", "x"],
             ),
             ("🦀🦀 🦀", 4, &["🦀🦀", "🦀"]),
+            // A combining accent stays with its letter at the wrap column.
+            ("abce\u{301}fg", 4, &["abce\u{301}", "fg"]),
+            ("abcde\u{301}\u{302}f", 4, &["abcd", "e\u{301}\u{302}f"]),
         ];
         for (text, width, want) in cases {
             assert_eq!(rows(text, *width), *want, "{text:?} at {width}");
@@ -128,6 +135,29 @@ mod tests {
                 assert!(display_width(r) <= width, "{r:?} wider than {width}");
             }
         }
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_grapheme_cluster() {
+        let family = "👨\u{200d}👩\u{200d}👧";
+        let text = format!("abc{family}{family}de\u{301}e\u{301}x");
+        for width in 1..12 {
+            let rows = rows(&text, width);
+            assert_eq!(rows.concat(), text, "nothing lost at {width}");
+            for r in &rows {
+                assert!(
+                    !r.starts_with('\u{200d}') && !r.starts_with('\u{301}'),
+                    "{r:?} starts inside a cluster at {width}"
+                );
+                assert!(!r.ends_with('\u{200d}'), "{r:?} at {width}");
+            }
+        }
+        let short = format!("abc{family}");
+        assert_eq!(
+            rows(&short, 4),
+            ["abc", family],
+            "the family moves whole to the next row"
+        );
     }
 
     #[test]

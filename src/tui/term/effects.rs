@@ -6,7 +6,7 @@ use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::page::Page;
 use crate::core::url::Url;
 use crate::store::tofu::CertInfo;
-use crate::tui::app::{Effect, FetchOptions, Msg, StoreOp};
+use crate::tui::app::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -194,7 +194,7 @@ impl StoreWorker {
         self.send(Msg::Lists { history, bookmarks });
         match c.identities().list() {
             Ok(list) => self.send(Msg::Identities(list)),
-            Err(e) => self.send(Msg::Done(Err(e.to_string()))),
+            Err(e) => self.send(Msg::Done(Err(e.into()))),
         }
         self.poll_approvals();
     }
@@ -203,7 +203,7 @@ impl StoreWorker {
         let c = Arc::clone(&self.client);
         let now = c.now();
         let done =
-            |r: Result<String, crate::store::StoreError>| Msg::Done(r.map_err(|e| e.to_string()));
+            |r: Result<String, crate::store::StoreError>| Msg::Done(r.map_err(ShellError::from));
         let msg = match op {
             StoreOp::LoadLists => {
                 self.load_lists();
@@ -212,7 +212,7 @@ impl StoreWorker {
             StoreOp::RecordHistory { url, title } => {
                 match c.history().record(&url, title.as_deref(), now) {
                     Ok(()) => return,
-                    Err(e) => Msg::Done(Err(e.to_string())),
+                    Err(e) => Msg::Done(Err(e.into())),
                 }
             }
             StoreOp::AddBookmark { url, title } => done(
@@ -226,7 +226,7 @@ impl StoreWorker {
                     .map(|_| format!("bookmark removed: {url}")),
             ),
             StoreOp::CreateIdentity { new, then } => {
-                let result = c.identities().create(new, now).map_err(|e| e.to_string());
+                let result = c.identities().create(new, now).map_err(ShellError::from);
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
@@ -329,8 +329,12 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 }
 
 /// Write `bytes` under `dir` as `name`, not overwriting: "name", "name-1", ...
-pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
+    let failed = |path: &std::path::Path, e: std::io::Error| ShellError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     let (stem, ext) = match name.rsplit_once('.') {
         Some((s, e)) if !s.is_empty() => (s.to_string(), format!(".{e}")),
         _ => (name.to_string(), String::new()),
@@ -349,26 +353,28 @@ pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, 
         {
             Ok(mut f) => {
                 use std::io::Write;
-                f.write_all(bytes)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                f.write_all(bytes).map_err(|e| failed(&path, e))?;
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot write {}: {e}", path.display())),
+            Err(e) => return Err(failed(&path, e)),
         }
     }
-    Err(format!("too many files named {name} in {}", dir.display()))
+    Err(ShellError::NameTaken {
+        name: name.to_string(),
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// Start the configured program (or $BROWSER, or xdg-open) on `url`, without waiting.
-fn open_external(configured: &str, url: &str) -> Result<String, String> {
+fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
     let command = if configured.trim().is_empty() {
         std::env::var("BROWSER").unwrap_or_else(|_| "xdg-open".into())
     } else {
         configured.to_string()
     };
     let mut parts = command.split_whitespace();
-    let program = parts.next().ok_or("no external command configured")?;
+    let program = parts.next().ok_or(ShellError::NoCommand)?;
     let mut child = std::process::Command::new(program)
         .args(parts)
         .arg(url)
@@ -376,7 +382,10 @@ fn open_external(configured: &str, url: &str) -> Result<String, String> {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
+        .map_err(|e| ShellError::Start {
+            program: program.to_string(),
+            message: e.to_string(),
+        })?;
     std::thread::spawn(move || child.wait());
     Ok(format!("opened {url} with {program}"))
 }

@@ -1,65 +1,104 @@
-//! Keys, clicks and named actions: what each one does to the state.
+//! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
+//! number, keymap), the typed link number, and what each named action does.
 
-use super::{App, Effect, FetchOptions, Popup, Purpose, Search, StoreOp, View};
+use super::search::Found;
+use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
 use crate::tui::keymap::{Action, Code, Context, Key};
 use crate::tui::layout::Pos;
+
+/// How long a typed link number waits for more digits before it is followed.
+pub const DIGIT_TIMEOUT_MS: u64 = 1000;
+
+/// A link number being typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Digits {
+    pub typed: String,
+    at: u64,
+}
+
+impl Digits {
+    pub fn is_empty(&self) -> bool {
+        self.typed.is_empty()
+    }
+    pub fn clear(&mut self) {
+        self.typed.clear();
+    }
+    fn push(&mut self, c: char, now: u64) {
+        self.typed.push(c);
+        self.at = now;
+    }
+    /// The number, emptying the buffer (0 when none).
+    fn take(&mut self) -> usize {
+        std::mem::take(&mut self.typed).parse().unwrap_or(0)
+    }
+    fn expired(&self, now: u64) -> bool {
+        !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
+    }
+}
 
 impl App {
     pub(super) fn on_key(&mut self, key: Key) -> Vec<Effect> {
         if self.prompt.is_some() {
             return self.prompt_key(key);
         }
-        if self.confirm.is_some() {
+        if self.dialog.asking() {
             return self.confirm_key(key);
         }
-        if self.popup.take().is_some() {
+        if self.dialog.close() {
             return Vec::new();
         }
+        let on_doc = self.doc_view().is_some();
         if let Code::Char(c @ '0'..='9') = key.code
             && !key.ctrl
             && !key.alt
-            && matches!(self.current().map(|e| &e.view), Some(View::Doc(_)))
+            && on_doc
         {
             return self.digit(c);
         }
-        let context = match self.current().map(|e| &e.view) {
-            Some(View::Identities { .. }) => Context::Identities,
-            _ => Context::Global,
+        let context = if self.identity_selection().is_some() {
+            Context::Identities
+        } else {
+            Context::Global
         };
         match self.keymap.lookup(key, context) {
             Some(action) => self.act(action),
             None => {
-                if !self.digits.is_empty() {
-                    self.digits.clear();
-                }
+                self.digits.clear();
                 Vec::new()
             }
         }
     }
 
+    pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
+        self.now = now;
+        if self.digits.expired(now) {
+            return self.follow_digits(false);
+        }
+        Vec::new()
+    }
+
     fn digit(&mut self, c: char) -> Vec<Effect> {
-        self.digits.push(c);
-        self.digits_at = self.now;
+        self.digits.push(c, self.now);
         let links = self.doc_view().map_or(0, |d| d.doc.link_count());
-        let n: usize = self.digits.parse().unwrap_or(0);
+        let n: usize = self.digits.typed.parse().unwrap_or(0);
         if n == 0 || n > links {
-            self.set_error(format!("no link {}", self.digits));
+            self.set_error(format!("no link {}", self.digits.typed));
             self.digits.clear();
             return Vec::new();
         }
-        self.set_status(format!("link {} (Enter to follow)", self.digits));
+        self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
         if n.saturating_mul(10) > links {
             return self.follow_digits(false);
         }
         Vec::new()
     }
 
-    pub(super) fn follow_digits(&mut self, new_tab: bool) -> Vec<Effect> {
-        let n: usize = std::mem::take(&mut self.digits).parse().unwrap_or(0);
+    fn follow_digits(&mut self, new_tab: bool) -> Vec<Effect> {
+        let n = self.digits.take();
         if n == 0 {
             return Vec::new();
         }
-        self.status = Default::default();
+        self.status.clear();
         self.follow_link(n - 1, new_tab)
     }
 
@@ -86,6 +125,7 @@ impl App {
         }
         let half = (self.page_height() / 2).max(1) as i32;
         let page = self.page_height().saturating_sub(2).max(1) as i32;
+        let go = |app: &mut App, url: &str| app.navigate(url, FetchOptions::default(), false);
         match action {
             Action::ScrollDown => self.move_or_scroll(1),
             Action::ScrollUp => self.move_or_scroll(-1),
@@ -95,8 +135,8 @@ impl App {
             Action::PageUp => self.scroll(-page),
             Action::ScrollLeft => self.hscroll(-8),
             Action::ScrollRight => self.hscroll(8),
-            Action::Top => self.jump_top(),
-            Action::Bottom => self.jump_bottom(),
+            Action::Top => self.jump(false),
+            Action::Bottom => self.jump(true),
             Action::AddressBar => {
                 self.open_prompt(Purpose::Address);
                 self.update_completions();
@@ -108,7 +148,7 @@ impl App {
             Action::Root => return self.go_up(true),
             Action::Home => {
                 let home = self.settings.home.clone();
-                return self.navigate(&home, FetchOptions::default(), false);
+                return go(self, &home);
             }
             Action::NextLink => self.select_link(true),
             Action::PrevLink => self.select_link(false),
@@ -120,25 +160,19 @@ impl App {
             }
             Action::CloseTab => return self.close_tab(),
             Action::UndoCloseTab => return self.undo_close_tab(),
-            Action::NextTab => self.switch_tab(1),
-            Action::PrevTab => self.switch_tab(-1),
+            Action::NextTab => self.tabs.switch(1),
+            Action::PrevTab => self.tabs.switch(-1),
             Action::Search => self.open_prompt(Purpose::Search),
             Action::SearchNext => self.next_match(true),
             Action::SearchPrev => self.next_match(false),
             Action::TogglePreformat => self.toggle_fold(),
-            Action::PageInfo => self.popup = Some(Popup::Info(self.page_info())),
+            Action::PageInfo => self.dialog.show(Popup::Info(self.page_info())),
             Action::Bookmark => return self.toggle_bookmark(),
-            Action::Bookmarks => {
-                return self.navigate("about:bookmarks", FetchOptions::default(), false);
-            }
-            Action::History => {
-                return self.navigate("about:history", FetchOptions::default(), false);
-            }
-            Action::Identities => {
-                return self.navigate("about:identities", FetchOptions::default(), false);
-            }
+            Action::Bookmarks => return go(self, "about:bookmarks"),
+            Action::History => return go(self, "about:history"),
+            Action::Identities => return go(self, "about:identities"),
             Action::Save => return self.save(),
-            Action::Help => return self.navigate("about:help", FetchOptions::default(), false),
+            Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
             Action::Quit => {
                 self.quit = true;
@@ -162,50 +196,30 @@ impl App {
             dv.selected = None;
             dv.search = None;
         }
-        self.status = Default::default();
+        self.status.clear();
         Vec::new()
     }
 
     fn move_or_scroll(&mut self, n: i32) {
-        if let Some(View::Identities { selected }) = self
-            .tab_mut()
-            .and_then(|t| t.current.as_mut())
-            .map(|e| &mut e.view)
-        {
-            *selected = selected.saturating_add_signed(n as isize);
-            self.clamp_identity_selection();
-            return;
-        }
-        self.scroll(n);
-    }
-
-    fn jump_top(&mut self) {
-        match self
-            .tab_mut()
-            .and_then(|t| t.current.as_mut())
-            .map(|e| &mut e.view)
-        {
-            Some(View::Doc(dv)) => dv.top = Pos::default(),
-            Some(View::Identities { selected }) => *selected = 0,
-            None => {}
+        if !self.set_identity_selection(|s| s.saturating_add_signed(n as isize)) {
+            self.scroll(n);
         }
     }
 
-    fn jump_bottom(&mut self) {
+    /// To the top or the bottom of the page (or the identities list).
+    fn jump(&mut self, bottom: bool) {
         let height = self.page_height();
         let (text_w, _) = self.text_column();
-        let count = self.identities.len() + self.approvals.len();
-        match self
-            .tab_mut()
-            .and_then(|t| t.current.as_mut())
-            .map(|e| &mut e.view)
-        {
-            Some(View::Doc(dv)) => {
+        if self.set_identity_selection(|_| if bottom { usize::MAX } else { 0 }) {
+            return;
+        }
+        if let Some(dv) = self.doc_view_mut() {
+            dv.top = if bottom {
                 dv.doc.set_width(text_w);
-                dv.top = dv.doc.max_top(height);
-            }
-            Some(View::Identities { selected }) => *selected = count.saturating_sub(1),
-            None => {}
+                dv.doc.max_top(height)
+            } else {
+                Pos::default()
+            };
         }
     }
 
@@ -282,46 +296,24 @@ impl App {
     }
 
     pub(super) fn start_search(&mut self, query: &str) {
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let matches = dv.doc.search(query);
-        let found = matches.len();
-        dv.search = Some(Search {
-            query: query.to_string(),
-            matches,
-            current: None,
-        });
-        if found == 0 {
-            self.set_error(format!("not found: {query}"));
-            return;
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query)) {
+            self.report(found);
         }
-        self.next_match(true);
     }
 
     fn next_match(&mut self, forward: bool) {
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let Some(s) = dv.search.as_mut() else {
-            self.set_status("no search: press / first");
-            return;
-        };
-        if s.matches.is_empty() {
-            return;
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward)) {
+            self.report(found);
         }
-        let top = dv.top.line;
-        let n = s.matches.len();
-        let idx = match s.current {
-            Some(c) if forward => (c + 1) % n,
-            Some(c) => (c + n - 1) % n,
-            None => s.matches.iter().position(|&l| l >= top).unwrap_or(0),
-        };
-        s.current = Some(idx);
-        let line = s.matches[idx];
-        dv.top = Pos { line, row: 0 };
-        let msg = format!("match {} of {n} for '{}'", idx + 1, s.query);
-        self.set_status(msg);
+    }
+
+    fn report(&mut self, found: Found) {
+        match found {
+            Found::Match(m) => self.set_status(m),
+            Found::Missing(m) => self.set_error(m),
+            Found::NoSearch => self.set_status("no search: press / first"),
+            Found::Nothing => {}
+        }
     }
 
     fn toggle_bookmark(&mut self) -> Vec<Effect> {
@@ -333,15 +325,11 @@ impl App {
             self.set_status("built-in pages cannot be bookmarked");
             return Vec::new();
         }
-        if let Some(i) = self.bookmarks.iter().position(|b| b.url == url) {
-            self.bookmarks.remove(i);
-            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
+        if self.lists.toggle_bookmark(&url, &title) {
+            vec![Effect::Store(StoreOp::AddBookmark { url, title })]
+        } else {
+            vec![Effect::Store(StoreOp::RemoveBookmark { url })]
         }
-        self.bookmarks.push(crate::store::bookmarks::Bookmark {
-            url: url.clone(),
-            title: title.clone(),
-        });
-        vec![Effect::Store(StoreOp::AddBookmark { url, title })]
     }
 
     fn save(&mut self) -> Vec<Effect> {
@@ -362,22 +350,16 @@ impl App {
     }
 
     pub(super) fn on_click(&mut self, col: u16, row: u16) -> Vec<Effect> {
-        let _ = col;
-        self.popup = None;
+        self.dialog.close();
         if row == 0 {
             if let Some(i) = super::tab_at(self, col) {
-                self.active = i;
+                self.tabs.select(i);
             }
             return Vec::new();
         }
         let index = usize::from(row) - 1;
-        if let Some(View::Identities { selected }) = self
-            .tab_mut()
-            .and_then(|t| t.current.as_mut())
-            .map(|e| &mut e.view)
-        {
-            *selected = index.saturating_sub(super::flows::IDENTITY_LIST_TOP);
-            self.clamp_identity_selection();
+        let top = super::identities::IDENTITY_LIST_TOP;
+        if self.set_identity_selection(|_| index.saturating_sub(top)) {
             return Vec::new();
         }
         match self.frame.get(index).and_then(|r| r.link) {

@@ -1,0 +1,148 @@
+//! The dialog room: the popup over the page (page info, a yes/no question) and what a "yes"
+//! will do. A key answers the question or closes the popup; nothing else reaches the page
+//! while a question is open.
+
+use super::loads::Request;
+use crate::tui::keymap::{Code, Key};
+
+/// A popup over the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Popup {
+    /// Lines of the page info box.
+    Info(Vec<(String, String)>),
+    /// A yes/no question.
+    Confirm(String),
+}
+
+/// What a "yes" does.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    External(String),
+    Redirect(Box<Request>),
+    DeleteIdentity(String),
+}
+
+/// The answer to a question.
+#[derive(Debug)]
+pub enum Answer {
+    Yes(Pending),
+    No,
+}
+
+#[derive(Debug, Default)]
+pub struct Dialog {
+    pub popup: Option<Popup>,
+    pending: Option<Pending>,
+}
+
+impl Dialog {
+    /// Ask a yes/no question.
+    pub fn ask(&mut self, question: String, pending: Pending) {
+        self.popup = Some(Popup::Confirm(question));
+        self.pending = Some(pending);
+    }
+
+    pub fn show(&mut self, popup: Popup) {
+        self.popup = Some(popup);
+    }
+
+    /// Is a question waiting for y/n?
+    pub fn asking(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// A key while a question is open: None when the key is neither yes nor no.
+    pub fn answer(&mut self, key: Key) -> Option<Answer> {
+        let yes = matches!(key.code, Code::Char('y' | 'Y') | Code::Enter);
+        let no = matches!(key.code, Code::Char('n' | 'N') | Code::Esc);
+        if !yes && !no {
+            return None;
+        }
+        self.popup = None;
+        let pending = self.pending.take()?;
+        Some(if yes {
+            Answer::Yes(pending)
+        } else {
+            Answer::No
+        })
+    }
+
+    /// Close the popup; true when one was open.
+    pub fn close(&mut self) -> bool {
+        self.popup.take().is_some()
+    }
+}
+
+impl super::App {
+    pub(super) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
+        self.dialog.ask(question, pending);
+        Vec::new()
+    }
+
+    pub(super) fn confirm_key(&mut self, key: Key) -> Vec<super::Effect> {
+        use super::{Effect, StoreOp};
+        match self.dialog.answer(key) {
+            None => Vec::new(),
+            Some(Answer::No) => {
+                self.set_status("cancelled");
+                Vec::new()
+            }
+            Some(Answer::Yes(Pending::External(url))) => {
+                self.set_status(format!("opening {url}"));
+                vec![Effect::OpenExternal { url }]
+            }
+            Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
+            Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
+                vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
+            }
+        }
+    }
+
+    /// Lines of the page info popup.
+    pub fn page_info(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(e) = self.current() else {
+            return out;
+        };
+        out.push(("URL".into(), e.url.clone()));
+        if let Some(dv) = self.doc_view() {
+            let p = dv.doc.page();
+            out.push(("Type".into(), p.mime.essence()));
+            out.push(("Size".into(), format!("{} bytes", p.size())));
+            if let Some(c) = p.charset {
+                out.push(("Charset".into(), c.as_str().into()));
+            }
+            if let Some(l) = &p.lang {
+                out.push(("Language".into(), l.clone()));
+            }
+        }
+        let tls = e.info.as_ref().and_then(|i| i.tls.as_ref());
+        match tls {
+            Some(t) => {
+                out.push(("TLS".into(), format!("{} {}", t.version, t.cipher)));
+                out.push(("Certificate".into(), t.cert_fingerprint.clone()));
+                out.push(("Expires".into(), t.cert_not_after.clone()));
+                let trust = match &t.tofu {
+                    crate::net::TofuState::FirstUse => "pinned on this visit (first use)",
+                    crate::net::TofuState::Trusted => "matches the pinned certificate",
+                    crate::net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
+                    crate::net::TofuState::TrustedOnce => "changed; trusted for this session only",
+                };
+                out.push(("Trust".into(), trust.into()));
+                let ident = match &t.client_cert {
+                    Some(fp) => self
+                        .lists
+                        .identity(fp)
+                        .map_or(fp.clone(), |i| format!("{} ({})", i.name, fp)),
+                    None => "none".into(),
+                };
+                out.push(("Identity".into(), ident));
+                if let Some(w) = &t.client_cert_warning {
+                    out.push(("Note".into(), w.clone()));
+                }
+            }
+            None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
+        }
+        out
+    }
+}
