@@ -17,7 +17,7 @@ pub mod discover;
 pub mod gemlog;
 pub mod syndication;
 
-use crate::core::url::Url;
+use crate::core::url::{Scheme, Url};
 
 /// Longest entry or feed title kept, in characters.
 pub const MAX_TITLE_CHARS: usize = 300;
@@ -110,6 +110,32 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
     }
 }
 
+/// The stored form of a subscription URL: gemini:// and gopher:// normalized by `core::url`
+/// (a Gemini URL with a query is refused: a query may hold a secret answer), http(s)://
+/// normalized by the `url` crate without its fragment. Other schemes are refused.
+pub fn subscription_url(input: &str) -> Result<String, String> {
+    let input = input.trim();
+    if let Ok(u) = Url::parse(input) {
+        return match u.scheme() {
+            Scheme::About => Err(format!("{input} is a built-in page, not a feed")),
+            Scheme::Gemini if u.query().is_some() => {
+                Err("a Gemini feed URL may not carry a query".to_string())
+            }
+            _ => Ok(u.to_string()),
+        };
+    }
+    match url::Url::parse(input) {
+        Ok(mut u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {
+            u.set_fragment(None);
+            Ok(u.to_string())
+        }
+        _ => Err(format!(
+            "cannot follow {}: give an absolute gemini://, gopher:// or https:// URL",
+            one_line(input)
+        )),
+    }
+}
+
 /// True when the string starts with a URL scheme (`letter *( letter / digit / + - . ) :`).
 fn is_absolute(s: &str) -> bool {
     let Some((scheme, _)) = s.split_once(':') else {
@@ -130,6 +156,37 @@ mod tests {
         assert_eq!(one_line("  a\n\tb\x1b[31m  c "), "a b [31m c");
         assert_eq!(one_line(&"x".repeat(1000)).chars().count(), MAX_TITLE_CHARS);
         assert_eq!(one_line("\n\n"), "");
+    }
+
+    #[test]
+    fn subscription_urls() {
+        let ok = [
+            ("gemini://A.example:1965/log/", "gemini://a.example/log/"),
+            (
+                "  gopher://g.example/1/phlog ",
+                "gopher://g.example/1/phlog",
+            ),
+            (
+                "https://W.example/feed.xml#top",
+                "https://w.example/feed.xml",
+            ),
+            (
+                "https://w.example/feed?format=atom",
+                "https://w.example/feed?format=atom",
+            ),
+        ];
+        for (input, want) in ok {
+            assert_eq!(subscription_url(input).as_deref(), Ok(want), "{input}");
+        }
+        for bad in [
+            "",
+            "about:feeds",
+            "gemini://a.example/?secret",
+            "file:///etc/passwd",
+            "log/",
+        ] {
+            assert!(subscription_url(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
