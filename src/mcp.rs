@@ -9,10 +9,12 @@
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
 mod ask;
+mod feeds;
 mod fetch;
 mod manage;
 pub mod outcome;
 mod params;
+mod params_feeds;
 pub mod render;
 pub mod results;
 mod schema;
