@@ -59,6 +59,7 @@ fn bench_fetch(c: &mut Criterion) {
         data_dir: stores.dir.path().join("client"),
         config_file: stores.dir.path().join("none.toml"),
         downloads_dir: stores.dir.path().join("dl"),
+        cache_dir: stores.dir.path().join("cache"),
     };
     let client = smolweb::client::Client::new(
         smolweb::config::Config::default(),

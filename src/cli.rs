@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod feeds;
 mod get;
 mod manage;
 
@@ -63,6 +64,9 @@ pub enum Command {
     /// Client identities (certificates you present to capsules).
     #[command(subcommand)]
     Identity(manage::IdentityCommand),
+    /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
+    #[command(subcommand)]
+    Feeds(feeds::FeedsCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -180,6 +184,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(Command::Identity(cmd)) => {
             let client = make_client(&args, Face::Human)?;
             manage::identity(&client, cmd)
+        }
+        Some(Command::Feeds(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            feeds::run(&client, cmd)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.

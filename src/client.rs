@@ -138,6 +138,7 @@ impl Outcome {
 
 mod about;
 mod approve;
+pub mod feeds;
 mod gemini;
 mod gopher;
 mod politeness;

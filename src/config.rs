@@ -27,6 +27,8 @@ pub struct Config {
     pub tofu: Tofu,
     pub identity: IdentityDefaults,
     pub tui: Tui,
+    pub feeds: Feeds,
+    pub offline: Offline,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -193,6 +195,46 @@ impl Default for Tui {
             downloads_dir: String::new(),
             keys: Default::default(),
             theme: Default::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Feeds {
+    /// Opening `about:feeds` refreshes in the background when the last refresh is older.
+    pub refresh_after_minutes: u64,
+    /// Feeds fetched at once during a refresh (different hosts; one host is paced).
+    pub refresh_concurrency: usize,
+    /// Offer the `subscriptions_list` tool to agents.
+    pub agent_can_list_subscriptions: bool,
+}
+
+impl Default for Feeds {
+    fn default() -> Self {
+        Feeds {
+            refresh_after_minutes: 60,
+            refresh_concurrency: 4,
+            agent_can_list_subscriptions: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Offline {
+    /// Size bound of the offline page cache in bytes (saved pages count, and are never
+    /// evicted); 0 keeps no offline copies.
+    pub max_bytes: u64,
+    /// Also keep pages that were fetched while presenting a client identity.
+    pub keep_identity_pages: bool,
+}
+
+impl Default for Offline {
+    fn default() -> Self {
+        Offline {
+            max_bytes: 200 * 1024 * 1024,
+            keep_identity_pages: false,
         }
     }
 }

@@ -12,11 +12,13 @@
 
 mod args;
 mod ask;
+mod feeds;
 mod fetch;
 mod gate;
 mod manage;
 pub mod outcome;
 mod params;
+mod params_feeds;
 pub mod render;
 pub mod results;
 mod schema;

@@ -1,7 +1,9 @@
 //! Where smolweb keeps things. The data directory (shared stores) is `--data-dir`, else
 //! `SMOLWEB_HOME`, else the platform data directory; the config file is `--config`, else
 //! `SMOLWEB_CONFIG`, else `config.toml` in the platform config directory (or in the data
-//! directory when one was given explicitly, so tests never read the real home).
+//! directory when one was given explicitly, so tests never read the real home). The cache
+//! directory (offline copies of pages) is `cache/` in the data directory when that was given
+//! explicitly, else the platform cache directory.
 
 use crate::store::files;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,8 @@ pub struct Paths {
     pub data_dir: PathBuf,
     pub config_file: PathBuf,
     pub downloads_dir: PathBuf,
+    /// Rebuildable files (the offline page cache); never holds secrets.
+    pub cache_dir: PathBuf,
 }
 
 impl Paths {
@@ -42,10 +46,16 @@ impl Paths {
                 .unwrap_or_else(|| data_dir.join("downloads")),
             (None, None) => data_dir.join("downloads"),
         };
+        let cache_dir = match (&explicit, &dirs) {
+            (Some(d), _) => d.join("cache"),
+            (None, Some(p)) => p.cache_dir().to_path_buf(),
+            (None, None) => data_dir.join("cache"),
+        };
         Ok(Paths {
             data_dir,
             config_file,
             downloads_dir,
+            cache_dir,
         })
     }
 
@@ -63,5 +73,12 @@ impl Paths {
     }
     pub fn history(&self) -> PathBuf {
         self.data_dir.join(files::HISTORY)
+    }
+    pub fn subscriptions(&self) -> PathBuf {
+        self.data_dir.join(files::SUBSCRIPTIONS)
+    }
+    /// The offline page cache (inside the cache directory).
+    pub fn offline_dir(&self) -> PathBuf {
+        self.cache_dir.join("offline")
     }
 }

@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod bookmarks;
 pub mod history;
 pub mod identity;
+pub mod subscriptions;
 pub mod tofu;
 
 use std::path::PathBuf;
@@ -41,4 +42,5 @@ pub mod files {
     pub const APPROVALS: &str = "approvals.toml";
     pub const BOOKMARKS: &str = "bookmarks.gmi";
     pub const HISTORY: &str = "history.toml";
+    pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
 }

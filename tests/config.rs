@@ -193,6 +193,12 @@ fn explicit_data_dir_beats_env() {
     assert_eq!(got.approvals(), PathBuf::from("/x/data/approvals.toml"));
     assert_eq!(got.bookmarks(), PathBuf::from("/x/data/bookmarks.gmi"));
     assert_eq!(got.history(), PathBuf::from("/x/data/history.toml"));
+    assert_eq!(
+        got.subscriptions(),
+        PathBuf::from("/x/data/subscriptions.toml")
+    );
+    assert_eq!(got.cache_dir, PathBuf::from("/x/data/cache"));
+    assert_eq!(got.offline_dir(), PathBuf::from("/x/data/cache/offline"));
 }
 
 #[test]

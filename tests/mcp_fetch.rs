@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 10] = [
+    "feed_fetch",
     "gemini_batch_fetch",
     "gemini_client_cert_list",
     "gemini_client_cert_update",
@@ -22,6 +23,7 @@ const TOOLS: [&str; 8] = [
     "gemini_trust_update",
     "gopher_batch_fetch",
     "gopher_fetch",
+    "subscriptions_list",
 ];
 
 async fn check_tools_list(generation: Gen) {

@@ -119,6 +119,7 @@ fn setup(face: Face, edit: impl FnOnce(&mut Config)) -> (Client, Arc<Fake>, Arc<
         data_dir: dir.clone(),
         config_file: dir.join("config.toml"),
         downloads_dir: dir.join("downloads"),
+        cache_dir: dir.join("cache"),
     };
     let fake = Arc::new(Fake::default());
     let clock = Arc::new(ManualClock::new());

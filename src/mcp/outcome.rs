@@ -72,7 +72,7 @@ pub fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {
     out
 }
 
-fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
+pub fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
     CacheMeta {
         cached: f.cached,
         cached_at: f.cached_at.map(iso),

@@ -1,4 +1,5 @@
-//! The rmcp server: eight tools, one resource (`smolweb://policy`), instructions.
+//! The rmcp server: eight tools (plus the feed tools of `super::feeds`), one resource
+//! (`smolweb://policy`), instructions.
 //!
 //! Every tool answers with `structuredContent` (its result kind) plus compact text blocks (one
 //! per URL for batches); remote and input problems are `kind: error` results with
@@ -36,7 +37,11 @@ pub struct SmolwebServer {
 }
 
 /// `structuredContent` + the given text blocks.
-fn tool_result<T: Serialize>(value: &T, texts: Vec<String>, is_error: bool) -> CallToolResult {
+pub(super) fn tool_result<T: Serialize>(
+    value: &T,
+    texts: Vec<String>,
+    is_error: bool,
+) -> CallToolResult {
     let value = serde_json::to_value(value).unwrap_or_else(|e| {
         json!({"kind": "error", "request_info": {}, "error": {
             "code": ErrorCode::InternalError, "message": e.to_string(), "retryable": false}})
@@ -133,11 +138,15 @@ fn answer_question(url: &str, prompt: &str, sensitive: bool) -> String {
 }
 
 impl SmolwebServer {
+    pub(super) fn client(&self) -> &Client {
+        &self.client
+    }
+
     pub fn new(client: Arc<Client>) -> SmolwebServer {
         SmolwebServer {
+            tool_router: Self::tool_router() + Self::feed_tools(&client),
             client,
             sealer: Arc::new(Sealer::new()),
-            tool_router: Self::tool_router(),
         }
     }
 

@@ -36,7 +36,7 @@ async def main():
     async with Client(params, mode=mode, elicitation_callback=approve) as client:
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
-        check(len(names) == 8, f"eight tools, got {names}")
+        check(len(names) == 10, f"ten tools (eight + two feed tools), got {names}")
         for t in tools.tools:
             schema = t.output_schema or {}
             check(schema.get("type") == "object", f"{t.name}: outputSchema type object")

@@ -1,0 +1,166 @@
+//! `smolweb feeds list | add URL | remove URL | refresh`: the subscriptions from a shell.
+//!
+//! Output goes to stdout (entries, lists); problems to stderr. Remote titles are printed on one
+//! line with control characters removed (`core::feed::one_line` made them so when parsed).
+//! Exit codes: 0 done; 1 the store could not be read or written; 2 bad URL or not subscribed;
+//! 3 at least one feed could not be fetched or read (the others were refreshed, and `add`
+//! keeps the new subscription).
+
+use anyhow::Result;
+use clap::Subcommand;
+use smolweb::client::Client;
+use smolweb::client::feeds::{self, FeedRefresh};
+use smolweb::store::StoreError;
+use smolweb::store::subscriptions::StoredEntry;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Debug, Subcommand)]
+pub enum FeedsCommand {
+    /// List subscriptions with their unread counts and last refresh.
+    List,
+    /// Follow a feed: a gemlog page, or an Atom, RSS or JSON Feed URL (fetched once to check).
+    Add { url: String },
+    /// Stop following a feed (its read state is forgotten).
+    Remove { url: String },
+    /// Fetch every subscription and print the entries not seen before, with their URLs.
+    Refresh,
+}
+
+/// Exit codes of `smolweb feeds`.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const STORE: u8 = 1;
+    pub const INVALID: u8 = 2;
+    pub const FEED_FAILED: u8 = 3;
+}
+
+fn store_code(e: &StoreError) -> u8 {
+    match e {
+        StoreError::Invalid(_) | StoreError::NotFound(_) => exit::INVALID,
+        _ => exit::STORE,
+    }
+}
+
+fn fail(e: &StoreError) -> ExitCode {
+    eprintln!("smolweb: {e}");
+    ExitCode::from(store_code(e))
+}
+
+pub fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> {
+    match cmd {
+        FeedsCommand::List => Ok(list(client)),
+        FeedsCommand::Add { url } => add(client, url),
+        FeedsCommand::Remove { url } => Ok(match client.subscriptions().remove(url) {
+            Ok(s) => {
+                println!("unsubscribed from {} ({})", s.name(), s.url);
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e),
+        }),
+        FeedsCommand::Refresh => refresh(client),
+    }
+}
+
+fn list(client: &Client) -> ExitCode {
+    let subs = match client.subscriptions().list() {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    if subs.is_empty() {
+        eprintln!("no subscriptions (add one with `smolweb feeds add URL`)");
+    }
+    for s in subs {
+        let when = s
+            .refreshed
+            .map(|t| format!("refreshed {}", iso(t)))
+            .unwrap_or_else(|| "never refreshed".to_string());
+        println!("{}  {}  ({} unread, {when})", s.url, s.name(), s.unread());
+        if let Some(err) = &s.error {
+            println!("    last refresh failed: {err}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
+    let (url, new) = match client.subscriptions().add(url, client.now()) {
+        Ok(r) => r,
+        Err(e) => return Ok(fail(&e)),
+    };
+    if !new {
+        println!("already subscribed to {url}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let r = crate::cli::runtime()?.block_on(client.refresh_feed(&url));
+    let name = r.title.as_deref().unwrap_or(&url);
+    Ok(match &r.error {
+        None => {
+            println!(
+                "subscribed to {name} ({url}), {} entries",
+                r.new_entries.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Some(err) => {
+            println!("subscribed to {url}");
+            eprintln!("smolweb: the first fetch failed ({err}); kept, refresh later");
+            ExitCode::from(exit::FEED_FAILED)
+        }
+    })
+}
+
+fn refresh(client: &Arc<Client>) -> Result<ExitCode> {
+    let results = crate::cli::runtime()?.block_on(feeds::refresh_all(client, |_, _, _| {}));
+    let results = match results {
+        Ok(r) => r,
+        Err(e) => return Ok(fail(&e)),
+    };
+    let mut failed = 0;
+    let mut fresh = 0;
+    for r in &results {
+        print_new(r);
+        fresh += r.new_entries.len();
+        if let Some(err) = &r.error {
+            failed += 1;
+            eprintln!("smolweb: {} failed: {err}", r.url);
+        }
+    }
+    eprintln!(
+        "{fresh} new entries from {} feeds{}",
+        results.len(),
+        if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::from(if failed > 0 {
+        exit::FEED_FAILED
+    } else {
+        exit::OK
+    }))
+}
+
+fn print_new(r: &FeedRefresh) {
+    if r.new_entries.is_empty() {
+        return;
+    }
+    println!("== {} ({})", r.title.as_deref().unwrap_or(&r.url), r.url);
+    for e in &r.new_entries {
+        println!("{} {}\n   {}", day(e), e.title, e.url);
+    }
+}
+
+fn iso(t: time::OffsetDateTime) -> String {
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| t.to_string())
+}
+
+fn day(e: &StoredEntry) -> String {
+    e.published
+        .as_deref()
+        .and_then(|p| p.get(..10))
+        .unwrap_or("(undated)  ")
+        .to_string()
+}

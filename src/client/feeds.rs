@@ -1,0 +1,268 @@
+//! Feeds over the facade: fetch one feed URL, refresh every subscription.
+//!
+//! Every fetch goes through [`Client::open_following`] (cache, robots, pacing, the address
+//! guard, TOFU and the one timeout, same-host redirects followed), so a feed is never fetched
+//! around policy. A page becomes a feed by what it is ([`feed_of_page`]): gemtext and Gopher
+//! menus by the gemlog convention, XML/JSON bodies as Atom, RSS or JSON Feed.
+//!
+//! [`refresh_all`] fetches subscriptions with bounded concurrency
+//! (`[feeds] refresh_concurrency`): feeds of different hosts in parallel, feeds of one host one
+//! after another, `[politeness] per_host_interval_ms` apart (on both faces: a refresh is a
+//! batch of requests to hosts the human did not just click). A feed that fails records its
+//! error in the store and never stops the others.
+
+use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use crate::core::feed::{self, Feed, discover, gemlog, syndication};
+use crate::core::page::{Content, Page};
+use crate::store::StoreError;
+use crate::store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Most same-host redirects followed to reach a feed.
+const MAX_REDIRECTS: usize = 5;
+
+/// What fetching a feed URL gave.
+#[derive(Clone, Debug)]
+pub enum FeedOutcome {
+    /// A page that reads as a feed.
+    Feed {
+        info: RequestInfo,
+        fetched: Fetched,
+        feed: Feed,
+    },
+    /// A page, but not a feed (`reason` says why, naming announced feeds when there are some).
+    NotAFeed {
+        info: RequestInfo,
+        fetched: Fetched,
+        reason: String,
+    },
+    /// Anything but a page: input, redirect to another host, certificate, failure, error.
+    Other(Outcome),
+}
+
+impl FeedOutcome {
+    /// One line on why this is not a feed (None for a feed).
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            FeedOutcome::Feed { .. } => None,
+            FeedOutcome::NotAFeed { reason, .. } => Some(reason.clone()),
+            FeedOutcome::Other(o) => Some(describe(o)),
+        }
+    }
+}
+
+/// A short sentence for an outcome that is not a page.
+pub fn describe(o: &Outcome) -> String {
+    match o {
+        Outcome::Page { .. } => "a page".to_string(),
+        Outcome::Input { .. } => "the URL asks for input; it is not a feed".to_string(),
+        Outcome::Redirect { target, .. } => {
+            format!(
+                "redirects to {} (another server; not followed)",
+                feed::one_line(target)
+            )
+        }
+        Outcome::Certificate { status, .. } => {
+            format!("status {status}: the capsule wants a client certificate")
+        }
+        Outcome::Failure { status, meta, .. } => {
+            format!("status {status}: {}", feed::one_line(meta))
+        }
+        Outcome::Error { error, .. } => feed::one_line(&error.to_string()),
+    }
+}
+
+/// Read a fetched page as a feed: gemtext and menus by the gemlog convention, XML or JSON
+/// bodies by feed-rs. The title falls back to the page's own title.
+pub fn feed_of_page(page: &Page) -> Result<Feed, String> {
+    let base = page.url.to_string();
+    let mut feed = match &page.content {
+        Content::Gemtext(doc) => gemlog::from_document(doc),
+        Content::Menu(items) => gemlog::from_links(
+            None,
+            items
+                .iter()
+                .filter(|i| !i.is_info() && !i.next_url.is_empty())
+                .map(|i| (i.title.as_str(), i.next_url.as_str())),
+        ),
+        Content::Text | Content::Binary if syndication::looks_like(&page.raw) => {
+            match syndication::parse(&page.raw, &base) {
+                Ok(f) => f,
+                Err(e) => return Err(not_a_feed(page, &e.to_string())),
+            }
+        }
+        _ => return Err(not_a_feed(page, "neither gemtext, a menu, XML nor JSON")),
+    };
+    if feed.title.is_none() {
+        feed.title = page.title().map(feed::one_line);
+    }
+    Ok(feed)
+}
+
+/// The reason a page is not a feed, naming the feeds an HTML page announces.
+fn not_a_feed(page: &Page, why: &str) -> String {
+    let html = page.mime.subtype == "html" || page.mime.subtype == "xhtml+xml";
+    let announced = if html {
+        discover::alternates(page.body.text(), &page.url.to_string())
+    } else {
+        Vec::new()
+    };
+    if announced.is_empty() {
+        return format!("not a feed ({})", feed::one_line(why));
+    }
+    let urls: Vec<&str> = announced.iter().map(|a| a.url.as_str()).collect();
+    format!("not a feed; the page announces: {}", urls.join(", "))
+}
+
+impl Client {
+    /// The subscriptions store of this client's data directory.
+    pub fn subscriptions(&self) -> Subscriptions {
+        Subscriptions::new(self.paths.subscriptions())
+    }
+
+    /// Fetch `url` and read it as a feed.
+    pub async fn fetch_feed(&self, url: &str, opts: &OpenOptions) -> FeedOutcome {
+        match self.open_feed_url(url, opts).await {
+            Outcome::Page { info, fetched } => match feed_of_page(&fetched.page) {
+                Ok(feed) => FeedOutcome::Feed {
+                    info,
+                    fetched,
+                    feed,
+                },
+                Err(reason) => FeedOutcome::NotAFeed {
+                    info,
+                    fetched,
+                    reason,
+                },
+            },
+            other => FeedOutcome::Other(other),
+        }
+    }
+
+    /// The one place a feed URL is dispatched by scheme. gemini:// and gopher:// go through
+    /// `open_following`; https:// plugs in here once the web face's fetcher lands (until then
+    /// `Client::open` answers it with an `INVALID_REQUEST` error).
+    async fn open_feed_url(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        self.open_following(url, opts, MAX_REDIRECTS).await.0
+    }
+
+    /// Fetch one subscription (bypassing the in-memory cache) and merge it into the store.
+    pub async fn refresh_feed(&self, url: &str) -> FeedRefresh {
+        let opts = OpenOptions {
+            refresh: true,
+            ..OpenOptions::default()
+        };
+        let outcome = self.fetch_feed(url, &opts).await;
+        let refreshed = match &outcome {
+            FeedOutcome::Feed { feed, .. } => Refreshed::Ok {
+                title: feed.title.clone(),
+                entries: feed.entries.clone(),
+            },
+            other => Refreshed::Failed(other.failure().unwrap_or_default()),
+        };
+        let (new_entries, error) = match self.subscriptions().record(url, &refreshed, self.now()) {
+            Ok(fresh) => (fresh, outcome.failure()),
+            Err(e) => (Vec::new(), Some(e.to_string())),
+        };
+        let title = match outcome {
+            FeedOutcome::Feed { feed, .. } => feed.title,
+            _ => None,
+        };
+        FeedRefresh {
+            url: url.to_string(),
+            title,
+            new_entries,
+            error,
+        }
+    }
+
+    /// True when some subscription was never refreshed or not within
+    /// `[feeds] refresh_after_minutes` (what opening `about:feeds` checks).
+    pub fn feeds_due(&self) -> Result<bool, StoreError> {
+        let age = time::Duration::minutes(self.config.feeds.refresh_after_minutes as i64);
+        let now = self.now();
+        Ok(self
+            .subscriptions()
+            .list()?
+            .iter()
+            .any(|s| s.refreshed.is_none_or(|t| now - t >= age)))
+    }
+}
+
+/// What refreshing one subscription did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedRefresh {
+    pub url: String,
+    pub title: Option<String>,
+    /// Entries seen for the first time, in feed order.
+    pub new_entries: Vec<StoredEntry>,
+    /// Why the refresh failed (the old entries are kept).
+    pub error: Option<String>,
+}
+
+/// Refresh every subscription; `on_done(done, total, result)` is called as each finishes
+/// (progress). Results come back in subscription order.
+pub async fn refresh_all(
+    client: &Arc<Client>,
+    mut on_done: impl FnMut(usize, usize, &FeedRefresh),
+) -> Result<Vec<FeedRefresh>, StoreError> {
+    let subs = client.subscriptions().list()?;
+    let total = subs.len();
+    let mut by_host: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+    for (i, s) in subs.iter().enumerate() {
+        by_host
+            .entry(host_of(&s.url))
+            .or_default()
+            .push((i, s.url.clone()));
+    }
+    let limit = client.config.feeds.refresh_concurrency.max(1);
+    let gap = Duration::from_millis(client.config.politeness.per_host_interval_ms);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limit));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, FeedRefresh)>();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (_, feeds) in by_host {
+        let (client, slots, tx) = (client.clone(), slots.clone(), tx.clone());
+        tasks.spawn(async move {
+            for (n, (i, url)) in feeds.into_iter().enumerate() {
+                if n > 0 && !gap.is_zero() {
+                    tokio::time::sleep(gap).await;
+                }
+                let Ok(_slot) = slots.acquire().await else {
+                    return;
+                };
+                let _ = tx.send((i, client.refresh_feed(&url).await));
+            }
+        });
+    }
+    drop(tx);
+    let mut results: Vec<Option<FeedRefresh>> = vec![None; total];
+    let mut done = 0;
+    while let Some((i, r)) = rx.recv().await {
+        done += 1;
+        on_done(done, total, &r);
+        results[i] = Some(r);
+    }
+    while tasks.join_next().await.is_some() {}
+    Ok(subs
+        .into_iter()
+        .zip(results)
+        .map(|(s, r)| {
+            r.unwrap_or_else(|| FeedRefresh {
+                url: s.url,
+                title: None,
+                new_entries: Vec::new(),
+                error: Some("the refresh task stopped".to_string()),
+            })
+        })
+        .collect())
+}
+
+/// The host part of a URL for grouping (the whole string when it has none).
+fn host_of(url: &str) -> String {
+    url.split_once("://")
+        .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or(rest))
+        .unwrap_or(url)
+        .to_ascii_lowercase()
+}
