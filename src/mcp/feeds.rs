@@ -130,7 +130,7 @@ fn family_of(url: &str) -> Family {
 }
 
 fn error(info: RequestInfoOut, code: ErrorCode, message: impl Into<String>) -> FeedResult {
-    let mut out = error_out(info, code.as_str(), message);
+    let mut out = error_out(info, code, message);
     out.error.retryable = code.retryable();
     FeedResult::Error(out)
 }
@@ -146,7 +146,7 @@ fn other_error(family: Family, o: &Outcome) -> FeedResult {
             ..
         } => outcome::failure_body(*status, meta, *retry_after_seconds),
         Outcome::Error { error, .. } => outcome::fetch_error_body(error),
-        other => error_body(ErrorCode::InvalidRequest.as_str(), describe(other), false),
+        other => error_body(ErrorCode::InvalidRequest, describe(other), false),
     };
     FeedResult::Error(ErrorOut {
         request_info: Box::new(info),
@@ -234,7 +234,7 @@ pub fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> Subscript
         Err(e) => {
             let mut out = error_out(
                 RequestInfoOut::default(),
-                ErrorCode::InternalError.as_str(),
+                ErrorCode::InternalError,
                 format!("cannot read the subscriptions: {e}"),
             );
             out.error.retryable = ErrorCode::InternalError.retryable();
