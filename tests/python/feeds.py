@@ -10,6 +10,7 @@ import sys
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
 
 
 def check(cond, what):
@@ -69,8 +70,11 @@ async def main():
         g = gone.structured_content
         check(gone.is_error and g["error"]["code"] == "PERMANENT_ERROR" and g["error"]["status"] == 51,
               f"51: {g}")
-        neg = await client.call_tool("feed_fetch", {"url": gemini + "/log/", "offset": -1})
-        check(neg.is_error and neg.structured_content["error"]["code"] == "INVALID_REQUEST", "offset")
+        try:
+            await client.call_tool("feed_fetch", {"url": gemini + "/log/", "offset": -1})
+            check(False, "a negative offset must be a JSON-RPC error")
+        except MCPError as e:
+            check(e.code == -32602 and "offset" in str(e), f"offset: {e}")
 
         subs = await client.call_tool("subscriptions_list", {})
         s = subs.structured_content
