@@ -170,7 +170,7 @@ fn fetch_tools_declare_their_result_size() {
     raw.send(&json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
     let r = raw.reply(2);
     let tools = r["result"]["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 8);
+    assert!(tools.len() >= 8, "{tools:?}");
     for t in tools {
         let name = t["name"].as_str().unwrap();
         let declared = &t["_meta"]["anthropic/maxResultSizeChars"];

@@ -361,6 +361,7 @@ impl SmolwebServer {
         description = FEED_FETCH_TEXT,
         input_schema = schema::input::<FeedFetchParams>(),
         output_schema = schema::output::<FeedResult>(),
+        meta = super::text::fetch_meta(),
         annotations(title = "Read a feed", read_only_hint = true, open_world_hint = true)
     )]
     async fn feed_fetch(
