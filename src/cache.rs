@@ -70,6 +70,8 @@ pub struct CacheEntry {
     pub page: Arc<Page>,
     /// Wall-clock time of the download that filled the entry.
     pub cached_at: OffsetDateTime,
+    /// When the request that filled the entry was sent (a held answer's `timestamp`).
+    pub sent_at: OffsetDateTime,
 }
 
 struct Slot<V> {

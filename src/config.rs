@@ -44,6 +44,10 @@ pub struct Network {
     pub allowed_hosts: Vec<String>,
     /// Present client certificates over TLS 1.2 too (sent in clear there).
     pub allow_client_cert_over_tls12: bool,
+    /// Most network requests in flight at once in this process (the rest wait their turn).
+    pub max_in_flight: usize,
+    /// Most network requests in flight at once to one host.
+    pub max_in_flight_per_host: usize,
 }
 
 impl Default for Network {
@@ -55,6 +59,8 @@ impl Default for Network {
             allow_private_addresses: false,
             allowed_hosts: Vec::new(),
             allow_client_cert_over_tls12: false,
+            max_in_flight: 32,
+            max_in_flight_per_host: 4,
         }
     }
 }

@@ -369,9 +369,10 @@ async fn store_tool_results_carry_request_info() {
     assert_eq!(v["entries"].as_array().unwrap().len(), 1);
     // The output schemas say so too.
     let tools = s.list_all_tools().await.unwrap();
-    for t in tools.iter().filter(|t| {
-        t.name.starts_with("gemini_client_cert") || t.name.starts_with("gemini_trust")
-    }) {
+    for t in tools
+        .iter()
+        .filter(|t| t.name.starts_with("gemini_client_cert") || t.name.starts_with("gemini_trust"))
+    {
         let schema = serde_json::to_value(t.output_schema.as_deref().unwrap()).unwrap();
         let success = schema["oneOf"]
             .as_array()
@@ -379,7 +380,10 @@ async fn store_tool_results_carry_request_info() {
             .iter()
             .find(|b| b["properties"]["kind"]["const"] != "error")
             .unwrap();
-        let def = success["$ref"].as_str().unwrap().trim_start_matches("#/$defs/");
+        let def = success["$ref"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("#/$defs/");
         let required: Vec<&str> = schema["$defs"][def]["required"]
             .as_array()
             .unwrap()
