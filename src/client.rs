@@ -239,7 +239,12 @@ impl Client {
             approvals: Approvals::new(paths.approvals()),
             bookmarks: Bookmarks::new(paths.bookmarks()),
             history: History::new(paths.history()),
-            cache: Cache::new(ttl, config.cache.max_entries, clock.clone()),
+            cache: Cache::new(
+                ttl,
+                config.cache.max_entries,
+                config.cache.max_bytes,
+                clock.clone(),
+            ),
             robots: RobotsCache::new(clock.clone()),
             pacer: Pacer::new(interval, clock),
             transport,

@@ -92,6 +92,8 @@ pub struct Cache {
     /// Time to live of a cached body; 0 disables the cache.
     pub ttl_seconds: u64,
     pub max_entries: usize,
+    /// Most bytes held (raw and decoded bodies and parsed lines of every entry).
+    pub max_bytes: usize,
 }
 
 impl Default for Cache {
@@ -99,6 +101,7 @@ impl Default for Cache {
         Cache {
             ttl_seconds: 300,
             max_entries: 1000,
+            max_bytes: 256 * 1024 * 1024,
         }
     }
 }
