@@ -4,7 +4,9 @@
 //! - A Gemini URL with a query is never stored (its query may be a secret answer): the caller
 //!   never offers one, `put` refuses it anyway, and a debug assertion flags the attempt.
 //! - `ttl == 0` disables the cache: nothing is stored, every read misses.
-//! - At most `max_entries` entries; inserting beyond that evicts the least recently used.
+//! - At most `max_entries` entries and `max_bytes` bytes (each entry weighs what it holds: for
+//!   a page, its raw and decoded bodies and its parsed lines or menu items); inserting beyond
+//!   either evicts the least recently used. An entry heavier than `max_bytes` is not stored.
 //! - An entry older than `ttl` (by the injected monotonic [`Clock`]) is gone: a read drops it.
 //! - One `std::sync::Mutex` guards the state; it is never held across an `.await` (no method
 //!   here is async). Operations are O(log n): a `HashMap` plus a `BTreeMap` of recency ticks.
@@ -64,18 +66,52 @@ impl Clock for ManualClock {
     }
 }
 
+/// What an entry holds, in bytes (an estimate of its heap size).
+pub trait Weigh {
+    fn weight(&self) -> usize;
+}
+
+impl Weigh for CacheEntry {
+    fn weight(&self) -> usize {
+        use crate::core::page::Content;
+        let page = &self.page;
+        let parsed = match &page.content {
+            Content::Gemtext(doc) => doc
+                .lines
+                .iter()
+                .map(|l| {
+                    let link = l
+                        .link
+                        .as_ref()
+                        .map_or(0, |k| k.url.len() + k.text.as_ref().map_or(0, String::len));
+                    l.content.len() + l.text.as_ref().map_or(0, String::len) + link
+                })
+                .sum(),
+            Content::Menu(items) => items
+                .iter()
+                .map(|i| i.title.len() + i.selector.len() + i.host.len() + i.next_url.len())
+                .sum(),
+            Content::Text | Content::Binary => 0,
+        };
+        page.raw.len() + page.body.text().len() + parsed
+    }
+}
+
 /// What a cache read returns.
 #[derive(Clone, Debug)]
 pub struct CacheEntry {
     pub page: Arc<Page>,
     /// Wall-clock time of the download that filled the entry.
     pub cached_at: OffsetDateTime,
+    /// When the request that filled the entry was sent (a held answer's `timestamp`).
+    pub sent_at: OffsetDateTime,
 }
 
 struct Slot<V> {
     entry: V,
     stored: Instant,
     tick: u64,
+    weight: usize,
 }
 
 struct State<V> {
@@ -83,6 +119,8 @@ struct State<V> {
     /// Recency tick -> key; the smallest tick is the least recently used.
     order: BTreeMap<u64, String>,
     next_tick: u64,
+    /// Sum of the held entries' weights.
+    bytes: usize,
 }
 
 impl<V> Default for State<V> {
@@ -91,6 +129,7 @@ impl<V> Default for State<V> {
             slots: HashMap::new(),
             order: BTreeMap::new(),
             next_tick: 0,
+            bytes: 0,
         }
     }
 }
@@ -103,6 +142,7 @@ impl<V> State<V> {
     fn drop_key(&mut self, key: &str) -> Option<Slot<V>> {
         let slot = self.slots.remove(key)?;
         self.order.remove(&slot.tick);
+        self.bytes -= slot.weight;
         Some(slot)
     }
 }
@@ -111,6 +151,7 @@ impl<V> State<V> {
 pub struct Cache<V = CacheEntry> {
     ttl: Duration,
     max_entries: usize,
+    max_bytes: usize,
     clock: Arc<dyn Clock>,
     state: Mutex<State<V>>,
 }
@@ -122,11 +163,17 @@ pub fn is_secret_key(key: &str) -> bool {
         && key.contains('?')
 }
 
-impl<V: Clone> Cache<V> {
-    pub fn new(ttl: Duration, max_entries: usize, clock: Arc<dyn Clock>) -> Cache<V> {
+impl<V: Clone + Weigh> Cache<V> {
+    pub fn new(
+        ttl: Duration,
+        max_entries: usize,
+        max_bytes: usize,
+        clock: Arc<dyn Clock>,
+    ) -> Cache<V> {
         Cache {
             ttl,
             max_entries,
+            max_bytes,
             clock,
             state: Mutex::new(State::default()),
         }
@@ -166,8 +213,8 @@ impl<V: Clone> Cache<V> {
         Some(entry)
     }
 
-    /// Store (or replace) an entry, evicting the least recently used beyond `max_entries`.
-    /// Refuses Gemini URLs with a query.
+    /// Store (or replace) an entry, evicting the least recently used beyond `max_entries` or
+    /// `max_bytes`. Refuses Gemini URLs with a query, and entries heavier than `max_bytes`.
     pub fn put(&self, key: &str, entry: V) {
         debug_assert!(
             !is_secret_key(key),
@@ -177,8 +224,12 @@ impl<V: Clone> Cache<V> {
             return;
         }
         let stored = self.clock.now();
+        let weight = entry.weight();
         let mut state = self.lock();
         state.drop_key(key);
+        if weight > self.max_bytes {
+            return;
+        }
         let tick = state.bump();
         state.order.insert(tick, key.to_string());
         state.slots.insert(
@@ -187,13 +238,17 @@ impl<V: Clone> Cache<V> {
                 entry,
                 stored,
                 tick,
+                weight,
             },
         );
-        while state.slots.len() > self.max_entries {
+        state.bytes += weight;
+        while state.slots.len() > self.max_entries || state.bytes > self.max_bytes {
             let Some((_, oldest)) = state.order.pop_first() else {
                 break;
             };
-            state.slots.remove(&oldest);
+            if let Some(slot) = state.slots.remove(&oldest) {
+                state.bytes -= slot.weight;
+            }
         }
     }
 
@@ -210,6 +265,11 @@ impl<V: Clone> Cache<V> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Weight of the held entries, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
 }
 
 #[cfg(test)]
@@ -218,12 +278,60 @@ mod tests {
     use super::*;
     const T0: OffsetDateTime = OffsetDateTime::UNIX_EPOCH;
 
+    impl Weigh for OffsetDateTime {
+        fn weight(&self) -> usize {
+            0
+        }
+    }
+
     fn cache(ttl: u64, max: usize) -> (Cache<OffsetDateTime>, Arc<ManualClock>) {
         let clock = Arc::new(ManualClock::new());
         (
-            Cache::new(Duration::from_secs(ttl), max, clock.clone()),
+            Cache::new(Duration::from_secs(ttl), max, usize::MAX, clock.clone()),
             clock,
         )
+    }
+
+    impl Weigh for String {
+        fn weight(&self) -> usize {
+            self.len()
+        }
+    }
+
+    #[test]
+    fn bytes_are_bounded_too() {
+        let clock = Arc::new(ManualClock::new());
+        let c: Cache<String> = Cache::new(Duration::from_secs(100), 100, 10, clock);
+        c.put("gopher://a/", "aaaa".into());
+        c.put("gopher://b/", "bbbb".into());
+        assert_eq!(c.bytes(), 8);
+        c.put("gopher://c/", "cccc".into());
+        assert!(c.get("gopher://a/").is_none(), "the oldest made room");
+        assert_eq!((c.len(), c.bytes()), (2, 8));
+        c.put("gopher://b/", "b".into());
+        assert_eq!(c.bytes(), 5, "a replaced entry's weight is replaced");
+        c.put("gopher://huge/", "x".repeat(11));
+        assert!(
+            c.get("gopher://huge/").is_none(),
+            "heavier than the budget: not held"
+        );
+        assert_eq!(c.len(), 2, "and nothing was evicted for it");
+    }
+
+    #[test]
+    fn a_page_weighs_its_raw_and_decoded_bodies() {
+        let url = crate::core::url::Url::parse("gemini://a/").unwrap();
+        let raw = "# Title\n=> gemini://b/ link\nplain text\n"
+            .as_bytes()
+            .to_vec();
+        let mime = crate::core::response::parse_mime("text/gemini");
+        let page = crate::core::page::Page::from_gemini(url, mime, raw.clone());
+        let entry = CacheEntry {
+            page: Arc::new(page),
+            cached_at: T0,
+            sent_at: T0,
+        };
+        assert!(entry.weight() >= 2 * raw.len(), "{}", entry.weight());
     }
 
     #[test]

@@ -147,9 +147,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.mcp {
         init_logging(args.log_file.as_ref(), "warn")?;
         let client = make_client(&args, Face::Agent)?;
-        runtime()?
-            .block_on(smolweb::mcp::run_stdio(client))
-            .map_err(|e| anyhow!(e))?;
+        let rt = runtime()?;
+        let served = rt.block_on(smolweb::mcp::run_stdio(client));
+        // The client is gone: drop what is still running (a DNS lookup on a blocking thread
+        // included) instead of waiting for it.
+        rt.shutdown_timeout(std::time::Duration::from_millis(100));
+        served.map_err(|e| anyhow!(e))?;
         return Ok(ExitCode::SUCCESS);
     }
     match &args.command {

@@ -2,6 +2,9 @@
 //!
 //! Order of work: about: pages -> cache (unless refresh) -> policy (robots, pacing; the address
 //! guard runs inside `net`) -> net -> decode into a [`Page`] -> cache store -> [`Outcome`].
+//! One time budget per call covers all of it (`budget`); every network request passes the
+//! process-wide in-flight bounds (`limits`: in all and per host), waiting its turn in line.
+//! An answer from the cache keeps the `timestamp` of the request that filled it.
 //! Redirects are returned, not followed ([`Client::open_following`] follows same-host ones).
 //! UI-agnostic: no terminal or MCP types here.
 //!
@@ -138,9 +141,11 @@ impl Outcome {
 
 mod about;
 mod approve;
+mod budget;
 pub mod feeds;
 mod gemini;
 mod gopher;
+mod limits;
 mod politeness;
 pub mod transport;
 
@@ -223,13 +228,24 @@ impl Client {
             Face::Agent => Duration::from_millis(config.politeness.per_host_interval_ms),
             Face::Human => Duration::ZERO,
         };
+        let net = &config.network;
+        let transport: Arc<dyn Transport> = Arc::new(limits::Limited::new(
+            transport,
+            net.max_in_flight,
+            net.max_in_flight_per_host,
+        ));
         Ok(Client {
             known_hosts: KnownHosts::new(paths.known_hosts()),
             identities: Identities::new(paths.identities_dir()),
             approvals: Approvals::new(paths.approvals()),
             bookmarks: Bookmarks::new(paths.bookmarks()),
             history: History::new(paths.history()),
-            cache: Cache::new(ttl, config.cache.max_entries, clock.clone()),
+            cache: Cache::new(
+                ttl,
+                config.cache.max_entries,
+                config.cache.max_bytes,
+                clock.clone(),
+            ),
             robots: RobotsCache::new(clock.clone()),
             pacer: Pacer::new(interval, clock),
             transport,
@@ -310,10 +326,14 @@ impl Client {
                 };
             }
         };
+        let budget = budget::Budget::from(
+            started,
+            Duration::from_secs(self.config.network.timeout_seconds),
+        );
         match parsed.scheme() {
             Scheme::About => self.open_about(parsed),
-            Scheme::Gemini => gemini::open(self, parsed, opts, started).await,
-            Scheme::Gopher => gopher::open(self, parsed, opts).await,
+            Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
+            Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
         }
     }
 

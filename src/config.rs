@@ -46,6 +46,10 @@ pub struct Network {
     pub allowed_hosts: Vec<String>,
     /// Present client certificates over TLS 1.2 too (sent in clear there).
     pub allow_client_cert_over_tls12: bool,
+    /// Most network requests in flight at once in this process (the rest wait their turn).
+    pub max_in_flight: usize,
+    /// Most network requests in flight at once to one host.
+    pub max_in_flight_per_host: usize,
 }
 
 impl Default for Network {
@@ -57,6 +61,8 @@ impl Default for Network {
             allow_private_addresses: false,
             allowed_hosts: Vec::new(),
             allow_client_cert_over_tls12: false,
+            max_in_flight: 32,
+            max_in_flight_per_host: 4,
         }
     }
 }
@@ -88,6 +94,8 @@ pub struct Cache {
     /// Time to live of a cached body; 0 disables the cache.
     pub ttl_seconds: u64,
     pub max_entries: usize,
+    /// Most bytes held (raw and decoded bodies and parsed lines of every entry).
+    pub max_bytes: usize,
 }
 
 impl Default for Cache {
@@ -95,6 +103,7 @@ impl Default for Cache {
         Cache {
             ttl_seconds: 300,
             max_entries: 1000,
+            max_bytes: 256 * 1024 * 1024,
         }
     }
 }

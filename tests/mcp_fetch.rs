@@ -413,7 +413,11 @@ async fn batch_keeps_order_and_reports_progress() {
     assert_eq!(texts(&r).len(), 10, "one text block per URL");
     assert!(texts(&r)[2].starts_with("success text/plain"));
     assert_eq!(r.is_error, Some(false));
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // The notifications were sent before the result; wait (bounded) until all are handled.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while progress.lock().unwrap().len() < 10 && std::time::Instant::now() < deadline {
+        tokio::task::yield_now().await;
+    }
     let p = progress.lock().unwrap().clone();
     assert_eq!(p.len(), 10, "one progress notification per element: {p:?}");
     assert_eq!(p.last().copied(), Some(10.0));

@@ -102,3 +102,34 @@ async fn python_sdk_legacy_initialize() {
 async fn python_sdk_auto_discover() {
     run("auto").await;
 }
+
+/// Broken input on the wire (not JSON, an oversized line, mismatched arguments, a malformed
+/// request), each reply read with the SDK's own JSON-RPC types (tests/python/strict.py).
+#[test]
+fn python_sdk_reads_the_protocol_errors() {
+    let Some(python) = python_with_mcp() else {
+        eprintln!("*** SKIP python_sdk_reads_the_protocol_errors: no Python with `mcp` ***");
+        let required = std::env::var("SMOLWEB_REQUIRE_PYTHON_MCP");
+        assert!(required.as_deref() != Ok("1"), "no Python with `mcp`");
+        return;
+    };
+    let env = Env::loopback();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/strict.py");
+    let out = std::process::Command::new(&python)
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_smolweb"))
+        .arg(env.data_dir())
+        .arg(env.config_file())
+        .env_remove("SMOLWEB_HOME")
+        .env_remove("SMOLWEB_CONFIG")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "strict.py failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.contains("python strict protocol: OK"), "{stdout}");
+    println!("{stdout}");
+}

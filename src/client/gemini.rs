@@ -1,10 +1,14 @@
 //! Gemini in the client: cache (never for a query), robots, pacing, the request, and the
 //! mapping of status classes to [`Outcome`]s.
 //!
+//! One budget (`budget`) covers the robots.txt fetch, the pacing wait, the request and the
+//! retry after a 44.
 //! 44 SLOW DOWN: the host's next slot is pushed back by the seconds in the meta; if that wait
 //! fits in what is left of the timeout budget we wait and retry once, else the answer is
 //! `FetchError::SlowDown`. A second 44 is returned as a `Failure` with `retry_after_seconds`.
+//! An answer from the cache repeats the `timestamp` of the request that filled it.
 
+use super::budget::Budget;
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
 use crate::cache::CacheEntry;
 use crate::core::page::Page;
@@ -12,14 +16,9 @@ use crate::core::response::{StatusClass, parse_mime};
 use crate::core::url::{Scheme, Url};
 use crate::net::{FetchError, GeminiResponse, TofuState};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-pub(super) async fn open(
-    client: &Client,
-    url: Url,
-    opts: &OpenOptions,
-    started: Instant,
-) -> Outcome {
+pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: Budget) -> Outcome {
     let url = match &opts.input {
         Some(answer) => url.with_input(answer),
         None => url,
@@ -39,30 +38,37 @@ pub(super) async fn open(
             client.cache.remove(key);
         } else if let Some(entry) = client.cache.get(key) {
             tracing::debug!(url = %info.url, "answered from the cache");
-            info.timestamp = Some(client.now());
+            info.timestamp = Some(entry.sent_at);
             let fetched = cached_fetched(entry);
             return Outcome::Page { info, fetched };
         }
     }
     let net_opts = client.net_options(opts);
     let (host, port, path) = (url.host(), url.port(), url.path());
-    let robots_tofu = match client
-        .check_robots(Scheme::Gemini, host, port, path, &net_opts)
-        .await
-    {
+    let robots = match budget.step(&net_opts) {
+        Ok(o) => {
+            client
+                .check_robots(Scheme::Gemini, host, port, path, &o)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    let robots_tofu = match robots {
         Ok(news) => news,
         Err(e) => return error(info, e),
     };
-    let budget = Duration::from_secs(client.config.network.timeout_seconds);
     let mut retried = false;
     loop {
-        let left = budget.saturating_sub(started.elapsed());
-        if let Err(wait) = client.pacer.wait_turn(host, left).await {
+        if let Err(wait) = client.pacer.wait_turn(host, budget.left()).await {
             return error(info, slow_down(wait));
         }
+        let step = match budget.step(&net_opts) {
+            Ok(o) => o,
+            Err(e) => return error(info, e),
+        };
         info.timestamp = Some(client.now());
         tracing::debug!(url = %info.url, has_query, "gemini request");
-        let mut resp = match client.transport.gemini(&url, &net_opts).await {
+        let mut resp = match client.transport.gemini(&url, &step).await {
             Ok(r) => r,
             Err(e) => return error(info, e),
         };
@@ -84,8 +90,7 @@ pub(super) async fn open(
         if retried {
             return slow_failure(info, meta, Some(seconds));
         }
-        let left = budget.saturating_sub(started.elapsed());
-        if Duration::from_secs(seconds) > left {
+        if Duration::from_secs(seconds) > budget.left() {
             let error_value = FetchError::SlowDown {
                 retry_after_seconds: seconds,
             };
@@ -148,6 +153,7 @@ fn map_answer(
                 let entry = CacheEntry {
                     page: page.clone(),
                     cached_at: now,
+                    sent_at: info.timestamp.unwrap_or(now),
                 };
                 client.cache.put(key, entry);
             }

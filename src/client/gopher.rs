@@ -3,6 +3,7 @@
 //! the page. Gopher searches are not secret, so a search answer is cached under a key that
 //! includes the search.
 
+use super::budget::Budget;
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
 use crate::cache::CacheEntry;
 use crate::core::gopher::is_fetchable;
@@ -33,7 +34,7 @@ pub(super) fn request_url(target: &GopherTarget, search: Option<&str>) -> (Optio
     }
 }
 
-pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outcome {
+pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: Budget) -> Outcome {
     let base_info = RequestInfo {
         url: url.to_string(),
         host: url.host().to_string(),
@@ -63,31 +64,34 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outco
         client.cache.remove(&key);
     } else if let Some(entry) = client.cache.get(&key) {
         tracing::debug!(host = %target.host, selector = %target.selector, "answered from the cache");
-        info.timestamp = Some(client.now());
+        info.timestamp = Some(entry.sent_at);
         let fetched = cached_fetched(entry);
         return Outcome::Page { info, fetched };
     }
     let net_opts = client.net_options(opts);
-    if let Err(e) = client
-        .check_robots(
-            Scheme::Gopher,
-            &target.host,
-            target.port,
-            &target.selector,
-            &net_opts,
-        )
-        .await
-    {
+    let robots = match budget.step(&net_opts) {
+        Ok(o) => {
+            let (host, selector) = (&target.host, &target.selector);
+            client
+                .check_robots(Scheme::Gopher, host, target.port, selector, &o)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    if let Err(e) = robots {
         return error(info, e);
     }
-    let budget = std::time::Duration::from_secs(client.config.network.timeout_seconds);
-    if let Err(wait) = client.pacer.wait_turn(&target.host, budget).await {
+    if let Err(wait) = client.pacer.wait_turn(&target.host, budget.left()).await {
         return error(info, super::gemini::slow_down(wait));
     }
+    let step = match budget.step(&net_opts) {
+        Ok(o) => o,
+        Err(e) => return error(info, e),
+    };
     info.timestamp = Some(client.now());
     // The selector, not the URL: the URL carries the search, which is never logged.
     tracing::debug!(host = %target.host, selector = %target.selector, "gopher request");
-    let raw = match client.transport.gopher(&target, &net_opts).await {
+    let raw = match client.transport.gopher(&target, &step).await {
         Ok(raw) => raw,
         Err(e) => return error(info, e),
     };
@@ -97,6 +101,7 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions) -> Outco
     let entry = CacheEntry {
         page: page.clone(),
         cached_at: now,
+        sent_at: info.timestamp.unwrap_or(now),
     };
     client.cache.put(&key, entry);
     let fetched = Fetched {

@@ -19,6 +19,8 @@ type Answer = Result<(u8, String, Vec<u8>), FetchError>;
 struct Fake {
     answers: Mutex<HashMap<String, Vec<Answer>>>,
     seen: Mutex<Vec<(String, NetOptions)>>,
+    /// When set, robots.txt answers wait for a permit of this semaphore.
+    robots_gate: Mutex<Option<Arc<tokio::sync::Semaphore>>>,
 }
 
 impl Fake {
@@ -57,6 +59,17 @@ impl Fake {
             .filter(|(k, _)| k == key)
             .count()
     }
+    /// Timeouts given to the transport, in request order, with their URLs.
+    fn timeouts(&self) -> Vec<(String, Duration)> {
+        let seen = self.seen.lock().unwrap();
+        seen.iter().map(|(k, o)| (k.clone(), o.timeout)).collect()
+    }
+    /// Hold robots.txt answers until the returned semaphore gets permits.
+    fn gate_robots(&self) -> Arc<tokio::sync::Semaphore> {
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
+        *self.robots_gate.lock().unwrap() = Some(gate.clone());
+        gate
+    }
     fn last_opts(&self) -> NetOptions {
         self.seen.lock().unwrap().last().unwrap().1.clone()
     }
@@ -81,11 +94,12 @@ impl Transport for Fake {
         opts: &'a NetOptions,
     ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
         let a = self.answer(&url.to_string(), opts);
-        let slow = url.path() == "/robots.txt";
+        let gate = (url.path() == "/robots.txt")
+            .then(|| self.robots_gate.lock().unwrap().clone())
+            .flatten();
         Box::pin(async move {
-            if slow {
-                // Give concurrent callers a chance to race for robots.txt.
-                tokio::time::sleep(Duration::from_millis(20)).await;
+            if let Some(gate) = gate {
+                drop(gate.acquire().await);
             }
             let (status, meta, body) = a?;
             Ok(GeminiResponse {
@@ -617,15 +631,87 @@ async fn gopher_robots_use_the_star_group() {
 #[tokio::test]
 async fn concurrent_callers_fetch_robots_once() {
     let (c, fake, _) = agent();
+    let c = Arc::new(c);
     fake.on("gemini://example.org/a", 20, "text/gemini", "a\n")
         .on("gemini://example.org/b", 20, "text/gemini", "b\n");
-    let (a, b) = tokio::join!(
-        open(&c, "gemini://example.org/a"),
-        open(&c, "gemini://example.org/b")
+    let robots = "gemini://example.org/robots.txt";
+    let gate = fake.gate_robots();
+    let spawn = |path: &'static str| {
+        let c = c.clone();
+        tokio::spawn(async move { open(&c, &format!("gemini://example.org/{path}")).await })
+    };
+    // The first caller is inside its robots.txt fetch (held open by the gate)...
+    let a = spawn("a");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while fake.count(robots) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "robots.txt never asked"
+        );
+        tokio::task::yield_now().await;
+    }
+    // ...when the second one misses the robots cache too. On this one-thread runtime a
+    // spawned task runs up to its first wait before the test continues past a yield.
+    let b = spawn("b");
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(
+        fake.count(robots),
+        1,
+        "the second caller waits for the first's fetch"
     );
-    page_of(&a);
-    page_of(&b);
-    assert_eq!(fake.count("gemini://example.org/robots.txt"), 1);
+    gate.add_permits(10);
+    page_of(&a.await.unwrap());
+    page_of(&b.await.unwrap());
+    assert_eq!(fake.count(robots), 1);
+}
+
+#[tokio::test]
+async fn one_budget_covers_robots_the_request_and_the_retry_after_44() {
+    let (c, fake, _) = setup(Face::Agent, |cfg| cfg.network.timeout_seconds = 5);
+    fake.on("gemini://example.org/robots.txt", 51, "none", "")
+        .on(PAGE, 44, "0", "")
+        .on(PAGE, 20, "text/gemini", "# ok\n");
+    page_of(&open(&c, PAGE).await);
+    let timeouts = fake.timeouts();
+    let urls: Vec<&str> = timeouts.iter().map(|(u, _)| u.as_str()).collect();
+    assert_eq!(urls, ["gemini://example.org/robots.txt", PAGE, PAGE]);
+    let budget = Duration::from_secs(5);
+    assert!(timeouts[0].1 <= budget, "{timeouts:?}");
+    assert!(
+        timeouts.windows(2).all(|w| w[1].1 < w[0].1),
+        "each step gets what is left, not a fresh budget: {timeouts:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_exhausted_budget_sends_nothing() {
+    let (c, fake, _) = setup(Face::Agent, |cfg| cfg.network.timeout_seconds = 0);
+    fake.on(PAGE, 20, "text/gemini", "x\n");
+    let o = open(&c, PAGE).await;
+    assert_eq!(error_code(&o), "TIMEOUT");
+    assert!(fake.timeouts().is_empty(), "nothing was sent");
+}
+
+#[tokio::test]
+async fn a_held_answer_reports_when_its_request_was_sent() {
+    let (c, fake, _) = agent();
+    fake.on(PAGE, 20, "text/gemini", "# hi\n")
+        .on("example.org:70/t", 0, "", "text\r\n");
+    for url in [PAGE, "gopher://example.org/0/t"] {
+        let first = open(&c, url).await;
+        assert!(!page_of(&first).cached);
+        let sent = first.info().timestamp.expect("sent");
+        let again = open(&c, url).await;
+        assert!(page_of(&again).cached, "{url}");
+        assert_eq!(
+            again.info().timestamp,
+            Some(sent),
+            "{url}: not the time of the read"
+        );
+        assert!(page_of(&again).cached_at.is_some_and(|t| t >= sent));
+    }
 }
 
 #[tokio::test]

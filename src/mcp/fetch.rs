@@ -9,7 +9,7 @@
 use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
 use super::results::{ErrorCode, FetchResult, RequestInfoOut, error_out};
 use crate::client::{Client, OpenOptions};
-use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url};
+use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url, UrlError};
 use std::sync::Arc;
 
 /// The contract's batch limit.
@@ -23,7 +23,31 @@ pub fn limits(client: &Client) -> Limits {
     }
 }
 
-fn invalid(family: Family, raw_url: &str, message: impl Into<String>) -> FetchResult {
+/// Why the fetch tools refuse an input before any request (an `INVALID_REQUEST` result).
+#[derive(Debug, thiserror::Error)]
+enum Refusal {
+    #[error("the url is empty")]
+    EmptyUrl,
+    #[error("{0}")]
+    Url(#[from] UrlError),
+    #[error("gemini_fetch takes gemini:// URLs (use gopher_fetch for gopher://)")]
+    NotGemini,
+    #[error("gopher_fetch takes gopher:// URLs (use gemini_fetch for gemini://)")]
+    NotGopher,
+    #[error("offset must be >= 0 (got {0})")]
+    NegativeOffset(i64),
+    #[error("with the input: {0}")]
+    Input(UrlError),
+    #[error("the search string must not contain CR, LF or TAB")]
+    SearchControl,
+    #[error("the search string is {0} bytes; the limit is {GOPHER_MAX_SEARCH_BYTES}")]
+    SearchTooLong(usize),
+    #[error("at most {MAX_BATCH} URLs per batch (got {0}); split the list")]
+    BatchTooLong(usize),
+}
+
+fn invalid(family: Family, raw_url: &str, refusal: &Refusal) -> FetchResult {
+    let message = refusal.to_string();
     let url = match family {
         Family::Gemini => without_query(raw_url.trim()),
         Family::Gopher => raw_url.trim().to_string(),
@@ -32,7 +56,7 @@ fn invalid(family: Family, raw_url: &str, message: impl Into<String>) -> FetchRe
         url: (!url.is_empty()).then_some(url),
         ..RequestInfoOut::default()
     };
-    let mut message = message.into();
+    let mut message = message;
     // A Gemini query may be a secret answer: never echo it, even inside a message.
     if family == Family::Gemini
         && let Some((_, query)) = raw_url.split_once('?')
@@ -44,35 +68,27 @@ fn invalid(family: Family, raw_url: &str, message: impl Into<String>) -> FetchRe
 }
 
 /// Check a URL for a family; Ok(parsed) or why it is refused.
-fn check_url(family: Family, raw: &str) -> Result<Url, String> {
+fn check_url(family: Family, raw: &str) -> Result<Url, Refusal> {
     let trimmed = raw.trim();
     if trimmed.is_empty() {
-        return Err("the url is empty".into());
+        return Err(Refusal::EmptyUrl);
     }
-    let url = Url::parse(trimmed).map_err(|e| e.to_string())?;
+    let url = Url::parse(trimmed)?;
     match (family, url.scheme()) {
         (Family::Gemini, Scheme::Gemini) => {
-            url.gemini_request().map_err(|e| e.to_string())?;
+            url.gemini_request()?;
         }
         (Family::Gopher, Scheme::Gopher) => {
-            url.gopher_target().map_err(|e| e.to_string())?;
+            url.gopher_target()?;
         }
-        (Family::Gemini, _) => {
-            return Err(
-                "gemini_fetch takes gemini:// URLs (use gopher_fetch for gopher://)".into(),
-            );
-        }
-        (Family::Gopher, _) => {
-            return Err(
-                "gopher_fetch takes gopher:// URLs (use gemini_fetch for gemini://)".into(),
-            );
-        }
+        (Family::Gemini, _) => return Err(Refusal::NotGemini),
+        (Family::Gopher, _) => return Err(Refusal::NotGopher),
     }
     Ok(url)
 }
 
-fn check_offset(offset: i64) -> Result<usize, String> {
-    usize::try_from(offset).map_err(|_| format!("offset must be >= 0 (got {offset})"))
+fn check_offset(offset: i64) -> Result<usize, Refusal> {
+    usize::try_from(offset).map_err(|_| Refusal::NegativeOffset(offset))
 }
 
 /// A Gemini fetch without elicitation. `input` replaces any query.
@@ -87,12 +103,12 @@ pub async fn gemini(
     let checked = check_offset(offset).and_then(|o| Ok((o, check_url(family, url)?)));
     let (offset, parsed) = match checked {
         Ok(v) => v,
-        Err(m) => return invalid(family, url, m),
+        Err(m) => return invalid(family, url, &m),
     };
     if let Some(answer) = input
         && let Err(e) = parsed.with_input(answer).gemini_request()
     {
-        return invalid(family, url, format!("with the input: {e}"));
+        return invalid(family, url, &Refusal::Input(e));
     }
     let opts = OpenOptions {
         input: input.map(str::to_string),
@@ -103,15 +119,12 @@ pub async fn gemini(
     map_outcome(family, &outcome, offset, limits(client), client.now())
 }
 
-fn check_search(search: &str) -> Result<(), String> {
+fn check_search(search: &str) -> Result<(), Refusal> {
     if search.contains(['\r', '\n', '\t']) {
-        return Err("the search string must not contain CR, LF or TAB".into());
+        return Err(Refusal::SearchControl);
     }
     if search.len() > GOPHER_MAX_SEARCH_BYTES {
-        return Err(format!(
-            "the search string is {} bytes; the limit is {GOPHER_MAX_SEARCH_BYTES}",
-            search.len()
-        ));
+        return Err(Refusal::SearchTooLong(search.len()));
     }
     Ok(())
 }
@@ -131,7 +144,7 @@ pub async fn gopher(
     });
     let offset = match checked {
         Ok(o) => o,
-        Err(m) => return invalid(family, url, m),
+        Err(m) => return invalid(family, url, &m),
     };
     let opts = OpenOptions {
         search: search.map(str::to_string),
@@ -151,14 +164,8 @@ pub async fn batch(
     on_done: impl Fn(usize),
 ) -> Vec<FetchResult> {
     if urls.len() > MAX_BATCH {
-        let msg = format!(
-            "at most {MAX_BATCH} URLs per batch (got {}); split the list",
-            urls.len()
-        );
-        return urls
-            .iter()
-            .map(|u| invalid(family, u, msg.clone()))
-            .collect();
+        let refusal = Refusal::BatchTooLong(urls.len());
+        return urls.iter().map(|u| invalid(family, u, &refusal)).collect();
     }
     let permits = Arc::new(tokio::sync::Semaphore::new(
         client.config().mcp.batch_concurrency.max(1),

@@ -34,7 +34,8 @@ pub struct RequestInfoOut {
     /// Gopher: a search string was given for an item that is not a search; it was not sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search_ignored: Option<bool>,
-    /// When the request was sent (ISO-8601 UTC); absent when refused before sending.
+    /// When the request was sent (ISO-8601 UTC); for an answer from smolweb's copy, when the
+    /// request that filled the copy was sent. Absent when refused before sending.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -165,17 +165,24 @@ impl SmolwebServer {
                 "allow_private_addresses": c.network.allow_private_addresses,
                 "allowed_hosts": c.network.allowed_hosts,
                 "allow_client_cert_over_tls12": c.network.allow_client_cert_over_tls12,
+                "max_in_flight": c.network.max_in_flight,
+                "max_in_flight_per_host": c.network.max_in_flight_per_host,
             },
             "politeness": {
                 "per_host_interval_ms": c.politeness.per_host_interval_ms,
                 "respect_robots": c.politeness.respect_robots,
             },
-            "cache": { "ttl_seconds": c.cache.ttl_seconds, "max_entries": c.cache.max_entries },
+            "cache": {
+                "ttl_seconds": c.cache.ttl_seconds,
+                "max_entries": c.cache.max_entries,
+                "max_bytes": c.cache.max_bytes,
+            },
             "mcp": {
                 "max_rendered_chars": c.mcp.max_rendered_chars,
                 "max_menu_items": c.mcp.max_menu_items,
                 "batch_concurrency": c.mcp.batch_concurrency,
                 "max_batch_urls": fetch::MAX_BATCH,
+                "max_message_bytes": c.mcp.max_message_bytes,
             },
             "tofu": {
                 "accept_new_when_expired": c.tofu.accept_new_when_expired,

@@ -71,7 +71,7 @@ where
     let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(OUT_QUEUE);
     let writer = tokio::spawn(write_lines(output, out_rx));
     let mut forward = tokio::spawn(forward_lines(from_rmcp, out_tx.clone()));
-    let mut session = tokio::spawn(session(server, theirs));
+    let mut session = tokio::spawn(session(server, theirs, max));
     let mut ended = None;
 
     let mut lines = Lines::new(BufReader::new(input), max);
@@ -125,8 +125,16 @@ where
 }
 
 /// rmcp's side of the pipe: handshake, then serve until the pipe closes.
-async fn session(server: SmolwebServer, io: tokio::io::DuplexStream) -> Result<(), ServeError> {
-    let running = match rmcp::serve_server(server, io).await {
+async fn session(
+    server: SmolwebServer,
+    io: tokio::io::DuplexStream,
+    max: usize,
+) -> Result<(), ServeError> {
+    // rmcp reads only lines the front end let through; its own limit must not be lower.
+    let (read, write) = tokio::io::split(io);
+    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+        .with_max_line_length(max.saturating_add(1));
+    let running = match rmcp::serve_server(server, transport).await {
         Ok(r) => r,
         Err(ServerInitializeError::ConnectionClosed(_))
         | Err(ServerInitializeError::ExpectedInitializeRequest(None))

@@ -185,6 +185,8 @@ struct State {
     requests: Mutex<Vec<Request>>,
     connections: Mutex<usize>,
     handshakes: Mutex<usize>,
+    /// Connections open now, and the most ever open at once.
+    open: Mutex<(usize, usize)>,
 }
 
 /// A running server; stops when dropped.
@@ -216,6 +218,7 @@ impl Server {
             requests: Mutex::new(Vec::new()),
             connections: Mutex::new(0),
             handshakes: Mutex::new(0),
+            open: Mutex::new((0, 0)),
         });
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
@@ -246,6 +249,10 @@ impl Server {
     /// TCP connections accepted.
     pub fn connections(&self) -> usize {
         *self.state.connections.lock().unwrap()
+    }
+    /// The most TLS connections that were ever open at the same time.
+    pub fn max_open(&self) -> usize {
+        self.state.open.lock().unwrap().1
     }
     /// TLS handshakes that completed on the server side.
     pub fn handshakes(&self) -> usize {
@@ -343,6 +350,24 @@ fn server_config(cert: &TestCert, options: &Options) -> Arc<ServerConfig> {
     Arc::new(config)
 }
 
+/// Counts a TLS connection as open while it lives.
+struct Open<'a>(&'a State);
+
+impl<'a> Open<'a> {
+    fn enter(state: &'a State) -> Open<'a> {
+        let mut open = state.open.lock().unwrap();
+        open.0 += 1;
+        open.1 = open.1.max(open.0);
+        Open(state)
+    }
+}
+
+impl Drop for Open<'_> {
+    fn drop(&mut self) {
+        self.0.open.lock().unwrap().0 -= 1;
+    }
+}
+
 async fn accept_loop(listener: TcpListener, state: Arc<State>) {
     loop {
         let Ok((tcp, _)) = listener.accept().await else {
@@ -365,6 +390,9 @@ async fn serve(mut tcp: TcpStream, state: Arc<State>) {
     let Ok(mut tls) = tokio_rustls::TlsAcceptor::from(config).accept(tcp).await else {
         return;
     };
+    // Handed to `write_reply`, which ends it before closing: a connection stops counting as
+    // open before the client can see it close.
+    let open = Open::enter(&state);
     *state.handshakes.lock().unwrap() += 1;
     let Some(line) = read_line(&mut tls).await else {
         return;
@@ -385,7 +413,7 @@ async fn serve(mut tcp: TcpStream, state: Arc<State>) {
     };
     state.requests.lock().unwrap().push(req.clone());
     let reply = state.routes.reply(&req);
-    write_reply(tls, reply).await;
+    write_reply(tls, reply, open).await;
 }
 
 /// Read up to CRLF (at most 4096 bytes, 5 s).
@@ -420,21 +448,24 @@ fn split_url(line: &str) -> (String, Option<String>) {
     }
 }
 
-async fn write_reply<S: AsyncWrite + Unpin>(mut tls: S, reply: Reply) {
+async fn write_reply<S: AsyncWrite + Unpin>(mut tls: S, reply: Reply, open: Open<'_>) {
     match reply {
         Reply::Response { status, meta, body } => {
             let mut bytes = format!("{status} {meta}\r\n").into_bytes();
             bytes.extend_from_slice(&body);
             let _ = tls.write_all(&bytes).await;
+            drop(open);
             let _ = tls.shutdown().await;
         }
         Reply::Raw(bytes) => {
             let _ = tls.write_all(&bytes).await;
+            drop(open);
             let _ = tls.shutdown().await;
         }
         Reply::NoCloseNotify(bytes) => {
             let _ = tls.write_all(&bytes).await;
             let _ = tls.flush().await;
+            drop(open);
             drop(tls);
         }
         Reply::Drip { bytes, interval } => {
@@ -444,6 +475,7 @@ async fn write_reply<S: AsyncWrite + Unpin>(mut tls: S, reply: Reply) {
                 }
                 tokio::time::sleep(interval).await;
             }
+            drop(open);
             let _ = tls.shutdown().await;
         }
         Reply::Endless { header } => {

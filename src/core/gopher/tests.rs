@@ -120,7 +120,6 @@ fn next_url_without_url_module() {
     }
 }
 
-// Needs `url::gopher_item_url` from the url helper (stub returns ""): passes after merging main.
 #[test]
 fn next_url_gopher_items() {
     let cases: &[(&str, &str)] = &[

@@ -174,7 +174,6 @@ fn gemtext_window_never_splits_crlf() {
     assert!(!w3.partial_line);
 }
 
-// Needs the real gemtext parser (stub returns an empty document): passes after merging main.
 #[test]
 fn gemtext_window_document_comes_from_window_text_with_state() {
     let text = "```\n=> /in-block\n```\n=> /a A\n## H\n";
@@ -311,7 +310,6 @@ proptest! {
         let _ = gemtext_window(&b, None, offset, limit);
     }
 
-    // Needs the real gemtext parser (stub returns empty documents): passes after merging main.
     #[test]
     fn windowed_links_match_whole_parse(s in arb_body(), limit in 16usize..80) {
         let b = Body::new(s);
