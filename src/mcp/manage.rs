@@ -213,7 +213,12 @@ async fn cert_update_inner(
     p: &CertUpdateParams,
 ) -> Result<Reply<CertUpdateOut>, ErrorOut> {
     let scope = scope_of(&p.url)?;
-    let ids = c.client.identities().list().map_err(|e| store_err(&e))?;
+    let ids = c
+        .client
+        .identities()
+        .scan()
+        .map_err(|e| store_err(&e))?
+        .identities;
     let name = c.client_name();
     let (action, request, question) = match p.action {
         CertAction::Create => {

@@ -1,5 +1,10 @@
 //! The TOFU certificate verifier: fingerprint + validity of the end-entity certificate,
 //! checked and recorded against known_hosts during the handshake. [`decide`] is pure.
+//!
+//! A known_hosts that cannot be read refuses the connection (`CERTIFICATE_STORE_UNAVAILABLE`:
+//! without the pins no verdict holds). A pin that cannot be saved (disk full) does not: the
+//! certificate is accepted as the verdict says and the write error travels in
+//! [`VerifyOutcome::Accepted::pin_not_saved`] to `TlsInfo::pin_warning`, which both faces show.
 
 use crate::net::{FetchError, TofuState};
 use crate::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
@@ -15,7 +20,12 @@ use time::format_description::well_known::Rfc3339;
 /// What the verifier decided for one connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyOutcome {
-    Accepted { cert: CertInfo, tofu: TofuState },
+    Accepted {
+        cert: CertInfo,
+        tofu: TofuState,
+        /// Why the pin this verdict made could not be saved (see the module doc).
+        pin_not_saved: Option<String>,
+    },
     Refused(FetchError),
 }
 
@@ -58,6 +68,7 @@ pub fn decide(
     let accept = |tofu| VerifyOutcome::Accepted {
         cert: cert.clone(),
         tofu,
+        pin_not_saved: None,
     };
     match verdict {
         Verdict::FirstUse => accept(TofuState::FirstUse),
@@ -132,11 +143,27 @@ impl TofuVerifier {
         let now =
             OffsetDateTime::from_unix_timestamp(secs).unwrap_or_else(|_| OffsetDateTime::now_utc());
         let (host, port) = (conn.host.as_str(), conn.port);
-        match self
-            .known_hosts
-            .check_and_record(host, port, &cert, now, self.policy)
-        {
-            Ok(verdict) => decide(verdict, &cert, host, port, conn.trust_once.as_deref()),
+        match self.known_hosts.check(host, port, &cert, now, self.policy) {
+            Ok(checked) => {
+                let mut outcome = decide(
+                    checked.verdict,
+                    &cert,
+                    host,
+                    port,
+                    conn.trust_once.as_deref(),
+                );
+                if let (VerifyOutcome::Accepted { pin_not_saved, .. }, Some(e)) =
+                    (&mut outcome, checked.not_saved)
+                {
+                    tracing::warn!(
+                        host,
+                        port,
+                        "the server certificate could not be pinned: {e}"
+                    );
+                    *pin_not_saved = Some(e.to_string());
+                }
+                outcome
+            }
             Err(e) => {
                 VerifyOutcome::Refused(FetchError::CertificateStoreUnavailable(e.to_string()))
             }
