@@ -2,6 +2,7 @@
 //! sockets, clocks, async runtimes, terminals or MCP (a layering test enforces it).
 
 pub mod code;
+pub mod fingerprint;
 pub mod gemtext;
 pub mod gopher;
 pub mod page;

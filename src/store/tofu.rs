@@ -17,6 +17,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use crate::core::fingerprint::is_sha256_fingerprint;
 use crate::core::url::normalize_host;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -401,7 +402,7 @@ impl KnownHosts {
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
         let host = &host_key(host)?;
-        if !valid_fingerprint(fingerprint) {
+        if !is_sha256_fingerprint(fingerprint) {
             return Err(StoreError::Invalid(format!(
                 "not a sha256:<64 hex> fingerprint: {fingerprint}"
             )));
@@ -448,18 +449,6 @@ fn needs_write(v: &Verdict, pin: &Pin, now: OffsetDateTime) -> bool {
         Verdict::FirstUse | Verdict::ReplacedExpired { .. } => true,
         _ => false,
     }
-}
-
-/// `sha256:` followed by 64 hex digits (either case).
-pub fn valid_fingerprint(fp: &str) -> bool {
-    fp.strip_prefix("sha256:")
-        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// `sha256:<lowercase hex>` of a certificate's DER.
-pub fn fingerprint_of(der: &[u8]) -> String {
-    use sha2::Digest;
-    format!("sha256:{}", hex::encode(sha2::Sha256::digest(der)))
 }
 
 #[cfg(test)]
@@ -582,17 +571,5 @@ mod tests {
         assert!(Verdict::FirstUse.accepted());
         assert!(Verdict::Trusted.accepted());
         assert!(!Verdict::NotYetValid { not_before: NOW }.accepted());
-    }
-
-    #[test]
-    fn fingerprint_helpers() {
-        let fp = fingerprint_of(b"abc");
-        assert_eq!(
-            fp,
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert!(valid_fingerprint(&fp));
-        assert!(!valid_fingerprint("sha256:xyz"));
-        assert!(!valid_fingerprint(&fp[7..]));
     }
 }

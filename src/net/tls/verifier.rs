@@ -12,7 +12,6 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::crypto::{CryptoProvider, verify_tls12_signature, verify_tls13_signature};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, Error, SignatureScheme};
-use sha2::{Digest, Sha256};
 use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -35,18 +34,13 @@ pub type Slot = Mutex<Option<VerifyOutcome>>;
 /// Fingerprint and validity of a certificate (what TOFU needs).
 pub type CertDetails = CertInfo;
 
-/// `sha256:<hex>` of a DER certificate.
-pub fn fingerprint(der: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(der)))
-}
-
 /// Hash and parse a DER certificate.
 pub fn cert_details(der: &[u8]) -> Result<CertInfo, String> {
     let (_, cert) = x509_parser::parse_x509_certificate(der)
         .map_err(|e| format!("cannot parse the server certificate: {e}"))?;
     let validity = cert.validity();
     Ok(CertInfo {
-        fingerprint: fingerprint(der),
+        fingerprint: crate::core::fingerprint::sha256_fingerprint(der),
         not_before: validity.not_before.to_datetime(),
         not_after: validity.not_after.to_datetime(),
     })
@@ -328,6 +322,5 @@ mod tests {
     #[test]
     fn garbage_is_not_a_certificate() {
         assert!(cert_details(b"not a certificate").is_err());
-        assert_eq!(fingerprint(b"").len(), "sha256:".len() + 64);
     }
 }
