@@ -212,7 +212,7 @@ fn session_info(
         }
         Some(VerifyOutcome::Refused(err)) => return Err(err),
         None => {
-            let cert = cert_details(peer.as_ref()).map_err(FetchError::Tls)?;
+            let cert = cert_details(peer.as_ref())?;
             let tofu = resumed_tofu(net, t, &cert, opts)?;
             (cert, tofu, true, None)
         }

@@ -192,7 +192,7 @@ fn host_key(host: &str) -> Result<String, StoreError> {
 }
 
 /// Parse the file and normalize the hosts an older version stored as typed.
-fn parse_pins(text: &str) -> Result<PinFile, String> {
+fn parse_pins(text: &str) -> Result<PinFile, toml::de::Error> {
     let mut file: PinFile = atomic::parse_toml(text)?;
     for pin in &mut file.pins {
         if let Ok(host) = normalize_host(&pin.host) {

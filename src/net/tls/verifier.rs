@@ -34,10 +34,20 @@ pub type Slot = Mutex<Option<VerifyOutcome>>;
 /// Fingerprint and validity of a certificate (what TOFU needs).
 pub type CertDetails = CertInfo;
 
+/// A server certificate that does not parse as X.509.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot parse the server certificate: {0}")]
+pub struct BadCertificate(#[source] x509_parser::nom::Err<x509_parser::error::X509Error>);
+
+impl From<BadCertificate> for FetchError {
+    fn from(e: BadCertificate) -> FetchError {
+        FetchError::Tls(e.to_string())
+    }
+}
+
 /// Hash and parse a DER certificate.
-pub fn cert_details(der: &[u8]) -> Result<CertInfo, String> {
-    let (_, cert) = x509_parser::parse_x509_certificate(der)
-        .map_err(|e| format!("cannot parse the server certificate: {e}"))?;
+pub fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
+    let (_, cert) = x509_parser::parse_x509_certificate(der).map_err(BadCertificate)?;
     let validity = cert.validity();
     Ok(CertInfo {
         fingerprint: crate::core::fingerprint::sha256_fingerprint(der),
@@ -131,7 +141,7 @@ impl TofuVerifier {
     fn outcome(&self, conn: &Connection, der: &[u8], now: UnixTime) -> VerifyOutcome {
         let cert = match cert_details(der) {
             Ok(cert) => cert,
-            Err(msg) => return VerifyOutcome::Refused(FetchError::Tls(msg)),
+            Err(e) => return VerifyOutcome::Refused(e.into()),
         };
         let secs = i64::try_from(now.as_secs()).unwrap_or(i64::MAX);
         let now =

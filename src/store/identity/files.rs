@@ -49,9 +49,9 @@ fn parse_file(path: &Path) -> Result<Option<Identity>, StoreError> {
     };
     atomic::parse_toml::<Identity>(&text)
         .map(Some)
-        .map_err(|reason| StoreError::Corrupt {
+        .map_err(|e| StoreError::Corrupt {
             path: path.to_path_buf(),
-            reason,
+            reason: e.to_string(),
         })
 }
 
