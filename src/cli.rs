@@ -130,8 +130,7 @@ fn dependency_cap() -> tracing_subscriber::filter::Targets {
 }
 
 fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {
-    let paths = Paths::resolve(args.data_dir.clone(), args.config.clone(), None, None)
-        .map_err(|e| anyhow!(e))?;
+    let paths = Paths::resolve(args.data_dir.clone(), args.config.clone(), None, None)?;
     let config = Config::load(&paths.config_file)?;
     Ok(Arc::new(Client::new(config, paths, face)?))
 }

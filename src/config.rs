@@ -13,8 +13,12 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("invalid config {path}: {message}")]
-    Invalid { path: PathBuf, message: String },
+    #[error("invalid config {path}: {source}")]
+    Invalid {
+        path: PathBuf,
+        #[source]
+        source: toml::de::Error,
+    },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -250,16 +254,16 @@ impl Default for Offline {
 
 impl Config {
     /// Parse TOML text; unknown keys are an error naming the key.
-    pub fn from_toml(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+    pub fn from_toml(text: &str) -> Result<Config, toml::de::Error> {
+        toml::from_str(text)
     }
 
     /// Load from a file; a missing file gives defaults.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Config::from_toml(&text).map_err(|message| ConfigError::Invalid {
+            Ok(text) => Config::from_toml(&text).map_err(|source| ConfigError::Invalid {
                 path: path.to_path_buf(),
-                message,
+                source,
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(source) => Err(ConfigError::Io {

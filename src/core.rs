@@ -3,6 +3,7 @@
 
 pub mod code;
 pub mod feed;
+pub mod fingerprint;
 pub mod gemtext;
 pub mod gopher;
 pub mod page;

@@ -134,11 +134,20 @@ pub struct TlsInfo {
     pub client_cert: Option<String>,
     /// Set when an identity was withheld or sent with a caveat (e.g. TLS 1.2).
     pub client_cert_warning: Option<String>,
+    /// Set when the certificate was accepted but its pin could not be saved (disk full):
+    /// why. The pin then lasts only as long as this process.
+    pub pin_warning: Option<String>,
 }
 
 impl TlsInfo {
     /// The `tofu_warning` text of the MCP contract, when there is something to say.
     pub fn tofu_warning(&self) -> Option<String> {
+        if let Some(why) = &self.pin_warning {
+            return Some(format!(
+                "the server certificate was accepted but its pin could not be saved ({why}); \
+                 the next run will treat this host as a first visit again"
+            ));
+        }
         match &self.tofu {
             TofuState::FirstUse => {
                 Some("first visit: the server certificate was pinned (trust on first use)".into())

@@ -8,6 +8,13 @@
 use crate::store::files;
 use std::path::{Path, PathBuf};
 
+/// Why no paths could be chosen.
+#[derive(Debug, thiserror::Error)]
+pub enum PathsError {
+    #[error("no home directory: set SMOLWEB_HOME or --data-dir")]
+    NoHome,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paths {
     pub data_dir: PathBuf,
@@ -24,13 +31,13 @@ impl Paths {
         config: Option<PathBuf>,
         env_home: Option<PathBuf>,
         env_config: Option<PathBuf>,
-    ) -> Result<Paths, String> {
+    ) -> Result<Paths, PathsError> {
         let explicit = data_dir.or(env_home);
         let dirs = directories::ProjectDirs::from("", "", "smolweb");
         let data_dir = match (&explicit, &dirs) {
             (Some(d), _) => d.clone(),
             (None, Some(p)) => p.data_dir().to_path_buf(),
-            (None, None) => return Err("no home directory: set SMOLWEB_HOME or --data-dir".into()),
+            (None, None) => return Err(PathsError::NoHome),
         };
         let config_file = match (config.or(env_config), &explicit, &dirs) {
             (Some(c), _, _) => c,

@@ -262,3 +262,77 @@ async fn a_pin_approved_through_the_cli_is_the_one_the_next_get_checks() {
     let o = get(data, vec![server.url("/")]).await;
     assert!(o.status.success(), "pinned afresh after the removal");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_fetches_and_warns_when_the_pin_cannot_be_saved() {
+    let server = gemini::Server::start(
+        gemini::Routes::new().route("/", gemini::Reply::gemtext("# fetched anyway\n")),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    std::fs::create_dir_all(&data).unwrap();
+    let url = server.url("/");
+    // No file may grow past 0 bytes (a full disk, as far as smolweb can tell): SIGXFSZ is
+    // ignored so the write fails with an error instead of killing the process.
+    let o = tokio::task::spawn_blocking(move || {
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -f 0; trap '' XFSZ; exec \"$0\" --data-dir \"$1\" get \"$2\"")
+            .arg(env!("CARGO_BIN_EXE_smolweb"))
+            .arg(&data)
+            .arg(&url)
+            .env_remove("SMOLWEB_CONFIG")
+            .env_remove("SMOLWEB_HOME")
+            .env_remove("SMOLWEB_LOG")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "# fetched anyway\n");
+    assert!(stderr.contains("could not be saved"), "{stderr}");
+    let saved = std::fs::read_to_string(dir.path().join("known_hosts.toml")).unwrap_or_default();
+    assert!(!saved.contains("pin"), "nothing was saved: {saved}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_identity_file_is_named_and_blocks_nothing_else() {
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext("# ok\n")))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let ids = data.join("identities");
+    std::fs::create_dir_all(&ids).unwrap();
+    let bad = ids.join(format!("{}.toml", "e".repeat(64)));
+    std::fs::write(&bad, "this is [not toml").unwrap();
+
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "# ok\n");
+
+    let d = data.clone();
+    let (created, listed) = tokio::task::spawn_blocking(move || {
+        let created = smolweb(&d, &["identity", "create", "gemini://other.example/"]);
+        let listed = smolweb(&d, &["identity", "list"]);
+        (created, listed)
+    })
+    .await
+    .unwrap();
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    assert!(listed.status.success());
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("gemini://other.example/"));
+    let warning = String::from_utf8_lossy(&listed.stderr);
+    assert!(
+        warning.contains(&"e".repeat(64)),
+        "the bad file is named: {warning}"
+    );
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "this is [not toml");
+}

@@ -142,6 +142,10 @@ fn start_gophernicus(dir: &Path) -> (Running, u16) {
         &root.join("notes.txt"),
         "First line of notes\nSecond line\n",
     );
+    write(
+        &root.join("dotted.txt"),
+        "Before the dot\n.\nAfter the dot\n..two dots\nLast line\n",
+    );
     write_exec(
         &root.join("search/gophermap"),
         "#!/bin/sh\nprintf 'iYou searched for: %s\\tfake\\t(NULL)\\t0\\r\\n' \"$SEARCHREQUEST\"\n",
@@ -259,6 +263,17 @@ fn real_servers_page_menu_search_and_not_found() {
     let out = smolweb(&s.data, &["get", &notes]);
     assert!(
         text(&out).0.contains("First line of notes\nSecond line"),
+        "{:?}",
+        text(&out)
+    );
+
+    // gophernicus sends files without a closing "." and without dot-stuffing: a lone "."
+    // inside one is content, and everything after it arrives.
+    let dotted = format!("gopher://127.0.0.1:{}/0/dotted.txt", s.gopher);
+    let out = smolweb(&s.data, &["get", &dotted]);
+    assert_eq!(
+        text(&out).0,
+        "Before the dot\n.\nAfter the dot\n..two dots\nLast line\n",
         "{:?}",
         text(&out)
     );

@@ -4,9 +4,9 @@
 
 use rustls_pki_types::CertificateDer;
 use rustls_pki_types::pem::PemObject;
+use smolweb::core::fingerprint::sha256_fingerprint as fingerprint_of;
 use smolweb::store::StoreError;
 use smolweb::store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
-use smolweb::store::tofu::fingerprint_of;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
@@ -246,8 +246,21 @@ fn corrupt_metadata_is_an_error_naming_the_file() {
     let err = ids.list().unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
     assert!(err.to_string().contains(&"f".repeat(64)), "{err}");
-    assert!(ids.find_for("h", 1965, "/", false).is_err());
-    // Creating is refused too (uniqueness cannot be checked), and the file is untouched.
-    assert!(ids.create(new("b", scope("h", "/"), true), NOW).is_err());
+    // The scan names it and still returns the readable identity.
+    let scan = ids.scan().unwrap();
+    assert_eq!(scan.identities.len(), 1);
+    assert_eq!(scan.unreadable.len(), 1);
+    assert_eq!(scan.unreadable[0].path, bad);
+    // Finding an identity for a fetch, creating and updating others keep working, and the
+    // file is untouched.
+    let a = ids.find_for("h", 1965, "/", false).unwrap().unwrap();
+    assert_eq!(a.name, "a");
+    assert!(ids.find_for("other", 1965, "/", false).unwrap().is_none());
+    let b = ids
+        .create(new("b", scope("other.example", "/"), true), NOW)
+        .unwrap();
+    ids.update(&b.fingerprint, |i| i.name = "b2".into())
+        .unwrap();
+    assert_eq!(ids.scan().unwrap().identities.len(), 2);
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "name = [");
 }

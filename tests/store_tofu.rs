@@ -2,8 +2,9 @@
 //! writing the same file at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use smolweb::core::fingerprint::sha256_fingerprint as fingerprint_of;
 use smolweb::store::StoreError;
-use smolweb::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict, fingerprint_of};
+use smolweb::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
 use time::OffsetDateTime;
 use time::macros::datetime;
 

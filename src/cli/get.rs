@@ -13,7 +13,11 @@ use std::io::Write;
 /// Print the outcome; returns the exit code for its class.
 pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
     match outcome {
-        Outcome::Page { fetched, .. } => {
+        Outcome::Page { fetched, info } => {
+            if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
+                let warning = tls.tofu_warning().unwrap_or_default();
+                eprintln!("smolweb: warning: {}", one_line(&warning));
+            }
             let page = &fetched.page;
             let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
             if raw {

@@ -4,6 +4,7 @@
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
 use smolweb::client::Client;
+use smolweb::core::text::sanitize_line;
 use smolweb::core::url::{Scheme, Url};
 use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 use std::path::PathBuf;
@@ -170,7 +171,15 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
     let ids = client.identities();
     match cmd {
         IdentityCommand::List => {
-            let list = ids.list()?;
+            let scan = ids.scan()?;
+            for bad in &scan.unreadable {
+                eprintln!(
+                    "smolweb: warning: cannot read identity file {} ({}); it is left as it is",
+                    bad.path.display(),
+                    sanitize_line(&bad.reason)
+                );
+            }
+            let list = scan.identities;
             if list.is_empty() {
                 println!("no identities");
             }

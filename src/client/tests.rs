@@ -84,6 +84,7 @@ fn tls() -> TlsInfo {
         tofu: TofuState::Trusted,
         client_cert: None,
         client_cert_warning: None,
+        pin_warning: None,
     }
 }
 

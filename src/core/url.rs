@@ -286,6 +286,14 @@ impl std::str::FromStr for Url {
     }
 }
 
+/// A URL string without its query: everything from the first `?` on is dropped (a fragment
+/// after the query goes with it). The one form for URL text that may not parse but must be
+/// shown, stored or logged without a secret (history, request info, status lines); a parsed
+/// [`Url`] has [`Url::without_query`].
+pub fn strip_query(url: &str) -> &str {
+    url.split_once('?').map_or(url, |(base, _)| base)
+}
+
 /// The one host normalizer: every path that names a host (pins, allow lists, identities'
 /// scopes, commands) turns what was typed into the form a parsed [`Url`] carries, so a stored
 /// host is the one the next fetch looks up. Accepts a registered name (IDNA-mapped:

@@ -224,7 +224,12 @@ pub async fn cert_update(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Reply<Cert
 /// Check an identity change against the store and say what to ask.
 fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdateOut>, ErrorOut> {
     let scope = scope_of(&p.url)?;
-    let ids = c.client.identities().list().map_err(|e| store_err(&e))?;
+    let ids = c
+        .client
+        .identities()
+        .scan()
+        .map_err(|e| store_err(&e))?
+        .identities;
     let name = c.client_name();
     let (action, request, question) = match p.action {
         CertAction::Create => {

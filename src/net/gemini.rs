@@ -200,17 +200,21 @@ fn session_info(
         .peer_certificates()
         .and_then(|c| c.first())
         .ok_or_else(|| FetchError::Tls("the server presented no certificate".into()))?;
-    let (cert, tofu, resumed) = match take(&ctx.slot) {
-        Some(VerifyOutcome::Accepted { cert, tofu }) => {
+    let (cert, tofu, resumed, pin_warning) = match take(&ctx.slot) {
+        Some(VerifyOutcome::Accepted {
+            cert,
+            tofu,
+            pin_not_saved,
+        }) => {
             net.tls
                 .remember_session_cert(id_fp, t.host, t.port, &cert.fingerprint);
-            (cert, tofu, false)
+            (cert, tofu, false, pin_not_saved)
         }
         Some(VerifyOutcome::Refused(err)) => return Err(err),
         None => {
-            let cert = cert_details(peer.as_ref()).map_err(FetchError::Tls)?;
+            let cert = cert_details(peer.as_ref())?;
             let tofu = resumed_tofu(net, t, &cert, opts)?;
-            (cert, tofu, true)
+            (cert, tofu, true, None)
         }
     };
     let version = match conn.protocol_version() {
@@ -239,6 +243,7 @@ fn session_info(
         tofu,
         client_cert: presented.map(|c| c.fingerprint.clone()),
         client_cert_warning: warning,
+        pin_warning,
     })
 }
 

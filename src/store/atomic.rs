@@ -130,15 +130,15 @@ pub fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
     }
 }
 
-fn parse_or_default<T: Default>(
+fn parse_or_default<T: Default, E: std::error::Error>(
     path: &Path,
-    parse: impl FnOnce(&str) -> Result<T, String>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, StoreError> {
     match read_text(path)? {
         None => Ok(T::default()),
-        Some(text) => parse(&text).map_err(|reason| StoreError::Corrupt {
+        Some(text) => parse(&text).map_err(|e| StoreError::Corrupt {
             path: path.to_path_buf(),
-            reason,
+            reason: e.to_string(),
         }),
     }
 }
@@ -179,18 +179,18 @@ fn write_temp(temp: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreErr
 }
 
 /// Read a file under the lock and parse it with `parse`; a missing file gives `T::default()`.
-pub fn read<T: Default>(
+pub fn read<T: Default, E: std::error::Error>(
     path: &Path,
-    parse: impl FnOnce(&str) -> Result<T, String>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, StoreError> {
     with_lock(&lock_path(path), false, || parse_or_default(path, parse))
 }
 
 /// Under an exclusive lock: read the current contents (missing = default), apply `mutate`,
 /// and atomically replace the file with `render(&value)`. Returns what `mutate` returned.
-pub fn update<T: Default, R>(
+pub fn update<T: Default, R, E: std::error::Error>(
     path: &Path,
-    parse: impl FnOnce(&str) -> Result<T, String>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
     render: impl FnOnce(&T) -> String,
     mutate: impl FnOnce(&mut T) -> Result<R, StoreError>,
 ) -> Result<R, StoreError> {
@@ -206,10 +206,10 @@ pub fn update<T: Default, R>(
 /// Like [`update`], with explicit modes, and `mutate` says whether anything changed: the file
 /// is only rewritten when it returns `true` (so frequent no-op checks do not churn the disk).
 /// `render` may fail (then nothing is written).
-pub fn update_if<T: Default, R>(
+pub fn update_if<T: Default, R, E: std::error::Error>(
     path: &Path,
     modes: Modes,
-    parse: impl FnOnce(&str) -> Result<T, String>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
     render: impl FnOnce(&T) -> Result<String, StoreError>,
     mutate: impl FnOnce(&mut T) -> Result<(R, bool), StoreError>,
 ) -> Result<R, StoreError> {
@@ -224,9 +224,10 @@ pub fn update_if<T: Default, R>(
     })
 }
 
-/// Parse TOML text into `T`, for use as a `parse` argument (the error is the TOML message).
-pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    toml::from_str(text).map_err(|e| e.to_string())
+/// Parse TOML text into `T`, for use as a `parse` argument (the TOML error becomes the
+/// `Corrupt` reason).
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
+    toml::from_str(text)
 }
 
 /// Render `T` as TOML, for use as an [`update_if`] `render` argument.
@@ -239,12 +240,12 @@ pub fn render_toml<T: serde::Serialize>(value: &T) -> Result<String, StoreError>
 mod tests {
     use super::*;
 
-    fn parse_num(s: &str) -> Result<u32, String> {
+    fn parse_num(s: &str) -> Result<u32, std::num::ParseIntError> {
         let t = s.trim();
         if t.is_empty() {
             return Ok(0);
         }
-        t.parse().map_err(|e| format!("{e}"))
+        t.parse()
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub struct Bookmark {
 
 /// Parse the gemtext file: every `=> URL [title]` line is a bookmark, other lines are
 /// ignored (they are not kept on the next write). Never fails.
-fn parse(text: &str) -> Result<Vec<Bookmark>, String> {
+fn parse(text: &str) -> Result<Vec<Bookmark>, std::convert::Infallible> {
     Ok(text.lines().filter_map(parse_link).collect())
 }
 

@@ -3,6 +3,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use crate::core::url::strip_query;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
@@ -29,11 +30,6 @@ fn render(file: &HistoryFile) -> Result<String, StoreError> {
     Ok(format!(
         "# smolweb history, most recent first (URLs are stored without their query).\n\n{body}"
     ))
-}
-
-/// The URL without its query (`?...`, which also drops a fragment after it).
-pub fn strip_query(url: &str) -> &str {
-    url.split_once('?').map_or(url, |(base, _)| base)
 }
 
 /// The history file.

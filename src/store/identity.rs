@@ -5,6 +5,11 @@
 //! Scope = host + port + path prefix matched by whole segments ("/a" covers "/a" and "/a/b",
 //! not "/ab"); the longest matching prefix wins. Certificates are made with rcgen (ECDSA P-256
 //! by default, Ed25519 on request).
+//!
+//! One unreadable metadata file spoils nothing else: [`Identities::scan`] returns the readable
+//! identities and names the others; finding an identity for a fetch, creating and updating
+//! one work around such a file (it is never rewritten or removed), and [`Identities::list`]
+//! is the strict form that fails naming it.
 
 mod cert;
 mod files;
@@ -102,6 +107,32 @@ impl Identity {
     }
 }
 
+/// A metadata file that could not be read or parsed; it is left as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl Unreadable {
+    /// The error a strict caller reports.
+    pub fn into_error(self) -> StoreError {
+        StoreError::Corrupt {
+            path: self.path,
+            reason: self.reason,
+        }
+    }
+}
+
+/// What [`Identities::scan`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// Readable identities, sorted by scope (host, port, path) then name.
+    pub identities: Vec<Identity>,
+    /// Files that could not be read, by path.
+    pub unreadable: Vec<Unreadable>,
+}
+
 /// Parameters for a new identity.
 #[derive(Clone, Debug)]
 pub struct NewIdentity {
@@ -156,6 +187,11 @@ impl Identities {
     pub fn list(&self) -> Result<Vec<Identity>, StoreError> {
         files::with_dir_lock(&self.dir, false, || files::load_all(&self.dir))
     }
+    /// The readable identities and the files that are not (named, left untouched). For
+    /// listings that show both, and for every path that must keep working around a bad file.
+    pub fn scan(&self) -> Result<Scan, StoreError> {
+        files::with_dir_lock(&self.dir, false, || files::scan(&self.dir))
+    }
     /// Generate a key pair and a self-signed certificate (CN = name, valid from one minute
     /// before `now` for `days` days) and store both. Refuses a second identity with the same
     /// name and scope.
@@ -185,7 +221,8 @@ impl Identities {
             cert_pem: made.cert_pem,
         };
         files::with_dir_lock(&self.dir, true, || {
-            let all = files::load_all(&self.dir)?;
+            // An unreadable file cannot be this new one (its name is the new fingerprint).
+            let all = files::scan(&self.dir)?.identities;
             if all.iter().any(|i| same_slot(i, &identity)) {
                 return Err(StoreError::Exists(format!(
                     "identity '{}' for {}",
@@ -207,8 +244,12 @@ impl Identities {
         path: &str,
         for_agent: bool,
     ) -> Result<Option<Identity>, StoreError> {
-        let best = self
-            .list()?
+        let scan = self.scan()?;
+        for bad in &scan.unreadable {
+            tracing::warn!(path = %bad.path.display(), "skipping an unreadable identity file: {}", bad.reason);
+        }
+        let best = scan
+            .identities
             .into_iter()
             .filter(|i| i.scope.covers(host, port, path) && (!for_agent || i.agent_use))
             .max_by_key(|i| i.scope.specificity());
@@ -266,7 +307,7 @@ impl Identities {
                     "only name, scope and agent_use of an identity can change".into(),
                 ));
             }
-            let others = files::load_all(&self.dir)?;
+            let others = files::scan(&self.dir)?.identities;
             if others
                 .iter()
                 .any(|i| i.fingerprint != new.fingerprint && same_slot(i, &new))

@@ -8,11 +8,19 @@
 //! `Example.ORG`, an IDN) is the pin the next fetch of that host checks; a host with a port
 //! or a scheme is refused with [`StoreError::Invalid`]. Hosts read from an older file are
 //! normalized on load (and written back normalized on the next change).
+//!
+//! Reading and saving fail differently ([`KnownHosts::check`]): a store that cannot be read
+//! (unreadable, corrupt) is an error, since no verdict can be trusted without it; a pin that
+//! cannot be saved (disk full, read-only directory) still gives its verdict, with the write
+//! error in [`Checked::not_saved`], and is kept in memory for the rest of the process so the
+//! next handshake (a redirect, a resumed session) agrees with this one.
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use crate::core::fingerprint::is_sha256_fingerprint;
 use crate::core::url::normalize_host;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 
 /// What we know about a presented server certificate.
@@ -184,7 +192,7 @@ fn host_key(host: &str) -> Result<String, StoreError> {
 }
 
 /// Parse the file and normalize the hosts an older version stored as typed.
-fn parse_pins(text: &str) -> Result<PinFile, String> {
+fn parse_pins(text: &str) -> Result<PinFile, toml::de::Error> {
     let mut file: PinFile = atomic::parse_toml(text)?;
     for pin in &mut file.pins {
         if let Ok(host) = normalize_host(&pin.host) {
@@ -207,15 +215,44 @@ fn render(file: &PinFile) -> Result<String, StoreError> {
     ))
 }
 
-/// The known_hosts file.
+/// The result of [`KnownHosts::check`].
+#[derive(Debug)]
+pub struct Checked {
+    pub verdict: Verdict,
+    /// Set when the verdict pinned a certificate (first use, an expired pin replaced) but
+    /// the pin could not be written: the connection may go on, the pin lasts only as long as
+    /// this process, and the faces say so.
+    pub not_saved: Option<StoreError>,
+}
+
+/// The known_hosts file (clones share the pins kept in memory after a failed save).
 #[derive(Clone, Debug)]
 pub struct KnownHosts {
     path: PathBuf,
+    unsaved: Arc<Mutex<Vec<Pin>>>,
 }
 
 impl KnownHosts {
     pub fn new(path: PathBuf) -> KnownHosts {
-        KnownHosts { path }
+        KnownHosts {
+            path,
+            unsaved: Arc::default(),
+        }
+    }
+    fn unsaved(&self) -> std::sync::MutexGuard<'_, Vec<Pin>> {
+        self.unsaved.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+    /// The pin of host:port: on disk, else kept in memory after a failed save.
+    fn lookup(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
+        let mut file = self.load()?;
+        if let Some(i) = file.find(host, port) {
+            return Ok(Some(file.pins.swap_remove(i)));
+        }
+        let unsaved = self.unsaved();
+        Ok(unsaved
+            .iter()
+            .find(|p| p.port == port && p.host == host)
+            .cloned())
     }
     pub fn path(&self) -> &std::path::Path {
         &self.path
@@ -234,14 +271,14 @@ impl KnownHosts {
         file.sort();
         Ok(file.pins)
     }
+    /// The pin of host:port (on disk, or kept in memory after a failed save).
     pub fn get(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
-        let host = host_key(host)?;
-        let mut file = self.load()?;
-        Ok(file.find(&host, port).map(|i| file.pins.swap_remove(i)))
+        self.lookup(&host_key(host)?, port)
     }
     /// Check a presented certificate and record the outcome atomically: pin on first use,
     /// bump last_seen when trusted (at most once per [`LAST_SEEN_GRANULARITY`]), re-pin when an
-    /// expired pin is replaced. Refusals write nothing. Returns the verdict.
+    /// expired pin is replaced. Refusals write nothing. A failed write is an error here; see
+    /// [`KnownHosts::check`] for the form that still answers when the disk is full.
     pub fn check_and_record(
         &self,
         host: &str,
@@ -250,15 +287,39 @@ impl KnownHosts {
         now: OffsetDateTime,
         policy: TofuPolicy,
     ) -> Result<Verdict, StoreError> {
+        let checked = self.check(host, port, cert, now, policy)?;
+        match checked.not_saved {
+            Some(e) => Err(e),
+            None => Ok(checked.verdict),
+        }
+    }
+    /// [`KnownHosts::check_and_record`] that separates reading from saving: an unreadable or
+    /// corrupt store is an error; a verdict whose pin could not be written is returned with
+    /// the write error in [`Checked::not_saved`] (a failed `last_seen` bump is not reported:
+    /// nothing a user relies on was lost).
+    pub fn check(
+        &self,
+        host: &str,
+        port: u16,
+        cert: &CertInfo,
+        now: OffsetDateTime,
+        policy: TofuPolicy,
+    ) -> Result<Checked, StoreError> {
         let host = &host_key(host)?;
         // Fast path under the shared lock: a trusted, recently seen pin needs no write.
-        if let Some(pin) = self.get(host, port)? {
-            let v = verdict(Some(&pin), cert, now, policy);
-            if !needs_write(&v, &pin, now) {
-                return Ok(v);
-            }
+        let known = self.lookup(host, port)?;
+        let first = verdict(known.as_ref(), cert, now, policy);
+        if !known
+            .as_ref()
+            .is_some_and(|pin| needs_write(&first, pin, now))
+            && !matches!(first, Verdict::FirstUse | Verdict::ReplacedExpired { .. })
+        {
+            return Ok(Checked {
+                verdict: first,
+                not_saved: None,
+            });
         }
-        self.update(|file| {
+        let written = self.update(|file| {
             let idx = file.find(host, port);
             let v = verdict(idx.map(|i| &file.pins[i]), cert, now, policy);
             let changed = match (&v, idx) {
@@ -275,7 +336,41 @@ impl KnownHosts {
                 _ => false,
             };
             (v, changed)
-        })
+        });
+        match written {
+            Ok(verdict) => {
+                self.unsaved()
+                    .retain(|p| !(p.port == port && &p.host == host));
+                Ok(Checked {
+                    verdict,
+                    not_saved: None,
+                })
+            }
+            Err(e @ StoreError::Io { .. }) => {
+                let pins = matches!(first, Verdict::FirstUse | Verdict::ReplacedExpired { .. });
+                if pins {
+                    self.keep_unsaved(host, port, cert, now);
+                }
+                Ok(Checked {
+                    verdict: first,
+                    not_saved: pins.then_some(e),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+    /// Remember a pin that could not be written, for the rest of this process.
+    fn keep_unsaved(&self, host: &str, port: u16, cert: &CertInfo, now: OffsetDateTime) {
+        let mut unsaved = self.unsaved();
+        unsaved.retain(|p| !(p.port == port && p.host == host));
+        unsaved.push(Pin {
+            host: host.to_string(),
+            port,
+            fingerprint: cert.fingerprint.to_ascii_lowercase(),
+            not_after: Some(seconds(cert.not_after)),
+            first_seen: seconds(now),
+            last_seen: seconds(now),
+        });
     }
     /// Pin (or re-pin) a certificate explicitly (human choice "trust and save", approvals).
     /// Returns true when the stored pin changed (new host or different fingerprint).
@@ -307,7 +402,7 @@ impl KnownHosts {
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
         let host = &host_key(host)?;
-        if !valid_fingerprint(fingerprint) {
+        if !is_sha256_fingerprint(fingerprint) {
             return Err(StoreError::Invalid(format!(
                 "not a sha256:<64 hex> fingerprint: {fingerprint}"
             )));
@@ -330,13 +425,19 @@ impl KnownHosts {
     /// Remove a pin; returns whether one existed.
     pub fn remove(&self, host: &str, port: u16) -> Result<bool, StoreError> {
         let host = &host_key(host)?;
-        self.update(|file| match file.find(host, port) {
+        let mut unsaved = self.unsaved();
+        let before = unsaved.len();
+        unsaved.retain(|p| !(p.port == port && &p.host == host));
+        let in_memory = unsaved.len() != before;
+        drop(unsaved);
+        let on_disk = self.update(|file| match file.find(host, port) {
             Some(i) => {
                 file.pins.remove(i);
                 (true, true)
             }
             None => (false, false),
-        })
+        })?;
+        Ok(on_disk || in_memory)
     }
 }
 
@@ -348,18 +449,6 @@ fn needs_write(v: &Verdict, pin: &Pin, now: OffsetDateTime) -> bool {
         Verdict::FirstUse | Verdict::ReplacedExpired { .. } => true,
         _ => false,
     }
-}
-
-/// `sha256:` followed by 64 hex digits (either case).
-pub fn valid_fingerprint(fp: &str) -> bool {
-    fp.strip_prefix("sha256:")
-        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// `sha256:<lowercase hex>` of a certificate's DER.
-pub fn fingerprint_of(der: &[u8]) -> String {
-    use sha2::Digest;
-    format!("sha256:{}", hex::encode(sha2::Sha256::digest(der)))
 }
 
 #[cfg(test)]
@@ -482,17 +571,5 @@ mod tests {
         assert!(Verdict::FirstUse.accepted());
         assert!(Verdict::Trusted.accepted());
         assert!(!Verdict::NotYetValid { not_before: NOW }.accepted());
-    }
-
-    #[test]
-    fn fingerprint_helpers() {
-        let fp = fingerprint_of(b"abc");
-        assert_eq!(
-            fp,
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert!(valid_fingerprint(&fp));
-        assert!(!valid_fingerprint("sha256:xyz"));
-        assert!(!valid_fingerprint(&fp[7..]));
     }
 }

@@ -45,6 +45,7 @@ pub fn tls(tofu: TofuState) -> TlsInfo {
         tofu,
         client_cert: None,
         client_cert_warning: None,
+        pin_warning: None,
     }
 }
 

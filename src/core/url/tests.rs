@@ -440,3 +440,17 @@ fn host_and_port_splits_then_normalizes() {
         assert!(host_and_port(bad, 1965).is_err(), "{bad:?} accepted");
     }
 }
+
+#[test]
+fn strip_query_drops_everything_from_the_first_question_mark() {
+    let cases = [
+        ("gemini://h/p?secret", "gemini://h/p"),
+        ("gemini://h/p?a?b#f", "gemini://h/p"),
+        ("gemini://h/p#frag", "gemini://h/p#frag"),
+        ("not a url ? at all", "not a url "),
+        ("", ""),
+    ];
+    for (input, want) in cases {
+        assert_eq!(strip_query(input), want, "{input}");
+    }
+}

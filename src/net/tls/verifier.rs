@@ -1,5 +1,10 @@
 //! The TOFU certificate verifier: fingerprint + validity of the end-entity certificate,
 //! checked and recorded against known_hosts during the handshake. [`decide`] is pure.
+//!
+//! A known_hosts that cannot be read refuses the connection (`CERTIFICATE_STORE_UNAVAILABLE`:
+//! without the pins no verdict holds). A pin that cannot be saved (disk full) does not: the
+//! certificate is accepted as the verdict says and the write error travels in
+//! [`VerifyOutcome::Accepted::pin_not_saved`] to `TlsInfo::pin_warning`, which both faces show.
 
 use crate::net::{FetchError, TofuState};
 use crate::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
@@ -7,7 +12,6 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::crypto::{CryptoProvider, verify_tls12_signature, verify_tls13_signature};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, Error, SignatureScheme};
-use sha2::{Digest, Sha256};
 use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -15,7 +19,12 @@ use time::format_description::well_known::Rfc3339;
 /// What the verifier decided for one connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyOutcome {
-    Accepted { cert: CertInfo, tofu: TofuState },
+    Accepted {
+        cert: CertInfo,
+        tofu: TofuState,
+        /// Why the pin this verdict made could not be saved (see the module doc).
+        pin_not_saved: Option<String>,
+    },
     Refused(FetchError),
 }
 
@@ -25,18 +34,23 @@ pub type Slot = Mutex<Option<VerifyOutcome>>;
 /// Fingerprint and validity of a certificate (what TOFU needs).
 pub type CertDetails = CertInfo;
 
-/// `sha256:<hex>` of a DER certificate.
-pub fn fingerprint(der: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(der)))
+/// A server certificate that does not parse as X.509.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot parse the server certificate: {0}")]
+pub struct BadCertificate(#[source] x509_parser::nom::Err<x509_parser::error::X509Error>);
+
+impl From<BadCertificate> for FetchError {
+    fn from(e: BadCertificate) -> FetchError {
+        FetchError::Tls(e.to_string())
+    }
 }
 
 /// Hash and parse a DER certificate.
-pub fn cert_details(der: &[u8]) -> Result<CertInfo, String> {
-    let (_, cert) = x509_parser::parse_x509_certificate(der)
-        .map_err(|e| format!("cannot parse the server certificate: {e}"))?;
+pub fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
+    let (_, cert) = x509_parser::parse_x509_certificate(der).map_err(BadCertificate)?;
     let validity = cert.validity();
     Ok(CertInfo {
-        fingerprint: fingerprint(der),
+        fingerprint: crate::core::fingerprint::sha256_fingerprint(der),
         not_before: validity.not_before.to_datetime(),
         not_after: validity.not_after.to_datetime(),
     })
@@ -58,6 +72,7 @@ pub fn decide(
     let accept = |tofu| VerifyOutcome::Accepted {
         cert: cert.clone(),
         tofu,
+        pin_not_saved: None,
     };
     match verdict {
         Verdict::FirstUse => accept(TofuState::FirstUse),
@@ -128,17 +143,33 @@ impl TofuVerifier {
     fn outcome(&self, conn: &Connection, der: &[u8], now: UnixTime) -> VerifyOutcome {
         let cert = match cert_details(der) {
             Ok(cert) => cert,
-            Err(msg) => return VerifyOutcome::Refused(FetchError::Tls(msg)),
+            Err(e) => return VerifyOutcome::Refused(e.into()),
         };
         let secs = i64::try_from(now.as_secs()).unwrap_or(i64::MAX);
         let now =
             OffsetDateTime::from_unix_timestamp(secs).unwrap_or_else(|_| OffsetDateTime::now_utc());
         let (host, port) = (conn.host.as_str(), conn.port);
-        match self
-            .known_hosts
-            .check_and_record(host, port, &cert, now, self.policy)
-        {
-            Ok(verdict) => decide(verdict, &cert, host, port, conn.trust_once.as_deref()),
+        match self.known_hosts.check(host, port, &cert, now, self.policy) {
+            Ok(checked) => {
+                let mut outcome = decide(
+                    checked.verdict,
+                    &cert,
+                    host,
+                    port,
+                    conn.trust_once.as_deref(),
+                );
+                if let (VerifyOutcome::Accepted { pin_not_saved, .. }, Some(e)) =
+                    (&mut outcome, checked.not_saved)
+                {
+                    tracing::warn!(
+                        host,
+                        port,
+                        "the server certificate could not be pinned: {e}"
+                    );
+                    *pin_not_saved = Some(e.to_string());
+                }
+                outcome
+            }
             Err(e) => {
                 VerifyOutcome::Refused(FetchError::CertificateStoreUnavailable(e.to_string()))
             }
@@ -304,6 +335,5 @@ mod tests {
     #[test]
     fn garbage_is_not_a_certificate() {
         assert!(cert_details(b"not a certificate").is_err());
-        assert_eq!(fingerprint(b"").len(), "sha256:".len() + 64);
     }
 }

@@ -3,8 +3,8 @@
 //! between us and the server) and lasts `days` days. Times are whole seconds.
 
 use super::KeyAlgorithm;
+use crate::core::fingerprint::sha256_fingerprint;
 use crate::store::StoreError;
-use crate::store::tofu::fingerprint_of;
 use time::{Duration, OffsetDateTime};
 
 /// What generation produced (the key PEM is secret: never log it).
@@ -44,7 +44,7 @@ pub(super) fn generate(
     Ok(Generated {
         cert_pem: cert.pem(),
         key_pem: key.serialize_pem(),
-        fingerprint: fingerprint_of(cert.der()),
+        fingerprint: sha256_fingerprint(cert.der()),
         not_before,
         not_after,
     })

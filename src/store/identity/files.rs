@@ -3,7 +3,7 @@
 //! re-applied on every write. One directory lock (`<dir>/.lock`) covers all of them, so
 //! "no two identities with the same name and scope" holds across processes.
 
-use super::{Identity, KeyMaterial};
+use super::{Identity, KeyMaterial, Scan, Unreadable};
 use crate::store::StoreError;
 use crate::store::atomic::{self, Modes};
 use std::path::{Path, PathBuf};
@@ -49,9 +49,9 @@ fn parse_file(path: &Path) -> Result<Option<Identity>, StoreError> {
     };
     atomic::parse_toml::<Identity>(&text)
         .map(Some)
-        .map_err(|reason| StoreError::Corrupt {
+        .map_err(|e| StoreError::Corrupt {
             path: path.to_path_buf(),
-            reason,
+            reason: e.to_string(),
         })
 }
 
@@ -59,21 +59,43 @@ pub(super) fn load_one(dir: &Path, stem: &str) -> Result<Option<Identity>, Store
     parse_file(&dir.join(format!("{stem}.toml")))
 }
 
-/// Every `*.toml` in the directory (a missing directory = none), sorted by scope then name.
+/// Every `*.toml` in the directory (a missing directory = none), sorted by scope then name;
+/// a file that cannot be read or parsed is the error, naming it.
 pub(super) fn load_all(dir: &Path) -> Result<Vec<Identity>, StoreError> {
+    let scan = scan(dir)?;
+    match scan.unreadable.into_iter().next() {
+        Some(bad) => Err(bad.into_error()),
+        None => Ok(scan.identities),
+    }
+}
+
+/// Every `*.toml` in the directory, the readable ones parsed and the others named (left
+/// untouched). Only a directory that cannot be listed is an error.
+pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Scan::default()),
         Err(e) => return Err(io_err(dir, e)),
     };
-    let mut out = Vec::new();
+    let mut out = Scan::default();
     for entry in entries {
         let path = entry.map_err(|e| io_err(dir, e))?.path();
-        if path.extension().is_some_and(|x| x == "toml") {
-            out.extend(parse_file(&path)?);
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        match parse_file(&path) {
+            Ok(found) => out.identities.extend(found),
+            Err(StoreError::Corrupt { path, reason }) => {
+                out.unreadable.push(Unreadable { path, reason })
+            }
+            Err(StoreError::Io { path, source }) => out.unreadable.push(Unreadable {
+                path,
+                reason: source.to_string(),
+            }),
+            Err(e) => return Err(e),
         }
     }
-    out.sort_by(|a, b| {
+    out.identities.sort_by(|a, b| {
         (&a.scope.host, a.scope.port, &a.scope.path, &a.name).cmp(&(
             &b.scope.host,
             b.scope.port,
@@ -81,6 +103,7 @@ pub(super) fn load_all(dir: &Path) -> Result<Vec<Identity>, StoreError> {
             &b.name,
         ))
     });
+    out.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
 
