@@ -4,6 +4,7 @@
 pub mod code;
 pub mod gemtext;
 pub mod gopher;
+pub mod html;
 pub mod page;
 pub mod response;
 pub mod url;
