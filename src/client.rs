@@ -142,6 +142,7 @@ mod gemini;
 mod gopher;
 mod politeness;
 pub mod transport;
+pub mod web;
 
 use crate::cache::{Cache, CacheEntry, Clock, SystemClock};
 use crate::config::Config;
@@ -191,6 +192,7 @@ pub struct Client {
     cache: Cache,
     robots: RobotsCache,
     pacer: Pacer,
+    web: web::WebState,
 }
 
 impl Client {
@@ -230,6 +232,7 @@ impl Client {
             history: History::new(paths.history()),
             cache: Cache::new(ttl, config.cache.max_entries, clock.clone()),
             robots: RobotsCache::new(clock.clone()),
+            web: web::WebState::new(&config, clock.clone()),
             pacer: Pacer::new(interval, clock),
             transport,
             config,

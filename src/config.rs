@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+mod web;
+pub use web::Web;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
@@ -27,6 +30,7 @@ pub struct Config {
     pub tofu: Tofu,
     pub identity: IdentityDefaults,
     pub tui: Tui,
+    pub web: Web,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]

@@ -19,6 +19,8 @@ mod schema;
 mod seal;
 pub mod server;
 mod text;
+mod web;
+pub mod web_out;
 
 use crate::client::Client;
 use rmcp::service::ServerInitializeError;
