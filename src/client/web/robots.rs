@@ -1,7 +1,8 @@
 //! robots.txt on the web: per scheme+host+port, cached like Gemini's (24 h; an unavailable
 //! answer 10 min), fetched once per host at a time, read by [`http_robots_answer`]. A
-//! robots.txt that cannot be fetched (DNS, connection, timeout, 5xx) refuses the page for now
-//! (`POLICY_REJECTED`, retryable); the guard refusing the host is reported as itself.
+//! robots.txt that cannot be read (5xx, a timeout, a broken answer) refuses the page for now
+//! (`POLICY_REJECTED`, retryable); a host that cannot be reached at all (DNS, connection, TLS)
+//! or that the guard refuses is reported as that, since the page would fail the same way.
 
 use super::super::{Client, Face};
 use crate::net::http::{HttpFetcher, HttpRequest, WebError};
@@ -91,7 +92,12 @@ async fn fetch_robots(
     let host = url.host_str().unwrap_or_default();
     match fetcher.fetch(&req).await {
         Ok(resp) => Ok(http_robots_answer(resp.status, &resp.body)),
-        Err(e @ WebError::PolicyRejected { .. }) | Err(e @ WebError::InvalidInput(_)) => Err(e),
+        Err(
+            e @ (WebError::PolicyRejected { .. }
+            | WebError::InvalidInput(_)
+            | WebError::Dns { .. }
+            | WebError::Connection { .. }),
+        ) => Err(e),
         Err(WebError::Redirect(_)) => Ok(http_robots_answer(404, b"")),
         Err(e) => Err(unavailable(host, &e.to_string())),
     }

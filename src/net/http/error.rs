@@ -120,7 +120,13 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
         if let Some(g) = s.downcast_ref::<GuardError>() {
             return WebError::from_guard(g.0.clone());
         }
-        if let Some(t) = s.downcast_ref::<rustls::Error>() {
+        // rustls errors arrive wrapped in an io::Error, whose `source()` skips the inner one.
+        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
+            s.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if let Some(t) = tls {
             return WebError::Connection {
                 host,
                 message: format!("TLS: {t}"),
