@@ -387,7 +387,7 @@ async fn big_page_windows_join_exactly_from_the_held_copy() {
     let mut big = String::new();
     while big.chars().count() < 3_000_000 {
         big.push_str(line);
-        if big.len() % 7 == 0 {
+        if big.len().is_multiple_of(7) {
             big.push('\n');
         }
     }
