@@ -316,6 +316,7 @@ impl Client {
             Scheme::About => self.open_about(parsed),
             Scheme::Gemini => gemini::open(self, parsed, opts, started).await,
             Scheme::Gopher => gopher::open(self, parsed, opts).await,
+            Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
         }
     }
 
@@ -403,7 +404,8 @@ impl Client {
                 let target = parsed.gopher_target().ok()?;
                 Some(gopher::request_url(&target, target.search.as_deref()).1)
             }
-            Scheme::About => None,
+            // The web keeps its own cache (keyed by conversion options too).
+            Scheme::About | Scheme::Http | Scheme::Https => None,
         }
     }
 

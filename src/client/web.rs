@@ -13,9 +13,12 @@
 //! Gemini, and uses `web.tui_max_response_bytes`. Dangerous ports are refused for agents only.
 
 mod page;
+mod reader;
 mod robots;
 
 pub use page::{WebFormat, WebPage};
+pub(super) use reader::open_reader;
+pub use reader::{reader_page, web_error_as_fetch};
 
 use super::{Client, Face};
 use crate::cache::{Cache, Clock};
@@ -120,6 +123,17 @@ impl Client {
         self.web_fetcher()?.fetch(&req).await
     }
 
+    /// Drop the held copy of this query's page (a reload).
+    pub fn forget_web(&self, q: &WebQuery) -> bool {
+        let Ok(url) = crate::net::http::parse_target(&q.url, false) else {
+            return false;
+        };
+        let cap = self.web_body_cap(q.max_bytes);
+        self.web
+            .cache
+            .remove(&cache_key(url.as_str(), q.format, q.extract, cap))
+    }
+
     /// The page held in the cache for this query, if any (no network).
     pub fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
         let url = crate::net::http::parse_target(&q.url, false).ok()?;
@@ -163,7 +177,13 @@ impl Client {
         };
         tracing::debug!(url = %url, "web request");
         let resp = fetcher.fetch(&req).await?;
-        let page = Arc::new(page::build(resp, q.format, q.extract, self.now())?);
+        let page = Arc::new(page::build(
+            resp,
+            q.format,
+            q.extract,
+            self.now(),
+            self.face == Face::Human,
+        )?);
         if page.status < 400 {
             let key = cache_key(url.as_str(), q.format, q.extract, cap);
             self.web.cache.put(&key, page.clone());

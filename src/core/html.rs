@@ -14,6 +14,7 @@
 //! app shell that needs JavaScript ([`Hint::RequiresJavascript`]).
 
 pub mod charset;
+pub mod gemtext;
 pub mod invisible;
 mod meta;
 pub mod sanitize;

@@ -252,10 +252,16 @@ async fn read_response(
     let tls = resp
         .extensions()
         .get::<reqwest::tls::TlsInfo>()
-        .and_then(|t| t.peer_certificate())
-        .map(|der| WebTls {
-            cert_fingerprint: format!("sha256:{}", hex::encode(Sha256::digest(der))),
-            version: None,
+        .and_then(|t| {
+            let version = t.version().and_then(|v| match v {
+                reqwest::tls::Version::TLS_1_3 => Some("TLSv1.3".to_string()),
+                reqwest::tls::Version::TLS_1_2 => Some("TLSv1.2".to_string()),
+                _ => None,
+            });
+            t.peer_certificate().map(|der| WebTls {
+                cert_fingerprint: format!("sha256:{}", hex::encode(Sha256::digest(der))),
+                version,
+            })
         });
     let status = resp.status().as_u16();
     let mut body = Vec::new();

@@ -48,6 +48,10 @@ pub struct WebPage {
     pub tls: Option<WebTls>,
     pub redirects: Vec<String>,
     pub fetched_at: OffsetDateTime,
+    /// The body bytes as received (after decompression): `smolweb get --raw`.
+    pub raw: Vec<u8>,
+    /// Not text (human face only: kept to be saved or opened elsewhere; `body` is empty).
+    pub binary: bool,
 }
 
 impl WebPage {
@@ -128,16 +132,22 @@ fn sniff(body: &[u8]) -> Option<Kind> {
     (!binary).then_some(Kind::Text)
 }
 
-/// Build the page of an answer (pure apart from the timestamp given).
+/// Build the page of an answer (pure apart from the timestamp given). A body that is not
+/// text is refused with its type and size, unless `keep_binary` (the human face) keeps it.
 pub fn build(
     resp: HttpResponse,
     format: WebFormat,
     extract: Extract,
     now: OffsetDateTime,
+    keep_binary: bool,
 ) -> Result<WebPage, WebError> {
     let ct = resp.content_type.as_deref();
     let essence = essence(ct);
-    let Some(kind) = kind_of(&essence, &resp.body) else {
+    let kind = kind_of(&essence, &resp.body);
+    if kind.is_none() && keep_binary {
+        return Ok(binary_page(resp, now));
+    }
+    let Some(kind) = kind else {
         return Err(WebError::Unsupported {
             content_type: if essence.is_empty() {
                 "(none)".into()
@@ -182,5 +192,30 @@ pub fn build(
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,
+        raw: resp.body,
+        binary: false,
     })
+}
+
+fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
+    WebPage {
+        status: resp.status,
+        final_url: resp.final_url,
+        content_type: resp.content_type,
+        bytes: resp.body.len() as u64,
+        truncated: resp.truncated,
+        extraction: Extraction::None,
+        hints: Vec::new(),
+        meta: Metadata::default(),
+        markdown_tokens: None,
+        retry_after: resp.retry_after,
+        body: Body::default(),
+        encoding: "binary",
+        forms_removed: 0,
+        tls: resp.tls,
+        redirects: resp.redirects,
+        fetched_at: now,
+        raw: resp.body,
+        binary: true,
+    }
 }

@@ -137,6 +137,18 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
     }
     messages.dedup();
     let message = messages.join(": ");
+    // Some connectors flatten the rustls error into text; its wording still says TLS.
+    let lower = message.to_ascii_lowercase();
+    if e.is_connect()
+        && ["peer certificate", "certificate", "handshake", "tls"]
+            .iter()
+            .any(|w| lower.contains(w))
+    {
+        return WebError::Connection {
+            host,
+            message: format!("TLS: {message}"),
+        };
+    }
     if e.is_timeout() {
         WebError::Timeout(budget)
     } else if e.is_connect() {
