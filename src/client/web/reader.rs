@@ -45,7 +45,14 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
             t.push_str("```\n");
             t
         }
-        _ => markdown_to_gemtext(web.body.text()),
+        _ => {
+            let body = markdown_to_gemtext(web.body.text());
+            // Readability drops a heading that repeats the title: give the reader it back.
+            match &web.meta.title {
+                Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
+                _ => body,
+            }
+        }
     };
     let mut gemini = mime_of("text/gemini");
     gemini.charset = Some("utf-8".into());
