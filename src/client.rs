@@ -148,6 +148,7 @@ mod gopher;
 mod limits;
 mod politeness;
 pub mod transport;
+pub mod web;
 
 use crate::cache::{Cache, CacheEntry, Clock, SystemClock};
 use crate::config::Config;
@@ -197,6 +198,7 @@ pub struct Client {
     cache: Cache,
     robots: RobotsCache,
     pacer: Pacer,
+    web: web::WebState,
 }
 
 impl Client {
@@ -247,6 +249,7 @@ impl Client {
                 clock.clone(),
             ),
             robots: RobotsCache::new(clock.clone()),
+            web: web::WebState::new(&config, clock.clone()),
             pacer: Pacer::new(interval, clock),
             transport,
             config,
@@ -334,6 +337,7 @@ impl Client {
             Scheme::About => self.open_about(parsed),
             Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
             Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
+            Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
         }
     }
 
@@ -421,7 +425,8 @@ impl Client {
                 let target = parsed.gopher_target().ok()?;
                 Some(gopher::request_url(&target, target.search.as_deref()).1)
             }
-            Scheme::About => None,
+            // The web keeps its own cache (keyed by conversion options too).
+            Scheme::About | Scheme::Http | Scheme::Https => None,
         }
     }
 

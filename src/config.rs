@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+mod web;
+pub use web::Web;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
@@ -33,6 +36,7 @@ pub struct Config {
     pub tui: Tui,
     pub feeds: Feeds,
     pub offline: Offline,
+    pub web: Web,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]

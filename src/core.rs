@@ -6,6 +6,7 @@ pub mod feed;
 pub mod fingerprint;
 pub mod gemtext;
 pub mod gopher;
+pub mod html;
 pub mod page;
 pub mod response;
 pub mod text;

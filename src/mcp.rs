@@ -26,6 +26,8 @@ mod seal;
 pub mod server;
 mod stdio;
 mod text;
+mod web;
+pub mod web_out;
 
 pub use server::SmolwebServer;
 pub use stdio::{ServeError, run as run_stdio, serve};

@@ -6,6 +6,7 @@
 pub mod gemini;
 pub mod gopher;
 pub mod guard;
+pub mod http;
 pub mod tls;
 
 pub use crate::core::code::ErrorCode;

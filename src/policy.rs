@@ -10,6 +10,7 @@
 //!   TOFU) is reported as that error, never as a robots failure, and nothing is remembered.
 //! - Protocol errors and oversized answers: allow all (the capsule has no usable robots.txt).
 
+pub mod http_robots;
 pub mod pacing;
 pub mod robots;
 

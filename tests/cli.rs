@@ -44,7 +44,7 @@ fn get_prints_the_offline_start_page_with_numbered_links() {
 fn get_reports_bad_input_on_stderr_with_its_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     for (url, code) in [
-        ("http://example.org/", 2),
+        ("ftp://example.org/", 2),
         ("gemini://user@example.org/", 2),
         ("gopher://example.org/8telnet", 2),
         ("not a url at all", 2),

@@ -287,3 +287,313 @@ fn real_servers_page_menu_search_and_not_found() {
         text(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The web: Debian's nginx serving fixture pages over http and https (HTTP/2 with ALPN), with a
+// CA made by openssl that smolweb is told to trust. Driven through `smolweb get` (the human
+// face) and the library's agent face (the fetch_url path), which must refuse a redirect to a
+// private name that nginx's access log then never shows.
+
+const NGINX: &str = "/usr/sbin/nginx";
+
+fn nginx_present() -> bool {
+    if Path::new(NGINX).exists() && Path::new("/usr/bin/openssl").exists() {
+        return true;
+    }
+    if std::env::var("SMOLWEB_REQUIRE_REAL_SERVERS").as_deref() == Ok("1") {
+        panic!("SMOLWEB_REQUIRE_REAL_SERVERS=1 but nginx or openssl is missing");
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n*** SKIP real_servers (web): missing {NGINX} (apt-get install nginx openssl) ***\n"
+    );
+    false
+}
+
+fn openssl(args: &[&str], dir: &Path) {
+    let status = Command::new("/usr/bin/openssl")
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "openssl {args:?} failed");
+}
+
+/// A CA and a server certificate for 127.0.0.1 signed by it (ca.pem, server.pem, server.key).
+fn make_web_ca(dir: &Path) {
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509"];
+    ca.extend(ec);
+    ca.extend(["-days", "30", "-subj", "/CN=smolweb nginx test CA"]);
+    ca.extend(["-addext", "basicConstraints=critical,CA:TRUE"]);
+    ca.extend(["-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+    ca.extend(["-keyout", "ca.key", "-out", "ca.pem"]);
+    openssl(&ca, dir);
+    let mut csr = vec!["req"];
+    csr.extend(ec);
+    csr.extend([
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+    ]);
+    openssl(&csr, dir);
+    write(
+        &dir.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    );
+    openssl(
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "30",
+            "-extfile",
+            "ext.cnf",
+            "-out",
+            "server.pem",
+        ],
+        dir,
+    );
+}
+
+const WEB_ARTICLE: &str = r#"<!doctype html><html lang="en"><head><title>Lighthouse logs</title>
+<meta name="description" content="What the keepers wrote."></head><body>
+<nav><a href="/">Home</a> <a href="/shop.html">Shop for souvenirs</a></nav>
+<article><h1>Lighthouse logs</h1>
+<p>The keepers wrote the weather, the ships that passed and the state of the lamp every four hours, in books that now fill a whole wall of the archive in town.</p>
+<p>Reading them in order shows how the winters grew milder over a century, and how the number of ships fell once the new harbour opened further south.</p>
+<p>See the <a href="logs/1901.html">log of 1901</a>.</p></article>
+<footer>Copyright the Lighthouse Trust; all rights reserved.</footer></body></html>"#;
+
+struct Nginx {
+    _proc: Running,
+    http: u16,
+    https: u16,
+    dir: tempfile::TempDir,
+}
+
+fn start_nginx() -> Option<Nginx> {
+    if !nginx_present() {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    make_web_ca(d);
+    let root = d.join("www");
+    write(&root.join("index.html"), WEB_ARTICLE);
+    std::fs::write(
+        root.join("latin1.html"),
+        b"<html><head><meta charset=\"iso-8859-1\"></head><body><p>Caf\xe9 au lait, cr\xe8me br\xfbl\xe9e.</p></body></html>",
+    )
+    .unwrap();
+    write(
+        &root.join("notes.md"),
+        "# Notes\n\nPlain *markdown* from nginx.\n",
+    );
+    write(
+        &root.join("robots.txt"),
+        "User-agent: *\nDisallow: /private/\n",
+    );
+    write(&root.join("private/page.html"), "<p>private</p>");
+    write(&root.join("secret.html"), "<p>secret</p>");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, &vec![b'z'; 32 * 1024 * 1024]).unwrap();
+    std::fs::write(root.join("bomb.txt"), gz.finish().unwrap()).unwrap();
+    let (http, https) = (free_port(), free_port());
+    let conf = format!(
+        r#"daemon off;
+master_process off;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log {d}/access.log;
+    client_body_temp_path {d}/tmp-body;
+    proxy_temp_path {d}/tmp-proxy;
+    fastcgi_temp_path {d}/tmp-fastcgi;
+    uwsgi_temp_path {d}/tmp-uwsgi;
+    scgi_temp_path {d}/tmp-scgi;
+    types {{ text/html html; text/markdown md; text/plain txt; }}
+    default_type application/octet-stream;
+    server {{
+        listen 127.0.0.1:{http};
+        listen 127.0.0.1:{https} ssl http2;
+        ssl_certificate {d}/server.pem;
+        ssl_certificate_key {d}/server.key;
+        root {root};
+        location = /latin1.html {{ types {{ }} default_type text/html; }}
+        location = /notes.md {{ add_header x-markdown-tokens 9; }}
+        location = /bomb.txt {{ add_header Content-Encoding gzip; }}
+        location = /old {{ return 301 /index.html; }}
+        location = /busy {{ add_header Retry-After 30 always; return 429; }}
+        location = /loop {{ return 302 /loop; }}
+        location = /to-private {{ return 302 http://localhost:{http}/secret.html; }}
+    }}
+}}
+"#,
+        d = d.display(),
+        root = root.display(),
+    );
+    write(&d.join("nginx.conf"), &conf);
+    let mut child = Command::new(NGINX)
+        .arg("-p")
+        .arg(d)
+        .arg("-e")
+        .arg(d.join("error.log"))
+        .arg("-c")
+        .arg(d.join("nginx.conf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_listening(http, &mut child);
+    wait_listening(https, &mut child);
+    Some(Nginx {
+        _proc: Running(child),
+        http,
+        https,
+        dir,
+    })
+}
+
+impl Nginx {
+    fn http(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.http)
+    }
+    fn https(&self, path: &str) -> String {
+        format!("https://127.0.0.1:{}{path}", self.https)
+    }
+    /// A config naming the test CA, plus `extra` lines.
+    fn config(&self, extra: &str) -> PathBuf {
+        let path = self.dir.path().join("smolweb.toml");
+        let ca = self.dir.path().join("ca.pem");
+        write(
+            &path,
+            &format!(
+                "[web]\nextra_root_certificates = [{:?}]\n{extra}",
+                ca.display().to_string()
+            ),
+        );
+        path
+    }
+    fn access_log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("access.log")).unwrap_or_default()
+    }
+}
+
+#[test]
+fn real_nginx_pages_over_http_and_https() {
+    let Some(n) = start_nginx() else { return };
+    let data = n.dir.path().join("data");
+    let cfg = n.config("");
+    let cfg = cfg.display().to_string();
+    let get = |url: &str, extra: &[&str]| {
+        let mut args = vec!["--config", cfg.as_str(), "get"];
+        args.extend(extra);
+        args.push(url);
+        smolweb(&data, &args)
+    };
+    // The article over HTTPS (HTTP/2), verified against the test CA, main content only.
+    let out = get(&n.https("/old"), &[]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("# Lighthouse logs"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("<{}>", n.https("/logs/1901.html"))),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("souvenirs") && !stdout.contains("all rights reserved"),
+        "{stdout}"
+    );
+    // Without the CA the certificate is refused (exit 4, TLS).
+    let out = smolweb(&data, &["get", &n.https("/")]);
+    assert_eq!(out.status.code(), Some(4), "{:?}", text(&out));
+    // latin-1 declared only by <meta>, over plain HTTP.
+    let out = get(&n.http("/latin1.html"), &[]);
+    assert!(
+        text(&out).0.contains("Café au lait, crème brûlée"),
+        "{:?}",
+        text(&out)
+    );
+    // Markdown as served; raw bytes.
+    let out = get(&n.http("/notes.md"), &["--raw"]);
+    assert_eq!(text(&out).0, "# Notes\n\nPlain *markdown* from nginx.\n");
+    // 429 with Retry-After: exit 5 and the header quoted.
+    let out = get(&n.http("/busy"), &[]);
+    assert_eq!(out.status.code(), Some(5));
+    assert!(text(&out).1.contains("Retry-After: 30"), "{:?}", text(&out));
+    // A redirect loop: exit 3.
+    let out = get(&n.http("/loop"), &[]);
+    assert_eq!(out.status.code(), Some(3), "{:?}", text(&out));
+}
+
+#[test]
+fn real_nginx_agent_face_limits_guard_and_robots() {
+    use smolweb::client::web::WebQuery;
+    use smolweb::client::{Client, Face};
+    use smolweb::core::code::ErrorCode;
+    let Some(n) = start_nginx() else { return };
+    let mut config = smolweb::config::Config::default();
+    config.network.allowed_hosts = vec!["127.0.0.1".into()];
+    config.network.timeout_seconds = 10;
+    config.politeness.per_host_interval_ms = 0;
+    config.web.max_response_bytes = 1024 * 1024;
+    config.web.extra_root_certificates = vec![n.dir.path().join("ca.pem").display().to_string()];
+    let data = n.dir.path().join("agent-data");
+    let paths = smolweb::paths::Paths::resolve(Some(data), None, None, None).unwrap();
+    let client = Client::new(config, paths, Face::Agent).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let fetch = |url: String| {
+        rt.block_on(client.fetch_web(&WebQuery {
+            url,
+            ..WebQuery::default()
+        }))
+    };
+    // nginx's precompressed 32 MiB of 'z': the decompressed cap stops it.
+    let f = fetch(n.https("/bomb.txt")).unwrap();
+    assert!(f.page.truncated);
+    assert_eq!(f.page.bytes, 1024 * 1024);
+    // x-markdown-tokens is passed on.
+    let f = fetch(n.https("/notes.md")).unwrap();
+    assert_eq!(f.page.markdown_tokens, Some(9));
+    // robots.txt: /private/ is disallowed for every agent.
+    let e = fetch(n.http("/private/page.html")).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::PolicyRejected);
+    // A redirect to another name of loopback is refused before any connection.
+    let e = fetch(n.http("/to-private")).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::PolicyRejected, "{e}");
+    let log = n.access_log();
+    assert!(log.contains("/to-private"), "{log}");
+    assert!(
+        !log.contains("/secret.html"),
+        "the refused target was requested: {log}"
+    );
+    assert!(
+        !log.contains("/private/page.html"),
+        "robots.txt was ignored: {log}"
+    );
+}

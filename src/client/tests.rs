@@ -557,7 +557,7 @@ async fn faces_choose_network_options() {
 async fn invalid_and_about_urls() {
     let (c, _, _) = agent();
     assert_eq!(
-        error_code(&open(&c, "http://example.org/").await),
+        error_code(&open(&c, "ftp://example.org/").await),
         "INVALID_REQUEST"
     );
     assert_eq!(error_code(&open(&c, "not a url").await), "INVALID_REQUEST");

@@ -1,6 +1,7 @@
 //! Gemini and Gopher URLs: parse, normalize, resolve, percent-encode.
 //!
-//! Invariants of a parsed [`Url`]: scheme is gemini or gopher; host is lowercase ASCII (IDNA
+//! Invariants of a parsed [`Url`]: scheme is gemini, gopher, http(s) (the web reader) or
+//! about; host is lowercase ASCII (IDNA
 //! punycode for international names; IPv6 literals kept without brackets); port is explicit
 //! (default 1965 / 70); path starts with "/"; dot segments resolved; no userinfo; fragment dropped.
 //! `Display` renders the normalized form with the default port elided.
@@ -32,6 +33,9 @@ pub enum Scheme {
     Gopher,
     /// Built-in pages (`about:home`, `about:help`, ...): host empty, port 0, path = the name.
     About,
+    /// Web pages, fetched by `net::http` and shown converted (the reader view).
+    Http,
+    Https,
 }
 
 impl Scheme {
@@ -40,6 +44,8 @@ impl Scheme {
             Scheme::Gemini => "gemini",
             Scheme::Gopher => "gopher",
             Scheme::About => "about",
+            Scheme::Http => "http",
+            Scheme::Https => "https",
         }
     }
     pub fn default_port(self) -> u16 {
@@ -47,6 +53,8 @@ impl Scheme {
             Scheme::Gemini => 1965,
             Scheme::Gopher => 70,
             Scheme::About => 0,
+            Scheme::Http => 80,
+            Scheme::Https => 443,
         }
     }
 }
@@ -57,7 +65,7 @@ pub enum UrlError {
     Empty,
     #[error("not an absolute URL: {0}")]
     NotAbsolute(String),
-    #[error("unsupported scheme '{0}' (only gemini:// and gopher:// can be fetched)")]
+    #[error("unsupported scheme '{0}' (only gemini://, gopher:// and http(s):// can be fetched)")]
     UnsupportedScheme(String),
     #[error("URL has no host")]
     MissingHost,

@@ -1,5 +1,5 @@
-//! The rmcp server: eight tools (plus the feed tools of `super::feeds`), one resource
-//! (`smolweb://policy`), instructions.
+//! The rmcp server: the Gemini/Gopher tools, `fetch_url` (in `web`) and the feed tools (in
+//! `feeds`), one resource (`smolweb://policy`), instructions.
 //!
 //! Every tool answers with `structuredContent` (its result kind) plus compact text blocks (one
 //! per URL for batches); remote and input problems are `kind: error` results with
@@ -356,6 +356,27 @@ impl SmolwebServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         Ok(self.batch(Family::Gopher, &p, &ctx).await)
+    }
+
+    #[tool(
+        name = "fetch_url",
+        description = super::web::DESCRIPTION,
+        input_schema = schema::input::<super::web_out::FetchUrlParams>(),
+        output_schema = schema::output::<super::web_out::FetchUrlOut>(),
+        annotations(
+            title = "Read a web page",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
+    )]
+    async fn fetch_url(
+        &self,
+        Parameters(p): Parameters<super::web_out::FetchUrlParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let out = super::web::fetch_url(&self.client, &p).await;
+        let text = super::web::render(&out);
+        Ok(tool_result(&out, vec![text], out.is_error()))
     }
 
     #[tool(

@@ -11,6 +11,7 @@
 pub mod certs;
 pub mod gemini;
 pub mod gopher;
+pub mod http;
 
 use std::path::PathBuf;
 

@@ -30,6 +30,8 @@ pub(crate) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
         "gemini" => Scheme::Gemini,
         "gopher" => Scheme::Gopher,
         "about" => Scheme::About,
+        "http" => Scheme::Http,
+        "https" => Scheme::Https,
         _ => return Err(UrlError::UnsupportedScheme(scheme_str.to_string())),
     };
     let rest = &s[scheme_str.len() + 1..];
@@ -49,7 +51,7 @@ pub(crate) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
     let path = normalize_component(path, false);
     let path = match (scheme, path.as_str()) {
         (_, "") => "/".to_string(),
-        (Scheme::Gemini, _) => remove_dot_segments(&path),
+        (Scheme::Gemini | Scheme::Http | Scheme::Https, _) => remove_dot_segments(&path),
         _ => path,
     };
     Ok(Url {

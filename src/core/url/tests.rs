@@ -76,8 +76,8 @@ fn parse_errors() {
             UrlError::NotAbsolute("example.org/a".into()),
         ),
         (
-            "https://example.org/",
-            UrlError::UnsupportedScheme("https".into()),
+            "ftp://example.org/",
+            UrlError::UnsupportedScheme("ftp".into()),
         ),
         ("gemini://user@example.org/", UrlError::Userinfo),
         ("gemini://u:p@example.org/", UrlError::Userinfo),
@@ -313,8 +313,13 @@ fn user_input() {
         );
     }
     assert_eq!(parse_user_input(""), Err(UrlError::Empty));
+    // Web URLs parse (the reader view); other schemes stay unsupported.
+    assert_eq!(
+        parse_user_input("https://x.org").unwrap().to_string(),
+        "https://x.org/"
+    );
     assert!(matches!(
-        parse_user_input("https://x.org"),
+        parse_user_input("ftp://x.org"),
         Err(UrlError::UnsupportedScheme(_))
     ));
     assert!(matches!(

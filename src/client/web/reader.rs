@@ -1,0 +1,175 @@
+//! The human face of the web: a web page as an [`Outcome`] the browser and `smolweb get`
+//! already show. The converted page is rewritten as gemtext ([`markdown_to_gemtext`]) and
+//! parsed into a [`Page`] whose content is that gemtext (links absolute, numbered by the
+//! renderers), whose `mime` is the page's own Content-Type (so a face can tell a web page from
+//! a capsule) and whose `raw` is the body as received. An https page's certificate was
+//! verified against the trusted roots (there is no TOFU on the web): `info.tls` carries its
+//! fingerprint and TLS version with [`TofuState::Trusted`].
+//!
+//! A 4xx/5xx answer is an [`Outcome::Failure`] with status 50 (4xx) or 40 (5xx, 408, 429: try
+//! later) and `HTTP <code>` in the meta; a failure to fetch is an [`Outcome::Error`] whose
+//! [`FetchError`] is the nearest Gemini-side error ([`web_error_as_fetch`]).
+
+use super::{WebFetched, WebFormat, WebQuery};
+use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use crate::core::html::Extract;
+use crate::core::html::gemtext::markdown_to_gemtext;
+use crate::core::page::{Page, mime_of};
+use crate::core::response::parse_mime;
+use crate::core::url::Url;
+use crate::net::http::WebError;
+use crate::net::{FetchError, TlsInfo, TofuState};
+use std::sync::Arc;
+
+/// The gemtext page of a fetched web page (pure; see the module docs). `url` is the page's
+/// URL as smolweb's own type; the final URL after redirects is used when it parses.
+pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
+    let web = &fetched.page;
+    let url = Url::parse(&web.final_url).unwrap_or(url);
+    if web.binary {
+        let mime = parse_mime(
+            web.content_type
+                .as_deref()
+                .unwrap_or("application/octet-stream"),
+        );
+        return Page::from_gemini(url, mime, web.raw.clone());
+    }
+    let text = match web.extraction {
+        crate::core::html::Extraction::None => {
+            // Text that is not HTML: shown as text, one gemtext text line per line.
+            let mut t = String::from("```\n");
+            t.push_str(web.body.text());
+            if !t.ends_with('\n') {
+                t.push('\n');
+            }
+            t.push_str("```\n");
+            t
+        }
+        _ => {
+            let body = markdown_to_gemtext(web.body.text());
+            // Readability drops a heading that repeats the title: give the reader it back.
+            match &web.meta.title {
+                Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
+                _ => body,
+            }
+        }
+    };
+    let mut gemini = mime_of("text/gemini");
+    gemini.charset = Some("utf-8".into());
+    let mut page = Page::from_gemini(url, gemini, text.into_bytes());
+    page.mime = parse_mime(web.content_type.as_deref().unwrap_or("text/html"));
+    page.lang = web.meta.lang.clone();
+    page.raw = web.raw.clone();
+    page
+}
+
+/// The Gemini-side error nearest to a web failure (for the faces that speak `FetchError`).
+pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
+    match e {
+        WebError::InvalidInput(m) => FetchError::InvalidRequest(m.clone()),
+        WebError::PolicyRejected { message, .. } => FetchError::Blocked {
+            host: host.to_string(),
+            reason: message.clone(),
+        },
+        WebError::Dns { host, message } => FetchError::Dns {
+            host: host.clone(),
+            message: message.clone(),
+        },
+        WebError::Connection { message, .. } if message.starts_with("TLS") => {
+            FetchError::Tls(message.clone())
+        }
+        WebError::Connection { host, message } => FetchError::Connection {
+            host: host.clone(),
+            port,
+            message: message.clone(),
+        },
+        WebError::Timeout(d) => FetchError::Timeout(*d),
+        WebError::Redirect(m) | WebError::InvalidResponse(m) => FetchError::Protocol(m.clone()),
+        WebError::Status { message, .. } => FetchError::Protocol(message.clone()),
+        WebError::Unsupported { .. } => FetchError::Protocol(e.to_string()),
+        WebError::Internal(m) => FetchError::Internal(m.clone()),
+    }
+}
+
+/// Open an http(s) URL for the human face (see the module docs). `extract` main unless the
+/// caller asks for the full page through [`Client::open_web_reader`].
+pub(in crate::client) async fn open_reader(
+    client: &Client,
+    url: Url,
+    original: &str,
+    opts: &OpenOptions,
+) -> Outcome {
+    client
+        .open_web_reader(url, original, Extract::Main, opts.refresh)
+        .await
+}
+
+impl Client {
+    /// Fetch an http(s) page and return it as a reader-view [`Outcome`] (for the browser's
+    /// web pages; `extract` toggles main content / full page; `refresh` skips the held copy).
+    pub async fn open_web_reader(
+        &self,
+        url: Url,
+        original: &str,
+        extract: Extract,
+        refresh: bool,
+    ) -> Outcome {
+        let mut info = RequestInfo {
+            url: original.trim().to_string(),
+            host: url.host().to_string(),
+            port: url.port(),
+            ..RequestInfo::default()
+        };
+        let query = WebQuery {
+            url: original.to_string(),
+            format: WebFormat::Markdown,
+            extract,
+            max_bytes: None,
+        };
+        if refresh {
+            self.forget_web(&query);
+        }
+        let fetched = match self.fetch_web(&query).await {
+            Ok(f) => f,
+            Err(e) => {
+                let error = web_error_as_fetch(&e, url.host(), url.port());
+                return super::super::error(info, error);
+            }
+        };
+        info.timestamp = Some(fetched.page.fetched_at);
+        info.url = fetched.page.final_url.clone();
+        info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
+            version: t.version.clone().unwrap_or_else(|| "TLS".into()),
+            cipher: String::new(),
+            cert_fingerprint: t.cert_fingerprint.clone(),
+            cert_not_after: String::new(),
+            tofu: TofuState::Trusted,
+            client_cert: None,
+            client_cert_warning: None,
+            pin_warning: None,
+        });
+        let status = fetched.page.status;
+        if status >= 400 {
+            let temporary = status >= 500 || status == 408 || status == 429;
+            let meta = match &fetched.page.retry_after {
+                Some(r) => format!("HTTP {status} (Retry-After: {r})"),
+                None => format!("HTTP {status}"),
+            };
+            return Outcome::Failure {
+                info,
+                status: if temporary { 40 } else { 50 },
+                meta,
+                retry_after_seconds: None,
+            };
+        }
+        let page = Arc::new(reader_page(url, &fetched));
+        Outcome::Page {
+            info,
+            fetched: Fetched {
+                page,
+                cached: fetched.from_cache,
+                cached_at: Some(fetched.page.fetched_at),
+            },
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! The web fetcher: one HTTP(S) request with smolweb's limits, over reqwest + rustls (ring).
+//!
+//! Invariants:
+//! - The address guard ([`super::guard`]) runs on every hop: names are resolved by
+//!   [`resolve::GuardedResolver`], which checks every address and hands reqwest only checked
+//!   ones (reqwest connects to what the resolver returned, so there is no second lookup and a
+//!   rebinding DNS answer cannot swap the address after the check); IP literals, which reqwest
+//!   connects to without asking the resolver, are checked by [`check_target`] before sending;
+//!   dangerous ports, userinfo and schemes other than http/https are refused there too.
+//! - Redirects are followed here by hand, at most [`MAX_REDIRECTS`], each hop re-checked; a
+//!   loop or one hop too many is `REDIRECT_FAILED`.
+//! - One timeout budget covers every hop and the body. The body cap counts decompressed
+//!   bytes (gzip, brotli, zstd and deflate are decoded by reqwest as they arrive), so a
+//!   compression bomb stops at the cap with `truncated`. Header count (HTTP/1) and header
+//!   list size (HTTP/2) are bounded; hyper bounds the HTTP/1 header bytes.
+//! - No proxy from the environment, no cookies, no referer. Certificates are checked against
+//!   the bundled WebPKI roots plus the configured extra roots ([`tls`]).
+
+mod error;
+mod resolve;
+pub mod tls;
+
+pub use error::WebError;
+
+use super::NetOptions;
+use super::guard;
+use rustls_pki_types::CertificateDer;
+use sha2::{Digest, Sha256};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Redirects followed for one request.
+pub const MAX_REDIRECTS: usize = 5;
+/// Most response headers accepted (HTTP/1).
+pub const MAX_HEADERS: usize = 128;
+/// Largest HTTP/2 header list accepted, in bytes.
+pub const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
+/// What smolweb says it accepts: markdown first, then HTML, then other text.
+pub const ACCEPT: &str = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, \
+                          text/plain;q=0.8, */*;q=0.5";
+
+/// How the fetcher is built (one per face: the guard options do not change per call).
+#[derive(Clone, Debug, Default)]
+pub struct HttpSetup {
+    /// Extra trusted roots (DER), besides the bundled WebPKI roots.
+    pub extra_roots: Vec<CertificateDer<'static>>,
+    /// Private destinations allowed (the human face, or the agent's config).
+    pub allow_private: bool,
+    pub allowed_hosts: Vec<String>,
+    /// An agent's request: dangerous ports are refused.
+    pub for_agent: bool,
+}
+
+/// One request's limits.
+#[derive(Clone, Debug)]
+pub struct HttpRequest {
+    pub url: String,
+    /// Body cap (decompressed bytes).
+    pub max_bytes: u64,
+    /// The one budget for every hop and the body.
+    pub timeout: Duration,
+    pub accept: &'static str,
+}
+
+/// The certificate facts of an https answer (verified against the trusted roots).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebTls {
+    /// `sha256:<hex>` of the server certificate DER.
+    pub cert_fingerprint: String,
+    /// "TLSv1.3" / "TLSv1.2" when known.
+    pub version: Option<String>,
+}
+
+/// A final (non-redirect) answer.
+#[derive(Clone, Debug)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub final_url: String,
+    /// The Content-Type header as sent.
+    pub content_type: Option<String>,
+    pub retry_after: Option<String>,
+    /// `x-markdown-tokens`, when the site sent one.
+    pub markdown_tokens: Option<u64>,
+    pub body: Vec<u8>,
+    /// The body cap was reached; `body` holds the first `max_bytes`.
+    pub truncated: bool,
+    pub tls: Option<WebTls>,
+    /// URLs redirected through, in order.
+    pub redirects: Vec<String>,
+}
+
+/// The fetcher of one face.
+pub struct HttpFetcher {
+    client: reqwest::Client,
+    guard: NetOptions,
+}
+
+impl HttpFetcher {
+    pub fn new(setup: &HttpSetup) -> Result<HttpFetcher, WebError> {
+        let guard = NetOptions {
+            allow_private: setup.allow_private,
+            allowed_hosts: setup.allowed_hosts.clone(),
+            for_agent: setup.for_agent,
+            ..NetOptions::default()
+        };
+        let tls = tls::client_config(&setup.extra_roots)?;
+        let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            .dns_resolver(resolve::GuardedResolver::new(guard.clone()))
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
+            .user_agent(concat!("smolweb/", env!("CARGO_PKG_VERSION")))
+            .http1_max_headers(MAX_HEADERS)
+            .http2_max_header_list_size(MAX_HEADER_LIST_BYTES)
+            .tcp_nodelay(true)
+            .tls_info(true)
+            .pool_idle_timeout(Duration::from_secs(30))
+            .build()
+            .map_err(|e| WebError::Internal(format!("cannot build the HTTP client: {e}")))?;
+        Ok(HttpFetcher { client, guard })
+    }
+
+    /// Fetch `req.url`, following redirects (see the module docs).
+    pub async fn fetch(&self, req: &HttpRequest) -> Result<HttpResponse, WebError> {
+        let deadline = Instant::now() + req.timeout;
+        match tokio::time::timeout_at(deadline, self.fetch_inner(req, deadline)).await {
+            Ok(r) => r,
+            Err(_) => Err(WebError::Timeout(req.timeout)),
+        }
+    }
+
+    async fn fetch_inner(
+        &self,
+        req: &HttpRequest,
+        deadline: Instant,
+    ) -> Result<HttpResponse, WebError> {
+        let mut url = parse_target(&req.url, false)?;
+        let mut seen = vec![url.to_string()];
+        let mut redirects = Vec::new();
+        loop {
+            check_target(&url, &self.guard)?;
+            let left = deadline.saturating_duration_since(Instant::now());
+            let resp = self
+                .client
+                .get(url.clone())
+                .header(reqwest::header::ACCEPT, req.accept)
+                .timeout(left)
+                .send()
+                .await
+                .map_err(|e| error::from_reqwest(&e, &url, req.timeout))?;
+            let status = resp.status();
+            if !status.is_redirection() || status.as_u16() == 304 {
+                return read_response(resp, url, redirects, req).await;
+            }
+            let Some(location) = resp
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+            else {
+                return Err(WebError::Redirect(format!(
+                    "status {} without a usable Location header",
+                    status.as_u16()
+                )));
+            };
+            let next = url
+                .join(location.trim())
+                .map_err(|e| WebError::Redirect(format!("unusable redirect target: {e}")))?;
+            let next = parse_target(next.as_str(), true)?;
+            if seen.contains(&next.to_string()) {
+                return Err(WebError::Redirect(format!("redirect loop at {next}")));
+            }
+            if redirects.len() >= MAX_REDIRECTS {
+                return Err(WebError::Redirect(format!(
+                    "more than {MAX_REDIRECTS} redirects (the next one was to {next})"
+                )));
+            }
+            redirects.push(url.to_string());
+            seen.push(next.to_string());
+            url = next;
+        }
+    }
+}
+
+/// Parse and vet a URL to fetch: http/https, a host, no userinfo; the fragment dropped.
+/// `redirect` says a server chose it (its refusals are policy refusals).
+pub fn parse_target(text: &str, redirect: bool) -> Result<url::Url, WebError> {
+    let refuse = |message: String| {
+        if redirect {
+            WebError::PolicyRejected {
+                message: format!("a redirect was refused: {message}"),
+                retryable: false,
+            }
+        } else {
+            WebError::InvalidInput(message)
+        }
+    };
+    let mut url = url::Url::parse(text.trim()).map_err(|e| refuse(format!("invalid URL: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refuse(format!(
+            "only http and https URLs can be fetched, not {}:",
+            url.scheme()
+        )));
+    }
+    if url.host().is_none() {
+        return Err(refuse("the URL has no host".into()));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(refuse(
+            "URLs with user information (user@host) are refused".into(),
+        ));
+    }
+    url.set_fragment(None);
+    Ok(url)
+}
+
+/// The guard's checks that must happen before a request: the port, and IP literals (which
+/// reqwest connects to without resolving). Names are checked by the resolver.
+pub fn check_target(url: &url::Url, opts: &NetOptions) -> Result<(), WebError> {
+    let host = url.host_str().unwrap_or_default();
+    let port = url.port_or_known_default().unwrap_or(0);
+    guard::check_addresses(host, port, &[], opts).map_err(WebError::from_guard)?;
+    let ip: Option<IpAddr> = match url.host() {
+        Some(url::Host::Ipv4(v4)) => Some(v4.into()),
+        Some(url::Host::Ipv6(v6)) => Some(v6.into()),
+        _ => None,
+    };
+    if let Some(ip) = ip {
+        guard::check_addresses(host, port, &[SocketAddr::new(ip, port)], opts)
+            .map_err(WebError::from_guard)?;
+    }
+    Ok(())
+}
+
+async fn read_response(
+    mut resp: reqwest::Response,
+    url: url::Url,
+    redirects: Vec<String>,
+    req: &HttpRequest,
+) -> Result<HttpResponse, WebError> {
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let content_type = header("content-type");
+    let retry_after = header("retry-after");
+    let markdown_tokens = header("x-markdown-tokens").and_then(|v| v.trim().parse().ok());
+    let tls = resp
+        .extensions()
+        .get::<reqwest::tls::TlsInfo>()
+        .and_then(|t| {
+            let version = t.version().and_then(|v| match v {
+                reqwest::tls::Version::TLS_1_3 => Some("TLSv1.3".to_string()),
+                reqwest::tls::Version::TLS_1_2 => Some("TLSv1.2".to_string()),
+                _ => None,
+            });
+            t.peer_certificate().map(|der| WebTls {
+                cert_fingerprint: format!("sha256:{}", hex::encode(Sha256::digest(der))),
+                version,
+            })
+        });
+    let status = resp.status().as_u16();
+    let mut body = Vec::new();
+    let mut truncated = false;
+    loop {
+        let chunk = resp
+            .chunk()
+            .await
+            .map_err(|e| error::from_reqwest(&e, &url, req.timeout))?;
+        let Some(chunk) = chunk else { break };
+        let room = (req.max_bytes as usize).saturating_sub(body.len());
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            truncated = true;
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(HttpResponse {
+        status,
+        final_url: url.to_string(),
+        content_type,
+        retry_after,
+        markdown_tokens,
+        body,
+        truncated,
+        tls,
+        redirects,
+    })
+}
+
+/// Shared across the process: building a fetcher parses the root store once.
+pub type SharedFetcher = Arc<HttpFetcher>;
