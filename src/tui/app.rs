@@ -217,6 +217,16 @@ pub struct FrameRow {
     pub text: String,
     pub link: Option<usize>,
     pub external: bool,
+    /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
+    pub marks: Vec<Mark>,
+}
+
+/// A highlighted piece of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub start: usize,
+    pub end: usize,
+    pub current: bool,
 }
 
 /// Settings, keymap or theme from the config that cannot be used.
@@ -402,10 +412,22 @@ impl App {
         dv.doc.set_width(text_w);
         dv.top = dv.doc.clamp_top(dv.top, height);
         let rows = dv.doc.screen(dv.top, height);
+        let search = dv.search.as_ref();
         let frame = rows
             .into_iter()
             .filter_map(|pos| {
                 let p = dv.doc.row(pos.line, pos.row)?;
+                let (a, b) = (p.start, p.start + p.text.len());
+                let marks = search
+                    .into_iter()
+                    .flat_map(|s| s.on_line(pos.line))
+                    .filter(|(h, _)| h.start < b && h.end > a)
+                    .map(|(h, current)| Mark {
+                        start: h.start.max(a) - a,
+                        end: h.end.min(b) - a,
+                        current,
+                    })
+                    .collect();
                 Some(FrameRow {
                     pos,
                     kind: p.kind,
@@ -414,10 +436,17 @@ impl App {
                     text: p.text.into_owned(),
                     link: p.link,
                     external: p.external,
+                    marks,
                 })
             })
             .collect();
         self.frame = frame;
+    }
+
+    /// Columns for text that scrolls sideways (preformatted, menus, plain text).
+    pub fn side_cols(&self) -> usize {
+        let (_, margin) = self.text_column();
+        usize::from(self.width).saturating_sub(margin + 12).max(8)
     }
 
     /// Scroll the page by `n` rows (negative = up).

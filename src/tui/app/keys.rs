@@ -296,13 +296,15 @@ impl App {
     }
 
     pub(super) fn start_search(&mut self, query: &str) {
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query)) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query, cols)) {
             self.report(found);
         }
     }
 
     fn next_match(&mut self, forward: bool) {
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward)) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward, cols)) {
             self.report(found);
         }
     }
