@@ -535,11 +535,16 @@ fn status_61_and_62_are_explained_and_62_offers_replacement() {
         },
     );
     assert!(screen(&app).contains("not allowed"));
+    // 62 after an identity was presented.
+    let mut sent = info(url);
+    let mut t = tls(TofuState::Trusted);
+    t.client_cert = Some("sha256:cafe".into());
+    sent.tls = Some(t);
     go(
         &mut app,
         url,
         Outcome::Certificate {
-            info: info(url),
+            info: sent,
             status: 62,
             message: "expired".into(),
         },

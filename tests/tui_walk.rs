@@ -4,7 +4,12 @@
 
 mod tui_helpers;
 
-use smolweb::tui::app::{App, Mark};
+use smolweb::client::Outcome;
+use smolweb::net::TofuState;
+use smolweb::store::approvals::{Approval, Request as AskRequest};
+use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb::store::tofu::Pin;
+use smolweb::tui::app::{App, Effect, Mark, Msg, Popup, Purpose, StoreOp};
 use tui_helpers::*;
 
 const BIG: &str = "gemini://big.test/big.gmi";
@@ -93,4 +98,209 @@ fn the_current_match_has_its_own_mark_and_moves_with_n() {
         m.contains(&(1, true)) && m.iter().filter(|(_, c)| *c).count() == 1,
         "{m:?}"
     );
+}
+
+#[test]
+fn status_62_without_a_certificate_says_none_was_sent() {
+    let mut app = app();
+    let url = "gemini://club.test/";
+    open(
+        &mut app,
+        url,
+        Outcome::Certificate {
+            info: info(url),
+            status: 62,
+            message: "bad cert".into(),
+        },
+    );
+    let s = screen(&app);
+    assert!(s.contains("No identity was sent"), "{s}");
+    assert!(!s.contains("the certificate you presented"), "{s}");
+    press(&mut app, &["1"]);
+    assert!(matches!(
+        app.prompt.as_ref().map(|p| &p.purpose),
+        Some(Purpose::IdentityName { scope, .. }) if scope.path == "/"
+    ));
+}
+
+#[test]
+fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
+    let mut app = app();
+    let url = "gopher://hole.test/7/find";
+    let fx = app.start(Some(url.into()));
+    assert!(fetches(&fx).is_empty(), "a type-7 item asks first");
+    type_text(&mut app, "secret words");
+    let (id, sent, opts) = fetch(&press(&mut app, &["enter"]));
+    assert_eq!(sent, url);
+    assert_eq!(opts.search.as_deref(), Some("secret words"));
+    let fx = answer(
+        &mut app,
+        id,
+        menu(
+            "gopher://hole.test/7/find%09secret%20words",
+            "iresult\tfake\t(NULL)\t0\r\n.\r\n",
+        ),
+    );
+    let recorded: Vec<&String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Store(StoreOp::RecordHistory { url, .. }) => Some(url),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recorded, [&url.to_string()], "the search is not kept");
+    assert!(
+        app.lists.history.iter().all(|(u, _)| !u.contains("secret")),
+        "{:?}",
+        app.lists.history
+    );
+
+    let visits = [smolweb::store::history::Visit {
+        url: "gopher://hole.test/1/".into(),
+        title: None,
+        at: time::macros::datetime!(2026-12-01 0:00 UTC),
+    }];
+    let page = smolweb::tui::app::pages::history_page(&visits);
+    let mut app = app_sized(80, 10);
+    open(&mut app, "about:history", gem("about:history", &page));
+    assert!(
+        screen(&app).contains("[1] 2026-12-01 gopher://hole.test/1/"),
+        "{}",
+        screen(&app)
+    );
+}
+
+#[test]
+fn the_first_pin_message_names_the_port() {
+    let mut app = app();
+    let url = "gemini://cap.test:1966/";
+    let mut page = gem(url, "# Hi\n");
+    if let Outcome::Page { info, .. } = &mut page {
+        info.tls = Some(tls(TofuState::FirstUse));
+    }
+    open(&mut app, url, page);
+    assert!(
+        app.status.text.contains("cap.test:1966"),
+        "{:?}",
+        app.status
+    );
+}
+
+#[test]
+fn the_identities_screen_follows_an_approval_made_elsewhere() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, "# Hi\n"));
+    press(&mut app, &["I"]);
+    app.update(Msg::Approvals(vec![approval("ab12cd34")]));
+    assert!(screen(&app).contains("REQUEST ab12cd34"));
+    // The shell's poll after `smolweb identity approve ab12cd34` in another terminal.
+    app.update(Msg::Approvals(Vec::new()));
+    app.update(Msg::Identities(vec![identity("agent-login")]));
+    let s = screen(&app);
+    assert!(!s.contains("REQUEST"), "{s}");
+    assert!(s.contains("agent-login"), "{s}");
+}
+
+fn identity(name: &str) -> Identity {
+    Identity {
+        name: name.into(),
+        fingerprint: "sha256:beef".into(),
+        scope: Scope {
+            host: "cap.test".into(),
+            port: 1965,
+            path: "/app".into(),
+        },
+        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
+        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
+        created_by: CreatedBy::Agent,
+        agent_use: true,
+        algorithm: KeyAlgorithm::EcdsaP256,
+        cert_pem: String::new(),
+    }
+}
+
+fn approval(id: &str) -> Approval {
+    Approval {
+        id: id.into(),
+        request: AskRequest::IdentityCreate {
+            scope: Scope {
+                host: "cap.test".into(),
+                port: 1965,
+                path: "/app".into(),
+            },
+            name: "agent-login".into(),
+        },
+        client: "test-agent".into(),
+        requested_at: time::macros::datetime!(2025-01-01 0:00 UTC),
+        expires_at: time::macros::datetime!(2099-01-01 0:00 UTC),
+    }
+}
+
+#[test]
+fn a_store_error_names_the_file() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, "# Hi\n"));
+    let err = smolweb::store::StoreError::Corrupt {
+        path: "/data/bookmarks.gmi".into(),
+        reason: "not UTF-8".into(),
+    };
+    app.update(Msg::Done(Err(err.into())));
+    assert!(app.status.error);
+    assert!(
+        app.status.text.contains("/data/bookmarks.gmi"),
+        "{:?}",
+        app.status
+    );
+}
+
+fn pin(host: &str, port: u16) -> Pin {
+    Pin {
+        host: host.into(),
+        port,
+        fingerprint: format!("sha256:{}", "ab".repeat(32)),
+        not_after: Some(time::macros::datetime!(2031-05-06 0:00 UTC)),
+        first_seen: time::macros::datetime!(2026-01-02 0:00 UTC),
+        last_seen: time::macros::datetime!(2026-11-30 0:00 UTC),
+    }
+}
+
+/// The pins page as the shell makes it.
+pub fn pins_app() -> App {
+    let mut app = app_sized(80, 30);
+    let page = smolweb::tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let fx = app.start(Some("about:trust".into()));
+    let (id, _, _) = fetch(&fx);
+    answer(&mut app, id, gem("about:trust", &page));
+    app
+}
+
+#[test]
+fn the_pins_page_forgets_a_pin_after_asking() {
+    let mut app = pins_app();
+    let s = screen(&app);
+    assert!(
+        s.contains("cap.test:1965") && s.contains("2031-05-06"),
+        "{s}"
+    );
+    assert!(s.contains("at most once an hour"), "{s}");
+    let fx = press(&mut app, &["2"]);
+    assert!(fx.is_empty(), "asks first");
+    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("::1:1966")));
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::Store(StoreOp::Forget { host, port: 1966 }) if host == "::1")
+        ),
+        "{fx:?}"
+    );
+    // The change reported by the store makes the page again.
+    let fx = app.update(Msg::Done(Ok("forgot the certificate of ::1:1966".into())));
+    let (_, url, _) = fetch(&fx);
+    assert_eq!(url, "about:trust");
+    assert!(app.status.text.contains("forgot"));
+    // On the identities screen, T leads here.
+    press(&mut app, &["I"]);
+    assert!(screen(&app).contains("T pinned certificates"));
+    let (_, url, _) = fetch(&press(&mut app, &["T"]));
+    assert_eq!(url, "about:trust");
 }

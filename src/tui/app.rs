@@ -46,7 +46,7 @@ pub use keys::{DIGIT_TIMEOUT_MS, Digits};
 pub use lists::Lists;
 pub use prompt::{Prompt, Purpose, user_url};
 pub use search::Search;
-pub use special::{PageAction, Reach, Special};
+pub use special::{PageAction, Reach, Special, pages};
 pub use status::Status;
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
@@ -105,6 +105,8 @@ pub enum ShellError {
     NoCommand,
     #[error("cannot start {program}: {message}")]
     Start { program: String, message: String },
+    #[error("not done: the store thread is not running ({0})")]
+    NoStoreThread(String),
 }
 
 impl From<StoreError> for ShellError {
@@ -158,6 +160,11 @@ pub enum StoreOp {
         port: u16,
         fingerprint: String,
         not_after: String,
+    },
+    /// Forget a pinned certificate.
+    Forget {
+        host: String,
+        port: u16,
     },
     Approve {
         id: String,
@@ -382,7 +389,7 @@ impl App {
             Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
             Msg::Done(Ok(text)) => {
                 self.set_status(text);
-                Vec::new()
+                self.follow_store_page()
             }
             Msg::Done(Err(e)) => {
                 self.set_error(e.to_string());
@@ -473,6 +480,22 @@ impl App {
             return None;
         }
         Some(((last + 1) * 100 / total).min(100))
+    }
+
+    /// A store changed: a page made from the stores is made again (in place, keeping the
+    /// reader's place). The status line keeps the message of the change.
+    fn follow_store_page(&mut self) -> Vec<Effect> {
+        let url = match self.current_url() {
+            Some(u @ ("about:trust" | "about:bookmarks" | "about:history")) => u.to_string(),
+            _ => return Vec::new(),
+        };
+        if self.tab().is_some_and(|t| t.loading.is_some()) {
+            return Vec::new();
+        }
+        let status = self.status.clone();
+        let fx = self.navigate(&url, FetchOptions::default(), true);
+        self.status = status;
+        fx
     }
 
     /// Pending approvals count (badge).

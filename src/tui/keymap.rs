@@ -225,6 +225,7 @@ actions! {
     Bookmarks, "bookmarks", Global, ["B"], "show bookmarks";
     History, "history", Global, ["ctrl-y"], "show history";
     Identities, "identities", Global, ["I"], "client identities and agent requests";
+    Trust, "trust", Global, ["T"], "pinned certificates (trust on first use)";
     Save, "save", Global, ["s"], "save the page to the downloads directory";
     Help, "help", Global, ["?", "f10"], "this help";
     Cancel, "cancel", Global, ["esc"], "cancel loading, close a popup, clear the selection";

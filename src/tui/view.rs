@@ -175,13 +175,14 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
         Line::styled("Client identities and agent requests", t.heading1),
         Line::styled(
             format!(
-                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny",
+                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates",
                 k(Action::IdentityCreate),
                 k(Action::IdentityToggleAgent),
                 k(Action::IdentityExport),
                 k(Action::IdentityDelete),
                 k(Action::ApprovalApprove),
-                k(Action::ApprovalDeny)
+                k(Action::ApprovalDeny),
+                k(Action::Trust)
             ),
             t.status,
         ),

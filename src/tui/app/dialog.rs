@@ -20,6 +20,7 @@ pub enum Pending {
     External(String),
     Redirect(Box<Request>),
     DeleteIdentity(String),
+    ForgetPin { host: String, port: u16 },
 }
 
 /// The answer to a question.
@@ -94,6 +95,9 @@ impl super::App {
             Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
             Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
                 vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
+            }
+            Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
+                vec![Effect::Store(StoreOp::Forget { host, port })]
             }
         }
     }

@@ -171,6 +171,7 @@ impl App {
             Action::Bookmarks => return go(self, "about:bookmarks"),
             Action::History => return go(self, "about:history"),
             Action::Identities => return go(self, "about:identities"),
+            Action::Trust => return go(self, "about:trust"),
             Action::Save => return self.save(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
