@@ -304,3 +304,94 @@ fn the_pins_page_forgets_a_pin_after_asking() {
     let (_, url, _) = fetch(&press(&mut app, &["T"]));
     assert_eq!(url, "about:trust");
 }
+
+#[test]
+fn sideways_scroll_stops_at_the_end_of_the_longest_line() {
+    let mut app = app();
+    let wide = "x".repeat(100);
+    open(
+        &mut app,
+        BIG,
+        gem(BIG, &format!("```\n{wide}END\nshort\n```\n")),
+    );
+    for _ in 0..50 {
+        press(&mut app, &["l"]);
+    }
+    let h = app.doc_view().unwrap().hscroll;
+    // 103 cells in a 79-cell room (80 columns, a margin of 1): 24 cells to scroll.
+    assert_eq!(h, 24, "stopped at the end");
+    let s = screen(&app);
+    assert!(s.contains("xEND"), "{s}");
+    press(&mut app, &["h", "h", "h", "h"]);
+    assert_eq!(app.doc_view().unwrap().hscroll, 0);
+    assert!(
+        screen(&app).contains("x›"),
+        "a cut line is marked: {}",
+        screen(&app)
+    );
+}
+
+#[test]
+fn undo_close_brings_the_tab_back_where_it_was() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, "# One\n"));
+    for title in ["Two", "Three"] {
+        let (id, _, _) = fetch(&press(&mut app, &["ctrl-t"]));
+        answer(&mut app, id, gem(BIG, &format!("# {title}\n")));
+    }
+    press(&mut app, &["ctrl-p"]);
+    assert_eq!(app.current().unwrap().title, "Two");
+    press(&mut app, &["ctrl-w"]);
+    press(&mut app, &["ctrl-n"]);
+    press(&mut app, &["X"]);
+    let titles: Vec<String> = app.tabs.iter().map(|t| t.title()).collect();
+    assert_eq!(titles, ["One", "Two", "Three"]);
+    assert_eq!(app.current().unwrap().title, "Two");
+}
+
+#[test]
+fn status_messages_expire_and_clear_when_a_question_opens() {
+    let mut app = app();
+    open(
+        &mut app,
+        BIG,
+        gem(
+            BIG,
+            "# Hi\n=> gemini://far.test/ Far\n=> https://web.test/ Web\n",
+        ),
+    );
+    press(&mut app, &["p"]);
+    assert!(app.status.text.contains("no preformatted"));
+    app.update(Msg::Tick(1_000));
+    assert!(!app.status.text.is_empty(), "still there after a second");
+    app.update(Msg::Tick(6_000));
+    assert!(app.status.text.is_empty(), "gone after a few seconds");
+    press(&mut app, &["p"]);
+    press(&mut app, &["2"]);
+    assert!(app.dialog.popup.is_some());
+    assert!(app.status.text.is_empty(), "{:?}", app.status);
+}
+
+#[test]
+fn enter_after_a_number_that_was_followed_at_once_is_quiet() {
+    let mut app = app();
+    let body = "=> /1 One\n=> /2 Two\n=> /3 Three\n=> /4 Four\n";
+    open(&mut app, BIG, gem(BIG, body));
+    let (id, url, _) = fetch(&press(&mut app, &["1"]));
+    assert_eq!(url, "gemini://big.test/1");
+    let fx = press(&mut app, &["enter"]);
+    assert!(fx.is_empty());
+    assert!(
+        !app.status.text.contains("type a link number"),
+        "{:?}",
+        app.status
+    );
+    answer(&mut app, id, gem("gemini://big.test/1", "# One\n=> /x X\n"));
+    app.update(Msg::Tick(5_000));
+    press(&mut app, &["enter"]);
+    assert!(
+        app.status.text.contains("type a link number"),
+        "later, Enter explains: {:?}",
+        app.status
+    );
+}

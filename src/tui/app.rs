@@ -340,10 +340,10 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {
-        self.status = Status::info(text);
+        self.status = Status::info(text, self.now);
     }
     pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status::error(text);
+        self.status = Status::error(text, self.now);
     }
 
     /// The one entry point.

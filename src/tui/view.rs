@@ -64,7 +64,13 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
         let line = row_line(&app.theme, row, selected, dv.hscroll);
+        let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
+        if cut && width > 0 {
+            // The row goes on past the right edge.
+            let cell = &mut f.buffer_mut()[(x + width - 1, y)];
+            cell.set_symbol("›").set_style(app.theme.alt_text);
+        }
     }
 }
 

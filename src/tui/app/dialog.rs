@@ -76,6 +76,8 @@ impl Dialog {
 
 impl super::App {
     pub(super) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
+        // A message under a question would read as part of it.
+        self.status.clear();
         self.dialog.ask(question, pending);
         Vec::new()
     }

@@ -4,7 +4,7 @@
 use super::search::Found;
 use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
 use crate::tui::keymap::{Action, Code, Context, Key};
-use crate::tui::layout::Pos;
+use crate::tui::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
 pub const DIGIT_TIMEOUT_MS: u64 = 1000;
@@ -14,6 +14,8 @@ pub const DIGIT_TIMEOUT_MS: u64 = 1000;
 pub struct Digits {
     pub typed: String,
     at: u64,
+    /// When a number was last followed without Enter (an Enter right after is swallowed).
+    followed: Option<u64>,
 }
 
 impl Digits {
@@ -31,6 +33,12 @@ impl Digits {
     fn take(&mut self) -> usize {
         std::mem::take(&mut self.typed).parse().unwrap_or(0)
     }
+    /// Was a number just followed without Enter?
+    fn just_followed(&self, now: u64) -> bool {
+        self.followed
+            .is_some_and(|t| now.saturating_sub(t) < DIGIT_TIMEOUT_MS)
+    }
+
     fn expired(&self, now: u64) -> bool {
         !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
     }
@@ -71,6 +79,7 @@ impl App {
 
     pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
         self.now = now;
+        self.status.expire(now);
         if self.digits.expired(now) {
             return self.follow_digits(false);
         }
@@ -88,6 +97,7 @@ impl App {
         }
         self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
         if n.saturating_mul(10) > links {
+            self.digits.followed = Some(self.now);
             return self.follow_digits(false);
         }
         Vec::new()
@@ -108,6 +118,8 @@ impl App {
         }
         match self.doc_view().and_then(|d| d.selected) {
             Some(i) => self.follow_link(i, new_tab),
+            // The Enter of someone who typed a number that was followed at once.
+            None if self.digits.just_followed(self.now) => Vec::new(),
             None => {
                 self.set_status(format!(
                     "type a link number or select one with {}",
@@ -122,6 +134,9 @@ impl App {
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Follow && action != Action::OpenInNewTab {
             self.digits.clear();
+        }
+        if action != Action::Follow {
+            self.digits.followed = None;
         }
         let half = (self.page_height() / 2).max(1) as i32;
         let page = self.page_height().saturating_sub(2).max(1) as i32;
@@ -224,9 +239,24 @@ impl App {
         }
     }
 
+    /// Scroll text that does not wrap sideways, stopping once the longest such row on
+    /// screen ends at the right edge.
     fn hscroll(&mut self, n: isize) {
+        let (_, margin) = self.text_column();
+        let room = usize::from(self.width).saturating_sub(margin);
+        let limit = self
+            .frame
+            .iter()
+            .filter(|r| !crate::tui::layout::Doc::wraps(r.kind))
+            .map(|r| {
+                let head = display_width(&r.prefix) + display_width(r.tag);
+                let text = display_width(&sanitize(&r.text, true));
+                (head + text).saturating_sub(room)
+            })
+            .max()
+            .unwrap_or(0);
         if let Some(dv) = self.doc_view_mut() {
-            dv.hscroll = dv.hscroll.saturating_add_signed(n);
+            dv.hscroll = dv.hscroll.saturating_add_signed(n).min(limit);
         }
     }
 
