@@ -156,3 +156,10 @@ fn the_pins_page() {
     answer(&mut app, id, gem("about:trust", &page));
     assert_snapshot("pins", &screen(&app));
 }
+
+#[test]
+fn a_selected_link_shows_its_url_in_the_status_line() {
+    let mut app = page_app(80, 24);
+    press(&mut app, &["tab", "tab", "tab"]);
+    assert_snapshot("link_url", &screen(&app));
+}

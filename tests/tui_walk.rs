@@ -9,7 +9,7 @@ use smolweb::net::TofuState;
 use smolweb::store::approvals::{Approval, Request as AskRequest};
 use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
 use smolweb::store::tofu::Pin;
-use smolweb::tui::app::{App, Effect, Mark, Msg, Popup, Purpose, StoreOp};
+use smolweb::tui::app::{App, Effect, Mark, Msg, Popup, Purpose, ShellError, StoreOp};
 use tui_helpers::*;
 
 const BIG: &str = "gemini://big.test/big.gmi";
@@ -393,5 +393,78 @@ fn enter_after_a_number_that_was_followed_at_once_is_quiet() {
         app.status.text.contains("type a link number"),
         "later, Enter explains: {:?}",
         app.status
+    );
+}
+
+const LINKS: &str = "# Links\n\n=> gemini://one.test/page One\n=> https://web.test/x Web\n";
+
+#[test]
+fn a_selected_or_pointed_link_shows_its_url_and_copies_it() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, LINKS));
+    press(&mut app, &["tab"]);
+    let last = screen(&app).lines().last().unwrap().to_string();
+    assert!(last.contains("→ gemini://one.test/page"), "{last}");
+    let fx = press(&mut app, &["Y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Copy { text } if text == "gemini://one.test/page")),
+        "{fx:?}"
+    );
+    // The pointer over the second link wins over the selection.
+    let row = app.frame.iter().position(|r| r.link == Some(1)).unwrap();
+    app.update(Msg::Tick(60_000));
+    app.update(Msg::Hover {
+        col: 10,
+        row: row as u16 + 1,
+    });
+    assert_eq!(app.link_target(), Some("https://web.test/x"));
+    assert!(screen(&app).contains("→ https://web.test/x"));
+    // No link: the page's URL.
+    press(&mut app, &["esc"]);
+    app.update(Msg::Hover { col: 0, row: 0 });
+    let fx = press(&mut app, &["Y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Copy { text } if text == BIG))
+    );
+}
+
+#[test]
+fn copying_can_be_switched_off() {
+    let mut tui = smolweb::config::Tui::default();
+    tui.osc52_copy = false;
+    let mut app = App::from_config(&tui, 365).unwrap();
+    app.update(Msg::Resize {
+        width: 80,
+        height: 24,
+    });
+    open(&mut app, BIG, gem(BIG, LINKS));
+    let fx = press(&mut app, &["tab", "Y"]);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Copy { .. })));
+    assert!(app.status.error && app.status.text.contains("osc52_copy"));
+}
+
+#[test]
+fn an_opener_that_cannot_start_offers_to_copy_the_url() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, LINKS));
+    let fx = press(&mut app, &["2", "y"]);
+    assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
+    app.update(Msg::Done(Err(ShellError::Start {
+        program: "xdg-open".into(),
+        url: "https://web.test/x".into(),
+        message: "No such file or directory".into(),
+    })));
+    assert!(
+        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+            if q.contains("https://web.test/x") && q.contains("xdg-open")),
+        "{:?}",
+        app.dialog.popup
+    );
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Copy { text } if text == "https://web.test/x"))
     );
 }

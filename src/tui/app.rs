@@ -59,6 +59,11 @@ pub enum Msg {
         col: u16,
         row: u16,
     },
+    /// The pointer moved over a screen cell.
+    Hover {
+        col: u16,
+        row: u16,
+    },
     /// Mouse wheel: positive = down.
     Wheel(i32),
     Resize {
@@ -103,8 +108,12 @@ pub enum ShellError {
     NameTaken { name: String, dir: PathBuf },
     #[error("no external command configured")]
     NoCommand,
-    #[error("cannot start {program}: {message}")]
-    Start { program: String, message: String },
+    #[error("cannot start {program} for {url}: {message}")]
+    Start {
+        program: String,
+        url: String,
+        message: String,
+    },
     #[error("not done: the store thread is not running ({0})")]
     NoStoreThread(String),
 }
@@ -193,6 +202,10 @@ pub enum Effect {
         name: String,
     },
     Store(StoreOp),
+    /// Put text on the clipboard through the terminal (OSC 52).
+    Copy {
+        text: String,
+    },
     Quit,
 }
 
@@ -202,6 +215,8 @@ pub struct Settings {
     pub text_width: u16,
     pub home: String,
     pub identity_days: u32,
+    /// Copying to the clipboard (OSC 52) is allowed.
+    pub copy: bool,
 }
 
 impl Default for Settings {
@@ -210,6 +225,7 @@ impl Default for Settings {
             text_width: 80,
             home: "about:home".into(),
             identity_days: 365,
+            copy: true,
         }
     }
 }
@@ -292,6 +308,7 @@ impl App {
             text_width: tui.text_width.max(20),
             home: tui.home.clone(),
             identity_days,
+            copy: tui.osc52_copy,
         };
         Ok(App::new(
             settings,
@@ -351,6 +368,10 @@ impl App {
         let fx = match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Click { col, row } => self.on_click(col, row),
+            Msg::Hover { col, row } => {
+                self.on_hover(col, row);
+                Vec::new()
+            }
             Msg::Wheel(n) => {
                 self.scroll(n * 3);
                 Vec::new()
@@ -391,6 +412,16 @@ impl App {
                 self.set_status(text);
                 self.follow_store_page()
             }
+            Msg::Done(Err(ShellError::Start {
+                program,
+                url,
+                message,
+            })) => self.ask(
+                format!(
+                    "Cannot start {program}: {message}. Copy {url} to the clipboard instead? (y/n)"
+                ),
+                dialog::Pending::Copy(url),
+            ),
             Msg::Done(Err(e)) => {
                 self.set_error(e.to_string());
                 Vec::new()
@@ -496,6 +527,43 @@ impl App {
         let fx = self.navigate(&url, FetchOptions::default(), true);
         self.status = status;
         fx
+    }
+
+    /// Where the link under the pointer, or else the selected link, goes.
+    pub fn link_target(&self) -> Option<&str> {
+        let dv = self.doc_view()?;
+        dv.doc.link_url(dv.hover.or(dv.selected)?)
+    }
+
+    fn on_hover(&mut self, _col: u16, row: u16) {
+        let link = usize::from(row)
+            .checked_sub(1)
+            .and_then(|i| self.frame.get(i))
+            .and_then(|r| r.link);
+        if let Some(dv) = self.doc_view_mut() {
+            dv.hover = link;
+        }
+    }
+
+    /// Copy the link's URL (or the page's) to the clipboard.
+    fn copy_url(&mut self) -> Vec<Effect> {
+        let Some(text) = self
+            .link_target()
+            .or(self.current_url())
+            .map(str::to_string)
+        else {
+            return Vec::new();
+        };
+        self.copy(text)
+    }
+
+    fn copy(&mut self, text: String) -> Vec<Effect> {
+        if !self.settings.copy {
+            self.set_error("copying is off ([tui] osc52_copy = false)");
+            return Vec::new();
+        }
+        self.set_status(format!("copied {text}"));
+        vec![Effect::Copy { text }]
     }
 
     /// Pending approvals count (badge).

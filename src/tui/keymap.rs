@@ -227,6 +227,7 @@ actions! {
     Identities, "identities", Global, ["I"], "client identities and agent requests";
     Trust, "trust", Global, ["T"], "pinned certificates (trust on first use)";
     Save, "save", Global, ["s"], "save the page to the downloads directory";
+    CopyUrl, "copy_url", Global, ["Y"], "copy the selected link's URL (or the page's) to the clipboard";
     Help, "help", Global, ["?", "f10"], "this help";
     Cancel, "cancel", Global, ["esc"], "cancel loading, close a popup, clear the selection";
     Quit, "quit", Global, ["q", "ctrl-c"], "quit";

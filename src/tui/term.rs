@@ -117,6 +117,10 @@ pub fn translate(ev: Event) -> Option<Msg> {
                 col: m.column,
                 row: m.row,
             }),
+            MouseEventKind::Moved => Some(Msg::Hover {
+                col: m.column,
+                row: m.row,
+            }),
             MouseEventKind::ScrollDown => Some(Msg::Wheel(1)),
             MouseEventKind::ScrollUp => Some(Msg::Wheel(-1)),
             _ => None,

@@ -304,6 +304,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         }
         None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
         None if !app.status.text.is_empty() => app.status.text.clone(),
+        None if app.link_target().is_some() => {
+            format!("→ {}", app.link_target().unwrap_or_default())
+        }
         None => app.current_url().unwrap_or_default().to_string(),
     };
     let style = if app.status.error && app.tab().is_some_and(|t| t.loading.is_none()) {

@@ -20,7 +20,12 @@ pub enum Pending {
     External(String),
     Redirect(Box<Request>),
     DeleteIdentity(String),
-    ForgetPin { host: String, port: u16 },
+    ForgetPin {
+        host: String,
+        port: u16,
+    },
+    /// Copy a URL that could not be opened.
+    Copy(String),
 }
 
 /// The answer to a question.
@@ -98,6 +103,7 @@ impl super::App {
             Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
                 vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
             }
+            Some(Answer::Yes(Pending::Copy(url))) => self.copy(url),
             Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
                 vec![Effect::Store(StoreOp::Forget { host, port })]
             }

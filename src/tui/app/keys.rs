@@ -188,6 +188,7 @@ impl App {
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
             Action::Save => return self.save(),
+            Action::CopyUrl => return self.copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
             Action::Quit => {
@@ -281,6 +282,8 @@ impl App {
 
     /// Select the next/previous link, starting from the screen when none is selected.
     fn select_link(&mut self, forward: bool) {
+        // The status line shows where the selected link goes.
+        self.status.clear();
         let first_line = self.frame.first().map_or(0, |r| r.pos.line);
         let last_line = self.frame.last().map_or(0, |r| r.pos.line);
         let Some(dv) = self.doc_view_mut() else {
@@ -319,6 +322,7 @@ impl App {
             }
         };
         dv.selected = Some(next);
+        dv.hover = None;
         if !visible(dv, next)
             && let Some(line) = dv.doc.link_line(next)
         {

@@ -26,6 +26,8 @@ pub struct DocView {
     pub top: Pos,
     pub hscroll: usize,
     pub selected: Option<usize>,
+    /// The link under the mouse pointer.
+    pub hover: Option<usize>,
     pub search: Option<Search>,
     pub special: Special,
 }
@@ -37,6 +39,7 @@ impl DocView {
             top: Pos::default(),
             hscroll: 0,
             selected: None,
+            hover: None,
             search: None,
             special,
         }

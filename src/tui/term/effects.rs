@@ -103,6 +103,12 @@ impl Shell {
                 self.send(Msg::Done(r));
             }
             Effect::Save { page, name } => self.job(Job::Save { page, name }),
+            Effect::Copy { text } => {
+                use std::io::Write;
+                let mut out = std::io::stdout();
+                let _ = out.write_all(osc52(&text).as_bytes());
+                let _ = out.flush();
+            }
             Effect::Store(op) => self.job(Job::Op(op)),
             Effect::Quit => {}
         }
@@ -413,6 +419,26 @@ pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, 
     })
 }
 
+/// The terminal sequence that puts `text` on the clipboard (OSC 52, base64).
+pub fn osc52(text: &str) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::with_capacity(text.len().div_ceil(3) * 4);
+    for chunk in text.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                b64.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                b64.push('=');
+            }
+        }
+    }
+    format!("\x1b]52;c;{b64}\x07")
+}
+
 /// Start the configured program (or $BROWSER, or xdg-open) on `url`, without waiting.
 fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
     let command = if configured.trim().is_empty() {
@@ -431,6 +457,7 @@ fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
         .spawn()
         .map_err(|e| ShellError::Start {
             program: program.to_string(),
+            url: url.to_string(),
             message: e.to_string(),
         })?;
     std::thread::spawn(move || child.wait());
@@ -522,6 +549,18 @@ mod tests {
         );
         // The file is left as it was.
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn osc52_is_base64_between_the_markers() {
+        assert_eq!(osc52(""), "\x1b]52;c;\x07");
+        assert_eq!(osc52("f"), "\x1b]52;c;Zg==\x07");
+        assert_eq!(osc52("fo"), "\x1b]52;c;Zm8=\x07");
+        assert_eq!(osc52("foobar"), "\x1b]52;c;Zm9vYmFy\x07");
+        assert_eq!(
+            osc52("gemini://x.test/ü"),
+            "\x1b]52;c;Z2VtaW5pOi8veC50ZXN0L8O8\x07"
+        );
     }
 
     #[test]
