@@ -432,8 +432,10 @@ fn a_selected_or_pointed_link_shows_its_url_and_copies_it() {
 
 #[test]
 fn copying_can_be_switched_off() {
-    let mut tui = smolweb::config::Tui::default();
-    tui.osc52_copy = false;
+    let tui = smolweb::config::Tui {
+        osc52_copy: false,
+        ..Default::default()
+    };
     let mut app = App::from_config(&tui, 365).unwrap();
     app.update(Msg::Resize {
         width: 80,
