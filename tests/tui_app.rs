@@ -592,6 +592,17 @@ fn pending_approvals_show_a_badge_and_can_be_approved_or_denied() {
         View::Identities { .. }
     ));
     assert!(screen(&app).contains("ab12cd34"));
+    assert!(
+        press(&mut app, &["y"]).is_empty(),
+        "approving asks once more"
+    );
+    assert!(
+        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+            if q.contains("test-agent") && q.contains("gemini://capsule.test/app")
+                && q.contains("A new client certificate is made")),
+        "names the scope and what changes: {:?}",
+        app.dialog.popup
+    );
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
@@ -726,7 +737,13 @@ fn search_moves_to_matches_and_cycles() {
 #[test]
 fn bookmark_toggles() {
     let mut app = at_home();
-    let fx = press(&mut app, &["m"]);
+    assert!(press(&mut app, &["m"]).is_empty(), "m asks for a name");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text,
+        "Home",
+        "prefilled with the title"
+    );
+    let fx = press(&mut app, &["enter"]);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, .. }) if url == HOME))

@@ -470,3 +470,42 @@ fn an_opener_that_cannot_start_offers_to_copy_the_url() {
             .any(|e| matches!(e, Effect::Copy { text } if text == "https://web.test/x"))
     );
 }
+
+#[test]
+fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, "# A big page\n"));
+    press(&mut app, &["m"]);
+    assert_eq!(app.prompt.as_ref().unwrap().text, "A big page");
+    type_text(&mut app, "Big one");
+    let fx = press(&mut app, &["enter"]);
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, title })
+            if url == BIG && title == "Big one")
+        ),
+        "{fx:?}"
+    );
+    // The bookmarks page, as the shell makes it from the store.
+    let page = smolweb::tui::app::pages::bookmarks_page(&app.lists.bookmarks);
+    let (id, _, _) = fetch(&press(&mut app, &["B"]));
+    answer(&mut app, id, gem("about:bookmarks", &page));
+    assert!(screen(&app).contains("[1] Big one"));
+    press(&mut app, &["tab", "R"]);
+    assert_eq!(app.prompt.as_ref().unwrap().text, "Big one");
+    press(&mut app, &["ctrl-u"]);
+    type_text(&mut app, "Renamed");
+    let fx = press(&mut app, &["enter"]);
+    assert!(fx.iter().any(
+        |e| matches!(e, Effect::Store(StoreOp::AddBookmark { title, .. })
+        if title == "Renamed")
+    ));
+    assert!(press(&mut app, &["d"]).is_empty(), "delete asks first");
+    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("Renamed")));
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == BIG))
+    );
+    assert!(app.lists.bookmarks.is_empty());
+}

@@ -161,6 +161,7 @@ impl fmt::Display for Key {
 pub enum Context {
     Global,
     Identities,
+    Bookmarks,
 }
 
 macro_rules! actions {
@@ -237,6 +238,8 @@ actions! {
     IdentityDelete, "identity_delete", Identities, ["d"], "identities: delete (asks first)";
     ApprovalApprove, "approval_approve", Identities, ["y"], "identities: approve the agent's request";
     ApprovalDeny, "approval_deny", Identities, ["x"], "identities: deny the agent's request";
+    BookmarkRename, "bookmark_rename", Bookmarks, ["R"], "bookmarks: rename the selected bookmark";
+    BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
 }
 
 /// The live key bindings.

@@ -26,6 +26,9 @@ pub enum Pending {
     },
     /// Copy a URL that could not be opened.
     Copy(String),
+    DeleteBookmark(String),
+    /// Approve an agent's request (by id).
+    Approve(String),
 }
 
 /// The answer to a question.
@@ -104,6 +107,13 @@ impl super::App {
                 vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
             }
             Some(Answer::Yes(Pending::Copy(url))) => self.copy(url),
+            Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
+                self.lists.remove_bookmark(&url);
+                vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+            }
+            Some(Answer::Yes(Pending::Approve(id))) => {
+                vec![Effect::Store(StoreOp::Approve { id })]
+            }
             Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
                 vec![Effect::Store(StoreOp::Forget { host, port })]
             }

@@ -65,6 +65,8 @@ impl App {
         }
         let context = if self.identity_selection().is_some() {
             Context::Identities
+        } else if self.current_url() == Some("about:bookmarks") {
+            Context::Bookmarks
         } else {
             Context::Global
         };
@@ -201,6 +203,9 @@ impl App {
             | Action::IdentityDelete
             | Action::ApprovalApprove
             | Action::ApprovalDeny => return self.identity_action(action),
+            Action::BookmarkRename | Action::BookmarkDelete => {
+                return self.bookmark_action(action);
+            }
         }
         Vec::new()
     }
@@ -362,11 +367,35 @@ impl App {
             self.set_status("built-in pages cannot be bookmarked");
             return Vec::new();
         }
-        if self.lists.toggle_bookmark(&url, &title) {
-            vec![Effect::Store(StoreOp::AddBookmark { url, title })]
-        } else {
-            vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+        if self.lists.remove_bookmark(&url) {
+            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
         }
+        self.open_prompt(Purpose::BookmarkName { url, title });
+        Vec::new()
+    }
+
+    /// Rename or delete the bookmark selected on the bookmarks page.
+    fn bookmark_action(&mut self, action: Action) -> Vec<Effect> {
+        let Some(url) = self.link_target().map(str::to_string) else {
+            self.set_status(format!(
+                "select a bookmark first ({})",
+                self.keymap.hint(Action::NextLink)
+            ));
+            return Vec::new();
+        };
+        let title = self
+            .lists
+            .bookmark(&url)
+            .map_or_else(String::new, |b| b.title.clone());
+        if action == Action::BookmarkRename {
+            self.open_prompt(Purpose::BookmarkName { url, title });
+            return Vec::new();
+        }
+        let name = if title.is_empty() { &url } else { &title };
+        self.ask(
+            format!("Delete the bookmark '{name}'? (y/n)"),
+            super::dialog::Pending::DeleteBookmark(url),
+        )
     }
 
     fn save(&mut self) -> Vec<Effect> {

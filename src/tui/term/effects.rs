@@ -263,11 +263,15 @@ impl StoreWorker {
                     Err(e) => Msg::Done(Err(e.into())),
                 }
             }
-            StoreOp::AddBookmark { url, title } => done(
-                c.bookmarks()
-                    .add(&url, &title)
-                    .map(|_| format!("bookmarked {url}")),
-            ),
+            StoreOp::AddBookmark { url, title } => {
+                done(c.bookmarks().add(&url, &title).map(|new| {
+                    if new {
+                        format!("bookmarked {url}")
+                    } else {
+                        format!("bookmark renamed: {title}")
+                    }
+                }))
+            }
             StoreOp::RemoveBookmark { url } => done(
                 c.bookmarks()
                     .remove(&url)

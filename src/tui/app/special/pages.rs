@@ -30,13 +30,17 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     let mut section = |title: &str, ctx: Context| {
         let _ = writeln!(g, "## {title}\n");
         for &a in Action::ALL.iter().filter(|a| a.context() == ctx) {
-            let help = a.help().trim_start_matches("identities: ");
+            let help = a
+                .help()
+                .trim_start_matches("identities: ")
+                .trim_start_matches("bookmarks: ");
             let _ = writeln!(g, "* {}: {} ({})", keymap.describe(a), help, a.name());
         }
         g.push('\n');
     };
     section("Everywhere", Context::Global);
     section("On the identities screen", Context::Identities);
+    section("On the bookmarks page", Context::Bookmarks);
     g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n");
     synth("help", &g)
 }
