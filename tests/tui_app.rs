@@ -347,9 +347,13 @@ fn binary_pages_are_saved_not_shown() {
         id,
         page_with(url, "image/png", b"\x89PNG\r\n\x1a\n"),
     );
+    assert!(fx.is_empty(), "a download asks what to do first");
+    let fx = press(&mut app, &["s"]);
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png"))
+            .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png")),
+        "{fx:?} {:?}",
+        app.dialog.popup
     );
     assert_eq!(app.current_url(), Some(HOME));
 }

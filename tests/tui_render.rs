@@ -163,3 +163,14 @@ fn a_selected_link_shows_its_url_in_the_status_line() {
     press(&mut app, &["tab", "tab", "tab"]);
     assert_snapshot("link_url", &screen(&app));
 }
+
+#[test]
+fn the_download_choice() {
+    let mut app = page_app(80, 24);
+    go(
+        &mut app,
+        "gemini://cap.test/song",
+        page_with("gemini://cap.test/song", "audio/ogg", &[0u8; 123_456]),
+    );
+    assert_snapshot("download", &screen(&app));
+}

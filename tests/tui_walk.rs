@@ -509,3 +509,68 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
     );
     assert!(app.lists.bookmarks.is_empty());
 }
+
+/// Fetch a binary answer from the home page.
+fn downloading(mime: &str, url: &str) -> App {
+    let mut app = app();
+    open(&mut app, BIG, gem(BIG, "# Home\n"));
+    press(&mut app, &[":", "ctrl-u"]);
+    type_text(&mut app, url);
+    let (id, _, _) = fetch(&press(&mut app, &["enter"]));
+    let body = vec![7u8; 2_500];
+    let fx = answer(&mut app, id, page_with(url, mime, &body));
+    assert!(fx.is_empty(), "nothing happens before the choice: {fx:?}");
+    app
+}
+
+#[test]
+fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
+    let mut app = downloading("application/pdf", "gemini://big.test/paper");
+    let q = match &app.dialog.popup {
+        Some(Popup::Download(q)) => q.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        q.contains("paper.pdf") && q.contains("application/pdf") && q.contains("2.5 kB"),
+        "{q}"
+    );
+    assert!(q.contains("open with xdg-open"), "{q}");
+    let fx = press(&mut app, &["o"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Open { name, .. } if name == "paper.pdf")),
+        "{fx:?}"
+    );
+
+    let mut app = downloading("application/pdf", "gemini://big.test/paper");
+    assert!(press(&mut app, &["c"]).is_empty());
+    assert!(app.dialog.popup.is_none());
+    assert_eq!(app.current_url(), Some(BIG), "still on the page");
+}
+
+#[test]
+fn a_configured_handler_is_named() {
+    let mut tui = smolweb::config::Tui::default();
+    tui.handlers.insert("image".into(), "feh".into());
+    let mut app = App::from_config(&tui, 365).unwrap();
+    app.update(Msg::Resize {
+        width: 80,
+        height: 24,
+    });
+    open(&mut app, BIG, gem(BIG, "# Home\n"));
+    let (id, _, _) = fetch(
+        &press(&mut app, &[":", "ctrl-u"])
+            .into_iter()
+            .chain({
+                type_text(&mut app, "gemini://big.test/cat.jpg");
+                press(&mut app, &["enter"])
+            })
+            .collect::<Vec<_>>(),
+    );
+    answer(
+        &mut app,
+        id,
+        page_with("gemini://big.test/cat.jpg", "image/jpeg", b"\xff\xd8"),
+    );
+    assert!(matches!(&app.dialog.popup, Some(Popup::Download(q)) if q.contains("open with feh")));
+}

@@ -15,6 +15,7 @@
 //! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
 
 mod dialog;
+mod download;
 mod identities;
 mod keys;
 mod lists;
@@ -41,6 +42,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use dialog::{Dialog, Popup};
+pub use download::{download_name, handler_for};
 pub use identities::IDENTITY_LIST_TOP;
 pub use keys::{DIGIT_TIMEOUT_MS, Digits};
 pub use lists::Lists;
@@ -201,6 +203,11 @@ pub enum Effect {
         page: Arc<Page>,
         name: String,
     },
+    /// Save a download, then open it with the program for its type.
+    Open {
+        page: Arc<Page>,
+        name: String,
+    },
     Store(StoreOp),
     /// Put text on the clipboard through the terminal (OSC 52).
     Copy {
@@ -217,6 +224,8 @@ pub struct Settings {
     pub identity_days: u32,
     /// Copying to the clipboard (OSC 52) is allowed.
     pub copy: bool,
+    /// Programs that open downloads, by MIME type or major type.
+    pub handlers: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Settings {
@@ -226,6 +235,7 @@ impl Default for Settings {
             home: "about:home".into(),
             identity_days: 365,
             copy: true,
+            handlers: Default::default(),
         }
     }
 }
@@ -309,6 +319,7 @@ impl App {
             home: tui.home.clone(),
             identity_days,
             copy: tui.osc52_copy,
+            handlers: tui.handlers.clone(),
         };
         Ok(App::new(
             settings,

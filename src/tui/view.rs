@@ -377,12 +377,16 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
                 area,
             );
         }
-        Some(Popup::Confirm(q)) => {
+        Some(popup @ (Popup::Confirm(q) | Popup::Download(q))) => {
+            let title = match popup {
+                Popup::Download(_) => " Download ",
+                _ => " Confirm ",
+            };
             let w = page.width.saturating_sub(4).min(70);
             let h = (display_width(q) as u16 / w.saturating_sub(2).max(1) + 3).min(page.height);
             let area = centered(page, w, h);
             f.render_widget(Clear, area);
-            let block = Block::default().borders(Borders::ALL).title(" Confirm ");
+            let block = Block::default().borders(Borders::ALL).title(title);
             f.render_widget(
                 Paragraph::new(q.as_str())
                     .block(block)

@@ -404,14 +404,7 @@ impl App {
         };
         let page = dv.doc.page().clone();
         let url = self.current_url().unwrap_or_default();
-        let mut name = super::nav::file_name(url);
-        if !name.contains('.') {
-            name.push_str(if page.mime.is_gemtext() {
-                ".gmi"
-            } else {
-                ".txt"
-            });
-        }
+        let name = super::download_name(url, &page.mime);
         vec![Effect::Save { page, name }]
     }
 

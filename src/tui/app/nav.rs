@@ -178,10 +178,7 @@ impl App {
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         if matches!(page.content, Content::Binary) {
-            let name = file_name(&req.url);
-            self.set_status(format!("saving {} ({} bytes)…", name, page.size()));
-            fx.push(Effect::Save { page, name });
-            return fx;
+            return self.offer_download(&req.url, page);
         }
         if let Some(tls) = &info.tls {
             match &tls.tofu {

@@ -32,6 +32,7 @@ enum Job {
     Op(StoreOp),
     PollStores,
     Save { page: Arc<Page>, name: String },
+    Open { page: Arc<Page>, name: String },
 }
 
 impl Shell {
@@ -51,6 +52,7 @@ impl Shell {
                         Job::Op(op) => worker.store(op),
                         Job::PollStores => worker.poll(),
                         Job::Save { page, name } => worker.save(&page, &name),
+                        Job::Open { page, name } => worker.open(&page, &name),
                     }
                 }
             });
@@ -103,6 +105,7 @@ impl Shell {
                 self.send(Msg::Done(r));
             }
             Effect::Save { page, name } => self.job(Job::Save { page, name }),
+            Effect::Open { page, name } => self.job(Job::Open { page, name }),
             Effect::Copy { text } => {
                 use std::io::Write;
                 let mut out = std::io::stdout();
@@ -245,6 +248,20 @@ impl StoreWorker {
     fn save(&self, page: &Page, name: &str) {
         let r = save(&self.downloads_dir(), name, &page.raw);
         self.send(Msg::Done(r.map(|p| format!("saved to {}", p.display()))));
+    }
+
+    /// Save a download and start the program configured for its type (else xdg-open).
+    fn open(&self, page: &Page, name: &str) {
+        let path = match save(&self.downloads_dir(), name, &page.raw) {
+            Ok(p) => p,
+            Err(e) => return self.send(Msg::Done(Err(e))),
+        };
+        let handlers = &self.client.config().tui.handlers;
+        let command = crate::tui::app::handler_for(handlers, &page.mime).unwrap_or("xdg-open");
+        let r = open_external(command, &path.display().to_string());
+        self.send(Msg::Done(
+            r.map(|m| format!("saved to {}; {m}", path.display())),
+        ));
     }
 
     fn store(&mut self, op: StoreOp) {
