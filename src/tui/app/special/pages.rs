@@ -180,7 +180,7 @@ pub fn bookmarks_page(list: &[Bookmark]) -> String {
         g.push_str("No bookmarks yet: press m on a page to add it.\n");
         return g;
     }
-    g.push_str("Select a bookmark (Tab), then R renames it and d deletes it.\n\n");
+    g.push_str("Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help).\n\n");
     for b in list {
         let title = one_line(&b.title);
         let label = if title.trim().is_empty() {
