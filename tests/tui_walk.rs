@@ -574,3 +574,23 @@ fn a_configured_handler_is_named() {
     );
     assert!(matches!(&app.dialog.popup, Some(Popup::Download(q)) if q.contains("open with feh")));
 }
+
+#[test]
+fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
+    let mut app = app();
+    let body = "# Evil\x1b]0;title\x07 page\n=> gemini://x.test/\x1b[2J Clear\n=> https://w.test/\x1b]52;c;QQ==\x07 Web\n";
+    open(&mut app, BIG, gem(BIG, body));
+    press(&mut app, &["tab"]);
+    let s = screen(&app);
+    assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
+    let tab_bar = s.lines().next().unwrap();
+    assert!(
+        tab_bar.contains("Evil\u{fffd}]0;title\u{fffd} page"),
+        "the control characters are marked, not passed or silently dropped: {tab_bar}"
+    );
+    assert!(s.contains("→ gemini://x.test/%1B%5B2J"), "{s}");
+    press(&mut app, &["2"]);
+    assert!(app.dialog.popup.is_some());
+    let s = screen(&app);
+    assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
+}

@@ -423,7 +423,11 @@ pub fn tab_labels(app: &App) -> Vec<String> {
         .map(|(i, t)| {
             let spin = if t.loading.is_some() { "…" } else { "" };
             let title: String = format!("{}{}", t.title(), spin);
-            let label = format!(" {} {} ", i + 1, title);
+            let label = format!(
+                " {} {} ",
+                i + 1,
+                crate::tui::layout::sanitize(&title, false)
+            );
             truncate_cells(&label, room)
         })
         .collect()

@@ -4,7 +4,7 @@
 
 use crate::tui::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
 use crate::tui::keymap::Action;
-use crate::tui::layout::{Doc, Kind, display_width};
+use crate::tui::layout::{Doc, Kind, display_width, sanitize};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -315,7 +315,8 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         t.status
     };
     let room = usize::from(area.width).saturating_sub(display_width(&right) + display_width(&info));
-    let left = truncate_cells(&left, room);
+    // Messages carry remote text (status meta, URLs): never a control character.
+    let left = truncate_cells(&sanitize(&left, false), room);
     let pad = room.saturating_sub(display_width(&left));
     let spans = vec![
         Span::styled(left, style),
@@ -361,7 +362,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
                 .map(|(k, v)| {
                     Line::from(vec![
                         Span::styled(format!("{k:>12}: "), t.heading3),
-                        Span::raw(v.clone()),
+                        Span::raw(sanitize(v, false).into_owned()),
                     ])
                 })
                 .collect();
@@ -388,7 +389,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
             f.render_widget(Clear, area);
             let block = Block::default().borders(Borders::ALL).title(title);
             f.render_widget(
-                Paragraph::new(q.as_str())
+                Paragraph::new(sanitize(q, false).into_owned())
                     .block(block)
                     .wrap(Wrap { trim: true })
                     .style(t.popup),
