@@ -197,6 +197,11 @@ pub struct Tui {
     pub external_command: String,
     /// Where downloads are saved; empty = the platform download directory.
     pub downloads_dir: String,
+    /// Copy URLs to the clipboard through the terminal (OSC 52).
+    pub osc52_copy: bool,
+    /// Programs that open downloads: MIME type ("image/png") or major type ("image") ->
+    /// command; unlisted types use xdg-open.
+    pub handlers: std::collections::BTreeMap<String, String>,
     /// Key bindings: action name -> list of keys ("j", "ctrl-d", "space", "enter", ...).
     pub keys: std::collections::BTreeMap<String, Vec<String>>,
     /// Colours: element name -> colour ("red", "lightblue", "#ff8800", "245").
@@ -210,6 +215,8 @@ impl Default for Tui {
             home: "about:home".into(),
             external_command: String::new(),
             downloads_dir: String::new(),
+            osc52_copy: true,
+            handlers: Default::default(),
             keys: Default::default(),
             theme: Default::default(),
         }

@@ -347,9 +347,13 @@ fn binary_pages_are_saved_not_shown() {
         id,
         page_with(url, "image/png", b"\x89PNG\r\n\x1a\n"),
     );
+    assert!(fx.is_empty(), "a download asks what to do first");
+    let fx = press(&mut app, &["s"]);
     assert!(
         fx.iter()
-            .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png"))
+            .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png")),
+        "{fx:?} {:?}",
+        app.dialog.popup
     );
     assert_eq!(app.current_url(), Some(HOME));
 }
@@ -535,11 +539,16 @@ fn status_61_and_62_are_explained_and_62_offers_replacement() {
         },
     );
     assert!(screen(&app).contains("not allowed"));
+    // 62 after an identity was presented.
+    let mut sent = info(url);
+    let mut t = tls(TofuState::Trusted);
+    t.client_cert = Some("sha256:cafe".into());
+    sent.tls = Some(t);
     go(
         &mut app,
         url,
         Outcome::Certificate {
-            info: info(url),
+            info: sent,
             status: 62,
             message: "expired".into(),
         },
@@ -587,6 +596,17 @@ fn pending_approvals_show_a_badge_and_can_be_approved_or_denied() {
         View::Identities { .. }
     ));
     assert!(screen(&app).contains("ab12cd34"));
+    assert!(
+        press(&mut app, &["y"]).is_empty(),
+        "approving asks once more"
+    );
+    assert!(
+        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+            if q.contains("test-agent") && q.contains("gemini://capsule.test/app")
+                && q.contains("A new client certificate is made")),
+        "names the scope and what changes: {:?}",
+        app.dialog.popup
+    );
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
@@ -721,7 +741,13 @@ fn search_moves_to_matches_and_cycles() {
 #[test]
 fn bookmark_toggles() {
     let mut app = at_home();
-    let fx = press(&mut app, &["m"]);
+    assert!(press(&mut app, &["m"]).is_empty(), "m asks for a name");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text,
+        "Home",
+        "prefilled with the title"
+    );
+    let fx = press(&mut app, &["enter"]);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, .. }) if url == HOME))

@@ -138,3 +138,39 @@ fn page_info_popup() {
     let s = screen(&app);
     assert!(s.contains("Page info") && s.contains("text/gemini"), "{s}");
 }
+
+#[test]
+fn the_pins_page() {
+    let pin = |host: &str, port| smolweb::store::tofu::Pin {
+        host: host.into(),
+        port,
+        fingerprint: format!("sha256:{}", "ab".repeat(32)),
+        not_after: Some(time::macros::datetime!(2031-05-06 0:00 UTC)),
+        first_seen: time::macros::datetime!(2026-01-02 0:00 UTC),
+        last_seen: time::macros::datetime!(2026-11-30 0:00 UTC),
+    };
+    let page = smolweb::tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let mut app = app_sized(80, 30);
+    let fx = app.start(Some("about:trust".into()));
+    let (id, _, _) = fetch(&fx);
+    answer(&mut app, id, gem("about:trust", &page));
+    assert_snapshot("pins", &screen(&app));
+}
+
+#[test]
+fn a_selected_link_shows_its_url_in_the_status_line() {
+    let mut app = page_app(80, 24);
+    press(&mut app, &["tab", "tab", "tab"]);
+    assert_snapshot("link_url", &screen(&app));
+}
+
+#[test]
+fn the_download_choice() {
+    let mut app = page_app(80, 24);
+    go(
+        &mut app,
+        "gemini://cap.test/song",
+        page_with("gemini://cap.test/song", "audio/ogg", &[0u8; 123_456]),
+    );
+    assert_snapshot("download", &screen(&app));
+}

@@ -1,6 +1,7 @@
 //! End to end: the real binary in tmux against the in-process test servers. Opens a page,
-//! follows a link by number, goes back, answers an input prompt, and sees the warning when the
-//! server's certificate changes. Without tmux it prints a loud SKIP and passes, unless
+//! follows a link by number, goes back, answers an input prompt, searches deep inside the
+//! 20,000-character line of a big page, saves a binary download, and sees the warning when
+//! the server's certificate changes. Without tmux it prints a loud SKIP and passes, unless
 //! SMOLWEB_REQUIRE_TMUX=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -12,11 +13,39 @@ use support::certs::TestCert;
 use support::gemini::{Reply, Routes, Server};
 use tui_tmux_driver::{Tmux, tmux_available};
 
+/// A big page: many short lines, then one line of 20,000 characters with a word near its end.
+fn big_page() -> String {
+    let mut g = String::from("# Big page\n\n");
+    for i in 0..2_000 {
+        g.push_str(&format!(
+            "Line {i}: the quick brown fox jumps over the lazy dog.\n"
+        ));
+    }
+    let mut long = String::new();
+    while long.len() < 19_000 {
+        long.push_str("lorem ipsum dolor sit amet ");
+    }
+    long.push_str("zebrafinch sings here ");
+    while long.len() < 20_000 {
+        long.push_str("tail words ");
+    }
+    g.push_str(&long);
+    g.push_str("\nThe end.\n");
+    g
+}
+
 fn routes() -> Routes {
     Routes::new()
         .route(
             "/",
-            Reply::gemtext("# Test home\n\n=> /next Next page\n=> /ask Ask me\n"),
+            Reply::gemtext(
+                "# Test home\n\n=> /next Next page\n=> /ask Ask me\n=> /big.gmi Big page\n=> /file.bin A file\n",
+            ),
+        )
+        .route("/big.gmi", Reply::gemtext(&big_page()))
+        .route(
+            "/file.bin",
+            Reply::ok("application/octet-stream", vec![0u8, 1, 2, 3, 255, 254]),
         )
         .route("/next", Reply::gemtext("# Next page\n\nYou followed it.\n"))
         .handler(|req| match (req.path.as_str(), &req.query) {
@@ -33,9 +62,13 @@ async fn browse_follow_back_input_and_changed_certificate() {
     }
     let server = Arc::new(Server::start(routes()).await);
     let data = tempfile::tempdir().unwrap();
+    let downloads = data.path().join("dl");
     std::fs::write(
         data.path().join("config.toml"),
-        "[politeness]\nper_host_interval_ms = 0\n",
+        format!(
+            "[politeness]\nper_host_interval_ms = 0\n[tui]\ndownloads_dir = \"{}\"\n",
+            downloads.display()
+        ),
     )
     .unwrap();
     let command = format!(
@@ -63,6 +96,29 @@ async fn browse_follow_back_input_and_changed_certificate() {
         t.type_text("Ada");
         t.keys(&["Enter"]);
         t.wait_for("Hello Ada");
+
+        // Search deep inside the long line: the match's row is on screen, not the line's start.
+        t.keys(&["b", "3"]);
+        t.wait_for("Line 0: the quick brown fox");
+        t.keys(&["/"]);
+        t.type_text("zebrafinch");
+        t.keys(&["Enter"]);
+        let s = t.wait_for("match 1 of 1 for 'zebrafinch'");
+        assert!(s.contains("zebrafinch sings here"), "{s}");
+        assert!(
+            !s.contains("Line 1999"),
+            "scrolled past the short lines: {s}"
+        );
+
+        // A binary answer asks first, then is saved to the downloads directory.
+        t.keys(&["b", "4"]);
+        let s = t.wait_for("application/octet-stream");
+        assert!(s.contains("file.bin") && s.contains("6 B"), "{s}");
+        t.keys(&["s"]);
+        t.wait_for("saved to");
+        let saved = std::fs::read(downloads.join("file.bin")).unwrap();
+        assert_eq!(saved, [0u8, 1, 2, 3, 255, 254]);
+        t.wait_for("[2] Ask me");
 
         srv.set_cert(TestCert::new());
         t.keys(&["b", "r"]);

@@ -125,6 +125,8 @@ pub fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
             let pins = client.known_hosts().list()?;
             if pins.is_empty() {
                 println!("no pinned certificates");
+            } else {
+                println!("(last seen is updated at most once an hour)");
             }
             for p in pins {
                 println!(

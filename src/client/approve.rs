@@ -25,7 +25,7 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
         .into_iter()
         .find(|a| a.id == id)
         .ok_or_else(|| StoreError::NotFound(format!("pending request {id}")))?;
-    let (message, fingerprint) = perform(client, &approval.request)?;
+    let (message, fingerprint) = perform(client, &approval.request, id)?;
     let approval = match client.approvals.take(id, now) {
         Ok(taken) => taken,
         // Someone else removed it meanwhile; the change is made, report it.
@@ -40,13 +40,38 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
     })
 }
 
-fn perform(client: &Client, request: &Request) -> Result<(String, Option<String>), StoreError> {
+/// A name for an agent's identity that tells it apart from the others of the same host (so
+/// exports do not collide): host, path and the approval's short id, unless the agent chose a
+/// name of its own.
+fn agent_identity_name(name: &str, scope: &crate::store::identity::Scope, id: &str) -> String {
+    if !name.is_empty() && name != scope.host {
+        return name.to_string();
+    }
+    let path: String = scope
+        .path
+        .trim_matches('/')
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    let short: String = id.chars().take(8).collect();
+    if path.is_empty() {
+        format!("{}-{short}", scope.host)
+    } else {
+        format!("{}-{path}-{short}", scope.host)
+    }
+}
+
+fn perform(
+    client: &Client,
+    request: &Request,
+    id: &str,
+) -> Result<(String, Option<String>), StoreError> {
     let now = client.now();
     match request {
         Request::IdentityCreate { scope, name } => {
             let cfg = &client.config.identity;
             let new = NewIdentity {
-                name: name.clone(),
+                name: agent_identity_name(name, scope, id),
                 scope: scope.clone(),
                 days: cfg.days,
                 algorithm: algorithm(&cfg.algorithm),
@@ -100,5 +125,29 @@ mod tests {
         assert_eq!(algorithm("ed25519"), KeyAlgorithm::Ed25519);
         assert_eq!(algorithm("ECDSA-P256"), KeyAlgorithm::EcdsaP256);
         assert_eq!(algorithm("rsa"), KeyAlgorithm::EcdsaP256);
+    }
+
+    use crate::store::identity::Scope;
+
+    #[test]
+    fn agent_identities_get_unique_readable_names() {
+        let scope = |path: &str| Scope {
+            host: "127.0.0.1".into(),
+            port: 1965,
+            path: path.into(),
+        };
+        assert_eq!(
+            agent_identity_name("127.0.0.1", &scope("/app/login"), "ab12cd34"),
+            "127.0.0.1-app-login-ab12cd34"
+        );
+        assert_eq!(
+            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78"),
+            "127.0.0.1-ef56ab78"
+        );
+        assert_ne!(
+            agent_identity_name("127.0.0.1", &scope("/"), "ab12cd34"),
+            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78")
+        );
+        assert_eq!(agent_identity_name("work", &scope("/"), "ab12cd34"), "work");
     }
 }

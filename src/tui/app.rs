@@ -3,22 +3,25 @@
 //! externally). No terminal and no IO here, so tests drive it with key sequences and fake
 //! fetch results.
 //!
-//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), [`loads::Loads`]
+//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), `loads::Loads`
 //! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
 //! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
-//! page), [`Status`] (the status line) and [`Lists`] (what the stores last said). `update`
-//! routes each message to them; the files named after a flow (`keys`, `nav`) do the routing
-//! that needs more than one room.
+//! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
+//! (`download`) and the identities screen (`identities`); `messages` holds what goes between
+//! the app and its shell. `update` routes each message to them; the files named after a flow
+//! (`keys`, `nav`) do the routing that needs more than one room.
 //!
 //! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
 //! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
 //! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
 
 mod dialog;
+mod download;
 mod identities;
 mod keys;
 mod lists;
 mod loads;
+mod messages;
 mod nav;
 mod prompt;
 mod search;
@@ -26,168 +29,22 @@ mod special;
 mod status;
 mod tabs;
 
-use crate::client::Outcome;
 use crate::config::Tui;
-use crate::core::page::Page;
-use crate::net::IdentityChoice;
-use crate::store::StoreError;
-use crate::store::approvals::Approval;
-use crate::store::bookmarks::Bookmark;
-use crate::store::identity::{Identity, NewIdentity};
-use crate::tui::keymap::{ConfigError as KeyError, Key, Keymap};
+use crate::tui::keymap::{ConfigError as KeyError, Keymap};
 use crate::tui::layout::{Kind, Pos};
 use crate::tui::theme::{Theme, ThemeError};
-use std::path::PathBuf;
-use std::sync::Arc;
 
 pub use dialog::{Dialog, Popup};
+pub use download::{download_name, handler_for};
 pub use identities::IDENTITY_LIST_TOP;
 pub use keys::{DIGIT_TIMEOUT_MS, Digits};
 pub use lists::Lists;
+pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use search::Search;
-pub use special::{PageAction, Reach, Special};
+pub use special::{PageAction, Reach, Special, pages};
 pub use status::Status;
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
-
-/// Something that happened.
-#[derive(Clone, Debug)]
-pub enum Msg {
-    Key(Key),
-    /// A left click at a screen cell.
-    Click {
-        col: u16,
-        row: u16,
-    },
-    /// Mouse wheel: positive = down.
-    Wheel(i32),
-    Resize {
-        width: u16,
-        height: u16,
-    },
-    /// Milliseconds since start; drives the spinner and the link-number timeout.
-    Tick(u64),
-    Paste(String),
-    Fetched {
-        id: u64,
-        outcome: Box<Outcome>,
-    },
-    Progress {
-        id: u64,
-        bytes: u64,
-    },
-    /// History (url, title) and bookmarks, for completion and the bookmark toggle.
-    Lists {
-        history: Vec<(String, Option<String>)>,
-        bookmarks: Vec<Bookmark>,
-    },
-    Identities(Vec<Identity>),
-    Approvals(Vec<Approval>),
-    IdentityCreated {
-        result: Result<Identity, ShellError>,
-        /// Where to go with the new identity (tab id, URL).
-        then: Option<(u64, String)>,
-    },
-    /// A store operation finished: a sentence for the status line, or an error.
-    Done(Result<String, ShellError>),
-}
-
-/// Why work the shell did for the app failed (a store change, a download, a program).
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum ShellError {
-    #[error(transparent)]
-    Store(Arc<StoreError>),
-    #[error("cannot write {}: {message}", path.display())]
-    Write { path: PathBuf, message: String },
-    #[error("too many files named {name} in {}", dir.display())]
-    NameTaken { name: String, dir: PathBuf },
-    #[error("no external command configured")]
-    NoCommand,
-    #[error("cannot start {program}: {message}")]
-    Start { program: String, message: String },
-}
-
-impl From<StoreError> for ShellError {
-    fn from(e: StoreError) -> Self {
-        ShellError::Store(Arc::new(e))
-    }
-}
-
-/// Per-fetch options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FetchOptions {
-    pub input: Option<String>,
-    pub search: Option<String>,
-    pub refresh: bool,
-    pub identity: IdentityChoice,
-    pub trust_once: Option<String>,
-}
-
-/// Persistent changes and reads, done by the shell.
-#[derive(Clone, Debug)]
-pub enum StoreOp {
-    RecordHistory {
-        url: String,
-        title: Option<String>,
-    },
-    AddBookmark {
-        url: String,
-        title: String,
-    },
-    RemoveBookmark {
-        url: String,
-    },
-    /// Reload history, bookmarks, identities and approvals.
-    LoadLists,
-    CreateIdentity {
-        new: NewIdentity,
-        then: Option<(u64, String)>,
-    },
-    SetAgentUse {
-        fingerprint: String,
-        allowed: bool,
-    },
-    ExportIdentity {
-        fingerprint: String,
-    },
-    DeleteIdentity {
-        fingerprint: String,
-    },
-    Pin {
-        host: String,
-        port: u16,
-        fingerprint: String,
-        not_after: String,
-    },
-    Approve {
-        id: String,
-    },
-    Deny {
-        id: String,
-    },
-}
-
-/// Something the shell must do.
-#[derive(Clone, Debug)]
-pub enum Effect {
-    Fetch {
-        id: u64,
-        url: String,
-        opts: FetchOptions,
-    },
-    Cancel {
-        id: u64,
-    },
-    OpenExternal {
-        url: String,
-    },
-    Save {
-        page: Arc<Page>,
-        name: String,
-    },
-    Store(StoreOp),
-    Quit,
-}
 
 /// Settings the app reads from the config.
 #[derive(Clone, Debug)]
@@ -195,6 +52,10 @@ pub struct Settings {
     pub text_width: u16,
     pub home: String,
     pub identity_days: u32,
+    /// Copying to the clipboard (OSC 52) is allowed.
+    pub copy: bool,
+    /// Programs that open downloads, by MIME type or major type.
+    pub handlers: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Settings {
@@ -203,6 +64,8 @@ impl Default for Settings {
             text_width: 80,
             home: "about:home".into(),
             identity_days: 365,
+            copy: true,
+            handlers: Default::default(),
         }
     }
 }
@@ -217,6 +80,16 @@ pub struct FrameRow {
     pub text: String,
     pub link: Option<usize>,
     pub external: bool,
+    /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
+    pub marks: Vec<Mark>,
+}
+
+/// A highlighted piece of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub start: usize,
+    pub end: usize,
+    pub current: bool,
 }
 
 /// Settings, keymap or theme from the config that cannot be used.
@@ -275,6 +148,8 @@ impl App {
             text_width: tui.text_width.max(20),
             home: tui.home.clone(),
             identity_days,
+            copy: tui.osc52_copy,
+            handlers: tui.handlers.clone(),
         };
         Ok(App::new(
             settings,
@@ -323,10 +198,10 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {
-        self.status = Status::info(text);
+        self.status = Status::info(text, self.now);
     }
     pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status::error(text);
+        self.status = Status::error(text, self.now);
     }
 
     /// The one entry point.
@@ -334,6 +209,10 @@ impl App {
         let fx = match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Click { col, row } => self.on_click(col, row),
+            Msg::Hover { col, row } => {
+                self.on_hover(col, row);
+                Vec::new()
+            }
             Msg::Wheel(n) => {
                 self.scroll(n * 3);
                 Vec::new()
@@ -372,8 +251,18 @@ impl App {
             Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
             Msg::Done(Ok(text)) => {
                 self.set_status(text);
-                Vec::new()
+                self.follow_store_page()
             }
+            Msg::Done(Err(ShellError::Start {
+                program,
+                url,
+                message,
+            })) => self.ask(
+                format!(
+                    "Cannot start {program}: {message}. Copy {url} to the clipboard instead? (y/n)"
+                ),
+                dialog::Pending::Copy(url),
+            ),
             Msg::Done(Err(e)) => {
                 self.set_error(e.to_string());
                 Vec::new()
@@ -402,10 +291,22 @@ impl App {
         dv.doc.set_width(text_w);
         dv.top = dv.doc.clamp_top(dv.top, height);
         let rows = dv.doc.screen(dv.top, height);
+        let search = dv.search.as_ref();
         let frame = rows
             .into_iter()
             .filter_map(|pos| {
                 let p = dv.doc.row(pos.line, pos.row)?;
+                let (a, b) = (p.start, p.start + p.text.len());
+                let marks = search
+                    .into_iter()
+                    .flat_map(|s| s.on_line(pos.line))
+                    .filter(|(h, _)| h.start < b && h.end > a)
+                    .map(|(h, current)| Mark {
+                        start: h.start.max(a) - a,
+                        end: h.end.min(b) - a,
+                        current,
+                    })
+                    .collect();
                 Some(FrameRow {
                     pos,
                     kind: p.kind,
@@ -414,10 +315,17 @@ impl App {
                     text: p.text.into_owned(),
                     link: p.link,
                     external: p.external,
+                    marks,
                 })
             })
             .collect();
         self.frame = frame;
+    }
+
+    /// Columns for text that scrolls sideways (preformatted, menus, plain text).
+    pub fn side_cols(&self) -> usize {
+        let (_, margin) = self.text_column();
+        usize::from(self.width).saturating_sub(margin + 12).max(8)
     }
 
     /// Scroll the page by `n` rows (negative = up).
@@ -446,6 +354,59 @@ impl App {
         Some(((last + 1) * 100 / total).min(100))
     }
 
+    /// A store changed: a page made from the stores is made again (in place, keeping the
+    /// reader's place). The status line keeps the message of the change.
+    fn follow_store_page(&mut self) -> Vec<Effect> {
+        let url = match self.current_url() {
+            Some(u @ ("about:trust" | "about:bookmarks" | "about:history")) => u.to_string(),
+            _ => return Vec::new(),
+        };
+        if self.tab().is_some_and(|t| t.loading.is_some()) {
+            return Vec::new();
+        }
+        let status = self.status.clone();
+        let fx = self.navigate(&url, FetchOptions::default(), true);
+        self.status = status;
+        fx
+    }
+
+    /// Where the link under the pointer, or else the selected link, goes.
+    pub fn link_target(&self) -> Option<&str> {
+        let dv = self.doc_view()?;
+        dv.doc.link_url(dv.hover.or(dv.selected)?)
+    }
+
+    fn on_hover(&mut self, _col: u16, row: u16) {
+        let link = usize::from(row)
+            .checked_sub(1)
+            .and_then(|i| self.frame.get(i))
+            .and_then(|r| r.link);
+        if let Some(dv) = self.doc_view_mut() {
+            dv.hover = link;
+        }
+    }
+
+    /// Copy the link's URL (or the page's) to the clipboard.
+    fn copy_url(&mut self) -> Vec<Effect> {
+        let Some(text) = self
+            .link_target()
+            .or(self.current_url())
+            .map(str::to_string)
+        else {
+            return Vec::new();
+        };
+        self.copy(text)
+    }
+
+    fn copy(&mut self, text: String) -> Vec<Effect> {
+        if !self.settings.copy {
+            self.set_error("copying is off ([tui] osc52_copy = false)");
+            return Vec::new();
+        }
+        self.set_status(format!("copied {text}"));
+        vec![Effect::Copy { text }]
+    }
+
     /// Pending approvals count (badge).
     pub fn pending_count(&self) -> usize {
         self.lists.approvals.len()
@@ -462,7 +423,11 @@ pub fn tab_labels(app: &App) -> Vec<String> {
         .map(|(i, t)| {
             let spin = if t.loading.is_some() { "…" } else { "" };
             let title: String = format!("{}{}", t.title(), spin);
-            let label = format!(" {} {} ", i + 1, title);
+            let label = format!(
+                " {} {} ",
+                i + 1,
+                crate::tui::layout::sanitize(&title, false)
+            );
             truncate_cells(&label, room)
         })
         .collect()

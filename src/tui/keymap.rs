@@ -161,6 +161,7 @@ impl fmt::Display for Key {
 pub enum Context {
     Global,
     Identities,
+    Bookmarks,
 }
 
 macro_rules! actions {
@@ -225,7 +226,9 @@ actions! {
     Bookmarks, "bookmarks", Global, ["B"], "show bookmarks";
     History, "history", Global, ["ctrl-y"], "show history";
     Identities, "identities", Global, ["I"], "client identities and agent requests";
+    Trust, "trust", Global, ["T"], "pinned certificates (trust on first use)";
     Save, "save", Global, ["s"], "save the page to the downloads directory";
+    CopyUrl, "copy_url", Global, ["Y"], "copy the selected link's URL (or the page's) to the clipboard";
     Help, "help", Global, ["?", "f10"], "this help";
     Cancel, "cancel", Global, ["esc"], "cancel loading, close a popup, clear the selection";
     Quit, "quit", Global, ["q", "ctrl-c"], "quit";
@@ -235,6 +238,8 @@ actions! {
     IdentityDelete, "identity_delete", Identities, ["d"], "identities: delete (asks first)";
     ApprovalApprove, "approval_approve", Identities, ["y"], "identities: approve the agent's request";
     ApprovalDeny, "approval_deny", Identities, ["x"], "identities: deny the agent's request";
+    BookmarkRename, "bookmark_rename", Bookmarks, ["R"], "bookmarks: rename the selected bookmark";
+    BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
 }
 
 /// The live key bindings.

@@ -95,6 +95,8 @@ pub struct RowParts<'a> {
     /// Menu item type tag ("DIR ").
     pub tag: &'static str,
     pub text: Cow<'a, str>,
+    /// Byte offset of `text` in the line's text (where this row starts).
+    pub start: usize,
     /// Link index when the line is a link.
     pub link: Option<usize>,
     /// Set on link rows: the scheme when the link leaves gemini/gopher.
@@ -419,6 +421,7 @@ impl Doc {
             prefix,
             tag,
             text,
+            start: a as usize,
             link: d.link(),
             external,
         })
@@ -507,29 +510,82 @@ impl Doc {
         out
     }
 
-    /// Display lines whose text contains `query` (smart case: case-insensitive unless the
-    /// query has an uppercase letter).
-    pub fn search(&self, query: &str) -> Vec<usize> {
+    /// Every occurrence of `query` in the shown lines, in page order (smart case:
+    /// case-insensitive unless the query has an uppercase letter).
+    pub fn search(&self, query: &str) -> Vec<Hit> {
         if query.is_empty() {
             return Vec::new();
         }
         let fold = !query.chars().any(char::is_uppercase);
-        let q = if fold {
-            query.to_lowercase()
-        } else {
-            query.to_string()
-        };
-        (0..self.lines.len())
-            .filter(|&i| {
-                let t = self.text(i);
-                if fold {
-                    t.to_lowercase().contains(&q)
-                } else {
-                    t.contains(&q)
-                }
-            })
-            .collect()
+        let mut out = Vec::new();
+        for line in 0..self.lines.len() {
+            let text = self.text(line);
+            for (start, end) in find_all(&text, query, fold) {
+                out.push(Hit { line, start, end });
+            }
+        }
+        out
     }
+
+    /// The row of line `i` that holds byte `at` of its text.
+    pub fn row_at(&mut self, i: usize, at: usize) -> usize {
+        let rows = self.rows_of(i);
+        rows.iter()
+            .rposition(|&(a, _)| a as usize <= at)
+            .unwrap_or(0)
+    }
+}
+
+/// One occurrence of a search: display line and byte range in its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hit {
+    pub line: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Byte ranges of `needle` in `text`, folding case when asked (ranges are in `text` even
+/// where lowercasing changes a character's length).
+pub fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usize)> {
+    if !fold {
+        return text
+            .match_indices(needle)
+            .map(|(i, m)| (i, i + m.len()))
+            .collect();
+    }
+    let needle = needle.to_lowercase();
+    if text.is_ascii() {
+        let lower = text.to_ascii_lowercase();
+        return lower
+            .match_indices(&needle)
+            .map(|(i, m)| (i, i + m.len()))
+            .collect();
+    }
+    // Lowercase with a map from each byte of the lowercase text to its source byte.
+    let mut lower = String::with_capacity(text.len());
+    let mut from = Vec::with_capacity(text.len() + 1);
+    for (i, c) in text.char_indices() {
+        for l in c.to_lowercase() {
+            lower.push(l);
+            from.extend(std::iter::repeat_n(i, l.len_utf8()));
+        }
+    }
+    from.push(text.len());
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, m) in lower.match_indices(&needle) {
+        let start = from[i];
+        // The end is the start of the source character after the match.
+        let end = from.get(i + m.len()).copied().unwrap_or(text.len());
+        let end = if end <= start {
+            start + text[start..].chars().next().map_or(0, char::len_utf8)
+        } else {
+            end
+        };
+        if out.last().is_none_or(|&(_, e)| start >= e) {
+            out.push((start, end));
+        }
+    }
+    out
 }
 
 fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {
@@ -662,6 +718,20 @@ mod tests {
             })
             .collect();
         assert_eq!(rows, ["• one two", "  three four", "  five six"]);
+    }
+
+    #[test]
+    fn search_finds_every_occurrence_with_its_bytes() {
+        let d = doc("Straße und STRASSE\n=> /x İstanbul strasse\n");
+        let hits: Vec<(usize, usize, usize)> = d
+            .search("stra")
+            .into_iter()
+            .map(|h| (h.line, h.start, h.end))
+            .collect();
+        // "Straße" is 7 bytes; "İ" is 2.
+        assert_eq!(hits, [(0, 0, 4), (0, 12, 16), (1, 10, 14)]);
+        assert_eq!(find_all("İx İx", "x", true), [(2, 3), (6, 7)]);
+        assert!(d.search("STRA").len() == 1, "uppercase means exact case");
     }
 
     #[test]

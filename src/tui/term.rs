@@ -117,6 +117,10 @@ pub fn translate(ev: Event) -> Option<Msg> {
                 col: m.column,
                 row: m.row,
             }),
+            MouseEventKind::Moved => Some(Msg::Hover {
+                col: m.column,
+                row: m.row,
+            }),
             MouseEventKind::ScrollDown => Some(Msg::Wheel(1)),
             MouseEventKind::ScrollUp => Some(Msg::Wheel(-1)),
             _ => None,
@@ -166,7 +170,7 @@ async fn event_loop(
     });
     let fx = app.start(start);
     shell.run(app, fx);
-    shell.poll_approvals();
+    shell.poll_stores();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut poll = tokio::time::interval(Duration::from_secs(2));
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
@@ -189,7 +193,7 @@ async fn event_loop(
                 Some(Msg::Tick(begun.elapsed().as_millis() as u64))
             }
             _ = poll.tick() => {
-                shell.poll_approvals();
+                shell.poll_stores();
                 None
             }
             _ = sigterm.recv() => break Ok(()),

@@ -60,6 +60,7 @@ elements! {
     alt_text, "alt_text", fg(Color::DarkGray).add_modifier(Modifier::ITALIC);
     menu_type, "menu_type", fg(Color::Green);
     search_match, "search_match", Style::new().fg(Color::Black).bg(Color::Yellow);
+    search_current, "search_current", Style::new().fg(Color::Black).bg(Color::LightRed).add_modifier(Modifier::BOLD);
     tab_bar, "tab_bar", fg(Color::Gray);
     tab_active, "tab_active", Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
     status, "status", fg(Color::Gray);

@@ -55,11 +55,6 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let (_, margin) = app.text_column();
-    let query = dv
-        .search
-        .as_ref()
-        .map(|s| s.query.as_str())
-        .filter(|q| !q.is_empty());
     for (y, row) in app.frame.iter().enumerate() {
         let y = area.y + y as u16;
         if y >= area.y + area.height {
@@ -68,8 +63,14 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let x = area.x + margin as u16;
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
-        let line = row_line(&app.theme, row, selected, dv.hscroll, query);
+        let line = row_line(&app.theme, row, selected, dv.hscroll);
+        let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
+        if cut && width > 0 {
+            // The row goes on past the right edge.
+            let cell = &mut f.buffer_mut()[(x + width - 1, y)];
+            cell.set_symbol("›").set_style(app.theme.alt_text);
+        }
     }
 }
 
@@ -88,14 +89,9 @@ fn kind_style(t: &Theme, row: &FrameRow) -> Style {
     }
 }
 
-/// One screen row as styled spans.
-pub fn row_line(
-    t: &Theme,
-    row: &FrameRow,
-    selected: bool,
-    hscroll: usize,
-    query: Option<&str>,
-) -> Line<'static> {
+/// One screen row as styled spans: search matches highlighted (the current one in its own
+/// style), control characters made harmless, sideways scroll applied.
+pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
     let style = kind_style(t, row);
     let prefix_style = match row.kind {
         Kind::Link | Kind::MenuItem => t.link_number,
@@ -106,71 +102,76 @@ pub fn row_line(
         spans.push(Span::styled(row.tag, t.menu_type));
     }
     let wraps = Doc::wraps(row.kind);
-    let text = sanitize(&row.text, !wraps);
-    let text = if wraps || hscroll == 0 {
-        text.into_owned()
-    } else {
-        skip_cells(&text, hscroll)
-    };
-    let style = if selected {
+    let base = if selected {
         style.patch(t.link_selected)
     } else {
         style
     };
-    spans.extend(highlight(&text, query, style, t.search_match));
+    let text = row.text.as_str();
+    let mut pieces: Vec<(&str, Style)> = Vec::new();
+    let mut at = 0;
+    for m in &row.marks {
+        let fits = m.start >= at
+            && m.end <= text.len()
+            && text.is_char_boundary(m.start)
+            && text.is_char_boundary(m.end);
+        if !fits {
+            continue;
+        }
+        if m.start > at {
+            pieces.push((&text[at..m.start], base));
+        }
+        let hl = if m.current {
+            t.search_current
+        } else {
+            t.search_match
+        };
+        pieces.push((&text[m.start..m.end], base.patch(hl)));
+        at = m.end;
+    }
+    if at < text.len() || pieces.is_empty() {
+        pieces.push((&text[at..], base));
+    }
+    let skip = if wraps { 0 } else { hscroll };
+    let mut col = 0;
+    for (piece, style) in pieces {
+        let mut out = String::with_capacity(piece.len());
+        clean_into(&mut out, piece, !wraps, &mut col, skip);
+        spans.push(Span::styled(out, style));
+    }
     Line::from(spans)
 }
 
-fn skip_cells(text: &str, n: usize) -> String {
-    let mut w = 0;
-    let mut out = String::new();
+/// Append `text` made safe to draw (see [`crate::tui::layout::sanitize`]) from cell `skip` on,
+/// counting cells in `col` (tab stops continue across pieces).
+fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip: usize) {
+    if !text.chars().any(char::is_control) && skip == 0 {
+        out.push_str(text);
+        *col += display_width(text);
+        return;
+    }
     for c in text.chars() {
-        if w >= n {
-            out.push(c);
-        }
-        w += c.width().unwrap_or(0);
-    }
-    out
-}
-
-/// Split `text` into spans with the matches of `query` highlighted (smart case).
-fn highlight(text: &str, query: Option<&str>, base: Style, hl: Style) -> Vec<Span<'static>> {
-    let Some(q) = query else {
-        return vec![Span::styled(text.to_string(), base)];
-    };
-    let fold = !q.chars().any(char::is_uppercase);
-    let hay = if fold {
-        text.to_lowercase()
-    } else {
-        text.to_string()
-    };
-    let needle = if fold {
-        q.to_lowercase()
-    } else {
-        q.to_string()
-    };
-    if hay.len() != text.len() || needle.is_empty() {
-        return vec![Span::styled(text.to_string(), base)];
-    }
-    let mut spans = Vec::new();
-    let mut at = 0;
-    for (i, m) in hay.match_indices(&needle) {
-        if !text.is_char_boundary(i) || !text.is_char_boundary(i + m.len()) {
+        let start = *col;
+        if c == '\t' {
+            let n = if expand { 8 - start % 8 } else { 1 };
+            for k in 0..n {
+                if start + k >= skip {
+                    out.push(' ');
+                }
+            }
+            *col += n;
             continue;
         }
-        if i > at {
-            spans.push(Span::styled(text[at..i].to_string(), base));
+        let (c, w) = if c.is_control() {
+            ('\u{fffd}', 1)
+        } else {
+            (c, c.width().unwrap_or(0))
+        };
+        if start >= skip {
+            out.push(c);
         }
-        spans.push(Span::styled(
-            text[i..i + m.len()].to_string(),
-            base.patch(hl),
-        ));
-        at = i + m.len();
+        *col += w;
     }
-    if at < text.len() {
-        spans.push(Span::styled(text[at..].to_string(), base));
-    }
-    spans
 }
 
 fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
@@ -180,13 +181,14 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
         Line::styled("Client identities and agent requests", t.heading1),
         Line::styled(
             format!(
-                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny",
+                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates",
                 k(Action::IdentityCreate),
                 k(Action::IdentityToggleAgent),
                 k(Action::IdentityExport),
                 k(Action::IdentityDelete),
                 k(Action::ApprovalApprove),
-                k(Action::ApprovalDeny)
+                k(Action::ApprovalDeny),
+                k(Action::Trust)
             ),
             t.status,
         ),
@@ -302,6 +304,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         }
         None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
         None if !app.status.text.is_empty() => app.status.text.clone(),
+        None if app.link_target().is_some() => {
+            format!("→ {}", app.link_target().unwrap_or_default())
+        }
         None => app.current_url().unwrap_or_default().to_string(),
     };
     let style = if app.status.error && app.tab().is_some_and(|t| t.loading.is_none()) {
@@ -310,7 +315,8 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         t.status
     };
     let room = usize::from(area.width).saturating_sub(display_width(&right) + display_width(&info));
-    let left = truncate_cells(&left, room);
+    // Messages carry remote text (status meta, URLs): never a control character.
+    let left = truncate_cells(&sanitize(&left, false), room);
     let pad = room.saturating_sub(display_width(&left));
     let spans = vec![
         Span::styled(left, style),
@@ -356,7 +362,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
                 .map(|(k, v)| {
                     Line::from(vec![
                         Span::styled(format!("{k:>12}: "), t.heading3),
-                        Span::raw(v.clone()),
+                        Span::raw(sanitize(v, false).into_owned()),
                     ])
                 })
                 .collect();
@@ -372,14 +378,18 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
                 area,
             );
         }
-        Some(Popup::Confirm(q)) => {
+        Some(popup @ (Popup::Confirm(q) | Popup::Download(q))) => {
+            let title = match popup {
+                Popup::Download(_) => " Download ",
+                _ => " Confirm ",
+            };
             let w = page.width.saturating_sub(4).min(70);
             let h = (display_width(q) as u16 / w.saturating_sub(2).max(1) + 3).min(page.height);
             let area = centered(page, w, h);
             f.render_widget(Clear, area);
-            let block = Block::default().borders(Borders::ALL).title(" Confirm ");
+            let block = Block::default().borders(Borders::ALL).title(title);
             f.render_widget(
-                Paragraph::new(q.as_str())
+                Paragraph::new(sanitize(q, false).into_owned())
                     .block(block)
                     .wrap(Wrap { trim: true })
                     .style(t.popup),

@@ -12,6 +12,8 @@ pub enum Popup {
     Info(Vec<(String, String)>),
     /// A yes/no question.
     Confirm(String),
+    /// What to do with a download (open, save, cancel).
+    Download(String),
 }
 
 /// What a "yes" does.
@@ -20,12 +22,28 @@ pub enum Pending {
     External(String),
     Redirect(Box<Request>),
     DeleteIdentity(String),
+    ForgetPin {
+        host: String,
+        port: u16,
+    },
+    /// Copy a URL that could not be opened.
+    Copy(String),
+    DeleteBookmark(String),
+    /// Approve an agent's request (by id).
+    Approve(String),
+    /// A non-text answer: open, save or cancel.
+    Download {
+        page: std::sync::Arc<crate::core::page::Page>,
+        name: String,
+    },
 }
 
 /// The answer to a question.
 #[derive(Debug)]
 pub enum Answer {
     Yes(Pending),
+    /// "Open" for a download.
+    Open(Pending),
     No,
 }
 
@@ -51,19 +69,32 @@ impl Dialog {
         self.pending.is_some()
     }
 
-    /// A key while a question is open: None when the key is neither yes nor no.
+    /// A key while a question is open: None when the key is no answer. A download is
+    /// answered with o (open), s or Enter (save), c (cancel).
     pub fn answer(&mut self, key: Key) -> Option<Answer> {
-        let yes = matches!(key.code, Code::Char('y' | 'Y') | Code::Enter);
-        let no = matches!(key.code, Code::Char('n' | 'N') | Code::Esc);
-        if !yes && !no {
+        let download = matches!(self.pending, Some(Pending::Download { .. }));
+        let (yes, open, no) = if download {
+            (
+                matches!(key.code, Code::Char('s' | 'S') | Code::Enter),
+                matches!(key.code, Code::Char('o' | 'O')),
+                matches!(key.code, Code::Char('c' | 'C' | 'n' | 'N') | Code::Esc),
+            )
+        } else {
+            (
+                matches!(key.code, Code::Char('y' | 'Y') | Code::Enter),
+                false,
+                matches!(key.code, Code::Char('n' | 'N') | Code::Esc),
+            )
+        };
+        if !yes && !open && !no {
             return None;
         }
         self.popup = None;
         let pending = self.pending.take()?;
-        Some(if yes {
-            Answer::Yes(pending)
-        } else {
-            Answer::No
+        Some(match (yes, open) {
+            (true, _) => Answer::Yes(pending),
+            (_, true) => Answer::Open(pending),
+            _ => Answer::No,
         })
     }
 
@@ -75,6 +106,8 @@ impl Dialog {
 
 impl super::App {
     pub(super) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
+        // A message under a question would read as part of it.
+        self.status.clear();
         self.dialog.ask(question, pending);
         Vec::new()
     }
@@ -94,6 +127,26 @@ impl super::App {
             Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
             Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
                 vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
+            }
+            Some(Answer::Yes(Pending::Copy(url))) => self.copy(url),
+            Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
+                self.lists.remove_bookmark(&url);
+                vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+            }
+            Some(Answer::Yes(Pending::Download { page, name })) => {
+                self.set_status(format!("saving {name}…"));
+                vec![Effect::Save { page, name }]
+            }
+            Some(Answer::Open(Pending::Download { page, name })) => {
+                self.set_status(format!("opening {name}…"));
+                vec![Effect::Open { page, name }]
+            }
+            Some(Answer::Open(_)) => Vec::new(),
+            Some(Answer::Yes(Pending::Approve(id))) => {
+                vec![Effect::Store(StoreOp::Approve { id })]
+            }
+            Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
+                vec![Effect::Store(StoreOp::Forget { host, port })]
             }
         }
     }

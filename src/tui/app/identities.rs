@@ -5,11 +5,32 @@ use super::dialog::Pending;
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, Purpose, StoreOp, View};
 use crate::net::IdentityChoice;
+use crate::store::approvals::Request as AskRequest;
 use crate::store::identity::Identity;
 use crate::tui::keymap::Action;
 
 /// Rows above the list on the identities screen.
 pub const IDENTITY_LIST_TOP: usize = 2;
+
+/// What approving a request changes, in a sentence.
+fn what_changes(request: &AskRequest) -> String {
+    match request {
+        AskRequest::IdentityCreate { scope, .. } => format!(
+            "A new client certificate is made for {}; the capsule will recognise you by it, in the browser too, and agents may use it.",
+            scope.url()
+        ),
+        AskRequest::IdentityRemove { scope, .. } => format!(
+            "The identity and its private key are deleted; {} will no longer recognise you by it.",
+            scope.url()
+        ),
+        AskRequest::TrustPin { host, port, .. } => format!(
+            "This certificate replaces the one pinned for {host}:{port}, for you and for agents."
+        ),
+        AskRequest::TrustRemove { host, port } => {
+            format!("The next visit to {host}:{port} pins whatever certificate it presents.")
+        }
+    }
+}
 
 impl App {
     /// The approval or identity under the cursor on the identities screen.
@@ -54,7 +75,13 @@ impl App {
             .cloned();
         match (action, approval, identity) {
             (Action::ApprovalApprove, Some(a), _) => {
-                vec![Effect::Store(StoreOp::Approve { id: a.id })]
+                let question = format!(
+                    "{} asks to {}. {} Approve? (y/n)",
+                    a.client,
+                    a.request.describe(),
+                    what_changes(&a.request)
+                );
+                self.ask(question, Pending::Approve(a.id))
             }
             (Action::ApprovalDeny | Action::IdentityDelete, Some(a), _) => {
                 vec![Effect::Store(StoreOp::Deny { id: a.id })]

@@ -4,7 +4,7 @@
 use super::search::Found;
 use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
 use crate::tui::keymap::{Action, Code, Context, Key};
-use crate::tui::layout::Pos;
+use crate::tui::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
 pub const DIGIT_TIMEOUT_MS: u64 = 1000;
@@ -14,6 +14,8 @@ pub const DIGIT_TIMEOUT_MS: u64 = 1000;
 pub struct Digits {
     pub typed: String,
     at: u64,
+    /// When a number was last followed without Enter (an Enter right after is swallowed).
+    followed: Option<u64>,
 }
 
 impl Digits {
@@ -31,6 +33,12 @@ impl Digits {
     fn take(&mut self) -> usize {
         std::mem::take(&mut self.typed).parse().unwrap_or(0)
     }
+    /// Was a number just followed without Enter?
+    fn just_followed(&self, now: u64) -> bool {
+        self.followed
+            .is_some_and(|t| now.saturating_sub(t) < DIGIT_TIMEOUT_MS)
+    }
+
     fn expired(&self, now: u64) -> bool {
         !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
     }
@@ -57,6 +65,8 @@ impl App {
         }
         let context = if self.identity_selection().is_some() {
             Context::Identities
+        } else if self.current_url() == Some("about:bookmarks") {
+            Context::Bookmarks
         } else {
             Context::Global
         };
@@ -71,6 +81,7 @@ impl App {
 
     pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
         self.now = now;
+        self.status.expire(now);
         if self.digits.expired(now) {
             return self.follow_digits(false);
         }
@@ -88,6 +99,7 @@ impl App {
         }
         self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
         if n.saturating_mul(10) > links {
+            self.digits.followed = Some(self.now);
             return self.follow_digits(false);
         }
         Vec::new()
@@ -108,6 +120,8 @@ impl App {
         }
         match self.doc_view().and_then(|d| d.selected) {
             Some(i) => self.follow_link(i, new_tab),
+            // The Enter of someone who typed a number that was followed at once.
+            None if self.digits.just_followed(self.now) => Vec::new(),
             None => {
                 self.set_status(format!(
                     "type a link number or select one with {}",
@@ -122,6 +136,9 @@ impl App {
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Follow && action != Action::OpenInNewTab {
             self.digits.clear();
+        }
+        if action != Action::Follow {
+            self.digits.followed = None;
         }
         let half = (self.page_height() / 2).max(1) as i32;
         let page = self.page_height().saturating_sub(2).max(1) as i32;
@@ -171,7 +188,9 @@ impl App {
             Action::Bookmarks => return go(self, "about:bookmarks"),
             Action::History => return go(self, "about:history"),
             Action::Identities => return go(self, "about:identities"),
+            Action::Trust => return go(self, "about:trust"),
             Action::Save => return self.save(),
+            Action::CopyUrl => return self.copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
             Action::Quit => {
@@ -184,6 +203,9 @@ impl App {
             | Action::IdentityDelete
             | Action::ApprovalApprove
             | Action::ApprovalDeny => return self.identity_action(action),
+            Action::BookmarkRename | Action::BookmarkDelete => {
+                return self.bookmark_action(action);
+            }
         }
         Vec::new()
     }
@@ -223,9 +245,24 @@ impl App {
         }
     }
 
+    /// Scroll text that does not wrap sideways, stopping once the longest such row on
+    /// screen ends at the right edge.
     fn hscroll(&mut self, n: isize) {
+        let (_, margin) = self.text_column();
+        let room = usize::from(self.width).saturating_sub(margin);
+        let limit = self
+            .frame
+            .iter()
+            .filter(|r| !crate::tui::layout::Doc::wraps(r.kind))
+            .map(|r| {
+                let head = display_width(&r.prefix) + display_width(r.tag);
+                let text = display_width(&sanitize(&r.text, true));
+                (head + text).saturating_sub(room)
+            })
+            .max()
+            .unwrap_or(0);
         if let Some(dv) = self.doc_view_mut() {
-            dv.hscroll = dv.hscroll.saturating_add_signed(n);
+            dv.hscroll = dv.hscroll.saturating_add_signed(n).min(limit);
         }
     }
 
@@ -250,6 +287,8 @@ impl App {
 
     /// Select the next/previous link, starting from the screen when none is selected.
     fn select_link(&mut self, forward: bool) {
+        // The status line shows where the selected link goes.
+        self.status.clear();
         let first_line = self.frame.first().map_or(0, |r| r.pos.line);
         let last_line = self.frame.last().map_or(0, |r| r.pos.line);
         let Some(dv) = self.doc_view_mut() else {
@@ -288,6 +327,7 @@ impl App {
             }
         };
         dv.selected = Some(next);
+        dv.hover = None;
         if !visible(dv, next)
             && let Some(line) = dv.doc.link_line(next)
         {
@@ -296,13 +336,15 @@ impl App {
     }
 
     pub(super) fn start_search(&mut self, query: &str) {
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query)) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query, cols)) {
             self.report(found);
         }
     }
 
     fn next_match(&mut self, forward: bool) {
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward)) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward, cols)) {
             self.report(found);
         }
     }
@@ -325,11 +367,35 @@ impl App {
             self.set_status("built-in pages cannot be bookmarked");
             return Vec::new();
         }
-        if self.lists.toggle_bookmark(&url, &title) {
-            vec![Effect::Store(StoreOp::AddBookmark { url, title })]
-        } else {
-            vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+        if self.lists.remove_bookmark(&url) {
+            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
         }
+        self.open_prompt(Purpose::BookmarkName { url, title });
+        Vec::new()
+    }
+
+    /// Rename or delete the bookmark selected on the bookmarks page.
+    fn bookmark_action(&mut self, action: Action) -> Vec<Effect> {
+        let Some(url) = self.link_target().map(str::to_string) else {
+            self.set_status(format!(
+                "select a bookmark first ({})",
+                self.keymap.hint(Action::NextLink)
+            ));
+            return Vec::new();
+        };
+        let title = self
+            .lists
+            .bookmark(&url)
+            .map_or_else(String::new, |b| b.title.clone());
+        if action == Action::BookmarkRename {
+            self.open_prompt(Purpose::BookmarkName { url, title });
+            return Vec::new();
+        }
+        let name = if title.is_empty() { &url } else { &title };
+        self.ask(
+            format!("Delete the bookmark '{name}'? (y/n)"),
+            super::dialog::Pending::DeleteBookmark(url),
+        )
     }
 
     fn save(&mut self) -> Vec<Effect> {
@@ -338,14 +404,7 @@ impl App {
         };
         let page = dv.doc.page().clone();
         let url = self.current_url().unwrap_or_default();
-        let mut name = super::nav::file_name(url);
-        if !name.contains('.') {
-            name.push_str(if page.mime.is_gemtext() {
-                ".gmi"
-            } else {
-                ".txt"
-            });
-        }
+        let name = super::download_name(url, &page.mime);
         vec![Effect::Save { page, name }]
     }
 

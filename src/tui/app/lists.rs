@@ -25,17 +25,26 @@ impl Lists {
         self.history.insert(0, (url.to_string(), title));
     }
 
-    /// Add or remove a bookmark; true when it was added.
-    pub fn toggle_bookmark(&mut self, url: &str, title: &str) -> bool {
-        if let Some(i) = self.bookmarks.iter().position(|b| b.url == url) {
-            self.bookmarks.remove(i);
-            return false;
+    pub fn bookmark(&self, url: &str) -> Option<&Bookmark> {
+        self.bookmarks.iter().find(|b| b.url == url)
+    }
+
+    /// Add a bookmark or give it a new title.
+    pub fn set_bookmark(&mut self, url: &str, title: &str) {
+        match self.bookmarks.iter_mut().find(|b| b.url == url) {
+            Some(b) => b.title = title.to_string(),
+            None => self.bookmarks.push(Bookmark {
+                url: url.to_string(),
+                title: title.to_string(),
+            }),
         }
-        self.bookmarks.push(Bookmark {
-            url: url.to_string(),
-            title: title.to_string(),
-        });
-        true
+    }
+
+    /// Remove a bookmark; true when there was one.
+    pub fn remove_bookmark(&mut self, url: &str) -> bool {
+        let before = self.bookmarks.len();
+        self.bookmarks.retain(|b| b.url != url);
+        self.bookmarks.len() != before
     }
 
     /// Bookmarks then history entries whose URL or title contains `text` (any case).

@@ -178,25 +178,23 @@ impl App {
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         if matches!(page.content, Content::Binary) {
-            let name = file_name(&req.url);
-            self.set_status(format!("saving {} ({} bytes)…", name, page.size()));
-            fx.push(Effect::Save { page, name });
-            return fx;
+            return self.offer_download(&req.url, page);
         }
         if let Some(tls) = &info.tls {
             match &tls.tofu {
                 TofuState::FirstUse => self.set_status(format!(
-                    "first visit to {}: certificate pinned ({})",
+                    "first visit to {}:{}: certificate pinned ({})",
                     info.host,
+                    info.port,
                     short_fp(&tls.cert_fingerprint)
                 )),
                 TofuState::ReplacedExpired { .. } => self.set_status(format!(
-                    "the old certificate of {} had expired; the new one is pinned",
-                    info.host
+                    "the old certificate of {}:{} had expired; the new one is pinned",
+                    info.host, info.port
                 )),
                 TofuState::TrustedOnce => self.set_status(format!(
-                    "changed certificate of {} trusted for this session only",
-                    info.host
+                    "changed certificate of {}:{} trusted for this session only",
+                    info.host, info.port
                 )),
                 TofuState::Trusted => self.status.clear(),
             }
@@ -209,7 +207,7 @@ impl App {
                 }));
                 self.loads.pinned(&info.host, info.port);
             }
-        } else {
+        } else if page.url.scheme() != Scheme::About {
             self.status.clear();
         }
         let url = if req.sensitive {
@@ -219,18 +217,16 @@ impl App {
         };
         let url = if url.is_empty() { req.url.clone() } else { url };
         if page.url.scheme() != Scheme::About {
-            let (plain, title) = (strip_query(&url), page.title().map(str::to_string));
+            let (plain, title) = (history_url(&url), page.title().map(str::to_string));
             self.lists.visited(&plain, title.clone());
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
         }
-        self.show_doc(
-            req.tab,
-            &url,
-            Some(page),
-            Special::None,
-            Some(info),
-            req.replace,
-        );
+        let special = if url == "about:trust" {
+            Special::Trust
+        } else {
+            Special::None
+        };
+        self.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
         fx
     }
 
@@ -466,6 +462,19 @@ fn is_gopher_search(url: &str) -> bool {
         .filter(|u| u.scheme() == Scheme::Gopher)
         .and_then(|u| u.gopher_target().ok())
         .is_some_and(|t| t.item_type == '7' && t.search.is_none())
+}
+
+/// What history keeps of a URL: never a query, nor a gopher search string (`%09...`).
+pub fn history_url(url: &str) -> String {
+    let mut plain = strip_query(url);
+    if plain
+        .get(..9)
+        .is_some_and(|s| s.eq_ignore_ascii_case("gopher://"))
+        && let Some(i) = plain.to_ascii_lowercase().find("%09")
+    {
+        plain.truncate(i);
+    }
+    plain
 }
 
 /// The URL without `?query`.

@@ -33,6 +33,11 @@ pub enum Purpose {
         name: String,
         then: Option<(u64, String)>,
     },
+    /// The name of a new (or renamed) bookmark.
+    BookmarkName {
+        url: String,
+        title: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +65,7 @@ impl Prompt {
                 format!("Name of the identity for {}: ", scope.url())
             }
             Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
+            Purpose::BookmarkName { .. } => "Bookmark name: ".into(),
         }
     }
     /// Is the text masked (status 11)?
@@ -105,10 +111,12 @@ impl App {
             Purpose::IdentityDays { .. } => self.settings.identity_days.to_string(),
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
             Purpose::IdentityScope => self.last_gemini_url(),
+            Purpose::BookmarkName { title, .. } => title.clone(),
             _ => String::new(),
         };
         self.digits.clear();
-        let replace_on_type = purpose == Purpose::Address && !text.is_empty();
+        let replace_on_type =
+            matches!(purpose, Purpose::Address | Purpose::BookmarkName { .. }) && !text.is_empty();
         self.prompt = Some(Prompt {
             purpose,
             text,
@@ -248,6 +256,11 @@ impl App {
                 }
                 self.open_prompt(Purpose::IdentityDays { scope, name, then });
                 Vec::new()
+            }
+            Purpose::BookmarkName { url, .. } => {
+                let title = text.trim().to_string();
+                self.lists.set_bookmark(&url, &title);
+                vec![Effect::Store(StoreOp::AddBookmark { url, title })]
             }
             Purpose::IdentityDays { scope, name, then } => match text.trim().parse::<u32>() {
                 Ok(days) if days > 0 => {

@@ -8,6 +8,7 @@
 
 pub mod pages;
 
+use super::dialog::Pending;
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, Purpose};
 use crate::core::url::Url;
@@ -34,6 +35,8 @@ pub enum Special {
         /// The identity that was presented (61/62).
         presented: Option<String>,
     },
+    /// The pins page (about:trust).
+    Trust,
 }
 
 /// Where a new identity applies.
@@ -91,6 +94,11 @@ pub enum PageAction {
     ReplaceIdentity,
     /// Present this existing identity (by fingerprint).
     UseIdentity(String),
+    /// Forget the pinned certificate of a host (asks first).
+    ForgetPin {
+        host: String,
+        port: u16,
+    },
 }
 
 impl PageAction {
@@ -110,8 +118,15 @@ impl PageAction {
             "identity-page" => PageAction::NewIdentity(Reach::Page),
             "identity-replace" => PageAction::ReplaceIdentity,
             other => {
-                let fp = other.strip_prefix("identity-use:")?;
-                PageAction::UseIdentity(fp.to_string())
+                if let Some(fp) = other.strip_prefix("identity-use:") {
+                    PageAction::UseIdentity(fp.to_string())
+                } else {
+                    let (host, port) = other.strip_prefix("forget-pin:")?.rsplit_once(':')?;
+                    PageAction::ForgetPin {
+                        host: host.to_string(),
+                        port: port.parse().ok()?,
+                    }
+                }
             }
         };
         Some(action)
@@ -141,6 +156,7 @@ impl fmt::Display for PageAction {
             PageAction::NewIdentity(r) => write!(f, "identity-{}", r.name()),
             PageAction::ReplaceIdentity => f.write_str("identity-replace"),
             PageAction::UseIdentity(fp) => write!(f, "identity-use:{fp}"),
+            PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
         }
     }
 }
@@ -211,6 +227,12 @@ impl App {
                 };
                 self.fetch(again(url, opts))
             }
+            (PageAction::ForgetPin { host, port }, Special::Trust) => self.ask(
+                format!(
+                    "Forget the pinned certificate of {host}:{port}? The next visit pins whatever it presents. (y/n)"
+                ),
+                Pending::ForgetPin { host, port },
+            ),
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
                 Vec::new()
@@ -236,6 +258,10 @@ mod tests {
             PageAction::NewIdentity(Reach::Page),
             PageAction::ReplaceIdentity,
             PageAction::UseIdentity("sha256:beef".into()),
+            PageAction::ForgetPin {
+                host: "::1".into(),
+                port: 1965,
+            },
         ];
         for a in all {
             assert_eq!(PageAction::parse(&a.to_string()), Some(a.clone()), "{a}");

@@ -26,6 +26,8 @@ pub struct DocView {
     pub top: Pos,
     pub hscroll: usize,
     pub selected: Option<usize>,
+    /// The link under the mouse pointer.
+    pub hover: Option<usize>,
     pub search: Option<Search>,
     pub special: Special,
 }
@@ -37,6 +39,7 @@ impl DocView {
             top: Pos::default(),
             hscroll: 0,
             selected: None,
+            hover: None,
             search: None,
             special,
         }
@@ -203,11 +206,11 @@ impl Tabs {
         true
     }
 
-    /// Reopen the last closed tab after the active one; returns whether it is empty.
+    /// Reopen the last closed tab where it was; returns whether it is empty.
     pub fn reopen(&mut self) -> Option<bool> {
-        let (_, tab) = self.closed.pop()?;
+        let (at, tab) = self.closed.pop()?;
         let empty = tab.current.is_none();
-        let at = (self.active + 1).min(self.list.len());
+        let at = at.min(self.list.len());
         self.list.insert(at, tab);
         self.active = at;
         Some(empty)

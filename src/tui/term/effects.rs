@@ -6,7 +6,7 @@ use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::page::Page;
 use crate::core::url::Url;
 use crate::store::tofu::CertInfo;
-use crate::tui::app::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+use crate::tui::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,40 +21,64 @@ pub struct Shell {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
     tasks: HashMap<u64, Task>,
-    /// Store work (locked, fsynced file writes) runs in order on its own thread, so a history
-    /// write never stalls a frame.
-    jobs: std::sync::mpsc::Sender<Job>,
+    /// Store work (locked, fsynced file writes, downloads) runs in order on its own thread,
+    /// so no write ever stalls a frame. None when the thread could not start: every store
+    /// operation then reports that it was not done.
+    jobs: Option<std::sync::mpsc::Sender<Job>>,
 }
 
 /// Work for the store thread.
 enum Job {
     Op(StoreOp),
-    PollApprovals,
+    PollStores,
+    Save { page: Arc<Page>, name: String },
+    Open { page: Arc<Page>, name: String },
 }
 
 impl Shell {
     pub fn new(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>) -> Shell {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
-        let worker = StoreWorker {
+        let mut worker = StoreWorker {
             client: Arc::clone(&client),
             tx: tx.clone(),
+            identities: None,
         };
         // The thread ends when the Shell (the only sender) is dropped.
-        let _ = std::thread::Builder::new()
+        let started = std::thread::Builder::new()
             .name("smolweb-store".into())
             .spawn(move || {
                 for job in queue {
                     match job {
                         Job::Op(op) => worker.store(op),
-                        Job::PollApprovals => worker.poll_approvals(),
+                        Job::PollStores => worker.poll(),
+                        Job::Save { page, name } => worker.save(&page, &name),
+                        Job::Open { page, name } => worker.open(&page, &name),
                     }
                 }
             });
+        let jobs = match started {
+            Ok(_) => Some(jobs),
+            Err(e) => {
+                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(e.to_string()))));
+                None
+            }
+        };
         Shell {
             client,
             tx,
             tasks: HashMap::new(),
             jobs,
+        }
+    }
+
+    /// Hand work to the store thread, or say why it cannot be done.
+    fn job(&self, job: Job) {
+        let sent = match &self.jobs {
+            Some(jobs) => jobs.send(job).map_err(|e| e.to_string()),
+            None => Err("it did not start".to_string()),
+        };
+        if let Err(why) = sent {
+            self.send(Msg::Done(Err(ShellError::NoStoreThread(why))));
         }
     }
 
@@ -80,19 +104,17 @@ impl Shell {
                 let r = open_external(&self.client.config().tui.external_command, &url);
                 self.send(Msg::Done(r));
             }
-            Effect::Save { page, name } => {
-                let r = save(&self.downloads_dir(), &name, &page.raw);
-                self.send(Msg::Done(r.map(|p| format!("saved to {}", p.display()))));
+            Effect::Save { page, name } => self.job(Job::Save { page, name }),
+            Effect::Open { page, name } => self.job(Job::Open { page, name }),
+            Effect::Copy { text } => {
+                use std::io::Write;
+                let mut out = std::io::stdout();
+                let _ = out.write_all(osc52(&text).as_bytes());
+                let _ = out.flush();
             }
-            Effect::Store(op) => {
-                let _ = self.jobs.send(Job::Op(op));
-            }
+            Effect::Store(op) => self.job(Job::Op(op)),
             Effect::Quit => {}
         }
-    }
-
-    fn downloads_dir(&self) -> PathBuf {
-        downloads_dir(&self.client)
     }
 
     fn fetch(&mut self, id: u64, url: String, opts: FetchOptions) {
@@ -139,9 +161,12 @@ impl Shell {
         }
     }
 
-    /// Ask the store thread for the pending agent requests (answered as a message).
-    pub fn poll_approvals(&self) {
-        let _ = self.jobs.send(Job::PollApprovals);
+    /// Ask the store thread for what other processes may have changed (pending agent
+    /// requests, identities), answered as messages.
+    pub fn poll_stores(&self) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job::PollStores);
+        }
     }
 
     pub fn abort_all(&mut self) {
@@ -164,6 +189,8 @@ fn downloads_dir(client: &Client) -> PathBuf {
 struct StoreWorker {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
+    /// The identities last reported, to report only changes.
+    identities: Option<Vec<crate::store::identity::Identity>>,
 }
 
 impl StoreWorker {
@@ -175,31 +202,69 @@ impl StoreWorker {
         downloads_dir(&self.client)
     }
 
-    fn poll_approvals(&self) {
+    /// Pending approvals, and the identities when another process changed them (an approval
+    /// from `smolweb identity approve` makes one).
+    fn poll(&mut self) {
         if let Ok(list) = self.client.approvals().pending(self.client.now()) {
+            self.send(Msg::Approvals(list));
+        }
+        if let Ok(list) = self.client.identities().list()
+            && self.identities.as_ref() != Some(&list)
+        {
+            self.identities = Some(list.clone());
+            self.send(Msg::Identities(list));
+        }
+    }
+
+    fn load_lists(&mut self) {
+        let c = Arc::clone(&self.client);
+        let history = match c.history().list() {
+            Ok(list) => list.into_iter().map(|v| (v.url, v.title)).collect(),
+            Err(e) => {
+                self.send(Msg::Done(Err(e.into())));
+                Vec::new()
+            }
+        };
+        let bookmarks = match c.bookmarks().list() {
+            Ok(list) => list,
+            Err(e) => {
+                self.send(Msg::Done(Err(e.into())));
+                Vec::new()
+            }
+        };
+        self.send(Msg::Lists { history, bookmarks });
+        match c.identities().list() {
+            Ok(list) => {
+                self.identities = Some(list.clone());
+                self.send(Msg::Identities(list));
+            }
+            Err(e) => self.send(Msg::Done(Err(e.into()))),
+        }
+        if let Ok(list) = c.approvals().pending(c.now()) {
             self.send(Msg::Approvals(list));
         }
     }
 
-    fn load_lists(&self) {
-        let c = &self.client;
-        let history = c
-            .history()
-            .list()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|v| (v.url, v.title))
-            .collect();
-        let bookmarks = c.bookmarks().list().unwrap_or_default();
-        self.send(Msg::Lists { history, bookmarks });
-        match c.identities().list() {
-            Ok(list) => self.send(Msg::Identities(list)),
-            Err(e) => self.send(Msg::Done(Err(e.into()))),
-        }
-        self.poll_approvals();
+    fn save(&self, page: &Page, name: &str) {
+        let r = save(&self.downloads_dir(), name, &page.raw);
+        self.send(Msg::Done(r.map(|p| format!("saved to {}", p.display()))));
     }
 
-    fn store(&self, op: StoreOp) {
+    /// Save a download and start the program configured for its type (else xdg-open).
+    fn open(&self, page: &Page, name: &str) {
+        let path = match save(&self.downloads_dir(), name, &page.raw) {
+            Ok(p) => p,
+            Err(e) => return self.send(Msg::Done(Err(e))),
+        };
+        let handlers = &self.client.config().tui.handlers;
+        let command = crate::tui::app::handler_for(handlers, &page.mime).unwrap_or("xdg-open");
+        let r = open_external(command, &path.display().to_string());
+        self.send(Msg::Done(
+            r.map(|m| format!("saved to {}; {m}", path.display())),
+        ));
+    }
+
+    fn store(&mut self, op: StoreOp) {
         let c = Arc::clone(&self.client);
         let now = c.now();
         let done =
@@ -215,11 +280,15 @@ impl StoreWorker {
                     Err(e) => Msg::Done(Err(e.into())),
                 }
             }
-            StoreOp::AddBookmark { url, title } => done(
-                c.bookmarks()
-                    .add(&url, &title)
-                    .map(|_| format!("bookmarked {url}")),
-            ),
+            StoreOp::AddBookmark { url, title } => {
+                done(c.bookmarks().add(&url, &title).map(|new| {
+                    if new {
+                        format!("bookmarked {url}")
+                    } else {
+                        format!("bookmark renamed: {title}")
+                    }
+                }))
+            }
             StoreOp::RemoveBookmark { url } => done(
                 c.bookmarks()
                     .remove(&url)
@@ -280,6 +349,15 @@ impl StoreWorker {
                 };
                 done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
+            StoreOp::Forget { host, port } => {
+                done(c.known_hosts().remove(&host, port).map(|gone| {
+                    if gone {
+                        format!("forgot the certificate of {host}:{port}")
+                    } else {
+                        format!("no certificate was pinned for {host}:{port}")
+                    }
+                }))
+            }
             StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
             StoreOp::Deny { id } => done(
                 c.deny(&id)
@@ -291,35 +369,31 @@ impl StoreWorker {
     }
 }
 
-/// about:bookmarks and about:history are made here from the stores.
+/// about:bookmarks, about:history and about:trust are made here from the stores; a store
+/// that cannot be read is an error naming its file, never an empty list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
-        "about:bookmarks" => {
-            let g = client.bookmarks().to_gemtext().unwrap_or_default();
-            if g.trim().is_empty() {
-                "# Bookmarks\n\nNo bookmarks yet: press m on a page to add it.\n".to_string()
-            } else if g.starts_with('#') {
-                g
-            } else {
-                format!("# Bookmarks\n\n{g}")
-            }
-        }
-        "about:history" => {
-            let mut g = String::from("# History\n\n");
-            for v in client.history().list().unwrap_or_default().iter().take(500) {
-                let title = v.title.as_deref().unwrap_or("");
-                g.push_str(&format!("=> {} {} {}\n", v.url, v.at.date(), title));
-            }
-            g
-        }
+        "about:bookmarks" => client.bookmarks().list().map(|b| pages::bookmarks_page(&b)),
+        "about:history" => client.history().list().map(|v| pages::history_page(&v)),
+        "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         _ => return None,
+    };
+    let info = RequestInfo {
+        url: url.to_string(),
+        ..RequestInfo::default()
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(e) => {
+            return Some(Outcome::Error {
+                info,
+                error: crate::net::FetchError::Internal(e.to_string()),
+            });
+        }
     };
     let page = Page::builtin(Url::parse(url).ok()?, &text);
     Some(Outcome::Page {
-        info: RequestInfo {
-            url: url.to_string(),
-            ..RequestInfo::default()
-        },
+        info,
         fetched: Fetched {
             page: Arc::new(page),
             cached: false,
@@ -366,6 +440,26 @@ pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, 
     })
 }
 
+/// The terminal sequence that puts `text` on the clipboard (OSC 52, base64).
+pub fn osc52(text: &str) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::with_capacity(text.len().div_ceil(3) * 4);
+    for chunk in text.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                b64.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                b64.push('=');
+            }
+        }
+    }
+    format!("\x1b]52;c;{b64}\x07")
+}
+
 /// Start the configured program (or $BROWSER, or xdg-open) on `url`, without waiting.
 fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
     let command = if configured.trim().is_empty() {
@@ -384,8 +478,134 @@ fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
         .spawn()
         .map_err(|e| ShellError::Start {
             program: program.to_string(),
+            url: url.to_string(),
             message: e.to_string(),
         })?;
     std::thread::spawn(move || child.wait());
     Ok(format!("opened {url} with {program}"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::client::Face;
+    use crate::config::Config;
+    use crate::paths::Paths;
+    use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+
+    fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
+        let client = Arc::new(Client::new(Config::default(), paths, Face::Human).unwrap());
+        let (tx, rx) = mpsc::unbounded_channel();
+        let w = StoreWorker {
+            client,
+            tx,
+            identities: None,
+        };
+        (w, rx, dir)
+    }
+
+    fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+        let mut out = Vec::new();
+        while let Ok(m) = rx.try_recv() {
+            out.push(m);
+        }
+        out
+    }
+
+    #[test]
+    fn an_identity_made_by_another_process_reaches_the_screen() {
+        let (mut w, mut rx, _dir) = worker();
+        w.load_lists();
+        drain(&mut rx);
+        w.poll();
+        assert!(
+            !drain(&mut rx)
+                .iter()
+                .any(|m| matches!(m, Msg::Identities(_))),
+            "no change, no message"
+        );
+        // What `smolweb identity approve` does in another terminal.
+        let new = NewIdentity {
+            name: "from-agent".into(),
+            scope: Scope {
+                host: "cap.test".into(),
+                port: 1965,
+                path: "/".into(),
+            },
+            days: 30,
+            algorithm: KeyAlgorithm::default(),
+            created_by: CreatedBy::Agent,
+            agent_use: true,
+        };
+        w.client.identities().create(new, w.client.now()).unwrap();
+        w.poll();
+        let got = drain(&mut rx);
+        assert!(
+            got.iter().any(|m| matches!(m, Msg::Identities(l)
+                if l.iter().any(|i| i.name == "from-agent"))),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_store_is_an_error_naming_the_file_not_an_empty_list() {
+        let (mut w, mut rx, dir) = worker();
+        let file = dir.path().join(crate::store::files::HISTORY);
+        std::fs::write(&file, "this is [not toml").unwrap();
+        match builtin(&w.client, "about:history") {
+            Some(Outcome::Error { error, .. }) => {
+                assert!(error.to_string().contains("history.toml"), "{error}");
+            }
+            other => panic!("expected an error page, got {other:?}"),
+        }
+        w.load_lists();
+        let got = drain(&mut rx);
+        assert!(
+            got.iter().any(|m| matches!(m, Msg::Done(Err(e))
+                if e.to_string().contains("history.toml"))),
+            "{got:?}"
+        );
+        // The file is left as it was.
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn osc52_is_base64_between_the_markers() {
+        assert_eq!(osc52(""), "\x1b]52;c;\x07");
+        assert_eq!(osc52("f"), "\x1b]52;c;Zg==\x07");
+        assert_eq!(osc52("fo"), "\x1b]52;c;Zm8=\x07");
+        assert_eq!(osc52("foobar"), "\x1b]52;c;Zm9vYmFy\x07");
+        assert_eq!(
+            osc52("gemini://x.test/ü"),
+            "\x1b]52;c;Z2VtaW5pOi8veC50ZXN0L8O8\x07"
+        );
+    }
+
+    #[test]
+    fn pages_from_the_stores() {
+        let (w, _rx, _dir) = worker();
+        let text = |url| match builtin(&w.client, url) {
+            Some(Outcome::Page { fetched, .. }) => fetched.page.body.text().to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(text("about:bookmarks").contains("No bookmarks yet"));
+        assert!(text("about:trust").contains("No certificates are pinned"));
+        w.client
+            .known_hosts()
+            .pin_fingerprint(
+                "cap.test",
+                1965,
+                &format!("sha256:{}", "ab".repeat(32)),
+                w.client.now(),
+            )
+            .unwrap();
+        let t = text("about:trust");
+        assert!(
+            t.contains("cap.test:1965") && t.contains("at most once an hour"),
+            "{t}"
+        );
+    }
 }

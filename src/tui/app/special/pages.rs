@@ -1,12 +1,16 @@
 //! The built-in pages as gemtext: help (from the live keymap), messages, errors, the
-//! changed-certificate warning and the client-certificate requests (60/61/62).
+//! changed-certificate warning, the client-certificate requests (60/61/62), and the pages
+//! made from the stores (bookmarks, history, pins). Pure: the shell reads the stores.
 
 use super::{PageAction, Reach, Special};
 use crate::client::RequestInfo;
 use crate::core::page::Page;
 use crate::core::url::Url;
 use crate::net::{CertChange, FetchError};
+use crate::store::bookmarks::Bookmark;
+use crate::store::history::Visit;
 use crate::store::identity::Identity;
+use crate::store::tofu::Pin;
 use crate::tui::keymap::{Action, Context, Keymap};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -26,13 +30,17 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     let mut section = |title: &str, ctx: Context| {
         let _ = writeln!(g, "## {title}\n");
         for &a in Action::ALL.iter().filter(|a| a.context() == ctx) {
-            let help = a.help().trim_start_matches("identities: ");
+            let help = a
+                .help()
+                .trim_start_matches("identities: ")
+                .trim_start_matches("bookmarks: ");
             let _ = writeln!(g, "* {}: {} ({})", keymap.describe(a), help, a.name());
         }
         g.push('\n');
     };
     section("Everywhere", Context::Global);
     section("On the identities screen", Context::Identities);
+    section("On the bookmarks page", Context::Bookmarks);
     g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n");
     synth("help", &g)
 }
@@ -132,6 +140,14 @@ pub fn client_cert_page(
                 PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
             );
         }
+        _ if presented.is_none() => {
+            let _ = write!(
+                g,
+                "# The capsule asks for an identity\n\n{url}\n\nNo identity was sent with this request, yet the capsule answered that the certificate is not valid (status 62): {message}\n\nIt probably wants one: you can make an identity for it.\n\n{}{}",
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+                PageAction::Back.link("Go back"),
+            );
+        }
         _ => {
             let _ = write!(
                 g,
@@ -148,4 +164,90 @@ pub fn client_cert_page(
         presented,
     };
     (synth("identity", &g), special)
+}
+
+/// Untrusted text (titles from capsules) on one line.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// about:bookmarks.
+pub fn bookmarks_page(list: &[Bookmark]) -> String {
+    let mut g = String::from("# Bookmarks\n\n");
+    if list.is_empty() {
+        g.push_str("No bookmarks yet: press m on a page to add it.\n");
+        return g;
+    }
+    g.push_str("Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help).\n\n");
+    for b in list {
+        let title = one_line(&b.title);
+        let label = if title.trim().is_empty() {
+            b.url.as_str()
+        } else {
+            title.as_str()
+        };
+        let _ = writeln!(g, "=> {} {}", b.url, label);
+    }
+    g
+}
+
+/// about:history: every visit shows its date and a title, or its URL when it has none.
+pub fn history_page(visits: &[Visit]) -> String {
+    let mut g = String::from("# History\n\n");
+    if visits.is_empty() {
+        g.push_str("Nothing visited yet.\n");
+    }
+    for v in visits.iter().take(500) {
+        let title = v.title.as_deref().map(one_line).unwrap_or_default();
+        let label = if title.trim().is_empty() {
+            v.url.as_str()
+        } else {
+            title.as_str()
+        };
+        let _ = writeln!(g, "=> {} {} {}", v.url, v.at.date(), label);
+    }
+    g
+}
+
+/// How often a pin's "last seen" is written (the store spares writes).
+pub const LAST_SEEN_EVERY: &str = "at most once an hour";
+
+fn day(t: time::OffsetDateTime) -> String {
+    t.date().to_string()
+}
+
+/// about:trust: every pinned certificate, and a link to forget each.
+pub fn pins_page(pins: &[Pin]) -> String {
+    let mut g = String::from("# Trusted certificates\n\n");
+    g.push_str("The first certificate a capsule presents is pinned (trust on first use); a different one later gets a warning. The same list as `smolweb trust list`.\n\n");
+    if pins.is_empty() {
+        g.push_str("No certificates are pinned yet.\n");
+        return g;
+    }
+    let _ = writeln!(
+        g,
+        "\"Last seen\" is updated {LAST_SEEN_EVERY}, so it may lag behind your last visit.\n"
+    );
+    for p in pins {
+        let expiry = p.not_after.map_or_else(|| "unknown".to_string(), day);
+        let _ = write!(
+            g,
+            "## {}:{}\n\n```\n{}\n```\n* first seen {}, last seen {}\n* valid until {}\n",
+            p.host,
+            p.port,
+            p.fingerprint,
+            day(p.first_seen),
+            day(p.last_seen),
+            expiry,
+        );
+        let forget = PageAction::ForgetPin {
+            host: p.host.clone(),
+            port: p.port,
+        };
+        g.push_str(&forget.link(&format!("Forget the certificate of {}:{}", p.host, p.port)));
+        g.push('\n');
+    }
+    g
 }
