@@ -141,6 +141,7 @@ mod approve;
 pub mod feeds;
 mod gemini;
 mod gopher;
+pub mod offline;
 mod politeness;
 pub mod transport;
 
