@@ -137,6 +137,7 @@ impl Outcome {
 }
 
 mod about;
+pub mod about_feeds;
 mod approve;
 pub mod feeds;
 mod gemini;
