@@ -19,7 +19,6 @@ use smolweb::config::Config;
 use smolweb::paths::Paths;
 use smolweb::store::subscriptions::{StoredEntry, Subscription};
 use std::sync::Arc;
-use std::time::Duration;
 use support::gemini;
 use time::macros::datetime;
 
