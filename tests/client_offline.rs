@@ -193,6 +193,19 @@ async fn save_for_offline_keeps_the_page_and_its_capsule_links() {
         .unwrap();
     let list = c.reading_list().unwrap();
     assert_eq!(list.len(), 4);
+    // about:offline shows the reading list with sizes and dates.
+    let Outcome::Page { fetched, .. } = c.open("about:offline", &OpenOptions::default()).await
+    else {
+        panic!("about:offline is a page");
+    };
+    let text = fetched.page.body.text().to_string();
+    assert!(text.contains("4 saved pages"), "{text}");
+    let line = format!("=> {} Page A (", server.url("/a"));
+    assert!(text.contains(&line), "{text}");
+    assert!(
+        text.contains(&format!("saved {}", c.now().date())),
+        "{text}"
+    );
     // The reading list already fills the small bound: a visited page is evicted at once,
     // and the saved pages stay.
     assert!(c.offline().total_bytes().unwrap() > 60);

@@ -64,7 +64,10 @@ pub struct SaveReport {
 /// True for failures where an offline copy is worth offering: the network did not answer
 /// (DNS, connection, timeout), as opposed to a capsule's own answer or a policy refusal.
 pub fn is_network_failure(error: &FetchError) -> bool {
-    matches!(error.code(), "DNS_ERROR" | "CONNECTION_ERROR" | "TIMEOUT")
+    matches!(
+        error,
+        FetchError::Dns { .. } | FetchError::Connection { .. } | FetchError::Timeout(_)
+    )
 }
 
 /// The media type line stored with a page (what `Page::from_gemini` needs to rebuild it).
