@@ -140,12 +140,14 @@ impl Outcome {
 }
 
 mod about;
+pub mod about_feeds;
 mod approve;
 mod budget;
 pub mod feeds;
 mod gemini;
 mod gopher;
 mod limits;
+pub mod offline;
 mod politeness;
 pub mod transport;
 pub mod web;

@@ -248,7 +248,7 @@ impl Default for Feeds {
 #[serde(default, deny_unknown_fields)]
 pub struct Offline {
     /// Size bound of the offline page cache in bytes (saved pages count, and are never
-    /// evicted); 0 keeps no offline copies.
+    /// evicted); 0 keeps no copies of visited pages (saved pages are still kept).
     pub max_bytes: u64,
     /// Also keep pages that were fetched while presenting a client identity.
     pub keep_identity_pages: bool,

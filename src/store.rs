@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod bookmarks;
 pub mod history;
 pub mod identity;
+pub mod offline;
 pub mod subscriptions;
 pub mod tofu;
 

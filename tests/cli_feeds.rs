@@ -117,6 +117,18 @@ async fn add_list_refresh_remove() {
         err(&o)
     );
 
+    // The browser's about:feeds page reads the same store: newest first, unread marked.
+    let o = run(d, &["get", "about:feeds", "--raw"]).await;
+    let page = out(&o);
+    let second = page
+        .find("● Second post · Test log")
+        .expect("unread entry listed");
+    let first = page
+        .find("● First post · Test log")
+        .expect("older entry listed");
+    assert!(second < first, "newest first: {page}");
+    assert!(page.contains("## 2026-11-30\n"), "{page}");
+
     let o = run(d, &["feeds", "remove", &log]).await;
     assert!(o.status.success(), "{}", err(&o));
     let o = run(d, &["feeds", "remove", &log]).await;

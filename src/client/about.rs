@@ -2,10 +2,11 @@
 //! network and are never cached (they change as the stores change).
 //!
 //! `about:home` (the bundled start page), `about:bookmarks`, `about:history`,
-//! `about:identities` (identities and pending approvals) and `about:help` (a pointer; the TUI
-//! renders its own key list). Capsule-provided text shown here (titles) is kept on one line.
+//! `about:identities` (identities and pending approvals), `about:feeds` and `about:offline`
+//! (built by [`super::about_feeds`]) and `about:help` (a pointer; the TUI renders its own key
+//! list). Capsule-provided text shown here (titles) is kept on one line.
 
-use super::Client;
+use super::{Client, about_feeds};
 use crate::net::FetchError;
 use crate::store::StoreError;
 use crate::store::identity::CreatedBy;
@@ -16,7 +17,8 @@ const HOME: &str = include_str!("../../assets/home.gmi");
 const HELP: &str = "# smolweb help\n\n\
 Run `smolweb --help` in a shell for the command line, and press ? in the browser for every key.\n\n\
 => about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n\
-=> about:identities Client identities and pending approvals\n";
+=> about:identities Client identities and pending approvals\n\
+=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n";
 
 /// The gemtext of a built-in page, or an error for an unknown name.
 pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchError> {
@@ -34,6 +36,12 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
         }
         "history" => history(client).map_err(store),
         "identities" => identities(client).map_err(store),
+        "feeds" => client
+            .subscriptions()
+            .list()
+            .map_err(store)
+            .map(|s| about_feeds::feeds_page(&s)),
+        "offline" => offline(client).map_err(store),
         other => Err(FetchError::InvalidRequest(format!(
             "unknown built-in page about:{other}"
         ))),
@@ -66,6 +74,17 @@ fn history(client: &Client) -> Result<String, StoreError> {
         out.push_str(&format!("=> {} {} ({})\n", v.url, title, date(v.at)));
     }
     Ok(out)
+}
+
+fn offline(client: &Client) -> Result<String, StoreError> {
+    let store = client.offline();
+    let saved = store.saved()?;
+    let total = store.total_bytes()?;
+    Ok(about_feeds::offline_page(
+        &saved,
+        total,
+        client.config().offline.max_bytes,
+    ))
 }
 
 fn identities(client: &Client) -> Result<String, StoreError> {

@@ -12,7 +12,7 @@
 //! error in the store and never stops the others.
 
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
-use crate::core::feed::{self, Feed, discover, gemlog, syndication};
+use crate::core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
 use crate::core::page::{Content, Page};
 use crate::store::StoreError;
 use crate::store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
@@ -114,6 +114,75 @@ fn not_a_feed(page: &Page, why: &str) -> String {
     }
     let urls: Vec<&str> = announced.iter().map(|a| a.url.as_str()).collect();
     format!("not a feed; the page announces: {}", urls.join(", "))
+}
+
+/// Something the "subscribe" key can offer for a page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub url: String,
+    /// What it is known to be (None: a link that looks like a feed, not fetched yet).
+    pub kind: Option<FeedKind>,
+    /// A label for the choice (the feed's or the link's title).
+    pub title: Option<String>,
+}
+
+/// Link targets that are feeds by their name (`atom.xml`, `feed.xml`, `index.rss`, ...).
+fn looks_like_feed_link(url: &str) -> bool {
+    let path = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let name = path.rsplit('/').next().unwrap_or("");
+    name.ends_with(".atom")
+        || name.ends_with(".rss")
+        || matches!(
+            name,
+            "atom.xml" | "feed.xml" | "rss.xml" | "index.xml" | "feed.json"
+        )
+}
+
+/// What the "subscribe" key offers for a page, in order: the page itself when it reads as a
+/// feed with entries, then the feeds an HTML page announces (`<link rel="alternate">`), then
+/// links whose names say they are feeds. Deduplicated; the browser asks which when there are
+/// several, and subscribes directly when there is one.
+pub fn candidates(page: &Page) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let own = page.url.to_string();
+    if let Ok(f) = feed_of_page(page)
+        && !f.entries.is_empty()
+    {
+        out.push(Candidate {
+            url: own.clone(),
+            kind: Some(f.kind),
+            title: f.title,
+        });
+    }
+    if page.mime.subtype == "html" {
+        for a in discover::alternates(page.body.text(), &own) {
+            out.push(Candidate {
+                url: a.url,
+                kind: Some(a.kind),
+                title: a.title,
+            });
+        }
+    }
+    if let Content::Gemtext(doc) = &page.content {
+        for l in doc.links().filter(|l| looks_like_feed_link(&l.url)) {
+            out.push(Candidate {
+                url: l.url.clone(),
+                kind: None,
+                title: l.text.as_deref().map(feed::one_line),
+            });
+        }
+    }
+    let mut seen = Vec::new();
+    out.retain(|c| {
+        let fresh = !seen.contains(&c.url);
+        seen.push(c.url.clone());
+        fresh
+    });
+    out
 }
 
 impl Client {

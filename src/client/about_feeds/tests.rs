@@ -1,0 +1,135 @@
+use super::*;
+use time::macros::datetime;
+
+const T: OffsetDateTime = datetime!(2026-11-30 12:00 UTC);
+
+fn entry(url: &str, title: &str, published: Option<&str>, read: bool) -> StoredEntry {
+    StoredEntry {
+        url: url.into(),
+        title: title.into(),
+        published: published.map(str::to_string),
+        first_seen: T,
+        read,
+    }
+}
+
+fn sub(url: &str, title: &str, entries: Vec<StoredEntry>) -> Subscription {
+    Subscription {
+        url: url.into(),
+        title: Some(title.into()),
+        added: T,
+        refreshed: Some(T),
+        error: None,
+        entries,
+    }
+}
+
+#[test]
+fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
+    let mut b = sub(
+        "gopher://b.example/1/",
+        "B hole",
+        vec![entry("gopher://b.example/0/x", "Undated", None, false)],
+    );
+    b.error = Some("connection refused".into());
+    let subs = vec![
+        sub(
+            "gemini://a.example/",
+            "A log",
+            vec![
+                entry(
+                    "gemini://a.example/2",
+                    "Second",
+                    Some("2026-11-29T08:00:00Z"),
+                    true,
+                ),
+                entry(
+                    "gemini://a.example/1",
+                    "First",
+                    Some("2026-11-01T00:00:00Z"),
+                    false,
+                ),
+            ],
+        ),
+        b,
+    ];
+    let page = feeds_page(&subs);
+    let want = "\
+# Feeds
+
+2 subscriptions · 3 entries · 2 unread
+
+## 2026-11-30
+=> gopher://b.example/0/x ● Undated · B hole
+
+## 2026-11-29
+=> gemini://a.example/2 Second · A log
+
+## 2026-11-01
+=> gemini://a.example/1 ● First · A log
+
+## Subscriptions
+=> gemini://a.example/ A log (1 unread, refreshed 2026-11-30T12:00:00Z)
+=> gopher://b.example/1/ B hole (1 unread, refreshed 2026-11-30T12:00:00Z)
+* last refresh failed: connection refused
+";
+    assert_eq!(page, want);
+}
+
+#[test]
+fn feeds_page_without_subscriptions_or_entries() {
+    assert!(feeds_page(&[]).contains("You follow no feeds yet"));
+    let page = feeds_page(&[sub("gemini://a.example/", "A", vec![])]);
+    assert!(page.contains("No entries yet"), "{page}");
+}
+
+#[test]
+fn hand_edited_titles_cannot_add_lines() {
+    let subs = vec![sub(
+        "gemini://a.example/",
+        "A\n# Fake heading",
+        vec![entry(
+            "gemini://a.example/1",
+            "x\n=> evil.example",
+            None,
+            false,
+        )],
+    )];
+    let page = feeds_page(&subs);
+    assert!(!page.contains("\n# Fake"), "{page}");
+    assert!(!page.contains("\n=> evil"), "{page}");
+}
+
+#[test]
+fn offline_page_lists_the_reading_list() {
+    let saved = vec![OfflineEntry {
+        url: "gemini://a.example/post".into(),
+        bytes: 2048,
+        fetched: T,
+        last_used: T,
+        saved: Some(T),
+        title: Some("A post".into()),
+    }];
+    let page = offline_page(&saved, 5 * 1024 * 1024, 200 * 1024 * 1024);
+    assert!(
+        page.starts_with(
+            "# Offline reading list\n\n1 saved pages (2.0 KiB) · offline copies use 5.0 MiB of 200.0 MiB\n"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "=> gemini://a.example/post A post (2.0 KiB, saved 2026-11-30, fetched 2026-11-30T12:00:00Z)\n"
+        ),
+        "{page}"
+    );
+    assert!(offline_page(&[], 0, 1).contains("Nothing saved yet"));
+}
+
+#[test]
+fn byte_counts() {
+    assert_eq!(human_bytes(0), "0 B");
+    assert_eq!(human_bytes(1023), "1023 B");
+    assert_eq!(human_bytes(1536), "1.5 KiB");
+    assert_eq!(human_bytes(200 * 1024 * 1024), "200.0 MiB");
+}
