@@ -321,7 +321,7 @@ impl Client {
             Ok(u) => u,
             Err(e) => {
                 let info = RequestInfo {
-                    url: url.split('?').next().unwrap_or_default().to_string(),
+                    url: crate::core::url::strip_query(url).to_string(),
                     has_query: url.contains('?'),
                     ..RequestInfo::default()
                 };
@@ -397,7 +397,7 @@ impl Client {
             let next = normalized(target);
             chain.push(info.url.clone());
             if seen.contains(&next) {
-                let shown = next.split('?').next().unwrap_or_default().to_string();
+                let shown = crate::core::url::strip_query(&next).to_string();
                 let error = FetchError::Protocol(format!("redirect loop: {shown}"));
                 let info = info.clone();
                 return (Outcome::Error { info, error }, chain);

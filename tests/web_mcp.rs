@@ -9,6 +9,7 @@ mod mcp_harness;
 mod support;
 
 use mcp_harness::*;
+use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use support::http::{Reply, Request, Server};
@@ -152,13 +153,19 @@ async fn check_tool(generation: Gen) {
     )
     .await;
     assert_eq!(sc(&r)["error"]["code"], "INVALID_INPUT");
-    let r = call(
-        &session,
-        "fetch_url",
-        json!({"url": s.url("/article"), "max_chars": 1_000_001}),
-    )
-    .await;
-    assert_eq!(sc(&r)["error"]["code"], "INVALID_INPUT");
+    // Outside the input schema's range: a JSON-RPC -32602 naming the field (the contract
+    // keeps JSON-RPC errors for arguments that do not match the schema).
+    let args = json!({"url": s.url("/article"), "max_chars": 1_000_001});
+    let call = session.call_tool(
+        CallToolRequestParams::new("fetch_url").with_arguments(args.as_object().cloned().unwrap()),
+    );
+    let e = call
+        .await
+        .expect_err("max_chars over the maximum must be refused");
+    assert!(
+        e.to_string().contains("-32602") && e.to_string().contains("max_chars"),
+        "{e}"
+    );
     session.cancel().await.unwrap();
 }
 

@@ -321,18 +321,9 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
 }
 
 fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
-    let host = p
-        .host
-        .trim()
-        .trim_start_matches("gemini://")
-        .trim_end_matches('/')
-        .to_ascii_lowercase();
-    if host.is_empty() || host.contains(['/', ' ', '?', '#', '@']) {
-        return Err(err(
-            ErrorCode::InvalidRequest,
-            "host must be a bare host name",
-        ));
-    }
+    // The one host normalizer: the pin stored is the one the next fetch looks up.
+    let host = crate::core::url::normalize_host(&p.host)
+        .map_err(|e| err(ErrorCode::InvalidRequest, format!("host: {e}")))?;
     let port = p.port.unwrap_or(1965);
     let port = u16::try_from(port)
         .ok()

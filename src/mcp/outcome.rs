@@ -39,7 +39,7 @@ fn non_empty(s: &str) -> Option<String> {
 
 /// Strip any query (a Gemini query may hold a secret answer).
 pub fn without_query(url: &str) -> String {
-    url.split('?').next().unwrap_or_default().to_string()
+    crate::core::url::strip_query(url).to_string()
 }
 
 pub fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {

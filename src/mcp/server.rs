@@ -363,6 +363,7 @@ impl SmolwebServer {
         description = super::web::DESCRIPTION,
         input_schema = schema::input::<super::web_out::FetchUrlParams>(),
         output_schema = schema::output::<super::web_out::FetchUrlOut>(),
+        meta = text::fetch_meta(),
         annotations(
             title = "Read a web page",
             read_only_hint = true,

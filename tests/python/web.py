@@ -9,6 +9,7 @@ import asyncio
 import sys
 
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp.client.stdio import StdioServerParameters
 
 
@@ -73,8 +74,11 @@ async def main():
         check(raw.structured_content["extraction"] == "none", "raw is not converted")
         bad = await client.call_tool("fetch_url", {"url": "file:///etc/passwd"})
         check(bad.is_error and bad.structured_content["error"]["code"] == "INVALID_INPUT", "file:")
-        big = await client.call_tool("fetch_url", {"url": base + "/article", "max_chars": 0})
-        check(big.is_error and big.structured_content["error"]["code"] == "INVALID_INPUT", "0")
+        try:
+            await client.call_tool("fetch_url", {"url": base + "/article", "max_chars": 0})
+            check(False, "max_chars 0 must be a JSON-RPC error")
+        except MCPError as e:
+            check(e.code == -32602 and "max_chars" in str(e), f"max_chars 0: {e}")
     print("OK")
 
 
