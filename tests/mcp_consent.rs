@@ -394,3 +394,40 @@ async fn store_tool_results_carry_request_info() {
     }
     s.cancel().await.unwrap();
 }
+
+/// One corrupt identity file is named in the list (by file name, never its path) and the
+/// other identities are still listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cert_list_names_a_corrupt_identity_file_and_lists_the_rest() {
+    let env = Env::loopback();
+    let (ok, out) = env.run(&[
+        "identity",
+        "create",
+        "gemini://example.org/app",
+        "--name",
+        "me",
+    ]);
+    assert!(ok, "{out}");
+    let dir = env.data_dir().join(smolweb::store::files::IDENTITIES_DIR);
+    let bad = dir.join(format!("{}.toml", "ab".repeat(32)));
+    std::fs::write(&bad, "this is = = not toml").unwrap();
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let r = call(&s, "gemini_client_cert_list", json!({})).await;
+    assert!(!r.is_error.unwrap_or(false), "{:?}", sc(&r));
+    let v = sc(&r);
+    assert_eq!(v["entries"].as_array().unwrap().len(), 1, "{v}");
+    let warnings = v["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{v}");
+    let w = warnings[0].as_str().unwrap();
+    assert!(w.contains(&format!("{}.toml", "ab".repeat(32))), "{w}");
+    assert!(
+        !w.contains(&*env.data_dir().to_string_lossy()),
+        "no path: {w}"
+    );
+    assert!(texts(&r)[0].contains("warning:"), "{:?}", texts(&r));
+    assert_eq!(
+        std::fs::read_to_string(&bad).unwrap(),
+        "this is = = not toml"
+    );
+    s.cancel().await.unwrap();
+}

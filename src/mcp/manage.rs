@@ -62,10 +62,24 @@ fn host_matches(filter: Option<&str>, host: &str) -> bool {
 }
 
 pub fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
-    let list = match client.identities().list() {
-        Ok(l) => l,
+    // A corrupt identity file is skipped and named (by file name, never its path), so one bad
+    // file does not hide the rest.
+    let scan = match client.identities().scan() {
+        Ok(s) => s,
         Err(e) => return CertListResult::Error(store_err(&e)),
     };
+    let warnings = scan
+        .unreadable
+        .iter()
+        .map(|u| {
+            let name = u.path.file_name().map_or_else(
+                || "an identity file".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            format!("{name} could not be read and was skipped: {}", u.reason)
+        })
+        .collect();
+    let list = scan.identities;
     let now = client.now();
     let entries = list
         .into_iter()
@@ -90,6 +104,7 @@ pub fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
     CertListResult::ClientCertList(CertListOut {
         request_info: Box::new(filter_info(host)),
         entries,
+        warnings,
     })
 }
 

@@ -228,6 +228,9 @@ pub fn cert_list(l: &CertListOut) -> String {
             if e.agent_use { "allowed" } else { "refused" }
         );
     }
+    for w in &l.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
     out
 }
 

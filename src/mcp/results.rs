@@ -345,6 +345,10 @@ pub struct CertEntry {
 pub struct CertListOut {
     pub request_info: Box<RequestInfoOut>,
     pub entries: Vec<CertEntry>,
+    /// Identity files that could not be read (named by file name; left untouched, the other
+    /// identities still work). Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
