@@ -1,7 +1,8 @@
 //! How fast the browser shows, scrolls and re-wraps a big page (2 MB, 40,000 lines of
 //! gemtext). Targets: first frame after the body arrives < 50 ms, a scroll step < 2 ms, a
 //! resize < 10 ms, < 50 MB of memory for the page. Each step includes drawing the frame on
-//! ratatui's TestBackend. Memory is the resident-set growth, printed once.
+//! ratatui's TestBackend. Memory is the resident-set growth, printed once. A search over the
+//! whole page and a step to the next match are measured too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -201,6 +202,31 @@ fn bench(c: &mut Criterion) {
             app.update(Msg::Key(Key::ch('G')));
             let t = if wide { &mut big } else { &mut term };
             t.draw(|f| view::draw(f, &app)).unwrap();
+        })
+    });
+
+    // A search over the whole 2 MB page (every occurrence found), landing on the first.
+    let mut app = loaded(&page, &mut term);
+    let search = |app: &mut App, query: &str| {
+        app.update(Msg::Key(Key::ch('/')));
+        for c in query.chars() {
+            app.update(Msg::Key(Key::ch(c)));
+        }
+        app.update(Msg::Key(Key::plain(smolweb::tui::keymap::Code::Enter)));
+    };
+    c.bench_function("search_whole_page", |b| {
+        b.iter(|| {
+            search(&mut app, "lazy dog");
+            term.draw(|f| view::draw(f, &app)).unwrap();
+        })
+    });
+
+    // The next match (about 32,000 of them) and the frame with its marks.
+    search(&mut app, "fox");
+    c.bench_function("search_next_step", |b| {
+        b.iter(|| {
+            app.update(Msg::Key(Key::ch('n')));
+            term.draw(|f| view::draw(f, &app)).unwrap();
         })
     });
 }
