@@ -633,7 +633,7 @@ pub fn type_tag(item_type: char) -> &'static str {
 /// Make text safe to draw: tabs become spaces (to the next multiple of 8 when `expand`, else
 /// one space, as wrapping assumed) and other control characters a replacement mark.
 pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(crate::core::text::is_terminal_control) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -643,7 +643,7 @@ pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
             let n = if expand { 8 - col % 8 } else { 1 };
             out.extend(std::iter::repeat_n(' ', n));
             col += n;
-        } else if c.is_control() {
+        } else if crate::core::text::is_terminal_control(c) {
             out.push('\u{fffd}');
             col += 1;
         } else {

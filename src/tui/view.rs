@@ -145,7 +145,7 @@ pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Li
 /// Append `text` made safe to draw (see [`crate::tui::layout::sanitize`]) from cell `skip` on,
 /// counting cells in `col` (tab stops continue across pieces).
 fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip: usize) {
-    if !text.chars().any(char::is_control) && skip == 0 {
+    if !text.chars().any(crate::core::text::is_terminal_control) && skip == 0 {
         out.push_str(text);
         *col += display_width(text);
         return;
@@ -162,7 +162,7 @@ fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip:
             *col += n;
             continue;
         }
-        let (c, w) = if c.is_control() {
+        let (c, w) = if crate::core::text::is_terminal_control(c) {
             ('\u{fffd}', 1)
         } else {
             (c, c.width().unwrap_or(0))

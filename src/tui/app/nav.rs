@@ -479,7 +479,7 @@ pub fn history_url(url: &str) -> String {
 
 /// The URL without `?query`.
 pub fn strip_query(url: &str) -> String {
-    url.split('?').next().unwrap_or(url).to_string()
+    crate::core::url::strip_query(url).to_string()
 }
 
 /// `sha256:abcdef…` shortened for the status line.
