@@ -9,7 +9,9 @@
 //! (`[feeds] refresh_concurrency`): feeds of different hosts in parallel, feeds of one host one
 //! after another, `[politeness] per_host_interval_ms` apart (on both faces: a refresh is a
 //! batch of requests to hosts the human did not just click). A feed that fails records its
-//! error in the store and never stops the others.
+//! error in the store and never stops the others; answers that arrive together are merged
+//! into the store in one locked rewrite. [`candidates`] is what the browser's subscribe key
+//! offers for a page.
 
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
@@ -101,10 +103,13 @@ pub fn feed_of_page(page: &Page) -> Result<Feed, String> {
     Ok(feed)
 }
 
+fn is_html(page: &Page) -> bool {
+    matches!(page.mime.subtype.as_str(), "html" | "xhtml+xml")
+}
+
 /// The reason a page is not a feed, naming the feeds an HTML page announces.
 fn not_a_feed(page: &Page, why: &str) -> String {
-    let html = page.mime.subtype == "html" || page.mime.subtype == "xhtml+xml";
-    let announced = if html {
+    let announced = if is_html(page) {
         discover::alternates(page.body.text(), &page.url.to_string())
     } else {
         Vec::new()
@@ -158,7 +163,7 @@ pub fn candidates(page: &Page) -> Vec<Candidate> {
             title: f.title,
         });
     }
-    if page.mime.subtype == "html" {
+    if is_html(page) {
         for a in discover::alternates(page.body.text(), &own) {
             out.push(Candidate {
                 url: a.url,
