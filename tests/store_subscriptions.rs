@@ -255,3 +255,28 @@ fn two_processes_refreshing_lose_nothing() {
     );
     assert_eq!(subs[1].unread(), 60);
 }
+
+#[test]
+fn record_many_merges_several_feeds_in_one_write() {
+    let (_t, s) = store();
+    let (a, _) = s.add("gemini://a.example/", NOW).unwrap();
+    let (b, _) = s.add("gemini://b.example/", NOW).unwrap();
+    let ra = ok("A", vec![entry("gemini://a.example/1", "1", None)]);
+    let rb = Refreshed::Failed("timeout".into());
+    let gone = ok("Gone", vec![entry("gemini://gone.example/1", "1", None)]);
+    let lists = s
+        .record_many(
+            &[
+                (a.clone(), &ra),
+                ("gemini://gone.example/".into(), &gone),
+                (b.clone(), &rb),
+            ],
+            NOW,
+        )
+        .unwrap();
+    assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [1, 0, 0]);
+    let subs = s.list().unwrap();
+    assert_eq!(subs.len(), 2, "an unknown feed is not added");
+    assert_eq!(subs[0].entries.len(), 1);
+    assert_eq!(subs[1].error.as_deref(), Some("timeout"));
+}

@@ -9,9 +9,10 @@
 //! one line when stored; it is put on one line again here, so a hand-edited store cannot break
 //! the page's structure.
 
-use crate::core::feed::one_line;
+use crate::core::feed::{MAX_TITLE_CHARS, one_line};
 use crate::store::offline::OfflineEntry;
 use crate::store::subscriptions::{StoredEntry, Subscription};
+use std::borrow::Cow;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -22,15 +23,31 @@ fn iso(t: OffsetDateTime) -> String {
     t.format(&Rfc3339).unwrap_or_default()
 }
 
+/// Text for one line of the page: borrowed when it is already a clean, short line (the
+/// common case: titles were made one line when stored), else made so by [`one_line`].
+fn line(s: &str) -> Cow<'_, str> {
+    let clean = s.len() <= MAX_TITLE_CHARS
+        && !s
+            .chars()
+            .any(|c| c.is_control() || (c.is_whitespace() && c != ' '));
+    if clean {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(one_line(s))
+    }
+}
+
 /// The `about:feeds` page.
 pub fn feeds_page(subs: &[Subscription]) -> String {
-    let mut rows: Vec<(String, &StoredEntry, &Subscription)> = subs
+    let names: Vec<Cow<'_, str>> = subs.iter().map(|s| line(s.name())).collect();
+    let mut rows: Vec<(Cow<'_, str>, &StoredEntry, usize)> = subs
         .iter()
-        .flat_map(|s| s.entries.iter().map(move |e| (e.sort_key(), e, s)))
+        .enumerate()
+        .flat_map(|(n, s)| s.entries.iter().map(move |e| (e.sort_key(), e, n)))
         .collect();
     rows.sort_unstable_by(|a, b| b.0.cmp(&a.0));
     let unread: usize = subs.iter().map(Subscription::unread).sum();
-    let mut out = String::with_capacity(64 + rows.len() * 96);
+    let mut out = String::with_capacity(64 + rows.len() * 112);
     out.push_str("# Feeds\n\n");
     if subs.is_empty() {
         out.push_str(
@@ -45,7 +62,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         rows.len()
     ));
     let mut day = "";
-    for (key, e, s) in &rows {
+    for (key, e, n) in &rows {
         let d = key.get(..10).unwrap_or(key);
         if d != day {
             out.push_str("\n## ");
@@ -59,9 +76,9 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         if !e.read {
             out.push_str(UNREAD);
         }
-        out.push_str(&one_line(&e.title));
+        out.push_str(&line(&e.title));
         out.push_str(" · ");
-        out.push_str(&one_line(s.name()));
+        out.push_str(&names[*n]);
         out.push('\n');
     }
     if rows.is_empty() {

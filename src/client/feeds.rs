@@ -9,7 +9,9 @@
 //! (`[feeds] refresh_concurrency`): feeds of different hosts in parallel, feeds of one host one
 //! after another, `[politeness] per_host_interval_ms` apart (on both faces: a refresh is a
 //! batch of requests to hosts the human did not just click). A feed that fails records its
-//! error in the store and never stops the others.
+//! error in the store and never stops the others; answers that arrive together are merged
+//! into the store in one locked rewrite. [`candidates`] is what the browser's subscribe key
+//! offers for a page.
 
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
@@ -101,10 +103,13 @@ pub fn feed_of_page(page: &Page) -> Result<Feed, String> {
     Ok(feed)
 }
 
+fn is_html(page: &Page) -> bool {
+    matches!(page.mime.subtype.as_str(), "html" | "xhtml+xml")
+}
+
 /// The reason a page is not a feed, naming the feeds an HTML page announces.
 fn not_a_feed(page: &Page, why: &str) -> String {
-    let html = page.mime.subtype == "html" || page.mime.subtype == "xhtml+xml";
-    let announced = if html {
+    let announced = if is_html(page) {
         discover::alternates(page.body.text(), &page.url.to_string())
     } else {
         Vec::new()
@@ -158,7 +163,7 @@ pub fn candidates(page: &Page) -> Vec<Candidate> {
             title: f.title,
         });
     }
-    if page.mime.subtype == "html" {
+    if is_html(page) {
         for a in discover::alternates(page.body.text(), &own) {
             out.push(Candidate {
                 url: a.url,
@@ -219,31 +224,36 @@ impl Client {
 
     /// Fetch one subscription (bypassing the in-memory cache) and merge it into the store.
     pub async fn refresh_feed(&self, url: &str) -> FeedRefresh {
+        let fetched = self.fetch_for_refresh(url).await;
+        let recorded = self
+            .subscriptions()
+            .record(url, &fetched.refreshed, self.now());
+        fetched.into_result(recorded.map_err(|e| e.to_string()))
+    }
+
+    /// The fetch half of a refresh: what to merge into the store.
+    async fn fetch_for_refresh(&self, url: &str) -> Fetch {
         let opts = OpenOptions {
             refresh: true,
             ..OpenOptions::default()
         };
         let outcome = self.fetch_feed(url, &opts).await;
-        let refreshed = match &outcome {
-            FeedOutcome::Feed { feed, .. } => Refreshed::Ok {
-                title: feed.title.clone(),
-                entries: feed.entries.clone(),
-            },
-            other => Refreshed::Failed(other.failure().unwrap_or_default()),
+        let failure = outcome.failure();
+        let (refreshed, title) = match outcome {
+            FeedOutcome::Feed { feed, .. } => (
+                Refreshed::Ok {
+                    title: feed.title.clone(),
+                    entries: feed.entries,
+                },
+                feed.title,
+            ),
+            _ => (Refreshed::Failed(failure.clone().unwrap_or_default()), None),
         };
-        let (new_entries, error) = match self.subscriptions().record(url, &refreshed, self.now()) {
-            Ok(fresh) => (fresh, outcome.failure()),
-            Err(e) => (Vec::new(), Some(e.to_string())),
-        };
-        let title = match outcome {
-            FeedOutcome::Feed { feed, .. } => feed.title,
-            _ => None,
-        };
-        FeedRefresh {
+        Fetch {
             url: url.to_string(),
+            refreshed,
             title,
-            new_entries,
-            error,
+            failure,
         }
     }
 
@@ -271,8 +281,34 @@ pub struct FeedRefresh {
     pub error: Option<String>,
 }
 
+/// A fetched feed waiting to be merged into the store.
+struct Fetch {
+    url: String,
+    refreshed: Refreshed,
+    title: Option<String>,
+    failure: Option<String>,
+}
+
+impl Fetch {
+    /// The refresh result once the store answered (`Err`: why it could not record).
+    fn into_result(self, recorded: Result<Vec<StoredEntry>, String>) -> FeedRefresh {
+        let (new_entries, error) = match recorded {
+            Ok(fresh) => (fresh, self.failure),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        FeedRefresh {
+            url: self.url,
+            title: self.title,
+            new_entries,
+            error,
+        }
+    }
+}
+
 /// Refresh every subscription; `on_done(done, total, result)` is called as each finishes
-/// (progress). Results come back in subscription order.
+/// (progress). Results come back in subscription order. Fetches run in spawned tasks; the
+/// answers that arrive together are merged into the store in one locked rewrite (on a
+/// blocking thread), so a hundred feeds do not cost a hundred rewrites of the file.
 pub async fn refresh_all(
     client: &Arc<Client>,
     mut on_done: impl FnMut(usize, usize, &FeedRefresh),
@@ -289,7 +325,7 @@ pub async fn refresh_all(
     let limit = client.config.feeds.refresh_concurrency.max(1);
     let gap = Duration::from_millis(client.config.politeness.per_host_interval_ms);
     let slots = Arc::new(tokio::sync::Semaphore::new(limit));
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, FeedRefresh)>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Fetch)>();
     let mut tasks = tokio::task::JoinSet::new();
     for (_, feeds) in by_host {
         let (client, slots, tx) = (client.clone(), slots.clone(), tx.clone());
@@ -301,17 +337,23 @@ pub async fn refresh_all(
                 let Ok(_slot) = slots.acquire().await else {
                     return;
                 };
-                let _ = tx.send((i, client.refresh_feed(&url).await));
+                let _ = tx.send((i, client.fetch_for_refresh(&url).await));
             }
         });
     }
     drop(tx);
     let mut results: Vec<Option<FeedRefresh>> = vec![None; total];
     let mut done = 0;
-    while let Some((i, r)) = rx.recv().await {
-        done += 1;
-        on_done(done, total, &r);
-        results[i] = Some(r);
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        for (i, r) in record_batch(client, batch).await {
+            done += 1;
+            on_done(done, total, &r);
+            results[i] = Some(r);
+        }
     }
     while tasks.join_next().await.is_some() {}
     Ok(subs
@@ -326,6 +368,48 @@ pub async fn refresh_all(
             })
         })
         .collect())
+}
+
+/// Merge a batch of fetched feeds into the store in one rewrite, off the async threads.
+async fn record_batch(client: &Client, batch: Vec<(usize, Fetch)>) -> Vec<(usize, FeedRefresh)> {
+    let store = client.subscriptions();
+    let now = client.now();
+    let keys: Vec<(usize, String)> = batch.iter().map(|(i, f)| (*i, f.url.clone())).collect();
+    let joined = tokio::task::spawn_blocking(move || {
+        let items: Vec<(String, &Refreshed)> = batch
+            .iter()
+            .map(|(_, f)| (f.url.clone(), &f.refreshed))
+            .collect();
+        let recorded = store.record_many(&items, now);
+        (batch, recorded)
+    })
+    .await;
+    match joined {
+        Ok((batch, Ok(lists))) => batch
+            .into_iter()
+            .zip(lists)
+            .map(|((i, f), fresh)| (i, f.into_result(Ok(fresh))))
+            .collect(),
+        Ok((batch, Err(e))) => {
+            let message = e.to_string();
+            batch
+                .into_iter()
+                .map(|(i, f)| (i, f.into_result(Err(message.clone()))))
+                .collect()
+        }
+        Err(e) => keys
+            .into_iter()
+            .map(|(i, url)| {
+                let r = FeedRefresh {
+                    url,
+                    title: None,
+                    new_entries: Vec::new(),
+                    error: Some(format!("the store task failed: {e}")),
+                };
+                (i, r)
+            })
+            .collect(),
+    }
 }
 
 /// The host part of a URL for grouping (the whole string when it has none).

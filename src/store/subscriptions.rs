@@ -34,10 +34,11 @@ pub struct StoredEntry {
 
 impl StoredEntry {
     /// The time the entry is sorted and grouped by: its date, else when it was first seen.
-    pub fn sort_key(&self) -> String {
-        self.published
-            .clone()
-            .unwrap_or_else(|| iso(self.first_seen))
+    pub fn sort_key(&self) -> std::borrow::Cow<'_, str> {
+        match &self.published {
+            Some(p) => std::borrow::Cow::Borrowed(p.as_str()),
+            None => std::borrow::Cow::Owned(iso(self.first_seen)),
+        }
     }
 }
 
@@ -189,26 +190,44 @@ impl Subscriptions {
         now: OffsetDateTime,
     ) -> Result<Vec<StoredEntry>, StoreError> {
         let url = normalize(url)?;
+        let mut fresh = self.record_many(&[(url, outcome)], now)?;
+        Ok(fresh.pop().unwrap_or_default())
+    }
+
+    /// [`Subscriptions::record`] for several feeds in one locked rewrite of the file (what a
+    /// refresh of many feeds does with the answers that arrived together). `batch` holds
+    /// stored (normalized) URLs; the result has one list of new entries per element.
+    pub fn record_many(
+        &self,
+        batch: &[(String, &Refreshed)],
+        now: OffsetDateTime,
+    ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
         let now = second(now);
         self.update(|file| {
-            let Some(sub) = file.subscriptions.iter_mut().find(|s| s.url == url) else {
-                return Ok((Vec::new(), false));
-            };
-            sub.refreshed = Some(now);
-            let fresh = match outcome {
-                Refreshed::Failed(reason) => {
-                    sub.error = Some(feed::one_line(reason));
-                    Vec::new()
-                }
-                Refreshed::Ok { title, entries } => {
-                    sub.error = None;
-                    if title.is_some() {
-                        sub.title = title.clone();
+            let mut changed = false;
+            let mut out = Vec::with_capacity(batch.len());
+            for (url, outcome) in batch {
+                let Some(sub) = file.subscriptions.iter_mut().find(|s| s.url == *url) else {
+                    out.push(Vec::new());
+                    continue;
+                };
+                changed = true;
+                sub.refreshed = Some(now);
+                out.push(match outcome {
+                    Refreshed::Failed(reason) => {
+                        sub.error = Some(feed::one_line(reason));
+                        Vec::new()
                     }
-                    merge(sub, entries, now)
-                }
-            };
-            Ok((fresh, true))
+                    Refreshed::Ok { title, entries } => {
+                        sub.error = None;
+                        if title.is_some() {
+                            sub.title = title.clone();
+                        }
+                        merge(sub, entries, now)
+                    }
+                });
+            }
+            Ok((out, changed))
         })
     }
 
@@ -280,7 +299,7 @@ fn merge(sub: &mut Subscription, entries: &[Entry], now: OffsetDateTime) -> Vec<
     }
     sub.entries.extend(fresh.iter().cloned());
     sub.entries
-        .sort_by_cached_key(|e| std::cmp::Reverse((e.sort_key(), e.first_seen)));
+        .sort_by_cached_key(|e| std::cmp::Reverse((e.sort_key().into_owned(), e.first_seen)));
     sub.entries.truncate(MAX_ENTRIES);
     fresh.retain(|f| sub.entries.iter().any(|e| e.url == f.url));
     fresh
