@@ -68,14 +68,15 @@ pub enum FeedError {
     NotAFeed(String),
 }
 
-/// Untrusted text on one line: controls become spaces, whitespace runs collapse, trimmed and
-/// cut to [`MAX_TITLE_CHARS`] characters.
+/// Untrusted text on one line: controls become spaces (the core's one terminal-control rule,
+/// [`crate::core::text::is_terminal_control`], plus every other whitespace), runs collapse,
+/// trimmed and cut to [`MAX_TITLE_CHARS`] characters.
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len().min(MAX_TITLE_CHARS * 4));
     let mut count = 0;
     let mut pending_space = false;
     for c in s.chars() {
-        if c.is_whitespace() || c.is_control() {
+        if c.is_whitespace() || crate::core::text::is_terminal_control(c) {
             pending_space = !out.is_empty();
             continue;
         }
