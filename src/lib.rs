@@ -1,5 +1,5 @@
 //! smolweb: one core shared by a terminal browser and an MCP server for Geminispace and
-//! Gopherspace. See `design.md` for the layering: `core` is pure; `store`, `net`, `policy`,
+//! Gopherspace. See ARCHITECTURE.md for the layering: `core` is pure; `store`, `net`, `policy`,
 //! `cache` do the IO; `client` is the single facade that both `tui` and `mcp` call.
 
 pub mod cache;
