@@ -177,13 +177,18 @@ impl Client {
         };
         tracing::debug!(url = %url, "web request");
         let resp = fetcher.fetch(&req).await?;
-        let page = Arc::new(page::build(
+        let mut page = page::build(
             resp,
             q.format,
             q.extract,
             self.now(),
             self.face == Face::Human,
-        )?);
+        )?;
+        if self.face == Face::Agent {
+            // Agents read the text only: do not hold the body twice.
+            page.raw = Vec::new();
+        }
+        let page = Arc::new(page);
         if page.status < 400 {
             let key = cache_key(url.as_str(), q.format, q.extract, cap);
             self.web.cache.put(&key, page.clone());
