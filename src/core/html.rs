@@ -124,6 +124,8 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     }
     let cfg = Config {
         text_mode: TextMode::Markdown,
+        // Fewer link-density passes while scoring: the crate's guidance for speed.
+        min_score_to_adjust: 10.0,
         ..Config::default()
     };
     let doc_url = url::Url::parse(page_url).ok().map(|u| u.to_string());
