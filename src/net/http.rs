@@ -27,7 +27,6 @@ use super::guard;
 use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -292,6 +291,3 @@ async fn read_response(
         redirects,
     })
 }
-
-/// Shared across the process: building a fetcher parses the root store once.
-pub type SharedFetcher = Arc<HttpFetcher>;
