@@ -446,10 +446,18 @@ async fn robots_txt_is_honoured_on_the_agent_face() {
             "text/plain",
             "User-agent: *\nDisallow: /private\n\nUser-agent: smolweb\nDisallow: /no-smolweb\n",
         ),
+        "/jump" => Reply::redirect(302, "/no-smolweb/y"),
         _ => Reply::html("<p>page</p>"),
     })
     .await;
     let c = agent();
+    let e = get(&c.client, &s.url("/jump")).await.unwrap_err();
+    assert_eq!(
+        e.code(),
+        ErrorCode::PolicyRejected,
+        "a redirect hop is checked too: {e}"
+    );
+    assert_eq!(s.hits("/no-smolweb/y"), 0);
     assert!(
         get(&c.client, &s.url("/private/x")).await.is_ok(),
         "smolweb's own group applies"
