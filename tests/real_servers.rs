@@ -586,6 +586,12 @@ fn real_nginx_agent_face_limits_guard_and_robots() {
     // A redirect to another name of loopback is refused before any connection.
     let e = fetch(n.http("/to-private")).unwrap_err();
     assert_eq!(e.code(), ErrorCode::PolicyRejected, "{e}");
+    // nginx writes a log line when it finishes a request, which may be after we read the
+    // answer: wait for the line of the redirect itself.
+    let waited = Instant::now();
+    while !n.access_log().contains("/to-private") && waited.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let log = n.access_log();
     assert!(log.contains("/to-private"), "{log}");
     assert!(

@@ -446,10 +446,18 @@ async fn robots_txt_is_honoured_on_the_agent_face() {
             "text/plain",
             "User-agent: *\nDisallow: /private\n\nUser-agent: smolweb\nDisallow: /no-smolweb\n",
         ),
+        "/jump" => Reply::redirect(302, "/no-smolweb/y"),
         _ => Reply::html("<p>page</p>"),
     })
     .await;
     let c = agent();
+    let e = get(&c.client, &s.url("/jump")).await.unwrap_err();
+    assert_eq!(
+        e.code(),
+        ErrorCode::PolicyRejected,
+        "a redirect hop is checked too: {e}"
+    );
+    assert_eq!(s.hits("/no-smolweb/y"), 0);
     assert!(
         get(&c.client, &s.url("/private/x")).await.is_ok(),
         "smolweb's own group applies"
@@ -523,5 +531,62 @@ async fn https_with_the_configured_root_and_without_it() {
     assert!(
         e.to_string().contains("TLS") || e.to_string().contains("certificate"),
         "{e}"
+    );
+}
+
+#[tokio::test]
+async fn the_reader_view_is_a_gemtext_page_with_verified_tls_info() {
+    use smolweb::client::{OpenOptions, Outcome};
+    use smolweb::core::gemtext::LineKind;
+    use smolweb::core::page::Content;
+    let ca = TestCa::new();
+    let s = Server::start_tls(&ca, |r| match r.path() {
+        "/gone" => Reply::new(404, "text/html", "<p>gone</p>"),
+        _ => Reply::html(ARTICLE),
+    })
+    .await;
+    let c = client_with(Face::Human, |cfg, dir| {
+        cfg.network.allowed_hosts.clear();
+        let pem = ca.write_pem(dir);
+        cfg.web.extra_root_certificates = vec![pem.display().to_string()];
+    });
+    let Outcome::Page { info, fetched } =
+        c.client.open(&s.url("/a"), &OpenOptions::default()).await
+    else {
+        panic!("not a page");
+    };
+    let page = &fetched.page;
+    assert_eq!(page.mime.essence(), "text/html", "marked as a web page");
+    assert_eq!(page.url.to_string(), s.url("/a"));
+    let tls = info.tls.unwrap();
+    assert!(tls.cert_fingerprint.starts_with("sha256:"));
+    let Content::Gemtext(doc) = &page.content else {
+        panic!("reader pages are gemtext");
+    };
+    assert!(doc.lines.iter().any(|l| l.kind == LineKind::Heading1));
+    let link = doc.lines.iter().find(|l| l.kind == LineKind::Link).unwrap();
+    assert_eq!(link.link.as_ref().unwrap().url, s.url("/records"));
+    assert!(!page.body.text().contains("About the company"));
+    assert_eq!(
+        page.raw,
+        ARTICLE.as_bytes(),
+        "the body as sent is kept for --raw"
+    );
+    // The full page on request; a 404 is a failure with the HTTP status in its meta.
+    let full = c
+        .client
+        .open_web_reader(page.url.clone(), &s.url("/a"), Extract::Full, false)
+        .await;
+    let Outcome::Page { fetched, .. } = full else {
+        panic!("not a page");
+    };
+    assert!(fetched.page.body.text().contains("About the company"));
+    let gone = c
+        .client
+        .open(&s.url("/gone"), &OpenOptions::default())
+        .await;
+    assert!(
+        matches!(&gone, Outcome::Failure { status: 50, meta, .. } if meta == "HTTP 404"),
+        "{gone:?}"
     );
 }

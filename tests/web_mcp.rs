@@ -240,3 +240,38 @@ async fn python_sdk_validates_fetch_url_legacy() {
 async fn python_sdk_validates_fetch_url_auto() {
     python("auto").await;
 }
+
+/// Latency of a cached `fetch_url` window through the binary (ignored by default; run
+/// `benches/web_bench.sh`, which builds in release mode). Prints the median; asserts nothing
+/// about speed. Target: <= 1 ms.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn bench_cached_fetch_url_window() {
+    let s = server().await;
+    let env = Env::new(CONFIG);
+    let session = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let url = s.url("/article");
+    call(&session, "fetch_url", json!({"url": url})).await;
+    let mut times = Vec::new();
+    for i in 0..200u64 {
+        let started = std::time::Instant::now();
+        let r = call(
+            &session,
+            "fetch_url",
+            json!({"url": url, "max_chars": 50, "start_index": (i * 7) % 200}),
+        )
+        .await;
+        times.push(started.elapsed());
+        assert_eq!(sc(&r)["fromCache"], true);
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+    println!(
+        "web_bench: cached fetch_url window median {:.3} ms (p90 {:.3} ms, {} calls)",
+        median.as_secs_f64() * 1000.0,
+        times[times.len() * 9 / 10].as_secs_f64() * 1000.0,
+        times.len()
+    );
+    assert_eq!(s.hits("/article"), 1);
+    session.cancel().await.unwrap();
+}

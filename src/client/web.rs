@@ -3,8 +3,8 @@
 //!
 //! Order of work for [`Client::fetch_web`]: the cache (keyed by URL and conversion options;
 //! a page is stored under both the asked and the final URL) -> robots.txt (agent face, or the
-//! human face with `tui_respect_robots`) -> pacing (agent face) -> [`HttpFetcher`] (guard,
-//! redirects, limits) -> decode and convert ([`page`]) -> cache. One timeout budget covers
+//! human face with `tui_respect_robots`; asked again before each redirect hop) -> pacing
+//! (agent face) -> [`HttpFetcher`] (guard, redirects, limits) -> decode and convert ([`page`]) -> cache. One timeout budget covers
 //! robots.txt and the page. The fetcher of a face is built on first use (it reads the extra
 //! root certificates named in `[web]`), so a bad file only affects the web.
 //!
@@ -181,14 +181,24 @@ impl Client {
             accept: crate::net::http::ACCEPT,
         };
         tracing::debug!(url = %url, "web request");
-        let resp = fetcher.fetch(&req).await?;
-        let page = Arc::new(page::build(
+        let gate = robots::RobotsGate {
+            client: self,
+            fetcher: &fetcher,
+            deadline,
+        };
+        let resp = fetcher.fetch_gated(&req, &gate).await?;
+        let mut page = page::build(
             resp,
             q.format,
             q.extract,
             self.now(),
             self.face == Face::Human,
-        )?);
+        )?;
+        if self.face == Face::Agent {
+            // Agents read the text only: do not hold the body twice.
+            page.raw = Vec::new();
+        }
+        let page = Arc::new(page);
         if page.status < 400 {
             let key = cache_key(url.as_str(), q.format, q.extract, cap);
             self.web.cache.put(&key, page.clone());

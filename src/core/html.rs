@@ -23,7 +23,7 @@ pub mod window;
 pub use meta::Metadata;
 
 use dom_query::Document;
-use dom_smoothie::{Config, Readability, TextMode};
+use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
 
 /// Which part of the page to keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -124,6 +124,8 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     }
     let cfg = Config {
         text_mode: TextMode::Markdown,
+        // Fewer link-density passes while scoring: the crate's guidance for speed.
+        min_score_to_adjust: 10.0,
         ..Config::default()
     };
     let doc_url = url::Url::parse(page_url).ok().map(|u| u.to_string());
@@ -133,7 +135,9 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     }
     let (markdown, extraction) = match (extract, reader.as_mut()) {
         (Extract::Full, _) | (_, None) => (full, Extraction::Full),
-        (Extract::Main, Some(r)) => match r.parse() {
+        // One strict pass (not the crate's retry ladder): faster and lighter; a lossy result
+        // falls back to the whole page anyway.
+        (Extract::Main, Some(r)) => match r.parse_with_policy(ParsePolicy::Strict) {
             Ok(article) => {
                 let main = tidy(&article.text_content);
                 if lossy(visible_chars(&main), full_chars) {

@@ -27,7 +27,6 @@ use super::guard;
 use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -91,6 +90,28 @@ pub struct HttpResponse {
     pub redirects: Vec<String>,
 }
 
+/// A check run before each redirect hop is followed (robots.txt of the next host, for
+/// instance); an error stops the chain with that error.
+pub trait HopGate: Send + Sync {
+    fn allow<'a>(
+        &'a self,
+        url: &'a url::Url,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), WebError>> + Send + 'a>>;
+}
+
+/// Lets every hop through.
+struct Open;
+
+impl HopGate for Open {
+    fn allow<'a>(
+        &'a self,
+        _url: &'a url::Url,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), WebError>> + Send + 'a>>
+    {
+        Box::pin(async { Ok(()) })
+    }
+}
+
 /// The fetcher of one face.
 pub struct HttpFetcher {
     client: reqwest::Client,
@@ -125,8 +146,17 @@ impl HttpFetcher {
 
     /// Fetch `req.url`, following redirects (see the module docs).
     pub async fn fetch(&self, req: &HttpRequest) -> Result<HttpResponse, WebError> {
+        self.fetch_gated(req, &Open).await
+    }
+
+    /// [`Self::fetch`], asking `gate` before each redirect hop is followed.
+    pub async fn fetch_gated(
+        &self,
+        req: &HttpRequest,
+        gate: &dyn HopGate,
+    ) -> Result<HttpResponse, WebError> {
         let deadline = Instant::now() + req.timeout;
-        match tokio::time::timeout_at(deadline, self.fetch_inner(req, deadline)).await {
+        match tokio::time::timeout_at(deadline, self.fetch_inner(req, deadline, gate)).await {
             Ok(r) => r,
             Err(_) => Err(WebError::Timeout(req.timeout)),
         }
@@ -136,6 +166,7 @@ impl HttpFetcher {
         &self,
         req: &HttpRequest,
         deadline: Instant,
+        gate: &dyn HopGate,
     ) -> Result<HttpResponse, WebError> {
         let mut url = parse_target(&req.url, false)?;
         let mut seen = vec![url.to_string()];
@@ -177,6 +208,8 @@ impl HttpFetcher {
                     "more than {MAX_REDIRECTS} redirects (the next one was to {next})"
                 )));
             }
+            check_target(&next, &self.guard)?;
+            gate.allow(&next).await?;
             redirects.push(url.to_string());
             seen.push(next.to_string());
             url = next;
@@ -292,6 +325,3 @@ async fn read_response(
         redirects,
     })
 }
-
-/// Shared across the process: building a fetcher parses the root store once.
-pub type SharedFetcher = Arc<HttpFetcher>;

@@ -5,7 +5,7 @@
 //! or that the guard refuses is reported as that, since the page would fail the same way.
 
 use super::super::{Client, Face};
-use crate::net::http::{HttpFetcher, HttpRequest, WebError};
+use crate::net::http::{HopGate, HttpFetcher, HttpRequest, WebError};
 use crate::policy::RobotsAnswer;
 use crate::policy::http_robots::{WEB_AGENTS, http_robots_answer};
 use crate::policy::{ROBOTS_MAX_BYTES, is_robots_path};
@@ -62,6 +62,26 @@ impl Client {
             }),
             RobotsAnswer::Unavailable => Err(unavailable(shown, "it answered with a server error")),
         }
+    }
+}
+
+/// Asks robots.txt before each redirect hop of a page fetch.
+pub(super) struct RobotsGate<'a> {
+    pub client: &'a Client,
+    pub fetcher: &'a HttpFetcher,
+    pub deadline: Instant,
+}
+
+impl HopGate for RobotsGate<'_> {
+    fn allow<'a>(
+        &'a self,
+        url: &'a url::Url,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), WebError>> + Send + 'a>>
+    {
+        Box::pin(
+            self.client
+                .check_web_robots(self.fetcher, url, self.deadline),
+        )
     }
 }
 

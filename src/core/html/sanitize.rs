@@ -52,6 +52,9 @@ const AI_ADDRESS: &[&str] = &[
     "ai model",
 ];
 
+/// Largest element text (bytes) judged on its own inside kept pre-hydration content.
+const MAX_JUDGED_BYTES: usize = 4096;
+
 /// What sanitizing found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -246,12 +249,10 @@ fn remove_hidden(doc: &Document, report: &mut Report) {
         .filter(|n| n.is_element() && is_hidden(n))
         .collect();
     // Outermost hidden elements only (a hidden child of a hidden parent goes with it).
+    let ids: std::collections::HashSet<dom_query::NodeId> = hidden.iter().map(|n| n.id).collect();
     let outer: Vec<NodeRef> = hidden
         .iter()
-        .filter(|n| {
-            !n.ancestors_it(None)
-                .any(|a| hidden.iter().any(|h| h.id == a.id))
-        })
+        .filter(|n| !n.ancestors_it(None).any(|a| ids.contains(&a.id)))
         .cloned()
         .collect();
     let hidden_chars: usize = outer.iter().map(|n| count_text(&n.text())).sum();
@@ -271,9 +272,11 @@ fn remove_hidden(doc: &Document, report: &mut Report) {
 
 /// Inside kept hidden content, drop the smallest elements whose text addresses an AI.
 fn remove_ai_parts(node: &NodeRef, report: &mut Report) {
+    // Only elements of modest size are judged (each judgement reads the element's text).
+    let small = |n: &NodeRef| n.is_element() && n.text().len() <= MAX_JUDGED_BYTES;
     let parts: Vec<NodeRef> = node
         .descendants_it()
-        .filter(|n| n.is_element() && addresses_ai(&n.text()))
+        .filter(|n| small(n) && addresses_ai(&n.text()))
         .filter(|n| !n.element_children().iter().any(|c| addresses_ai(&c.text())))
         .collect();
     for p in parts {

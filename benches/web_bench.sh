@@ -1,0 +1,6 @@
+#!/bin/sh
+# Latency of a cached fetch_url window through the real `smolweb --mcp` binary (release
+# build, in-process loopback HTTP server). Prints the median.
+set -eu
+cd "$(dirname "$0")/.."
+exec cargo test --release --test web_mcp -- --ignored --nocapture --test-threads=1 bench_
