@@ -176,3 +176,25 @@ fn subscribe_candidates() {
     assert_eq!(got[0].url, "gemini://a.example/rss");
     assert_eq!(got[0].kind, Some(FeedKind::Rss));
 }
+
+/// A feed served over http(s) goes through the web fetch path (guard, limits) and is read from
+/// the body as sent, not from the reader view's conversion.
+#[tokio::test]
+async fn a_feed_over_http_is_read_like_any_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = support::http::Server::start(|r: &support::http::Request| match r.path() {
+        "/rss.xml" => support::http::Reply::new(200, "application/rss+xml", RSS),
+        _ => support::http::Reply::new(404, "text/plain", "no"),
+    })
+    .await;
+    let c = client(&dir, Face::Human);
+    let url = server.url("/rss.xml");
+    match c.fetch_feed(&url, &OpenOptions::default()).await {
+        FeedOutcome::Feed { feed, .. } => {
+            assert_eq!(feed.kind, FeedKind::Rss);
+            assert_eq!(feed.entries.len(), 2, "{:?}", feed.entries);
+        }
+        FeedOutcome::NotAFeed { reason, .. } => panic!("not a feed: {reason}"),
+        FeedOutcome::Other(o) => panic!("{o:?}"),
+    }
+}

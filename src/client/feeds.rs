@@ -16,6 +16,7 @@
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
 use crate::core::page::{Content, Page};
+use crate::core::url::Scheme;
 use crate::store::StoreError;
 use crate::store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
 use std::collections::BTreeMap;
@@ -80,7 +81,13 @@ pub fn describe(o: &Outcome) -> String {
 /// bodies by feed-rs. The title falls back to the page's own title.
 pub fn feed_of_page(page: &Page) -> Result<Feed, String> {
     let base = page.url.to_string();
+    // A web page arrives converted to gemtext for reading; a feed served over http(s) is
+    // read from the body as sent.
+    let web = matches!(page.url.scheme(), Scheme::Http | Scheme::Https);
     let mut feed = match &page.content {
+        _ if web && syndication::looks_like(&page.raw) => {
+            syndication::parse(&page.raw, &base).map_err(|e| not_a_feed(page, &e.to_string()))?
+        }
         Content::Gemtext(doc) => gemlog::from_document(doc),
         Content::Menu(items) => gemlog::from_links(
             None,
@@ -215,9 +222,9 @@ impl Client {
         }
     }
 
-    /// The one place a feed URL is dispatched by scheme. gemini:// and gopher:// go through
-    /// `open_following`; https:// plugs in here once the web face's fetcher lands (until then
-    /// `Client::open` answers it with an `INVALID_REQUEST` error).
+    /// The one place a feed URL is fetched: gemini://, gopher:// and http(s):// all go through
+    /// `open_following` (so the guard, pins, robots and limits apply); an http(s) feed is then
+    /// read from the body as sent (see [`feed_of_page`]).
     async fn open_feed_url(&self, url: &str, opts: &OpenOptions) -> Outcome {
         self.open_following(url, opts, MAX_REDIRECTS).await.0
     }
