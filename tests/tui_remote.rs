@@ -36,6 +36,7 @@ async fn run_fetches(app: &mut App, client: &Client, mut fx: Vec<Effect>) -> Vec
                         identity: opts.identity,
                         trust_once: opts.trust_once,
                         progress: None,
+                        web_full: opts.web_full,
                     };
                     let outcome: Outcome = client.open(&url, &open).await;
                     next.extend(answer(app, id, outcome));

@@ -28,6 +28,7 @@ mod search;
 mod special;
 mod status;
 mod tabs;
+mod web;
 
 use crate::config::Tui;
 use crate::tui::keymap::{ConfigError as KeyError, Keymap};
@@ -56,6 +57,8 @@ pub struct Settings {
     pub copy: bool,
     /// Programs that open downloads, by MIME type or major type.
     pub handlers: std::collections::BTreeMap<String, String>,
+    /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
+    pub web_external: bool,
 }
 
 impl Default for Settings {
@@ -66,6 +69,7 @@ impl Default for Settings {
             identity_days: 365,
             copy: true,
             handlers: Default::default(),
+            web_external: false,
         }
     }
 }
@@ -150,6 +154,7 @@ impl App {
             identity_days,
             copy: tui.osc52_copy,
             handlers: tui.handlers.clone(),
+            web_external: false,
         };
         Ok(App::new(
             settings,
