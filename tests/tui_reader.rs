@@ -270,3 +270,35 @@ fn a_reader_page_snapshot() {
     open(&mut app, POST, web(POST, ARTICLE, Extract::Main));
     assert_snapshot("reader_80x24", &screen(&app));
 }
+
+#[test]
+fn help_names_the_reader_keys_and_they_can_be_rebound() {
+    use smolweb::tui::keymap::Keymap;
+    let page = smolweb::tui::app::pages::help_page(&Keymap::default()).unwrap();
+    let text = String::from_utf8_lossy(&page.raw).to_string();
+    assert!(
+        text.contains("* v: web page: toggle main content / full page (reader_full)"),
+        "{text}"
+    );
+    assert!(text.contains("(open_in_browser)"), "{text}");
+
+    let mut keys = std::collections::BTreeMap::new();
+    keys.insert("reader_full".to_string(), vec!["F".to_string()]);
+    keys.insert("open_in_browser".to_string(), vec!["ctrl-o".to_string()]);
+    let tui = smolweb::config::Tui {
+        keys,
+        ..Default::default()
+    };
+    let mut app = App::from_config(&tui, 365).unwrap();
+    app.update(Msg::Resize {
+        width: 80,
+        height: 24,
+    });
+    open(&mut app, POST, web(POST, ARTICLE, Extract::Main));
+    assert!(fetches(&press(&mut app, &["v"])).is_empty());
+    let (_, _, opts) = fetch(&press(&mut app, &["F"]));
+    assert!(opts.web_full);
+    press(&mut app, &["esc"]);
+    let fx = press(&mut app, &["ctrl-o"]);
+    assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
+}

@@ -7,7 +7,8 @@
 //! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
 //! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
 //! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
-//! (`download`) and the identities screen (`identities`); `messages` holds what goes between
+//! (`download`), the identities screen (`identities`) and the reader view of web pages
+//! (`web`: the main/full toggle, the external browser); `messages` holds what goes between
 //! the app and its shell. `update` routes each message to them; the files named after a flow
 //! (`keys`, `nav`) do the routing that needs more than one room.
 //!
