@@ -81,6 +81,10 @@ fn at_post() -> App {
 #[test]
 fn an_https_link_is_fetched_into_the_reader_view() {
     let mut app = at_home();
+    assert!(
+        screen(&app).contains("A web article (https)"),
+        "on a capsule a web link says where it goes"
+    );
     let fx = press(&mut app, &["1"]);
     assert!(app.dialog.popup.is_none(), "{:?}", app.dialog.popup);
     assert!(!fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
@@ -101,6 +105,10 @@ fn an_https_link_is_fetched_into_the_reader_view() {
         "the footer is not main content: {s}"
     );
     assert!(s.contains("smolweb does not submit forms"), "{s}");
+    assert!(
+        s.contains("the next post\n") && !s.contains("(https)"),
+        "on a web page its web links are not marked as leaving: {s}"
+    );
     let status_line = s.lines().last().unwrap().to_string();
     assert!(
         status_line.contains("web page (v: full page · E: browser)"),
