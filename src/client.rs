@@ -44,6 +44,8 @@ pub struct OpenOptions {
     pub trust_once: Option<String>,
     /// Receives body bytes read so far.
     pub progress: Option<tokio::sync::watch::Sender<u64>>,
+    /// Web pages: convert the whole page instead of its main content (the reader's toggle).
+    pub web_full: bool,
 }
 
 /// What was asked and how it went, as far as it is safe to repeat (never a query).

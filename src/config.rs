@@ -193,7 +193,7 @@ pub struct Tui {
     pub text_width: u16,
     /// The start page.
     pub home: String,
-    /// Command that opens http(s), mailto and other external links; empty = $BROWSER or xdg-open.
+    /// Command that opens external links and `E` (page in the browser); empty = $BROWSER's commands, then xdg-open.
     pub external_command: String,
     /// Where downloads are saved; empty = the platform download directory.
     pub downloads_dir: String,

@@ -323,7 +323,9 @@ fn cross_host_redirects_ask_first() {
 
 #[test]
 fn external_links_open_after_confirmation() {
+    // `[web] open_external = true`: the web goes to the external browser, as before.
     let mut app = at_home();
+    app.settings.web_external = true;
     let fx = press(&mut app, &["3"]);
     assert!(fx.is_empty());
     assert!(press(&mut app, &["n"]).is_empty());

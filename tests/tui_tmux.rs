@@ -1,7 +1,8 @@
 //! End to end: the real binary in tmux against the in-process test servers. Opens a page,
 //! follows a link by number, goes back, answers an input prompt, searches deep inside the
 //! 20,000-character line of a big page, saves a binary download, and sees the warning when
-//! the server's certificate changes. Without tmux it prints a loud SKIP and passes, unless
+//! the server's certificate changes; and follows an https link into the reader view (main
+//! content, full page, the external browser that cannot start) and back. Without tmux it prints a loud SKIP and passes, unless
 //! SMOLWEB_REQUIRE_TMUX=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -127,6 +128,81 @@ async fn browse_follow_back_input_and_changed_certificate() {
             s.contains("Trust the new certificate for this session only"),
             "{s}"
         );
+
+        t.keys(&["q"]);
+        t.wait_for("SMOLWEB-EXIT=0");
+    })
+    .await
+    .unwrap();
+}
+
+const ARTICLE: &str = r#"<!doctype html><html><head><title>Harbour tides</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Harbour tides</h1>
+<p>The harbour fills slowly because the channel is long and narrow, and the water needs time to climb the shallow bar at its mouth, so boats wait outside.</p>
+<ul><li>first point</li><li>second point</li></ul></article>
+<footer>Footer of the whole site</footer></body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_link_opens_in_the_reader_view_and_back() {
+    use support::http::{Reply as WebReply, Server as WebServer, TestCa};
+    if !tmux_available("tui_tmux") {
+        return;
+    }
+    let ca = TestCa::new();
+    let web = WebServer::start_tls(&ca, |r| match r.path() {
+        "/tides" => WebReply::html(ARTICLE),
+        _ => WebReply::new(404, "text/plain", ""),
+    })
+    .await;
+    let tides = web.url("/tides");
+    let home = Server::start(Routes::new().route(
+        "/",
+        Reply::gemtext(&format!("# Test home\n\n=> {tides} Tides\n")),
+    ))
+    .await;
+    let data = tempfile::tempdir().unwrap();
+    let pem = ca.write_pem(data.path());
+    std::fs::write(
+        data.path().join("config.toml"),
+        format!(
+            "[politeness]\nper_host_interval_ms = 0\n[tui]\nexternal_command = \"/nonexistent/smolweb-test-browser\"\n[web]\nextra_root_certificates = [\"{}\"]\n",
+            pem.display()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "{} --data-dir {} {}; echo SMOLWEB-EXIT=$?; sleep 30",
+        env!("CARGO_BIN_EXE_smolweb"),
+        data.path().display(),
+        home.url("/")
+    );
+    tokio::task::spawn_blocking(move || {
+        let t = Tmux::start("reader", &command, 100, 30);
+        t.wait_for("[1] Tides");
+        t.keys(&["1"]);
+        let s = t.wait_for("web · certificate verified · main");
+        assert!(
+            s.contains("Harbour tides") && s.contains("• first point"),
+            "{s}"
+        );
+        assert!(!s.contains("Footer of the whole site"), "{s}");
+
+        t.keys(&["v"]);
+        let s = t.wait_for("web · certificate verified · full");
+        assert!(s.contains("Footer of the whole site"), "{s}");
+
+        t.keys(&["E"]);
+        let s = t.wait_for("Copy");
+        assert!(
+            s.contains("smolweb-test-browser") && s.contains("/tides"),
+            "{s}"
+        );
+        t.keys(&["n"]);
+
+        t.keys(&["b"]);
+        let s = t.wait_for("[1] Tides");
+        assert!(!s.contains("web · certificate verified"), "{s}");
 
         t.keys(&["q"]);
         t.wait_for("SMOLWEB-EXIT=0");

@@ -352,6 +352,7 @@ fn undo_close_brings_the_tab_back_where_it_was() {
 #[test]
 fn status_messages_expire_and_clear_when_a_question_opens() {
     let mut app = app();
+    app.settings.web_external = true;
     open(
         &mut app,
         BIG,
@@ -450,6 +451,7 @@ fn copying_can_be_switched_off() {
 #[test]
 fn an_opener_that_cannot_start_offers_to_copy_the_url() {
     let mut app = app();
+    app.settings.web_external = true;
     open(&mut app, BIG, gem(BIG, LINKS));
     let fx = press(&mut app, &["2", "y"]);
     assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
@@ -578,6 +580,7 @@ fn a_configured_handler_is_named() {
 #[test]
 fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
     let mut app = app();
+    app.settings.web_external = true;
     let body = "# Evil\x1b]0;title\x07 page\n=> gemini://x.test/\x1b[2J Clear\n=> https://w.test/\x1b]52;c;QQ==\x07 Web\n";
     open(&mut app, BIG, gem(BIG, body));
     press(&mut app, &["tab"]);

@@ -18,7 +18,7 @@ mod robots;
 
 pub use page::{WebFormat, WebPage};
 pub(super) use reader::open_reader;
-pub use reader::{reader_page, web_error_as_fetch};
+pub use reader::{reader_gemtext, reader_page, web_error_as_fetch};
 
 use super::{Client, Face};
 use crate::cache::{Cache, Clock};

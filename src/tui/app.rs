@@ -7,7 +7,8 @@
 //! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
 //! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
 //! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
-//! (`download`) and the identities screen (`identities`); `messages` holds what goes between
+//! (`download`), the identities screen (`identities`) and the reader view of web pages
+//! (`web`: the main/full toggle, the external browser); `messages` holds what goes between
 //! the app and its shell. `update` routes each message to them; the files named after a flow
 //! (`keys`, `nav`) do the routing that needs more than one room.
 //!
@@ -28,6 +29,7 @@ mod search;
 mod special;
 mod status;
 mod tabs;
+mod web;
 
 use crate::config::Tui;
 use crate::tui::keymap::{ConfigError as KeyError, Keymap};
@@ -56,6 +58,8 @@ pub struct Settings {
     pub copy: bool,
     /// Programs that open downloads, by MIME type or major type.
     pub handlers: std::collections::BTreeMap<String, String>,
+    /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
+    pub web_external: bool,
 }
 
 impl Default for Settings {
@@ -66,6 +70,7 @@ impl Default for Settings {
             identity_days: 365,
             copy: true,
             handlers: Default::default(),
+            web_external: false,
         }
     }
 }
@@ -150,6 +155,7 @@ impl App {
             identity_days,
             copy: tui.osc52_copy,
             handlers: tui.handlers.clone(),
+            web_external: false,
         };
         Ok(App::new(
             settings,

@@ -240,6 +240,8 @@ actions! {
     ApprovalDeny, "approval_deny", Identities, ["x"], "identities: deny the agent's request";
     BookmarkRename, "bookmark_rename", Bookmarks, ["R"], "bookmarks: rename the selected bookmark";
     BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
+    ReaderFull, "reader_full", Global, ["v"], "web page: toggle main content / full page";
+    OpenInBrowser, "open_in_browser", Global, ["E"], "open the page in the external browser ($BROWSER, else xdg-open)";
 }
 
 /// The live key bindings.

@@ -252,9 +252,17 @@ impl Doc {
 
     /// The scheme of a link that leaves Gemini/Gopher from this page. `action:` links stay
     /// in the browser on its own pages only; on a page from the network they are unknown.
+    /// On a web page (the reader view) its web links are the norm and are not marked.
     fn leaves<'u>(&self, url: &'u str) -> Option<&'u str> {
-        let builtin = self.page.url.scheme() == crate::core::url::Scheme::About;
-        external_scheme(url).filter(|s| !(builtin && s.eq_ignore_ascii_case("action")))
+        use crate::core::url::Scheme;
+        let here = self.page.url.scheme();
+        let builtin = here == Scheme::About;
+        let on_web = matches!(here, Scheme::Http | Scheme::Https);
+        external_scheme(url).filter(|s| {
+            let ours = builtin && s.eq_ignore_ascii_case("action");
+            let web = on_web && (s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
+            !(ours || web)
+        })
     }
 
     fn fence_alt(&self, d: &DLine) -> Option<&str> {

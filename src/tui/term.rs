@@ -77,6 +77,7 @@ fn setup() -> Result<Term, TermError> {
 pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
+    app.settings.web_external = config.web.open_external;
     let mut terminal = setup()?;
     let result = event_loop(&mut terminal, &mut app, client, start).await;
     restore();

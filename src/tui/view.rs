@@ -281,6 +281,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         ));
     }
     let mut info = Vec::new();
+    if let Some(web) = app.web_badge() {
+        info.push(web);
+    }
     if app.tabs.len() > 1 {
         info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
     }

@@ -45,14 +45,7 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
             t.push_str("```\n");
             t
         }
-        _ => {
-            let body = markdown_to_gemtext(web.body.text());
-            // Readability drops a heading that repeats the title: give the reader it back.
-            match &web.meta.title {
-                Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
-                _ => body,
-            }
-        }
+        _ => reader_gemtext(web.body.text(), web.meta.title.as_deref()),
     };
     let mut gemini = mime_of("text/gemini");
     gemini.charset = Some("utf-8".into());
@@ -61,6 +54,16 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     page.lang = web.meta.lang.clone();
     page.raw = web.raw.clone();
     page
+}
+
+/// The gemtext of a converted page's markdown, headed by the page's title (pure).
+/// Readability drops a heading that repeats the title: the reader gets it back.
+pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
+    let body = markdown_to_gemtext(markdown);
+    match title {
+        Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
+        _ => body,
+    }
 }
 
 /// The Gemini-side error nearest to a web failure (for the faces that speak `FetchError`).
@@ -91,8 +94,8 @@ pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
     }
 }
 
-/// Open an http(s) URL for the human face (see the module docs). `extract` main unless the
-/// caller asks for the full page through [`Client::open_web_reader`].
+/// Open an http(s) URL for the human face (see the module docs): the main content, or the
+/// whole page when [`OpenOptions::web_full`] asks for it.
 pub(in crate::client) async fn open_reader(
     client: &Client,
     url: Url,
@@ -100,8 +103,17 @@ pub(in crate::client) async fn open_reader(
     opts: &OpenOptions,
 ) -> Outcome {
     client
-        .open_web_reader(url, original, Extract::Main, opts.refresh)
+        .open_web_reader(url, original, extract_of(opts), opts.refresh)
         .await
+}
+
+/// The conversion a human asked for.
+fn extract_of(opts: &OpenOptions) -> Extract {
+    if opts.web_full {
+        Extract::Full
+    } else {
+        Extract::Main
+    }
 }
 
 impl Client {

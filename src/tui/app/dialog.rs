@@ -169,6 +169,10 @@ impl super::App {
                 out.push(("Language".into(), l.clone()));
             }
         }
+        if let Some(rows) = self.web_info_rows() {
+            out.extend(rows);
+            return out;
+        }
         let tls = e.info.as_ref().and_then(|i| i.tls.as_ref());
         match tls {
             Some(t) => {

@@ -206,6 +206,8 @@ impl App {
             Action::BookmarkRename | Action::BookmarkDelete => {
                 return self.bookmark_action(action);
             }
+            Action::ReaderFull => return self.toggle_web_full(),
+            Action::OpenInBrowser => return self.open_in_browser(),
         }
         Vec::new()
     }

@@ -94,6 +94,8 @@ pub struct FetchOptions {
     pub refresh: bool,
     pub identity: IdentityChoice,
     pub trust_once: Option<String>,
+    /// Web pages: the whole page rather than its main content.
+    pub web_full: bool,
 }
 
 /// Persistent changes and reads, done by the shell.

@@ -13,7 +13,7 @@ use crate::client::Outcome;
 use crate::core::page::Content;
 use crate::core::url::{Scheme, Url};
 use crate::net::{FetchError, TofuState};
-use crate::tui::layout::{Doc, external_scheme};
+use crate::tui::layout::Doc;
 use std::sync::Arc;
 
 /// Same-host redirects followed without asking.
@@ -49,7 +49,7 @@ impl App {
             }
             _ => {}
         }
-        if external_scheme(url).is_some() {
+        if self.leaves_browser(url) {
             return self.ask(
                 format!("Open {url} with the external program? (y/n)"),
                 Pending::External(url.to_string()),
@@ -227,6 +227,7 @@ impl App {
             Special::None
         };
         self.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
+        self.shown_web_page(req.tab, req.opts.web_full);
         fx
     }
 
@@ -301,7 +302,7 @@ impl App {
 
     /// Send a redirect the user agreed to.
     pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
-        if external_scheme(&req.url).is_some() {
+        if self.leaves_browser(&req.url) {
             return vec![Effect::OpenExternal { url: req.url }];
         }
         self.fetch(req)
@@ -386,6 +387,7 @@ impl App {
         }
         let opts = FetchOptions {
             refresh: true,
+            web_full: self.web_full_here(),
             ..FetchOptions::default()
         };
         self.navigate(&url, opts, true)
@@ -449,7 +451,7 @@ impl App {
         if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
             return self.page_action(&url);
         }
-        if new_tab && external_scheme(&url).is_none() {
+        if new_tab && !self.leaves_browser(&url) {
             return self.new_tab(&url);
         }
         self.navigate(&url, FetchOptions::default(), false)

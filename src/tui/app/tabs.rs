@@ -30,6 +30,8 @@ pub struct DocView {
     pub hover: Option<usize>,
     pub search: Option<Search>,
     pub special: Special,
+    /// A web page converted whole (the reader's main/full toggle), not just its main content.
+    pub web_full: bool,
 }
 
 impl DocView {
@@ -42,6 +44,7 @@ impl DocView {
             hover: None,
             search: None,
             special,
+            web_full: false,
         }
     }
 

@@ -132,6 +132,7 @@ impl Shell {
                         identity: opts.identity,
                         trust_once: opts.trust_once,
                         progress: Some(ptx),
+                        web_full: opts.web_full,
                     };
                     client.open(&url, &open).await
                 }
@@ -460,13 +461,39 @@ pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{b64}\x07")
 }
 
-/// Start the configured program (or $BROWSER, or xdg-open) on `url`, without waiting.
+/// Start a program on `url`, without waiting: the configured command, else each command of
+/// `$BROWSER` (a colon-separated list, as usual) and then xdg-open, until one starts. When none
+/// does, the error names the last one tried (the app then offers to copy the URL).
 fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
-    let command = if configured.trim().is_empty() {
-        std::env::var("BROWSER").unwrap_or_else(|_| "xdg-open".into())
-    } else {
-        configured.to_string()
-    };
+    let commands = opener_commands(configured, std::env::var("BROWSER").ok().as_deref());
+    let mut last = Err(ShellError::NoCommand);
+    for command in &commands {
+        last = start(command, url);
+        if last.is_ok() {
+            break;
+        }
+    }
+    last
+}
+
+/// The commands to try, in order (see [`open_external`]).
+fn opener_commands(configured: &str, browser: Option<&str>) -> Vec<String> {
+    if !configured.trim().is_empty() {
+        return vec![configured.to_string()];
+    }
+    let mut out: Vec<String> = browser
+        .unwrap_or("")
+        .split(':')
+        .filter(|c| !c.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    if !out.iter().any(|c| c.trim() == "xdg-open") {
+        out.push("xdg-open".into());
+    }
+    out
+}
+
+fn start(command: &str, url: &str) -> Result<String, ShellError> {
     let mut parts = command.split_whitespace();
     let program = parts.next().ok_or(ShellError::NoCommand)?;
     let mut child = std::process::Command::new(program)
@@ -607,5 +634,31 @@ mod tests {
             t.contains("cap.test:1965") && t.contains("at most once an hour"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn openers_try_browser_commands_then_xdg_open() {
+        assert_eq!(
+            opener_commands("my-open --new", Some("firefox")),
+            ["my-open --new"]
+        );
+        assert_eq!(
+            opener_commands("", Some("firefox:lynx -dump")),
+            ["firefox", "lynx -dump", "xdg-open"]
+        );
+        assert_eq!(opener_commands(" ", None), ["xdg-open"]);
+        assert_eq!(opener_commands("", Some("xdg-open")), ["xdg-open"]);
+    }
+
+    #[test]
+    fn a_browser_that_cannot_start_falls_back_and_names_the_last_try() {
+        let missing = "/nonexistent/smolweb-no-such-browser";
+        match open_external(missing, "https://web.test/") {
+            Err(ShellError::Start { program, url, .. }) => {
+                assert_eq!(program, missing);
+                assert_eq!(url, "https://web.test/");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -1,0 +1,143 @@
+//! The reader view room: web pages in the browser. An http(s) link loads here like a capsule
+//! (the client answers with the page converted to gemtext, so it is drawn with the gemtext
+//! styles) unless `[web] open_external` sends the web to the external browser. This room
+//! owns what is particular to a web page: the main content / full page toggle (kept per
+//! history entry in [`DocView::web_full`] and carried by [`FetchOptions::web_full`]), opening
+//! the page in the external browser, and the words the status line and page info use to say
+//! that a page comes from the web and whether its certificate was verified.
+//!
+//! There is no trust on first use on the web: an https page the client shows had its
+//! certificate verified against the trusted roots (a failed check is an error page), and an
+//! http page was not encrypted at all.
+
+use super::{App, DocView, Effect, FetchOptions, Special, View};
+use crate::client::RequestInfo;
+use crate::tui::keymap::Action;
+use crate::tui::layout::external_scheme;
+
+/// Is `url` a web address (http or https)?
+pub fn is_web(url: &str) -> bool {
+    external_scheme(url)
+        .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))
+}
+
+/// How a web page reached us, in a few words: "certificate verified" or "not encrypted".
+fn transport(info: &RequestInfo) -> &'static str {
+    if info.tls.is_some() {
+        "certificate verified"
+    } else {
+        "not encrypted (http)"
+    }
+}
+
+fn extract_words(full: bool) -> &'static str {
+    if full { "full page" } else { "main content" }
+}
+
+impl App {
+    /// Does following `url` leave the browser for an external program? Web links do only
+    /// when `[web] open_external` says so; other foreign schemes always do.
+    pub(super) fn leaves_browser(&self, url: &str) -> bool {
+        external_scheme(url).is_some() && (self.settings.web_external || !is_web(url))
+    }
+
+    /// The current entry when it is a web page the reader shows (not an error page).
+    fn web_view(&self) -> Option<(&str, &DocView, &RequestInfo)> {
+        let e = self.current()?;
+        let View::Doc(dv) = &e.view else {
+            return None;
+        };
+        let info = e.info.as_ref()?;
+        (is_web(&e.url) && matches!(dv.special, Special::None)).then_some((
+            e.url.as_str(),
+            dv.as_ref(),
+            info,
+        ))
+    }
+
+    /// Is the current web page converted whole (what a reload keeps)?
+    pub(super) fn web_full_here(&self) -> bool {
+        self.web_view().is_some_and(|(_, dv, _)| dv.web_full)
+    }
+
+    /// A web page arrived in `tab`: remember how it was converted and say what it is.
+    pub(super) fn shown_web_page(&mut self, tab: u64, full: bool) {
+        let Some(t) = self.tabs.by_id_mut(tab) else {
+            return;
+        };
+        if let Some(super::Entry {
+            url,
+            view: View::Doc(dv),
+            ..
+        }) = t.current.as_mut()
+            && is_web(url)
+        {
+            dv.web_full = full;
+        }
+        if self.tab().map(|t| t.id) != Some(tab) {
+            return;
+        }
+        if self.web_view().is_some() {
+            let text = format!(
+                "web page ({}: {} · {}: browser)",
+                self.keymap.hint(Action::ReaderFull),
+                extract_words(!full),
+                self.keymap.hint(Action::OpenInBrowser)
+            );
+            self.set_status(text);
+        }
+    }
+
+    /// The short note the status line keeps while a web page is shown.
+    pub fn web_badge(&self) -> Option<String> {
+        let (_, dv, info) = self.web_view()?;
+        let extract = if dv.web_full { "full" } else { "main" };
+        Some(format!("web · {} · {extract}", transport(info)))
+    }
+
+    /// Fetch the current web page again, converted the other way (main content / full page).
+    pub(super) fn toggle_web_full(&mut self) -> Vec<Effect> {
+        let Some((url, dv, _)) = self.web_view() else {
+            self.set_status("not a web page: only web pages have a main content / full page view");
+            return Vec::new();
+        };
+        let (url, full) = (url.to_string(), !dv.web_full);
+        let opts = FetchOptions {
+            web_full: full,
+            ..FetchOptions::default()
+        };
+        self.navigate(&url, opts, true)
+    }
+
+    /// Open the current page with the external browser ($BROWSER, else xdg-open; a program
+    /// that cannot start offers to copy the URL instead).
+    pub(super) fn open_in_browser(&mut self) -> Vec<Effect> {
+        match self.current_url() {
+            Some(url) if !url.starts_with("about:") => vec![Effect::OpenExternal {
+                url: url.to_string(),
+            }],
+            _ => {
+                self.set_status("this page has no address to open elsewhere");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The page info rows of a web page (in place of the Gemini certificate rows).
+    pub(super) fn web_info_rows(&self) -> Option<Vec<(String, String)>> {
+        let (_, dv, info) = self.web_view()?;
+        let mut out = vec![(
+            "Kind".to_string(),
+            format!("web page (reader view: {})", extract_words(dv.web_full)),
+        )];
+        match &info.tls {
+            Some(t) => {
+                out.push(("TLS".into(), t.version.clone()));
+                out.push(("Certificate".into(), t.cert_fingerprint.clone()));
+                out.push(("Trust".into(), "verified against the trusted roots".into()));
+            }
+            None => out.push(("TLS".into(), "none (plain http: not encrypted)".into())),
+        }
+        Some(out)
+    }
+}
