@@ -111,11 +111,7 @@ async fn add_list_refresh_remove() {
     assert!(printed.contains("2026-11-30 Second post"), "{printed}");
     assert!(printed.contains(&gem.url("/log/two.gmi")), "{printed}");
     assert!(!printed.contains("First post"), "{printed}");
-    assert!(
-        err(&o).contains("1 new entries from 3 feeds"),
-        "{}",
-        err(&o)
-    );
+    assert!(err(&o).contains("1 new entry from 3 feeds"), "{}", err(&o));
 
     // The browser's about:feeds page reads the same store: newest first, unread marked.
     let o = run(d, &["get", "about:feeds", "--raw"]).await;

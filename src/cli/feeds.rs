@@ -126,9 +126,12 @@ fn refresh(client: &Arc<Client>) -> Result<ExitCode> {
             eprintln!("smolweb: {} failed: {err}", r.url);
         }
     }
+    let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     eprintln!(
-        "{fresh} new entries from {} feeds{}",
+        "{fresh} new {} from {} {}{}",
+        plural(fresh, "entry", "entries"),
         results.len(),
+        plural(results.len(), "feed", "feeds"),
         if failed > 0 {
             format!(", {failed} failed")
         } else {
