@@ -198,3 +198,31 @@ async fn a_feed_over_http_is_read_like_any_other() {
         FeedOutcome::Other(o) => panic!("{o:?}"),
     }
 }
+
+/// A web page that announces its feed with `<link rel="alternate">` offers that feed to the
+/// subscribe key (the announcement is in the HTML as sent, not in the reader view).
+#[tokio::test]
+async fn a_web_page_offers_the_feed_it_announces() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = support::http::Server::start(|r: &support::http::Request| match r.path() {
+        "/blog" => support::http::Reply::html(
+            "<html><head><title>Blog</title>\
+             <link rel=\"alternate\" type=\"application/rss+xml\" href=\"/rss.xml\"></head>\
+             <body><article><h1>Blog</h1><p>Words and more words about things.</p></article>\
+             </body></html>",
+        ),
+        "/rss.xml" => support::http::Reply::new(200, "application/rss+xml", RSS),
+        _ => support::http::Reply::new(404, "text/plain", "no"),
+    })
+    .await;
+    let c = client(&dir, Face::Human);
+    let outcome = c.open(&server.url("/blog"), &OpenOptions::default()).await;
+    let smolweb::client::Outcome::Page { fetched, .. } = outcome else {
+        panic!("{outcome:?}");
+    };
+    let offered: Vec<String> = candidates(&fetched.page)
+        .into_iter()
+        .map(|c| c.url)
+        .collect();
+    assert!(offered.contains(&server.url("/rss.xml")), "{offered:?}");
+}

@@ -79,7 +79,7 @@ pub fn describe(o: &Outcome) -> String {
 
 /// Read a fetched page as a feed: gemtext and menus by the gemlog convention, XML or JSON
 /// bodies by feed-rs. The title falls back to the page's own title.
-pub fn feed_of_page(page: &Page) -> Result<Feed, String> {
+pub fn feed_of_page(page: &Page) -> Result<Feed, NotAFeed> {
     let base = page.url.to_string();
     // A web page arrives converted to gemtext for reading; a feed served over http(s) is
     // read from the body as sent.
@@ -114,18 +114,37 @@ fn is_html(page: &Page) -> bool {
     matches!(page.mime.subtype.as_str(), "html" | "xhtml+xml")
 }
 
+/// The HTML of a page: a web page keeps it as sent in `raw` (its body is the reader view's
+/// gemtext); an HTML page from a capsule has it as its body.
+fn html_of(page: &Page) -> std::borrow::Cow<'_, str> {
+    if matches!(page.url.scheme(), Scheme::Http | Scheme::Https) {
+        String::from_utf8_lossy(&page.raw)
+    } else {
+        std::borrow::Cow::Borrowed(page.body.text())
+    }
+}
+
+/// Why a page is not a feed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotAFeed {
+    #[error("not a feed ({0})")]
+    Unreadable(String),
+    /// An HTML page that announces feeds (`<link rel="alternate">`): their URLs.
+    #[error("not a feed; the page announces: {}", .0.join(", "))]
+    Announces(Vec<String>),
+}
+
 /// The reason a page is not a feed, naming the feeds an HTML page announces.
-fn not_a_feed(page: &Page, why: &str) -> String {
+fn not_a_feed(page: &Page, why: &str) -> NotAFeed {
     let announced = if is_html(page) {
-        discover::alternates(page.body.text(), &page.url.to_string())
+        discover::alternates(&html_of(page), &page.url.to_string())
     } else {
         Vec::new()
     };
     if announced.is_empty() {
-        return format!("not a feed ({})", feed::one_line(why));
+        return NotAFeed::Unreadable(feed::one_line(why));
     }
-    let urls: Vec<&str> = announced.iter().map(|a| a.url.as_str()).collect();
-    format!("not a feed; the page announces: {}", urls.join(", "))
+    NotAFeed::Announces(announced.into_iter().map(|a| a.url).collect())
 }
 
 /// Something the "subscribe" key can offer for a page.
@@ -171,7 +190,7 @@ pub fn candidates(page: &Page) -> Vec<Candidate> {
         });
     }
     if is_html(page) {
-        for a in discover::alternates(page.body.text(), &own) {
+        for a in discover::alternates(&html_of(page), &own) {
             out.push(Candidate {
                 url: a.url,
                 kind: Some(a.kind),
@@ -212,10 +231,10 @@ impl Client {
                     fetched,
                     feed,
                 },
-                Err(reason) => FeedOutcome::NotAFeed {
+                Err(why) => FeedOutcome::NotAFeed {
                     info,
                     fetched,
-                    reason,
+                    reason: why.to_string(),
                 },
             },
             other => FeedOutcome::Other(other),

@@ -111,17 +111,26 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
     }
 }
 
-/// The stored form of a subscription URL: gemini:// and gopher:// normalized by `core::url`
-/// (a Gemini URL with a query is refused: a query may hold a secret answer), http(s)://
-/// normalized by the `url` crate without its fragment. Other schemes are refused.
-pub fn subscription_url(input: &str) -> Result<String, String> {
+/// Why a URL cannot be followed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FeedUrlError {
+    #[error("{0} is a built-in page, not a feed")]
+    BuiltIn(String),
+    #[error("a Gemini feed URL may not carry a query")]
+    GeminiQuery,
+    #[error("cannot follow {0}: give an absolute gemini://, gopher:// or https:// URL")]
+    NotAbsolute(String),
+}
+
+/// The stored form of a subscription URL: gemini://, gopher:// and http(s):// normalized by
+/// `core::url` (a Gemini URL with a query is refused: a query may hold a secret answer).
+/// Other schemes are refused.
+pub fn subscription_url(input: &str) -> Result<String, FeedUrlError> {
     let input = input.trim();
     if let Ok(u) = Url::parse(input) {
         return match u.scheme() {
-            Scheme::About => Err(format!("{input} is a built-in page, not a feed")),
-            Scheme::Gemini if u.query().is_some() => {
-                Err("a Gemini feed URL may not carry a query".to_string())
-            }
+            Scheme::About => Err(FeedUrlError::BuiltIn(one_line(input))),
+            Scheme::Gemini if u.query().is_some() => Err(FeedUrlError::GeminiQuery),
             _ => Ok(u.to_string()),
         };
     }
@@ -130,10 +139,7 @@ pub fn subscription_url(input: &str) -> Result<String, String> {
             u.set_fragment(None);
             Ok(u.to_string())
         }
-        _ => Err(format!(
-            "cannot follow {}: give an absolute gemini://, gopher:// or https:// URL",
-            one_line(input)
-        )),
+        _ => Err(FeedUrlError::NotAbsolute(one_line(input))),
     }
 }
 

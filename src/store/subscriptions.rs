@@ -271,7 +271,7 @@ impl Subscriptions {
 
 /// A subscription URL in stored form, or `Invalid` with the reason.
 fn normalize(url: &str) -> Result<String, StoreError> {
-    feed::subscription_url(url).map_err(StoreError::Invalid)
+    feed::subscription_url(url).map_err(|e| StoreError::Invalid(e.to_string()))
 }
 
 /// Add the entries not known yet (by URL), refresh titles and dates of known ones, keep the
