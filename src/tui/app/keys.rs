@@ -206,6 +206,12 @@ impl App {
             Action::BookmarkRename | Action::BookmarkDelete => {
                 return self.bookmark_action(action);
             }
+            Action::Subscribe => return self.toggle_subscription(),
+            Action::Feeds => return go(self, "about:feeds"),
+            Action::RefreshFeeds => return self.refresh_feeds(),
+            Action::SaveOffline => return self.toggle_offline(),
+            Action::OfflinePages => return go(self, "about:offline"),
+            Action::OfflineCopy => return self.read_offline_copy(),
         }
         Vec::new()
     }

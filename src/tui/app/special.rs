@@ -99,6 +99,8 @@ pub enum PageAction {
         host: String,
         port: u16,
     },
+    /// Follow this feed (the choice page of the subscribe key).
+    Subscribe(String),
 }
 
 impl PageAction {
@@ -120,6 +122,8 @@ impl PageAction {
             other => {
                 if let Some(fp) = other.strip_prefix("identity-use:") {
                     PageAction::UseIdentity(fp.to_string())
+                } else if let Some(feed) = other.strip_prefix("subscribe:") {
+                    PageAction::Subscribe(feed.to_string())
                 } else {
                     let (host, port) = other.strip_prefix("forget-pin:")?.rsplit_once(':')?;
                     PageAction::ForgetPin {
@@ -157,6 +161,7 @@ impl fmt::Display for PageAction {
             PageAction::ReplaceIdentity => f.write_str("identity-replace"),
             PageAction::UseIdentity(fp) => write!(f, "identity-use:{fp}"),
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
+            PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
         }
     }
 }
@@ -233,6 +238,14 @@ impl App {
                 ),
                 Pending::ForgetPin { host, port },
             ),
+            (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
+                let fx = self.subscribe(feed);
+                let status = self.status.clone();
+                let mut back = self.go_back();
+                self.status = status;
+                back.extend(fx);
+                back
+            }
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
                 Vec::new()
