@@ -253,3 +253,162 @@ impl StoreWorker {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::client::{Face, Fetched, RequestInfo};
+    use crate::config::Config;
+    use crate::core::feed::Entry;
+    use crate::core::page::Page;
+    use crate::core::response::parse_mime;
+    use crate::core::url::Url;
+    use crate::net::FetchError;
+    use crate::paths::Paths;
+    use crate::store::subscriptions::Refreshed;
+    use crate::tui::app::{App, Settings};
+    use crate::tui::keymap::{Key, Keymap};
+    use crate::tui::theme::Theme;
+
+    const URL: &str = "gemini://ada.test/gemlog/frost.gmi";
+
+    fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
+        let client = Arc::new(Client::new(Config::default(), paths, Face::Human).unwrap());
+        let (tx, rx) = mpsc::unbounded_channel();
+        let w = StoreWorker {
+            client,
+            tx,
+            identities: None,
+        };
+        (w, rx, dir)
+    }
+
+    fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+        let mut out = Vec::new();
+        while let Ok(m) = rx.try_recv() {
+            out.push(m);
+        }
+        out
+    }
+
+    fn page_outcome() -> Outcome {
+        let page = Page::from_gemini(
+            Url::parse(URL).unwrap(),
+            parse_mime("text/gemini"),
+            b"# Frost\n\nThe capsule is white this morning.\n".to_vec(),
+        );
+        Outcome::Page {
+            info: RequestInfo {
+                url: URL.into(),
+                host: "ada.test".into(),
+                port: 1965,
+                ..RequestInfo::default()
+            },
+            fetched: Fetched {
+                page: Arc::new(page),
+                cached: false,
+                cached_at: None,
+            },
+        }
+    }
+
+    fn error(error: FetchError) -> Outcome {
+        Outcome::Error {
+            info: RequestInfo {
+                url: URL.into(),
+                ..RequestInfo::default()
+            },
+            error,
+        }
+    }
+
+    fn visit(w: &StoreWorker, outcome: &Outcome) {
+        let job = FeedJob::visited(URL, &FetchOptions::default(), outcome).unwrap();
+        match job {
+            Job::Feed(job) => w.feed_job(job),
+            _ => panic!("not a feed job"),
+        }
+    }
+
+    #[test]
+    fn a_visit_marks_its_entry_read_and_keeps_a_copy_offered_after_a_network_failure() {
+        let (w, mut rx, _dir) = worker();
+        let c = &w.client;
+        let feed = "gemini://ada.test/gemlog/";
+        c.subscriptions().add(feed, c.now()).unwrap();
+        let entries = vec![Entry {
+            title: "Frost".into(),
+            url: URL.into(),
+            published: Some("2026-11-30T00:00:00Z".into()),
+        }];
+        let refreshed = Refreshed::Ok {
+            title: None,
+            entries,
+        };
+        c.subscriptions().record(feed, &refreshed, c.now()).unwrap();
+        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 1);
+
+        visit(&w, &page_outcome());
+        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 0, "read");
+        assert!(c.offline_copy(URL).unwrap().is_some(), "kept offline");
+        assert!(drain(&mut rx).is_empty(), "no error to report");
+
+        // A capsule's own refusal offers nothing; a refused connection offers the copy.
+        visit(&w, &error(FetchError::InvalidRequest("bad".into())));
+        assert!(drain(&mut rx).is_empty());
+        let down = error(FetchError::Connection {
+            host: "ada.test".into(),
+            port: 1965,
+            message: "connection refused".into(),
+        });
+        visit(&w, &down);
+        let offer = match drain(&mut rx).pop() {
+            Some(Msg::Feeds(FeedMsg::Offer(o))) => o,
+            other => panic!("expected an offer, got {other:?}"),
+        };
+        assert_eq!(offer.url, URL);
+        assert!(offer.copy.fetched.cached);
+
+        // The browser: the error page, the offer, the key that reads it.
+        let mut app = App::new(Settings::default(), Keymap::default(), Theme::default());
+        let fx = app.start(Some(URL.into()));
+        let id = fx
+            .iter()
+            .find_map(|e| match e {
+                crate::tui::app::Effect::Fetch { id, .. } => Some(*id),
+                _ => None,
+            })
+            .unwrap();
+        app.update(Msg::Fetched {
+            id,
+            outcome: Box::new(down),
+        });
+        app.update(Msg::Feeds(FeedMsg::Offer(offer)));
+        assert!(app.status.text.contains("a copy from"), "{:?}", app.status);
+        app.update(Msg::Key(Key::ch('C')));
+        let text = app
+            .frame
+            .iter()
+            .map(|r| r.text.as_str())
+            .collect::<Vec<_>>();
+        assert!(
+            text.iter().any(|t| t.contains("white this morning")),
+            "{text:?}"
+        );
+        assert!(
+            app.status.text.contains("offline copy, "),
+            "{:?}",
+            app.status
+        );
+        assert!(app.status.text.contains(" s old") || app.status.text.contains("min old"));
+    }
+
+    #[test]
+    fn built_in_pages_leave_nothing_behind() {
+        let o = page_outcome();
+        assert!(FeedJob::visited("about:feeds", &FetchOptions::default(), &o).is_none());
+    }
+}
