@@ -294,7 +294,11 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
         last.contains("a copy from 2 h ago") && last.contains("press C"),
         "{last}"
     );
-    let fx = press(&mut app, &["C"]);
+    let s = screen(&app);
+    assert!(s.contains("Read the offline copy (2 h old, C)"), "{s}");
+    // The error page's last link reads it too.
+    let links = app.doc_view().unwrap().doc.link_count();
+    let fx = press(&mut app, &[&links.to_string()]);
     assert!(fetches(&fx).is_empty(), "no network");
     let s = screen(&app);
     assert!(s.contains("Frost on the capsule"), "{s}");
@@ -303,8 +307,10 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
         "{s}"
     );
     assert_eq!(app.current_url(), Some(url));
-    // Back goes where the reader was before, not to the error page.
+    // The copy took the error page's place in the history.
     assert_eq!(app.tab().unwrap().back.len(), 0);
+    press(&mut app, &["C"]);
+    assert!(app.status.text.contains("2 h old"), "C reads it again");
 }
 
 #[test]

@@ -202,6 +202,7 @@ impl App {
         let showing_error = self.current_url() == Some(offer.url.as_str())
             && self.doc_view().is_some_and(|d| d.special == Special::Error);
         if showing_error {
+            self.offer_on_error_page(&offer);
             self.set_error(format!(
                 "offline: a copy from {} ago is kept; press {} to read it",
                 human_age(offer.age_seconds),
@@ -210,6 +211,28 @@ impl App {
         }
         self.feeds.offer = Some(offer);
         Vec::new()
+    }
+
+    /// Add a link to the offered copy at the end of the error page shown for its URL.
+    fn offer_on_error_page(&mut self, offer: &Offer) {
+        let Some(tab) = self.tab() else {
+            return;
+        };
+        let id = tab.id;
+        let info = tab.current.as_ref().and_then(|e| e.info.clone());
+        let Some(text) = self
+            .doc_view()
+            .map(|d| d.doc.page().body.text().to_string())
+        else {
+            return;
+        };
+        let label = format!(
+            "Read the offline copy ({} old, {})",
+            human_age(offer.age_seconds),
+            self.keymap.hint(Action::OfflineCopy)
+        );
+        let page = pages::synth("error", &(text + &PageAction::OfflineCopy.link(&label)));
+        self.show_doc(id, &offer.url, page, Special::Error, info, true);
     }
 
     /// The link selected on a built-in list page, else the current page's URL.

@@ -101,6 +101,8 @@ pub enum PageAction {
     },
     /// Follow this feed (the choice page of the subscribe key).
     Subscribe(String),
+    /// Show the offline copy offered on a network error page.
+    OfflineCopy,
 }
 
 impl PageAction {
@@ -119,6 +121,7 @@ impl PageAction {
             "identity-directory" => PageAction::NewIdentity(Reach::Directory),
             "identity-page" => PageAction::NewIdentity(Reach::Page),
             "identity-replace" => PageAction::ReplaceIdentity,
+            "offline-copy" => PageAction::OfflineCopy,
             other => {
                 if let Some(fp) = other.strip_prefix("identity-use:") {
                     PageAction::UseIdentity(fp.to_string())
@@ -162,6 +165,7 @@ impl fmt::Display for PageAction {
             PageAction::UseIdentity(fp) => write!(f, "identity-use:{fp}"),
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
             PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
+            PageAction::OfflineCopy => f.write_str("offline-copy"),
         }
     }
 }
@@ -246,6 +250,7 @@ impl App {
                 back.extend(fx);
                 back
             }
+            (PageAction::OfflineCopy, Special::Error) => self.read_offline_copy(),
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
                 Vec::new()
@@ -275,6 +280,8 @@ mod tests {
                 host: "::1".into(),
                 port: 1965,
             },
+            PageAction::Subscribe("gemini://cap.test/atom.xml".into()),
+            PageAction::OfflineCopy,
         ];
         for a in all {
             assert_eq!(PageAction::parse(&a.to_string()), Some(a.clone()), "{a}");
