@@ -412,3 +412,21 @@ fn about_offline_snapshot() {
     assert!(s.contains("A long read") && s.contains("12.5 KiB"), "{s}");
     assert_snapshot("offline", &s);
 }
+
+#[test]
+fn help_lists_the_feed_and_offline_keys() {
+    let page =
+        smolweb::tui::app::pages::help_page(&smolweb::tui::keymap::Keymap::default()).unwrap();
+    let text = page.body.text();
+    for line in [
+        "* S: follow the page's feed",
+        "* F: feeds you follow",
+        "* alt-r: refresh every feed now (refresh_feeds)",
+        "* o: save the page for offline reading",
+        "* O: pages saved for offline reading",
+        "* C: read the offline copy",
+    ] {
+        assert!(text.contains(line), "{line} missing from {text}");
+    }
+    assert!(text.contains("=> about:feeds") && text.contains("=> about:offline"));
+}

@@ -223,15 +223,14 @@ impl StoreWorker {
         let c = &self.client;
         match outcome {
             Outcome::Page { fetched, .. } => {
+                // The URL asked for and, after a redirect, the one answered.
                 let page_url = fetched.page.url.to_string();
-                for u in [url, page_url.as_str()] {
-                    if let Err(e) = c.subscriptions().mark_read(u) {
-                        self.send(Msg::Done(Err(e.into())));
-                        break;
-                    }
-                    if u == page_url {
-                        break;
-                    }
+                let mut read = c.subscriptions().mark_read(url);
+                if read.is_ok() && page_url != url {
+                    read = c.subscriptions().mark_read(&page_url);
+                }
+                if let Err(e) = read {
+                    self.send(Msg::Done(Err(e.into())));
                 }
                 if let Err(e) = c.keep_offline(opts, outcome) {
                     self.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string()))));
