@@ -7,8 +7,9 @@
 //! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
 //! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
 //! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
-//! (`download`), the identities screen (`identities`) and the reader view of web pages
-//! (`web`: the main/full toggle, the external browser); `messages` holds what goes between
+//! (`download`), the identities screen (`identities`), the reader view of web pages (`web`:
+//! the main/full toggle, the external browser) and [`Feeds`] (subscriptions, the offline
+//! reading list, a feed refresh, an offered offline copy); `messages` holds what goes between
 //! the app and its shell. `update` routes each message to them; the files named after a flow
 //! (`keys`, `nav`) do the routing that needs more than one room.
 //!
@@ -18,6 +19,7 @@
 
 mod dialog;
 mod download;
+mod feeds;
 mod identities;
 mod keys;
 mod lists;
@@ -38,6 +40,7 @@ use crate::tui::theme::{Theme, ThemeError};
 
 pub use dialog::{Dialog, Popup};
 pub use download::{download_name, handler_for};
+pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub use identities::IDENTITY_LIST_TOP;
 pub use keys::{DIGIT_TIMEOUT_MS, Digits};
 pub use lists::Lists;
@@ -119,6 +122,8 @@ pub struct App {
     pub status: Status,
     pub digits: Digits,
     pub lists: Lists,
+    /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
+    pub feeds: Feeds,
     pub width: u16,
     pub height: u16,
     pub now: u64,
@@ -139,6 +144,7 @@ impl App {
             status: Status::default(),
             digits: Digits::default(),
             lists: Lists::default(),
+            feeds: Feeds::default(),
             width: 80,
             height: 24,
             now: 0,
@@ -273,6 +279,7 @@ impl App {
                 self.set_error(e.to_string());
                 Vec::new()
             }
+            Msg::Feeds(m) => self.on_feeds(m),
         };
         self.refresh_frame();
         fx

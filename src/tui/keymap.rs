@@ -242,6 +242,12 @@ actions! {
     BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
     ReaderFull, "reader_full", Global, ["v"], "web page: toggle main content / full page";
     OpenInBrowser, "open_in_browser", Global, ["E"], "open the page in the external browser ($BROWSER, else xdg-open)";
+    Subscribe, "subscribe", Global, ["S"], "follow the page's feed (again: unfollow; on about:feeds the selected one)";
+    Feeds, "feeds", Global, ["F"], "feeds you follow, newest first (about:feeds)";
+    RefreshFeeds, "refresh_feeds", Global, ["alt-r"], "refresh every feed now";
+    SaveOffline, "save_offline", Global, ["o"], "save the page for offline reading (again: remove; on about:offline the selected one)";
+    OfflinePages, "offline_pages", Global, ["O"], "pages saved for offline reading (about:offline)";
+    OfflineCopy, "offline_copy", Global, ["C"], "read the offline copy offered when the network failed";
 }
 
 /// The live key bindings.

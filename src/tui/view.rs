@@ -284,6 +284,11 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if let Some(web) = app.web_badge() {
         info.push(web);
     }
+    match app.feeds.refreshing {
+        Some((_, 0)) => info.push("feeds…".to_string()),
+        Some((done, total)) => info.push(format!("feeds {done}/{total}")),
+        None => {}
+    }
     if app.tabs.len() > 1 {
         info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
     }

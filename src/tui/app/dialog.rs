@@ -36,6 +36,8 @@ pub enum Pending {
         page: std::sync::Arc<crate::core::page::Page>,
         name: String,
     },
+    /// Save a page for offline reading: y with its links, n the page only, esc cancels.
+    SaveOffline(String),
 }
 
 /// The answer to a question.
@@ -73,7 +75,14 @@ impl Dialog {
     /// answered with o (open), s or Enter (save), c (cancel).
     pub fn answer(&mut self, key: Key) -> Option<Answer> {
         let download = matches!(self.pending, Some(Pending::Download { .. }));
-        let (yes, open, no) = if download {
+        let save_offline = matches!(self.pending, Some(Pending::SaveOffline(_)));
+        let (yes, open, no) = if save_offline {
+            (
+                matches!(key.code, Code::Char('y' | 'Y')),
+                matches!(key.code, Code::Char('n' | 'N') | Code::Enter),
+                matches!(key.code, Code::Char('c' | 'C') | Code::Esc),
+            )
+        } else if download {
             (
                 matches!(key.code, Code::Char('s' | 'S') | Code::Enter),
                 matches!(key.code, Code::Char('o' | 'O')),
@@ -141,6 +150,8 @@ impl super::App {
                 self.set_status(format!("opening {name}…"));
                 vec![Effect::Open { page, name }]
             }
+            Some(Answer::Yes(Pending::SaveOffline(url))) => self.save_offline(url, true),
+            Some(Answer::Open(Pending::SaveOffline(url))) => self.save_offline(url, false),
             Some(Answer::Open(_)) => Vec::new(),
             Some(Answer::Yes(Pending::Approve(id))) => {
                 vec![Effect::Store(StoreOp::Approve { id })]

@@ -208,6 +208,12 @@ impl App {
             }
             Action::ReaderFull => return self.toggle_web_full(),
             Action::OpenInBrowser => return self.open_in_browser(),
+            Action::Subscribe => return self.toggle_subscription(),
+            Action::Feeds => return go(self, "about:feeds"),
+            Action::RefreshFeeds => return self.refresh_feeds(),
+            Action::SaveOffline => return self.toggle_offline(),
+            Action::OfflinePages => return go(self, "about:offline"),
+            Action::OfflineCopy => return self.read_offline_copy(),
         }
         Vec::new()
     }

@@ -57,6 +57,8 @@ pub enum Msg {
     },
     /// A store operation finished: a sentence for the status line, or an error.
     Done(Result<String, ShellError>),
+    /// Feeds and offline reading: refresh progress, results, an offered offline copy.
+    Feeds(super::FeedMsg),
 }
 
 /// Why work the shell did for the app failed (a store change, a download, a program).
@@ -176,4 +178,6 @@ pub enum Effect {
         text: String,
     },
     Quit,
+    /// Subscribe, refresh, save for offline (see [`super::FeedOp`]).
+    Feeds(super::FeedOp),
 }

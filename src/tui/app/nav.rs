@@ -63,7 +63,9 @@ impl App {
             return Vec::new();
         }
         let req = Request::new(tab, url, opts);
-        self.fetch(if replace { req.replacing() } else { req })
+        let mut fx = self.fetch(if replace { req.replacing() } else { req });
+        fx.extend(self.feeds_opened(url, replace));
+        fx
     }
 
     /// Send a request (cancelling the tab's previous load).

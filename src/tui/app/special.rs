@@ -99,6 +99,10 @@ pub enum PageAction {
         host: String,
         port: u16,
     },
+    /// Follow this feed (the choice page of the subscribe key).
+    Subscribe(String),
+    /// Show the offline copy offered on a network error page.
+    OfflineCopy,
 }
 
 impl PageAction {
@@ -117,9 +121,12 @@ impl PageAction {
             "identity-directory" => PageAction::NewIdentity(Reach::Directory),
             "identity-page" => PageAction::NewIdentity(Reach::Page),
             "identity-replace" => PageAction::ReplaceIdentity,
+            "offline-copy" => PageAction::OfflineCopy,
             other => {
                 if let Some(fp) = other.strip_prefix("identity-use:") {
                     PageAction::UseIdentity(fp.to_string())
+                } else if let Some(feed) = other.strip_prefix("subscribe:") {
+                    PageAction::Subscribe(feed.to_string())
                 } else {
                     let (host, port) = other.strip_prefix("forget-pin:")?.rsplit_once(':')?;
                     PageAction::ForgetPin {
@@ -157,6 +164,8 @@ impl fmt::Display for PageAction {
             PageAction::ReplaceIdentity => f.write_str("identity-replace"),
             PageAction::UseIdentity(fp) => write!(f, "identity-use:{fp}"),
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
+            PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
+            PageAction::OfflineCopy => f.write_str("offline-copy"),
         }
     }
 }
@@ -233,6 +242,15 @@ impl App {
                 ),
                 Pending::ForgetPin { host, port },
             ),
+            (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
+                let fx = self.subscribe(feed);
+                let status = self.status.clone();
+                let mut back = self.go_back();
+                self.status = status;
+                back.extend(fx);
+                back
+            }
+            (PageAction::OfflineCopy, Special::Error) => self.read_offline_copy(),
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
                 Vec::new()
@@ -262,6 +280,8 @@ mod tests {
                 host: "::1".into(),
                 port: 1965,
             },
+            PageAction::Subscribe("gemini://cap.test/atom.xml".into()),
+            PageAction::OfflineCopy,
         ];
         for a in all {
             assert_eq!(PageAction::parse(&a.to_string()), Some(a.clone()), "{a}");

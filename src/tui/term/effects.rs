@@ -1,6 +1,9 @@
 //! Carrying out effects: fetches as tokio tasks (abortable, with a byte counter), store
 //! operations (locked file writes, in order on a store thread), downloads and external
-//! programs. Every result goes back to the app as a message on the channel.
+//! programs. Every result goes back to the app as a message on the channel. Feed and offline
+//! work is in `feeds`.
+
+mod feeds;
 
 use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::page::Page;
@@ -25,6 +28,8 @@ pub struct Shell {
     /// so no write ever stalls a frame. None when the thread could not start: every store
     /// operation then reports that it was not done.
     jobs: Option<std::sync::mpsc::Sender<Job>>,
+    /// The refresh of all feeds, while it runs.
+    feed_refresh: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Work for the store thread.
@@ -33,6 +38,7 @@ enum Job {
     PollStores,
     Save { page: Arc<Page>, name: String },
     Open { page: Arc<Page>, name: String },
+    Feed(feeds::FeedJob),
 }
 
 impl Shell {
@@ -53,6 +59,7 @@ impl Shell {
                         Job::PollStores => worker.poll(),
                         Job::Save { page, name } => worker.save(&page, &name),
                         Job::Open { page, name } => worker.open(&page, &name),
+                        Job::Feed(job) => worker.feed_job(job),
                     }
                 }
             });
@@ -68,6 +75,7 @@ impl Shell {
             tx,
             tasks: HashMap::new(),
             jobs,
+            feed_refresh: None,
         }
     }
 
@@ -114,6 +122,7 @@ impl Shell {
             }
             Effect::Store(op) => self.job(Job::Op(op)),
             Effect::Quit => {}
+            Effect::Feeds(op) => self.feed_op(op),
         }
     }
 
@@ -121,7 +130,9 @@ impl Shell {
         let (ptx, prx) = watch::channel(0u64);
         let client = Arc::clone(&self.client);
         let tx = self.tx.clone();
+        let jobs = self.jobs.clone();
         let handle = tokio::spawn(async move {
+            let after = opts.clone();
             let outcome = match builtin(&client, &url) {
                 Some(o) => o,
                 None => {
@@ -137,10 +148,14 @@ impl Shell {
                     client.open(&url, &open).await
                 }
             };
+            let visit = feeds::FeedJob::visited(&url, &after, &outcome);
             let _ = tx.send(Msg::Fetched {
                 id,
                 outcome: Box::new(outcome),
             });
+            if let (Some(jobs), Some(visit)) = (jobs, visit) {
+                let _ = jobs.send(visit);
+            }
         });
         self.tasks.retain(|_, t| !t.handle.is_finished());
         self.tasks.insert(
@@ -244,6 +259,7 @@ impl StoreWorker {
         if let Ok(list) = c.approvals().pending(c.now()) {
             self.send(Msg::Approvals(list));
         }
+        self.send(feeds::lists(&c));
     }
 
     fn save(&self, page: &Page, name: &str) {
