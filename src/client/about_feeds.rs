@@ -56,10 +56,12 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         );
         return out;
     }
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     out.push_str(&format!(
-        "{} subscriptions · {} entries · {unread} unread\n",
-        subs.len(),
-        rows.len()
+        "{} · {} · {unread} unread\n",
+        count(subs.len(), "subscription", "subscriptions"),
+        count(rows.len(), "entry", "entries"),
     ));
     let mut day = "";
     for (key, e, n) in &rows {
