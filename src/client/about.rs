@@ -90,7 +90,15 @@ fn offline(client: &Client) -> Result<String, StoreError> {
 fn identities(client: &Client) -> Result<String, StoreError> {
     let now = client.now();
     let mut out = String::from("# Client identities\n\n");
-    let ids = client.identities().list()?;
+    let scan = client.identities().scan()?;
+    for bad in &scan.unreadable {
+        out.push_str(&format!(
+            "> {} could not be read and is left as it is: {}\n\n",
+            one_line(&bad.path.display().to_string()),
+            one_line(&bad.reason)
+        ));
+    }
+    let ids = scan.identities;
     if ids.is_empty() {
         out.push_str("No identities.\n");
     }

@@ -224,7 +224,7 @@ impl StoreWorker {
         if let Ok(list) = self.client.approvals().pending(self.client.now()) {
             self.send(Msg::Approvals(list));
         }
-        if let Ok(list) = self.client.identities().list()
+        if let Ok(list) = self.client.identities().scan().map(|s| s.identities)
             && self.identities.as_ref() != Some(&list)
         {
             self.identities = Some(list.clone());
@@ -249,10 +249,14 @@ impl StoreWorker {
             }
         };
         self.send(Msg::Lists { history, bookmarks });
-        match c.identities().list() {
-            Ok(list) => {
-                self.identities = Some(list.clone());
-                self.send(Msg::Identities(list));
+        // A corrupt identity file is named, and the readable identities are still shown.
+        match c.identities().scan() {
+            Ok(scan) => {
+                for bad in scan.unreadable {
+                    self.send(Msg::Done(Err(bad.into_error().into())));
+                }
+                self.identities = Some(scan.identities.clone());
+                self.send(Msg::Identities(scan.identities));
             }
             Err(e) => self.send(Msg::Done(Err(e.into()))),
         }
