@@ -71,12 +71,18 @@ pub trait Weigh {
     fn weight(&self) -> usize;
 }
 
+/// The parsed lines or items of a page are counted as this many times its text until they are
+/// built: weighing must not force a parse (`smolweb get` streams a 20 MB page without ever
+/// building its document), yet the budget keeps room for the parse a later window does.
+const UNPARSED_FACTOR: usize = 2;
+
 impl Weigh for CacheEntry {
     fn weight(&self) -> usize {
         use crate::core::page::Content;
         let page = &self.page;
+        let text = page.body.text().len();
         let parsed = match &page.content {
-            Content::Gemtext(doc) => doc
+            Content::Gemtext(doc) if doc.is_parsed() => doc
                 .lines
                 .iter()
                 .map(|l| {
@@ -87,13 +93,14 @@ impl Weigh for CacheEntry {
                     l.content.len() + l.text.as_ref().map_or(0, String::len) + link
                 })
                 .sum(),
-            Content::Menu(items) => items
+            Content::Menu(items) if items.is_parsed() => items
                 .iter()
                 .map(|i| i.title.len() + i.selector.len() + i.host.len() + i.next_url.len())
                 .sum(),
+            Content::Gemtext(_) | Content::Menu(_) => text * UNPARSED_FACTOR,
             Content::Text | Content::Binary => 0,
         };
-        page.raw.len() + page.body.text().len() + parsed
+        page.raw.len() + text + parsed
     }
 }
 
