@@ -306,6 +306,26 @@ mod tests {
     }
 
     #[test]
+    fn weighing_a_page_does_not_parse_it() {
+        use crate::core::page::{Content, Page, mime_of};
+        let url = crate::core::url::Url::parse("gemini://example.org/").unwrap();
+        let body = "=> /a link\n".repeat(1000).into_bytes();
+        let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
+        let entry = CacheEntry {
+            page: page.clone(),
+            cached_at: T0,
+            sent_at: T0,
+        };
+        let w = entry.weight();
+        let parsed = match &page.content {
+            Content::Gemtext(doc) => doc.is_parsed(),
+            other => unreachable!("gemtext expected, got {other:?}"),
+        };
+        assert!(!parsed, "weighing must not build the document");
+        assert!(w >= page.raw.len() + 2 * page.body.text().len(), "{w}");
+    }
+
+    #[test]
     fn bytes_are_bounded_too() {
         let clock = Arc::new(ManualClock::new());
         let c: Cache<String> = Cache::new(Duration::from_secs(100), 100, 10, clock);
