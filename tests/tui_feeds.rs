@@ -430,3 +430,36 @@ fn help_lists_the_feed_and_offline_keys() {
     }
     assert!(text.contains("=> about:feeds") && text.contains("=> about:offline"));
 }
+
+#[test]
+fn back_to_about_feeds_makes_it_again_in_place_so_a_read_entry_shows_read() {
+    let mut app = app();
+    let entry = "gemini://ada.test/gemlog/2026-11-30-frost.gmi";
+    open(
+        &mut app,
+        "about:feeds",
+        builtin("about:feeds", &format!("# Feeds\n\n=> {entry} ● Frost\n")),
+    );
+    go(&mut app, entry, gem(entry, "# Frost\n"));
+    let fx = press(&mut app, &["b"]);
+    let (id, url, _) = fetch(&fx);
+    assert_eq!(url, "about:feeds", "the store page is made again");
+    assert!(
+        feed_ops(&fx).is_empty(),
+        "coming back does not start a refresh"
+    );
+    answer(
+        &mut app,
+        id,
+        builtin("about:feeds", &format!("# Feeds\n\n=> {entry} Frost\n")),
+    );
+    let s = screen(&app);
+    assert!(s.contains("Frost") && !s.contains('●'), "{s}");
+    assert_eq!(
+        app.tab().unwrap().forward.len(),
+        1,
+        "forward still leads to the entry"
+    );
+    // A capsule page in history is shown from memory, never fetched again.
+    assert!(fetches(&press(&mut app, &["f"])).is_empty());
+}

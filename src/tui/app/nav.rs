@@ -16,6 +16,15 @@ use crate::net::{FetchError, TofuState};
 use crate::tui::layout::Doc;
 use std::sync::Arc;
 
+/// Built-in pages made from the shared stores: made again when history returns to them.
+const STORE_PAGES: [&str; 5] = [
+    "about:feeds",
+    "about:offline",
+    "about:bookmarks",
+    "about:history",
+    "about:trust",
+];
+
 /// Same-host redirects followed without asking.
 pub const MAX_REDIRECTS: usize = 5;
 
@@ -363,14 +372,22 @@ impl App {
         self.step_history(false)
     }
 
-    /// Move one entry back or forward in the tab's history (from memory, never a fetch).
+    /// Move one entry back or forward in the tab's history (from memory, never a network
+    /// fetch). A built-in page that shows a shared store is made again from the store, keeping
+    /// its place, so coming back to `about:feeds` after reading an entry shows it read.
     fn step_history(&mut self, back: bool) -> Vec<Effect> {
-        let fx = self.cancel_load();
+        let mut fx = self.cancel_load();
         let Some(t) = self.tabs.active_mut() else {
             return fx;
         };
         match (t.step(back), back) {
-            (true, _) => self.status.clear(),
+            (true, _) => {
+                self.status.clear();
+                if let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) {
+                    let url = url.to_string();
+                    fx.extend(self.navigate(&url, FetchOptions::default(), true));
+                }
+            }
             (false, true) => self.set_status("no page to go back to"),
             (false, false) => self.set_status("no page to go forward to"),
         }
