@@ -541,7 +541,8 @@ mod tests {
     use crate::paths::Paths;
     use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 
-    fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
+    /// A store worker over a fresh data directory (also used by `feeds`' tests).
+    pub(super) fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
         let client = Arc::new(Client::new(Config::default(), paths, Face::Human).unwrap());
@@ -554,7 +555,7 @@ mod tests {
         (w, rx, dir)
     }
 
-    fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+    pub(super) fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
         let mut out = Vec::new();
         while let Ok(m) = rx.try_recv() {
             out.push(m);

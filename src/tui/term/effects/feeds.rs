@@ -257,14 +257,12 @@ impl StoreWorker {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::client::{Face, Fetched, RequestInfo};
-    use crate::config::Config;
+    use crate::client::{Fetched, RequestInfo};
     use crate::core::feed::Entry;
     use crate::core::page::Page;
     use crate::core::response::parse_mime;
     use crate::core::url::Url;
     use crate::net::FetchError;
-    use crate::paths::Paths;
     use crate::store::subscriptions::Refreshed;
     use crate::tui::app::{App, Settings};
     use crate::tui::keymap::{Key, Keymap};
@@ -272,26 +270,7 @@ mod tests {
 
     const URL: &str = "gemini://ada.test/gemlog/frost.gmi";
 
-    fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
-        let client = Arc::new(Client::new(Config::default(), paths, Face::Human).unwrap());
-        let (tx, rx) = mpsc::unbounded_channel();
-        let w = StoreWorker {
-            client,
-            tx,
-            identities: None,
-        };
-        (w, rx, dir)
-    }
-
-    fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
-        let mut out = Vec::new();
-        while let Ok(m) = rx.try_recv() {
-            out.push(m);
-        }
-        out
-    }
+    use super::super::tests::{drain, worker};
 
     fn page_outcome() -> Outcome {
         let page = Page::from_gemini(
