@@ -29,13 +29,22 @@ pub fn client_config(extra_roots: &[CertificateDer<'static>]) -> Result<ClientCo
     Ok(config)
 }
 
+/// Why a PEM file gave no root certificate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PemError {
+    #[error("not a PEM certificate file: {0}")]
+    Unreadable(String),
+    #[error("no certificate in the file")]
+    Empty,
+}
+
 /// The certificates in PEM text (other PEM sections are skipped). None found is an error.
-pub fn roots_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> {
+pub fn roots_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, PemError> {
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(pem)
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("not a PEM certificate file: {e}"))?;
+        .map_err(|e| PemError::Unreadable(e.to_string()))?;
     if certs.is_empty() {
-        return Err("no certificate in the file".into());
+        return Err(PemError::Empty);
     }
     Ok(certs)
 }
