@@ -7,30 +7,13 @@
 mod mcp_harness;
 mod support;
 
-use mcp_harness::{Env, LOOPBACK_CONFIG};
+use mcp_harness::{Env, LOOPBACK_CONFIG, python};
 use smolweb::core::feed::Entry;
 use smolweb::store::subscriptions::{Refreshed, Subscriptions};
-use std::path::PathBuf;
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
 const ATOM: &str = include_str!("fixtures/feeds/atom.xml");
-
-fn python_with_mcp() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        std::env::var_os("SMOLWEB_PYTHON").map(PathBuf::from),
-        Some(root.join("target/pyvenv/bin/python")),
-        Some(PathBuf::from("/tmp/mcpvenv/bin/python")),
-        Some(PathBuf::from("python3")),
-    ];
-    candidates.into_iter().flatten().find(|p| {
-        std::process::Command::new(p)
-            .args(["-c", "import mcp, mcp_types"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
 
 fn entry(url: &str, title: &str, day: &str) -> Entry {
     Entry {
@@ -79,11 +62,7 @@ fn seed(data: &std::path::Path) {
 }
 
 async fn run(mode: &str) {
-    let Some(python) = python_with_mcp() else {
-        if std::env::var("SMOLWEB_REQUIRE_PYTHON_MCP").as_deref() == Ok("1") {
-            panic!("no Python interpreter with the `mcp` package (SMOLWEB_REQUIRE_PYTHON_MCP=1)");
-        }
-        eprintln!("\n*** SKIP mcp_feeds ({mode}): no Python with the `mcp` package ***\n");
+    let Some(python) = python::interpreter(&format!("mcp_feeds ({mode})")) else {
         return;
     };
     let log = "# Python log\n=> new.gmi 2026-11-30 Newest\n=> mid.gmi 2026-11-15 Middle\n\
@@ -109,30 +88,12 @@ async fn run(mode: &str) {
         format!("{LOOPBACK_CONFIG}[feeds]\nagent_can_list_subscriptions = false\n"),
     )
     .unwrap();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/feeds.py");
-    let out = tokio::process::Command::new(&python)
-        .arg(&script)
-        .arg(mode)
-        .arg(env!("CARGO_BIN_EXE_smolweb"))
-        .arg(env.data_dir())
-        .arg(env.config_file())
-        .arg(&no_list)
-        .arg(gem.url("").trim_end_matches('/'))
-        .arg(format!("gopher://127.0.0.1:{}", hole.port()))
-        .env_remove("SMOLWEB_HOME")
-        .env_remove("SMOLWEB_CONFIG")
-        .output();
-    let out = tokio::time::timeout(std::time::Duration::from_secs(120), out)
-        .await
-        .expect("the Python client finished within 120 s")
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "python feeds ({mode}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    assert!(stdout.contains("OK"), "{stdout}");
+    let extra = [
+        no_list.display().to_string(),
+        gem.url("").trim_end_matches('/').to_string(),
+        format!("gopher://127.0.0.1:{}", hole.port()),
+    ];
+    python::run(&python, "feeds.py", Some(mode), &env, &extra).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,7 +11,6 @@ mod support;
 use mcp_harness::*;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use support::http::{Reply, Request, Server};
 
 const CONFIG: &str = "\
@@ -179,55 +178,13 @@ async fn fetch_url_over_discover() {
     check_tool(Gen::Discover).await;
 }
 
-fn python_with_mcp() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [
-        std::env::var_os("SMOLWEB_PYTHON").map(PathBuf::from),
-        Some(root.join("target/pyvenv/bin/python")),
-        Some(PathBuf::from("/tmp/smolweb-ci-venv/bin/python")),
-        Some(PathBuf::from("python3")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| {
-        std::process::Command::new(p)
-            .args(["-c", "import mcp"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
 async fn python(mode: &str) {
-    let Some(python) = python_with_mcp() else {
-        if std::env::var("SMOLWEB_REQUIRE_PYTHON_MCP").as_deref() == Ok("1") {
-            panic!("no Python interpreter with the `mcp` package (SMOLWEB_REQUIRE_PYTHON_MCP=1)");
-        }
-        eprintln!("\n*** SKIP web_mcp python ({mode}): no Python with the `mcp` package ***\n");
+    let Some(python) = python::interpreter(&format!("web_mcp python ({mode})")) else {
         return;
     };
     let s = server().await;
     let env = Env::new(CONFIG);
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/python/web.py");
-    let out = tokio::process::Command::new(&python)
-        .arg(&script)
-        .arg(mode)
-        .arg(env!("CARGO_BIN_EXE_smolweb"))
-        .arg(env.data_dir())
-        .arg(env.config_file())
-        .arg(s.url(""))
-        .env_remove("SMOLWEB_HOME")
-        .env_remove("SMOLWEB_CONFIG")
-        .output();
-    let out = tokio::time::timeout(std::time::Duration::from_secs(120), out)
-        .await
-        .expect("the Python client finished within 120 s")
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("OK"),
-        "python fetch_url ({mode}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
+    python::run(&python, "web.py", Some(mode), &env, &[s.url("")]).await;
     assert_eq!(s.hits("/target"), 0);
 }
 

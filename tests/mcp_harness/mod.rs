@@ -3,6 +3,7 @@
 //! progress notifications. Both protocol generations are selectable.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod python;
 pub mod raw;
 
 use rmcp::model::{

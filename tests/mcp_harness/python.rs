@@ -1,0 +1,78 @@
+//! The official Python MCP SDK as an outside client: finding an interpreter that has it, and
+//! running one of the scripts under tests/python against the built binary.
+//!
+//! The interpreter is SMOLWEB_PYTHON, else a venv under target/pyvenv, else the CI venv, else
+//! /tmp/mcpvenv, else python3 — the first that can `import mcp`. Without one a test prints a
+//! loud SKIP and passes, unless SMOLWEB_REQUIRE_PYTHON_MCP=1 (CI), where it fails.
+//! (Set one up with: python3 -m venv target/pyvenv && target/pyvenv/bin/pip install mcp)
+
+use super::Env;
+use std::path::{Path, PathBuf};
+
+/// The interpreter, or None after saying SKIP for `test` (a failure when it is required).
+pub fn interpreter(test: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let found = [
+        std::env::var_os("SMOLWEB_PYTHON").map(PathBuf::from),
+        Some(root.join("target/pyvenv/bin/python")),
+        Some(PathBuf::from("/tmp/smolweb-ci-venv/bin/python")),
+        Some(PathBuf::from("/tmp/mcpvenv/bin/python")),
+        Some(PathBuf::from("python3")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| {
+        std::process::Command::new(p)
+            .args(["-c", "import mcp, mcp_types"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        if std::env::var("SMOLWEB_REQUIRE_PYTHON_MCP").as_deref() == Ok("1") {
+            panic!(
+                "{test}: no Python interpreter with the `mcp` package (SMOLWEB_REQUIRE_PYTHON_MCP=1)"
+            );
+        }
+        eprintln!(
+            "\n*** SKIP {test}: no Python with the `mcp` package. Set SMOLWEB_PYTHON or run: \
+             python3 -m venv target/pyvenv && target/pyvenv/bin/pip install mcp ***\n"
+        );
+    }
+    found
+}
+
+/// Run tests/python/`script` with `[mode] smolweb data_dir config extra...`, within 120 s;
+/// it must exit 0 and print "OK". Returns its stdout.
+pub async fn run(
+    python: &Path,
+    script: &str,
+    mode: Option<&str>,
+    env: &Env,
+    extra: &[String],
+) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(script);
+    let mut cmd = tokio::process::Command::new(python);
+    cmd.arg(&path);
+    if let Some(mode) = mode {
+        cmd.arg(mode);
+    }
+    cmd.arg(env!("CARGO_BIN_EXE_smolweb"))
+        .arg(env.data_dir())
+        .arg(env.config_file())
+        .args(extra)
+        .env_remove("SMOLWEB_HOME")
+        .env_remove("SMOLWEB_CONFIG");
+    let out = tokio::time::timeout(std::time::Duration::from_secs(120), cmd.output())
+        .await
+        .expect("the Python client finished within 120 s")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("OK"),
+        "{script} ({mode:?}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    stdout
+}
