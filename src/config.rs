@@ -48,9 +48,11 @@ pub struct Network {
     pub max_response_bytes: u64,
     /// Body cap for the terminal browser.
     pub tui_max_response_bytes: u64,
-    /// Agent face: allow loopback/private destinations. (The TUI always may.)
+    /// Agent face: allow loopback, RFC 1918 and unique-local destinations (nothing else; see
+    /// `net::guard`). The TUI always may.
     pub allow_private_addresses: bool,
-    /// Hosts allowed even when they resolve to private addresses.
+    /// Hosts allowed whatever non-public address they resolve to, except the ones the guard
+    /// always refuses (metadata endpoints, "this host").
     pub allowed_hosts: Vec<String>,
     /// Present client certificates over TLS 1.2 too (sent in clear there).
     pub allow_client_cert_over_tls12: bool,

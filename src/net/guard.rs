@@ -2,14 +2,24 @@
 //!
 //! Owns host resolution for every fetch: [`resolve_checked`] resolves once, classifies every
 //! address, and returns the checked socket addresses; fetchers connect only to those (no second
-//! lookup, so a rebinding DNS answer cannot swap the address after the check).
+//! lookup, so a rebinding DNS answer cannot swap the address after the check). Gemini, Gopher
+//! and every hop of a web fetch (`net::http`) go through [`check_addresses`].
 //!
 //! Invariants:
 //! - If ANY resolved address is refused, the whole host is refused (`FetchError::Blocked`, the
-//!   reason names the address class), unless `allow_private` is set or the host is listed in
-//!   `allowed_hosts` (compared through the one host normalizer, `core::url::normalize_host`).
+//!   reason names the address class). Three tiers, whatever the face:
+//!   1. Never reached, whatever the options say: cloud metadata endpoints ([`METADATA_V4`],
+//!      [`METADATA_V6`], and the names of [`METADATA_NAMES`], refused by name before any
+//!      lookup) and the unspecified "this host" addresses (0.0.0.0/8, `::`), which reach local
+//!      services.
+//!   2. `allow_private` (the person's browser, or `network.allow_private_addresses` for the
+//!      agent) opens loopback, RFC 1918 and unique-local (ULA) addresses only.
+//!   3. A host named in `allowed_hosts` (compared through the one host normalizer,
+//!      `core::url::normalize_host`) may resolve to any address but those of tier 1: that is
+//!      how a person reaches a capsule on a link-local or carrier-grade NAT (VPN) address.
 //! - IPv6 forms that embed an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible
-//!   `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address.
+//!   `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the embedded address,
+//!   so `::ffff:169.254.169.254` is a metadata address too.
 //! - Agent requests never reach a port of [`DANGEROUS_PORTS`], whatever the address options say:
 //!   they are services that a line of text could talk to (mail, databases, caches, remote
 //!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
@@ -30,12 +40,37 @@ pub const DANGEROUS_PORTS: &[u16] = &[
     11211, 27017,
 ];
 
+/// Cloud instance metadata services (credentials, user data): AWS, Azure, Google Cloud, Oracle,
+/// OpenStack and DigitalOcean at 169.254.169.254; the AWS ECS task and EKS Pod Identity
+/// endpoints; Alibaba Cloud at 100.100.100.200.
+pub const METADATA_V4: &[Ipv4Addr] = &[
+    Ipv4Addr::new(169, 254, 169, 254),
+    Ipv4Addr::new(169, 254, 170, 2),
+    Ipv4Addr::new(169, 254, 170, 23),
+    Ipv4Addr::new(100, 100, 100, 200),
+];
+
+/// The IPv6 metadata endpoints (AWS instance metadata and EKS Pod Identity).
+pub const METADATA_V6: &[Ipv6Addr] = &[
+    Ipv6Addr::new(0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0254),
+    Ipv6Addr::new(0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0023),
+];
+
+/// Names that the cloud's resolver points at a metadata service, refused before any lookup
+/// (compared after the host normalizer: case and a final dot do not matter).
+pub const METADATA_NAMES: &[&str] = &[
+    "metadata",
+    "metadata.google.internal",
+    "instance-data",
+    "instance-data.ec2.internal",
+];
+
 /// What kind of address an IP is, for the guard's purposes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddressClass {
     Public,
     Loopback,
-    /// RFC 1918 and the IPv6 NAT64 local-use prefix.
+    /// RFC 1918.
     Private,
     LinkLocal,
     /// fc00::/7 (and the deprecated site-local fec0::/10).
@@ -43,19 +78,37 @@ pub enum AddressClass {
     /// 100.64.0.0/10, carrier-grade NAT.
     SharedCgnat,
     Multicast,
+    /// A cloud metadata endpoint ([`METADATA_V4`], [`METADATA_V6`]).
+    Metadata,
+    /// 0.0.0.0/8 and `::`: "this host", which a connect reaches as the local machine.
     Unspecified,
     Broadcast,
     /// Documentation ranges (TEST-NETs, 2001:db8::/32, 3fff::/20).
     Documentation,
     /// 198.18.0.0/15 benchmarking.
     Benchmark,
-    /// Everything else that is not global unicast (0/8, 192.0.0/24, 240/4, 2001::/23, ...).
+    /// Everything else that is not global unicast (192.0.0/24, 240/4, 2001::/23, the NAT64
+    /// local-use prefix 64:ff9b:1::/48, whose embedded address depends on the local translator).
     Reserved,
 }
 
 impl AddressClass {
+    /// Refused unless an option opens it (everything but public addresses).
     pub fn is_refused(self) -> bool {
         self != AddressClass::Public
+    }
+
+    /// Refused whatever the options and the allow list say (tier 1 of the module docs).
+    pub fn always_refused(self) -> bool {
+        matches!(self, AddressClass::Metadata | AddressClass::Unspecified)
+    }
+
+    /// Opened by `allow_private`: loopback, RFC 1918 and unique-local addresses only.
+    pub fn opened_by_allow_private(self) -> bool {
+        matches!(
+            self,
+            AddressClass::Loopback | AddressClass::Private | AddressClass::UniqueLocal
+        )
     }
 
     pub fn label(self) -> &'static str {
@@ -67,7 +120,8 @@ impl AddressClass {
             AddressClass::UniqueLocal => "unique-local",
             AddressClass::SharedCgnat => "carrier-grade NAT",
             AddressClass::Multicast => "multicast",
-            AddressClass::Unspecified => "unspecified",
+            AddressClass::Metadata => "cloud metadata",
+            AddressClass::Unspecified => "unspecified (\"this host\")",
             AddressClass::Broadcast => "broadcast",
             AddressClass::Documentation => "documentation",
             AddressClass::Benchmark => "benchmarking",
@@ -96,9 +150,11 @@ fn in_v4(ip: Ipv4Addr, net: [u8; 4], prefix: u32) -> bool {
 /// Classify an IPv4 address.
 pub fn classify_v4(ip: Ipv4Addr) -> AddressClass {
     use AddressClass::*;
+    if METADATA_V4.contains(&ip) {
+        return Metadata;
+    }
     const TABLE: &[([u8; 4], u32, AddressClass)] = &[
-        ([0, 0, 0, 0], 32, Unspecified),
-        ([0, 0, 0, 0], 8, Reserved),
+        ([0, 0, 0, 0], 8, Unspecified),
         ([10, 0, 0, 0], 8, Private),
         ([100, 64, 0, 0], 10, SharedCgnat),
         ([127, 0, 0, 0], 8, Loopback),
@@ -161,8 +217,11 @@ pub fn classify_v6(ip: Ipv6Addr) -> AddressClass {
     if let Some(v4) = embedded_v4(ip) {
         return classify_v4(v4);
     }
+    if METADATA_V6.contains(&ip) {
+        return Metadata;
+    }
     const TABLE: &[(u128, u32, AddressClass)] = &[
-        (0x0064_ff9b_0001 << 80, 48, Private),
+        (0x0064_ff9b_0001 << 80, 48, Reserved),
         (0x0100 << 112, 64, Reserved),
         (0x2001_0db8 << 96, 32, Documentation),
         (0x2001 << 112, 23, Reserved),
@@ -200,7 +259,39 @@ pub fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
         .any(|h| normalize_host(h).is_ok_and(|h| h == host))
 }
 
-/// Judge resolved addresses (pure): Ok when every address may be reached.
+/// Is `host` the name of a cloud metadata service ([`METADATA_NAMES`])?
+pub fn is_metadata_name(host: &str) -> bool {
+    normalize_host(host).is_ok_and(|h| METADATA_NAMES.contains(&h.as_str()))
+}
+
+/// May an address of `class` be reached for this host (see the tiers in the module docs)?
+fn reachable(class: AddressClass, listed: bool, opts: &NetOptions) -> bool {
+    if class.always_refused() {
+        return false;
+    }
+    class == AddressClass::Public
+        || listed
+        || (opts.allow_private && class.opened_by_allow_private())
+}
+
+/// Why an address of `class` was refused, with what would open it (if anything does).
+fn refusal(ip: IpAddr, class: AddressClass, opts: &NetOptions) -> String {
+    let what = format!("it resolves to {ip}, a {} address", class.label());
+    if class.always_refused() {
+        format!("{what}, which smolweb never connects to, whatever the configuration")
+    } else if opts.allow_private {
+        format!(
+            "{what}; allowing private addresses opens only loopback, RFC 1918 and unique-local \
+             ones (name the host in network.allowed_hosts to reach it)"
+        )
+    } else {
+        what
+    }
+}
+
+/// Judge a host and its resolved addresses (pure): Ok when every address may be reached.
+/// Called with no addresses before the lookup (the port and the metadata names are judged
+/// then), and with the lookup's answer after it.
 pub fn check_addresses(
     host: &str,
     port: u16,
@@ -216,17 +307,18 @@ pub fn check_addresses(
             "port {port} belongs to a service agents may not reach"
         )));
     }
-    if opts.allow_private || host_allowed(host, &opts.allowed_hosts) {
-        return Ok(());
+    if is_metadata_name(host) {
+        return Err(blocked(
+            "it names a cloud metadata service, which smolweb never connects to, whatever the \
+             configuration"
+                .into(),
+        ));
     }
+    let listed = host_allowed(host, &opts.allowed_hosts);
     for addr in addrs {
         let class = classify(addr.ip());
-        if class.is_refused() {
-            return Err(blocked(format!(
-                "it resolves to {}, a {} address",
-                addr.ip(),
-                class.label()
-            )));
+        if !reachable(class, listed, opts) {
+            return Err(blocked(refusal(addr.ip(), class, opts)));
         }
     }
     Ok(())
@@ -242,7 +334,7 @@ pub async fn resolve_checked(
         host: host.to_string(),
         message,
     };
-    // Refuse a dangerous port before any lookup.
+    // Refuse a dangerous port or a metadata name before any lookup.
     check_addresses(host, port, &[], opts)?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let addrs: Vec<SocketAddr> = tokio::net::lookup_host((bare, port))
@@ -272,11 +364,17 @@ mod tests {
             ("172.31.255.255", Private),
             ("172.32.0.1", Public),
             ("192.168.1.1", Private),
-            ("169.254.169.254", LinkLocal),
+            ("169.254.169.254", Metadata),
+            ("169.254.169.253", LinkLocal),
+            ("169.254.170.2", Metadata),
+            ("100.100.100.200", Metadata),
+            ("100.100.100.201", SharedCgnat),
             ("100.64.0.1", SharedCgnat),
             ("100.128.0.1", Public),
             ("0.0.0.0", Unspecified),
-            ("0.1.2.3", Reserved),
+            ("0.1.2.3", Unspecified),
+            ("0.255.255.255", Unspecified),
+            ("1.0.0.0", Public),
             ("192.0.0.8", Reserved),
             ("192.0.2.1", Documentation),
             ("198.18.0.1", Benchmark),
@@ -307,9 +405,18 @@ mod tests {
             ("::ffff:8.8.8.8", Public),
             ("::127.0.0.1", Loopback),
             ("64:ff9b::7f00:1", Loopback),
-            ("64:ff9b::a9fe:a9fe", LinkLocal),
+            ("64:ff9b::a9fe:a9fe", Metadata),
+            ("64:ff9b::a9fe:101", LinkLocal),
             ("64:ff9b::808:808", Public),
-            ("64:ff9b:1::1", Private),
+            ("64:ff9b:1::1", Reserved),
+            ("fd00:ec2::254", Metadata),
+            ("fd00:ec2::253", UniqueLocal),
+            ("::ffff:169.254.169.254", Metadata),
+            ("::169.254.169.254", Metadata),
+            ("2002:a9fe:a9fe::1", Metadata),
+            ("::ffff:100.100.100.200", Metadata),
+            ("::ffff:0.0.0.0", Unspecified),
+            ("::0.0.0.7", Unspecified),
             ("2002:7f00:1::1", Loopback),
             ("2002:808:808::1", Public),
         ];
@@ -366,6 +473,104 @@ mod tests {
         assert!(check_addresses("[::1]", 1965, &[sa("::1")], &v6).is_ok());
     }
 
+    /// (address, reachable by default, with allow_private, with the host in allowed_hosts)
+    const TIERS: &[(&str, bool, bool, bool)] = &[
+        ("93.184.216.34", true, true, true),
+        ("2606:4700::1111", true, true, true),
+        ("127.0.0.1", false, true, true),
+        ("::1", false, true, true),
+        ("10.0.0.7", false, true, true),
+        ("172.20.1.1", false, true, true),
+        ("192.168.1.20", false, true, true),
+        ("fd12:3456::1", false, true, true),
+        ("::ffff:192.168.1.20", false, true, true),
+        ("169.254.10.1", false, false, true),
+        ("fe80::1", false, false, true),
+        ("100.101.102.103", false, false, true),
+        ("64:ff9b:1::1", false, false, true),
+        ("169.254.169.254", false, false, false),
+        ("169.254.170.2", false, false, false),
+        ("100.100.100.200", false, false, false),
+        ("fd00:ec2::254", false, false, false),
+        ("::ffff:169.254.169.254", false, false, false),
+        ("::169.254.169.254", false, false, false),
+        ("64:ff9b::a9fe:a9fe", false, false, false),
+        ("2002:a9fe:a9fe::", false, false, false),
+        ("0.0.0.0", false, false, false),
+        ("0.0.0.1", false, false, false),
+        ("::", false, false, false),
+        ("::ffff:0.0.0.0", false, false, false),
+    ];
+
+    #[test]
+    fn options_open_their_tier_and_metadata_and_this_host_stay_refused() {
+        let private = NetOptions {
+            allow_private: true,
+            ..NetOptions::default()
+        };
+        let listed = NetOptions {
+            allowed_hosts: vec!["capsule.lan".into()],
+            ..NetOptions::default()
+        };
+        let both = NetOptions {
+            allow_private: true,
+            allowed_hosts: vec!["capsule.lan".into()],
+            for_agent: false,
+            ..NetOptions::default()
+        };
+        for &(ip, default, with_private, with_listed) in TIERS {
+            let addrs = [sa(ip)];
+            let ok = |o: &NetOptions| check_addresses("capsule.lan", 1965, &addrs, o).is_ok();
+            assert_eq!(ok(&NetOptions::default()), default, "{ip} by default");
+            assert_eq!(ok(&private), with_private, "{ip} with allow_private");
+            assert_eq!(ok(&listed), with_listed, "{ip} with allowed_hosts");
+            assert_eq!(ok(&both), with_listed, "{ip} with both");
+        }
+    }
+
+    #[test]
+    fn refusals_say_what_would_open_them() {
+        let private = NetOptions {
+            allow_private: true,
+            ..NetOptions::default()
+        };
+        let err = check_addresses("h", 80, &[sa("169.254.169.254")], &private).unwrap_err();
+        assert_eq!(err.code(), "BLOCKED");
+        let text = err.to_string();
+        assert!(
+            text.contains("cloud metadata") && text.contains("never"),
+            "{text}"
+        );
+        let err = check_addresses("h", 80, &[sa("0.0.0.0")], &private).unwrap_err();
+        assert!(err.to_string().contains("this host"), "{err}");
+        let err = check_addresses("h", 80, &[sa("100.64.1.1")], &private).unwrap_err();
+        assert!(err.to_string().contains("allowed_hosts"), "{err}");
+    }
+
+    #[test]
+    fn metadata_names_are_refused_before_any_lookup_whatever_the_options() {
+        let open = NetOptions {
+            allow_private: true,
+            allowed_hosts: vec!["metadata.google.internal".into(), "metadata".into()],
+            for_agent: false,
+            ..NetOptions::default()
+        };
+        for name in [
+            "metadata",
+            "METADATA.",
+            "metadata.google.internal",
+            "Metadata.Google.Internal.",
+            "instance-data.ec2.internal",
+        ] {
+            let err = check_addresses(name, 80, &[], &open).unwrap_err();
+            assert_eq!(err.code(), "BLOCKED", "{name}");
+            assert!(err.to_string().contains("metadata"), "{err}");
+        }
+        for fine in ["metadata.example.org", "google.internal", "meta"] {
+            assert!(check_addresses(fine, 80, &[], &open).is_ok(), "{fine}");
+        }
+    }
+
     #[test]
     fn allow_list_entries_go_through_the_host_normalizer() {
         let addrs = [sa("127.0.0.1")];
@@ -399,5 +604,9 @@ mod tests {
         };
         let addrs = resolve_checked("::1", 1965, &open).await.unwrap();
         assert_eq!(addrs, vec![sa("::1")]);
+        for this_host in ["0.0.0.0", "0", "::", "[::]", "::ffff:169.254.169.254"] {
+            let err = resolve_checked(this_host, 1965, &open).await.unwrap_err();
+            assert_eq!(err.code(), "BLOCKED", "{this_host}");
+        }
     }
 }
