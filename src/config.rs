@@ -1,7 +1,11 @@
 //! TOML configuration. Every key is optional; unknown keys are rejected with their name; a
-//! missing file means defaults; a broken file is an error naming the file.
+//! missing file means defaults; a broken file is an error naming the file, the line, the
+//! column and the key, but never quoting a line or a value of it.
+//! The config file may be a symbolic link (dotfile managers make one); it is followed, unlike
+//! the data files, because it is the person's own choice of file.
 //! `assets/config.example.toml` documents every knob (a test keeps it in sync).
 
+use crate::store::parse_failure::{Quote, describe_toml};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -16,12 +20,10 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("invalid config {path}: {source}")]
-    Invalid {
-        path: PathBuf,
-        #[source]
-        source: toml::de::Error,
-    },
+    /// `reason` names the line, the column and the key, never a line or a value of the file
+    /// (it may be a link to a file that is not a config at all).
+    #[error("invalid config {path}: {reason}")]
+    Invalid { path: PathBuf, reason: String },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -274,9 +276,9 @@ impl Config {
     /// Load from a file; a missing file gives defaults.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Config::from_toml(&text).map_err(|source| ConfigError::Invalid {
+            Ok(text) => Config::from_toml(&text).map_err(|e| ConfigError::Invalid {
                 path: path.to_path_buf(),
-                source,
+                reason: describe_toml(&e, &text, Quote::Keys),
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(source) => Err(ConfigError::Io {

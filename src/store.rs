@@ -2,8 +2,12 @@
 //!
 //! Every file goes through [`atomic`]: exclusive lock on a sidecar `.lock` file, re-read,
 //! mutate (so concurrent writers merge), write a temp file in the same directory, fsync,
-//! rename. A corrupt file is a [`StoreError::Corrupt`] naming the file; never reset silently.
-//! Paths are always injected by the caller; nothing here discovers directories.
+//! rename. A corrupt file is a [`StoreError::Corrupt`] naming the file; never reset silently,
+//! and never quoted ([`parse_failure`]: line, column and what went wrong, nothing of the file).
+//! A data file (or its lock) that is a symbolic link or not a regular file is refused with its
+//! name ([`StoreError::NotRegular`]), for reads and writes alike: smolweb never reads or writes
+//! through a link in its data directory. Paths are always injected by the caller; nothing here
+//! discovers directories.
 
 pub mod approvals;
 pub mod atomic;
@@ -11,6 +15,7 @@ pub mod bookmarks;
 pub mod history;
 pub mod identity;
 pub mod offline;
+pub mod parse_failure;
 pub mod subscriptions;
 pub mod tofu;
 
@@ -24,8 +29,15 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// `reason` never quotes the file ([`parse_failure`]).
     #[error("{path} is corrupt: {reason}")]
     Corrupt { path: PathBuf, reason: String },
+    /// A symbolic link, a directory, a FIFO or a device where a data file should be.
+    #[error(
+        "{path} is {kind}, not a regular file: smolweb does not read or write through it \
+         (replace it with a regular file; to keep the data elsewhere, point --data-dir there)"
+    )]
+    NotRegular { path: PathBuf, kind: &'static str },
     #[error("not found: {0}")]
     NotFound(String),
     #[error("already exists: {0}")]

@@ -33,7 +33,7 @@ pub fn store_code(e: &StoreError) -> ErrorCode {
     match e {
         StoreError::Exists(_) => ErrorCode::CertificateExists,
         StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
-        StoreError::Io { .. } | StoreError::Corrupt { .. } => {
+        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
             ErrorCode::CertificateStoreUnavailable
         }
         StoreError::Crypto(_) => ErrorCode::InternalError,

@@ -6,13 +6,20 @@
 //!   overwriting each other. Readers take the shared lock.
 //! - The target is only ever replaced by `rename` of a fully written, `sync_all`ed temp file
 //!   in the same directory: a reader sees the old or the new file, never half of one.
-//! - A file that does not parse is [`StoreError::Corrupt`] naming it, and is never rewritten.
+//! - A file that does not parse is [`StoreError::Corrupt`] naming it, and is never rewritten;
+//!   the reason says where and what ([`ParseFailure`]) and never quotes the file.
+//! - Data files and their locks are opened without following a final symbolic link
+//!   (`O_NOFOLLOW`, and `O_NONBLOCK` so a FIFO cannot hang the open) and must be regular files;
+//!   anything else is [`StoreError::NotRegular`] naming it. A write never replaces a link
+//!   (and `rename` would replace the link itself, never write through it); the temp file is
+//!   created with `create_new`, which refuses an existing name, link or not.
 //! - A missing parent directory is created with mode 0700 (unix); existing directories keep
 //!   their mode unless the caller asks for it ([`Modes::enforce_dir`]).
 
 use super::StoreError;
+use super::parse_failure::ParseFailure;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -96,8 +103,84 @@ fn parent_of(path: &Path) -> &Path {
     }
 }
 
+/// What a path that should hold a data file is instead (None: a regular file).
+fn not_regular(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        None
+    } else if t.is_symlink() {
+        Some("a symbolic link")
+    } else if t.is_dir() {
+        Some("a directory")
+    } else {
+        Some("a FIFO, socket or device")
+    }
+}
+
+fn refuse(path: &Path, kind: &'static str) -> StoreError {
+    StoreError::NotRegular {
+        path: path.to_path_buf(),
+        kind,
+    }
+}
+
+/// An open failure: [`StoreError::NotRegular`] when the path is a link (`O_NOFOLLOW` failed
+/// on it) or a directory, else the I/O error.
+fn open_error(path: &Path, e: std::io::Error) -> StoreError {
+    match std::fs::symlink_metadata(path)
+        .ok()
+        .as_ref()
+        .and_then(not_regular)
+    {
+        Some(kind) => refuse(path, kind),
+        None => io_err(path, e),
+    }
+}
+
+/// Do not follow a final symbolic link; do not block on a FIFO.
+fn no_follow(opts: &mut OpenOptions) {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(opts, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    #[cfg(not(unix))]
+    let _ = opts;
+}
+
+/// Open a data file with `opts` (plus [`no_follow`]) and check that it is a regular file.
+fn open_checked(path: &Path, mut opts: OpenOptions) -> Result<File, StoreError> {
+    #[cfg(not(unix))]
+    if let Some(kind) = std::fs::symlink_metadata(path)
+        .ok()
+        .as_ref()
+        .and_then(not_regular)
+    {
+        return Err(refuse(path, kind));
+    }
+    no_follow(&mut opts);
+    let file = opts.open(path).map_err(|e| open_error(path, e))?;
+    let meta = file.metadata().map_err(|e| io_err(path, e))?;
+    match not_regular(&meta) {
+        Some(kind) => Err(refuse(path, kind)),
+        None => Ok(file),
+    }
+}
+
+/// Open an existing data file for reading (None: it does not exist). A symbolic link or
+/// anything but a regular file is [`StoreError::NotRegular`].
+pub fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    match open_checked(path, opts) {
+        Ok(file) => Ok(Some(file)),
+        Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Run `f` while holding the lock on `lock_file` (exclusive or shared). The lock file and its
-/// directory are created if missing. The lock is released when `f` returns.
+/// directory are created if missing; a lock file that is a link is refused like a data file.
+/// The lock is released when `f` returns.
 pub fn with_lock<R>(
     lock_file: &Path,
     exclusive: bool,
@@ -108,7 +191,7 @@ pub fn with_lock<R>(
     opts.read(true).write(true).create(true).truncate(false);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    let file = opts.open(lock_file).map_err(|e| io_err(lock_file, e))?;
+    let file = open_checked(lock_file, opts)?;
     let locked = if exclusive {
         file.lock()
     } else {
@@ -121,16 +204,28 @@ pub fn with_lock<R>(
     result
 }
 
-/// Read the file's text; `None` when it does not exist.
+/// Read the file's text; `None` when it does not exist. Never through a link.
 pub fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(path, e)),
-    }
+    let Some(mut file) = open_data_file(path)? else {
+        return Ok(None);
+    };
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| io_err(path, e))?;
+    Ok(Some(text))
 }
 
-fn parse_or_default<T: Default, E: std::error::Error>(
+/// Read the file's bytes; `None` when it does not exist. Never through a link.
+pub fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+    let Some(mut file) = open_data_file(path)? else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| io_err(path, e))?;
+    Ok(Some(bytes))
+}
+
+fn parse_or_default<T: Default, E: ParseFailure>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, StoreError> {
@@ -138,7 +233,7 @@ fn parse_or_default<T: Default, E: std::error::Error>(
         None => Ok(T::default()),
         Some(text) => parse(&text).map_err(|e| StoreError::Corrupt {
             path: path.to_path_buf(),
-            reason: e.to_string(),
+            reason: e.describe(&text),
         }),
     }
 }
@@ -153,8 +248,17 @@ pub fn write_file(path: &Path, contents: &[u8], modes: Modes) -> Result<(), Stor
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-    let result = write_temp(&temp, contents, modes)
-        .and_then(|()| std::fs::rename(&temp, path).map_err(|e| io_err(path, e)));
+    let result = write_temp(&temp, contents, modes).and_then(|()| {
+        // A link in place of the file is refused, not replaced (the person may have made it).
+        if let Some(kind) = std::fs::symlink_metadata(path)
+            .ok()
+            .as_ref()
+            .and_then(not_regular)
+        {
+            return Err(refuse(path, kind));
+        }
+        std::fs::rename(&temp, path).map_err(|e| io_err(path, e))
+    });
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
         return result;
@@ -179,7 +283,7 @@ fn write_temp(temp: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreErr
 }
 
 /// Read a file under the lock and parse it with `parse`; a missing file gives `T::default()`.
-pub fn read<T: Default, E: std::error::Error>(
+pub fn read<T: Default, E: ParseFailure>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, StoreError> {
@@ -188,7 +292,7 @@ pub fn read<T: Default, E: std::error::Error>(
 
 /// Under an exclusive lock: read the current contents (missing = default), apply `mutate`,
 /// and atomically replace the file with `render(&value)`. Returns what `mutate` returned.
-pub fn update<T: Default, R, E: std::error::Error>(
+pub fn update<T: Default, R, E: ParseFailure>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
     render: impl FnOnce(&T) -> String,
@@ -206,7 +310,7 @@ pub fn update<T: Default, R, E: std::error::Error>(
 /// Like [`update`], with explicit modes, and `mutate` says whether anything changed: the file
 /// is only rewritten when it returns `true` (so frequent no-op checks do not churn the disk).
 /// `render` may fail (then nothing is written).
-pub fn update_if<T: Default, R, E: std::error::Error>(
+pub fn update_if<T: Default, R, E: ParseFailure>(
     path: &Path,
     modes: Modes,
     parse: impl FnOnce(&str) -> Result<T, E>,
@@ -224,8 +328,8 @@ pub fn update_if<T: Default, R, E: std::error::Error>(
     })
 }
 
-/// Parse TOML text into `T`, for use as a `parse` argument (the TOML error becomes the
-/// `Corrupt` reason).
+/// Parse TOML text into `T`, for use as a `parse` argument (the TOML error, described without
+/// quoting the file, becomes the `Corrupt` reason).
 pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
     toml::from_str(text)
 }
@@ -239,6 +343,12 @@ pub fn render_toml<T: serde::Serialize>(value: &T) -> Result<String, StoreError>
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    impl ParseFailure for std::num::ParseIntError {
+        fn describe(&self, _text: &str) -> String {
+            self.to_string()
+        }
+    }
 
     fn parse_num(s: &str) -> Result<u32, std::num::ParseIntError> {
         let t = s.trim();
@@ -337,6 +447,31 @@ mod tests {
         )
         .unwrap();
         assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_target_is_refused_and_left_as_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("elsewhere");
+        std::fs::write(&target, "41").unwrap();
+        let path = tmp.path().join("n.txt");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let err = read(&path, parse_num).unwrap_err();
+        assert!(matches!(err, StoreError::NotRegular { .. }), "{err:?}");
+        assert!(err.to_string().contains("n.txt"), "{err}");
+        let err = write_file(&path, b"7", Modes::DATA).unwrap_err();
+        assert!(matches!(err, StoreError::NotRegular { .. }), "{err:?}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "41");
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // No temp file is left behind by the refused write.
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(left.len(), 3, "the target, the link and its lock: {left:?}");
     }
 
     #[cfg(unix)]

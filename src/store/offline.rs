@@ -210,10 +210,8 @@ impl Offline {
     /// used.
     pub fn get(&self, url: &str, now: OffsetDateTime) -> Result<Option<StoredPage>, StoreError> {
         let path = self.page_path(url);
-        let raw = match std::fs::read(&path) {
-            Ok(raw) => raw,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(StoreError::Io { path, source }),
+        let Some(raw) = atomic::read_bytes(&path)? else {
+            return Ok(None);
         };
         let Some(page) = decode(&raw).filter(|p| p.url == url) else {
             return Ok(None);

@@ -6,6 +6,7 @@
 use super::{Identity, KeyMaterial, Scan, Unreadable};
 use crate::store::StoreError;
 use crate::store::atomic::{self, Modes};
+use crate::store::parse_failure::ParseFailure;
 use std::path::{Path, PathBuf};
 
 fn io_err(path: &Path, source: std::io::Error) -> StoreError {
@@ -51,7 +52,7 @@ fn parse_file(path: &Path) -> Result<Option<Identity>, StoreError> {
         .map(Some)
         .map_err(|e| StoreError::Corrupt {
             path: path.to_path_buf(),
-            reason: e.to_string(),
+            reason: e.describe(&text),
         })
 }
 
@@ -92,6 +93,10 @@ pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
                 path,
                 reason: source.to_string(),
             }),
+            Err(StoreError::NotRegular { path, kind }) => out.unreadable.push(Unreadable {
+                path,
+                reason: format!("it is {kind}, not a regular file"),
+            }),
             Err(e) => return Err(e),
         }
     }
@@ -109,7 +114,8 @@ pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
 
 pub(super) fn read_key(dir: &Path, stem: &str) -> Result<String, StoreError> {
     let path = dir.join(format!("{stem}.key"));
-    std::fs::read_to_string(&path).map_err(|e| io_err(&path, e))
+    atomic::read_text(&path)?
+        .ok_or_else(|| io_err(&path, std::io::Error::from(std::io::ErrorKind::NotFound)))
 }
 
 /// Write the metadata (and, for a new identity, the key first, so metadata never exists
