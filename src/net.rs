@@ -10,6 +10,7 @@ pub mod http;
 pub mod tls;
 
 pub use crate::core::code::ErrorCode;
+pub use crate::core::page::Ending;
 use std::time::Duration;
 
 /// A pinned certificate that the server no longer presents (TOFU refused the connection):
@@ -216,6 +217,9 @@ pub struct GeminiResponse {
     /// Body bytes (2x only; empty otherwise).
     pub body: Vec<u8>,
     pub tls: TlsInfo,
+    /// How the body ended: `NoCloseNotify` when the server closed without TLS close_notify
+    /// (2x only; `Clean` otherwise).
+    pub ending: Ending,
 }
 
 /// The network stack of one process: TLS configurations (one per identity, kept for session
@@ -309,15 +313,16 @@ async fn connect(
 }
 
 /// Read until EOF into `body` (which may already hold bytes), refusing more than `max` bytes
-/// and reporting progress. An `UnexpectedEof` (peer closed without TLS close_notify) ends the
-/// body; other read errors go through `map_err`.
+/// and reporting progress. An `UnexpectedEof` (the peer closed without TLS close_notify; only
+/// a TLS stream reports it) ends the body too, since many capsules close that way, but the
+/// answer says so: [`Ending::NoCloseNotify`]. Other read errors go through `map_err`.
 async fn read_body<R: tokio::io::AsyncRead + Unpin>(
     reader: &mut R,
     body: &mut Vec<u8>,
     max: u64,
     progress: Option<&tokio::sync::watch::Sender<u64>>,
     map_err: impl Fn(std::io::Error) -> FetchError,
-) -> Result<(), FetchError> {
+) -> Result<Ending, FetchError> {
     use tokio::io::AsyncReadExt;
     let too_large = || FetchError::TooLarge { limit: max };
     if body.len() as u64 > max {
@@ -329,9 +334,11 @@ async fn read_body<R: tokio::io::AsyncRead + Unpin>(
             p.send_replace(body.len() as u64);
         }
         let n = match reader.read(&mut chunk).await {
-            Ok(0) => return Ok(()),
+            Ok(0) => return Ok(Ending::Clean),
             Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                return Ok(Ending::NoCloseNotify);
+            }
             Err(e) => return Err(map_err(e)),
         };
         if (body.len() + n) as u64 > max {
@@ -355,9 +362,10 @@ mod tests {
         let (tx, rx) = tokio::sync::watch::channel(0u64);
         let mut body = b"ab".to_vec();
         let mut input: &[u8] = b"cdef";
-        read_body(&mut input, &mut body, 6, Some(&tx), internal)
+        let ending = read_body(&mut input, &mut body, 6, Some(&tx), internal)
             .await
             .unwrap();
+        assert_eq!(ending, Ending::Clean);
         assert_eq!(body, b"abcdef");
         assert_eq!(*rx.borrow(), 6);
         let mut body = Vec::new();
@@ -369,13 +377,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn unexpected_eof_ends_the_body() {
+    async fn unexpected_eof_ends_the_body_and_says_so() {
         let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::UnexpectedEof);
         let mut body = Vec::new();
-        read_body(&mut reader, &mut body, 100, None, internal)
+        let ending = read_body(&mut reader, &mut body, 100, None, internal)
             .await
             .unwrap();
         assert_eq!(body, b"xyz");
+        assert_eq!(ending, Ending::NoCloseNotify);
         let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::ConnectionReset);
         let err = read_body(&mut reader, &mut Vec::new(), 100, None, internal).await;
         assert!(err.is_err());

@@ -336,3 +336,34 @@ async fn a_corrupt_identity_file_is_named_and_blocks_nothing_else() {
     );
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "this is [not toml");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_raw_warns_before_writing_a_body_cut_without_close_notify() {
+    let bytes = b"\x89PNG\r\n\x1a\npartial";
+    let server = gemini::Server::start(
+        gemini::Routes::new()
+            .route(
+                "/cut.png",
+                gemini::Reply::close_without_notify(20, "image/png", bytes),
+            )
+            .route("/whole.png", gemini::Reply::ok("image/png", &bytes[..])),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let o = get(data.clone(), vec![server.url("/cut.png"), "--raw".into()]).await;
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, bytes, "the bytes are still written");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning") && err.contains("close_notify"),
+        "{err}"
+    );
+    let o = get(data, vec![server.url("/whole.png"), "--raw".into()]).await;
+    assert_eq!(o.stdout, bytes);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

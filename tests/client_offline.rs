@@ -222,3 +222,54 @@ async fn save_for_offline_keeps_the_page_and_its_capsule_links() {
         .unwrap_err();
     assert!(err.to_string().contains("51"), "{err}");
 }
+
+#[tokio::test]
+async fn an_answer_cut_without_close_notify_is_never_kept_as_complete() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let c = client(&dir, Face::Human, |_| {});
+    let visits = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = visits.clone();
+    let server = Server::start(Routes::new().handler(move |req| match req.path.as_str() {
+        "/cut" => Reply::close_without_notify(20, "text/gemini", b"# Cut short\n"),
+        // Whole on the first visit, cut on the later ones.
+        "/flip" if seen.fetch_add(1, Ordering::SeqCst) == 0 => {
+            Reply::gemtext("# Version 1, whole\n")
+        }
+        "/flip" => Reply::close_without_notify(20, "text/gemini", b"# Version 2, cut\n"),
+        _ => Reply::status(51, "not found"),
+    }))
+    .await;
+    let url = server.url("/cut");
+    let opts = OpenOptions::default();
+    let (o, kept) = visit(&c, &url, &opts).await;
+    let Outcome::Page { fetched, .. } = &o else {
+        panic!("the cut body is still shown: {o:?}");
+    };
+    assert_eq!(fetched.page.title(), Some("Cut short"));
+    assert!(!kept, "a body without close_notify was kept offline");
+    let why = c.offline_refusal(&opts, &o, true).expect("refused");
+    assert!(why.contains("close_notify"), "{why}");
+    assert!(c.offline_copy(&url).unwrap().is_none());
+    // Saving it on purpose is refused too, with the reason.
+    let err = c.save_for_offline(&url, false).await.unwrap_err();
+    assert!(err.to_string().contains("close_notify"), "{err}");
+    assert!(c.reading_list().unwrap().is_empty());
+    // A complete copy is not replaced by a later cut answer.
+    let flip = server.url("/flip");
+    assert!(visit(&c, &flip, &opts).await.1);
+    let refresh = OpenOptions {
+        refresh: true,
+        ..OpenOptions::default()
+    };
+    let (o, kept) = visit(&c, &flip, &refresh).await;
+    assert!(matches!(&o, Outcome::Page { fetched, .. }
+        if fetched.page.title() == Some("Version 2, cut")));
+    assert!(!kept);
+    assert_eq!(visits.load(Ordering::SeqCst), 2);
+    let copy = c
+        .offline_copy(&flip)
+        .unwrap()
+        .expect("the whole copy stays");
+    assert_eq!(copy.fetched.page.title(), Some("Version 1, whole"));
+}

@@ -4,7 +4,7 @@
 mod support;
 
 use smolweb::core::url::Url;
-use smolweb::net::{FetchError, GeminiResponse, NetOptions, TofuState};
+use smolweb::net::{Ending, FetchError, GeminiResponse, NetOptions, TofuState};
 use std::time::Duration;
 use support::gemini::{Options, Reply, Routes, Server};
 use support::{TempStores, loopback_options};
@@ -106,8 +106,10 @@ async fn raw_bytes_and_abrupt_closes_are_delivered() {
     let opts = loopback_options(BUDGET);
     let resp = fetch(&server.url("/latin"), &opts).await.unwrap();
     assert_eq!(resp.body, vec![b'o', b'k', 0xff, 0xfe, 0xc3, 0x28, b'\n']);
+    assert_eq!(resp.ending, Ending::Clean, "close_notify was sent");
     let resp = fetch(&server.url("/abrupt"), &opts).await.unwrap();
     assert_eq!(resp.body, b"# cut short\n");
+    assert_eq!(resp.ending, Ending::NoCloseNotify);
 }
 
 #[tokio::test]

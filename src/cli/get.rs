@@ -19,6 +19,10 @@ pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> 
                 eprintln!("smolweb: warning: {}", one_line(&warning));
             }
             let page = &fetched.page;
+            if raw && !page.ending.is_clean() {
+                // The bytes are likely to be kept as a file: say so before writing them.
+                eprintln!("smolweb: warning: {}", page.ending.describe());
+            }
             let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
             if raw {
                 out.write_all(&page.raw)?;

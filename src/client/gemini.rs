@@ -134,7 +134,12 @@ fn map_answer(
     info: RequestInfo,
     resp: GeminiResponse,
 ) -> Outcome {
-    let GeminiResponse { header, body, .. } = resp;
+    let GeminiResponse {
+        header,
+        body,
+        ending,
+        ..
+    } = resp;
     let status = header.status;
     match header.class() {
         StatusClass::Input => Outcome::Input {
@@ -143,11 +148,9 @@ fn map_answer(
             sensitive: status == 11,
         },
         StatusClass::Success => {
-            let page = Arc::new(Page::from_gemini(
-                url.clone(),
-                parse_mime(&header.meta),
-                body,
-            ));
+            let page = Page::from_gemini(url.clone(), parse_mime(&header.meta), body);
+            // The flag travels with the page, into the memory cache too.
+            let page = Arc::new(page.with_ending(ending));
             let now = client.now();
             if let Some(key) = key {
                 let entry = CacheEntry {

@@ -4,7 +4,9 @@
 //! Never kept ([`Client::offline_refusal`]): anything on the agent face; a URL with a query
 //! (Gemini query, Gopher search) or a request that carried an input answer (so no status-11
 //! flow is ever on disk); a page fetched while presenting a client identity unless
-//! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose. Kept
+//! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose; an answer
+//! whose end was not confirmed (no TLS close_notify, a menu without its "." line: see
+//! [`crate::core::page::Ending`]), which may be cut short, even when saved on purpose. Kept
 //! copies live in the cache directory ([`crate::store::offline`]), bounded by
 //! `[offline] max_bytes`.
 //!
@@ -135,6 +137,12 @@ impl Client {
         }
         if matches!(page.content, Content::Binary) && !save {
             return Some("binary files are kept only when saved");
+        }
+        if !page.ending.is_clean() {
+            return Some(
+                "the answer ended without its end marker (TLS close_notify, or a menu's final \
+                 \".\" line), so it may be incomplete; an offline copy is only kept of a complete one",
+            );
         }
         None
     }

@@ -107,6 +107,7 @@ impl Transport for Fake {
                 header: Header { status, meta },
                 body,
                 tls: tls(),
+                ending: crate::net::Ending::Clean,
             })
         })
     }

@@ -28,6 +28,44 @@ pub enum Content {
     Binary,
 }
 
+/// How the transfer of a body ended, as far as its protocol can tell. Recorded, not judged:
+/// many capsules close without TLS close_notify, so the faces show it (`request_info`, page
+/// info, before a download is saved) instead of warning on every page, and an offline copy is
+/// only ever kept of a clean one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// The end was seen: TLS close_notify (Gemini); a Gopher menu's final "." line; for Gopher
+    /// items whose servers send no end marker (text, binaries: gophernicus sends files as
+    /// they are), the close of the connection, which is all the protocol has. Pages built
+    /// here (about:, the web reader view, whose HTTP framing reqwest checks) are complete.
+    #[default]
+    Clean,
+    /// Gemini: the connection closed without TLS close_notify, so a cut-off body cannot be
+    /// told from a complete one.
+    NoCloseNotify,
+    /// Gopher: a menu (types 1 and 7) ended without its final "." line.
+    NoTerminator,
+}
+
+impl Ending {
+    pub fn is_clean(self) -> bool {
+        self == Ending::Clean
+    }
+
+    /// What the faces say about it (one line, our words).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ending::Clean => "complete",
+            Ending::NoCloseNotify => {
+                "the connection closed without TLS close_notify: the body may be incomplete"
+            }
+            Ending::NoTerminator => {
+                "the menu ended without its final \".\" line: it may be incomplete"
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Page {
     /// The URL this page answers (after any redirect the caller followed).
@@ -43,6 +81,8 @@ pub struct Page {
     /// The bytes as received (kept for binary pages, saving and `--raw`).
     pub raw: Vec<u8>,
     pub content: Content,
+    /// How the transfer ended (travels with the page into the memory cache).
+    pub ending: Ending,
 }
 
 /// A MIME value from `type/subtype`, no parameters.
@@ -79,6 +119,7 @@ impl Page {
             body: Body::shared(text),
             raw,
             content,
+            ending: Ending::Clean,
         }
     }
 
@@ -88,9 +129,13 @@ impl Page {
     pub fn from_gopher(url: Url, item_type: char, raw: Vec<u8>) -> Page {
         if matches!(item_type, '1' | '7') {
             let (text, charset) = gopher::decode(&raw);
+            let ending = match gopher::terminator_at(&text) {
+                Some(_) => Ending::Clean,
+                None => Ending::NoTerminator,
+            };
             let page = Page::text(url, mime_of("text/x-gopher-menu"), charset, text, raw);
             let menu = LazyMenu::new(page.body.shared_text());
-            return page.with_content(Content::Menu(menu));
+            return page.with_content(Content::Menu(menu)).with_ending(ending);
         }
         let text_like = gopher::is_text_type(item_type)
             || (!gopher::is_binary_type(item_type) && looks_like_text(&raw));
@@ -134,6 +179,7 @@ impl Page {
             body: Body::default(),
             raw,
             content: Content::Binary,
+            ending: Ending::Clean,
         }
     }
 
@@ -147,11 +193,18 @@ impl Page {
             body: Body::new(text),
             raw,
             content: Content::Text,
+            ending: Ending::Clean,
         }
     }
 
     fn with_content(mut self, content: Content) -> Page {
         self.content = content;
+        self
+    }
+
+    /// The same page, with how its transfer ended (the fetcher knows; see [`Ending`]).
+    pub fn with_ending(mut self, ending: Ending) -> Page {
+        self.ending = ending;
         self
     }
 }

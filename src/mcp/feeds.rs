@@ -17,7 +17,7 @@ use super::results::{CacheMeta, ErrorOut, RequestInfoOut, error_body, error_out}
 use super::schema;
 use super::server::{SmolwebServer, tool_result};
 use crate::client::feeds::{FeedOutcome, describe};
-use crate::client::{Client, OpenOptions, Outcome, RequestInfo};
+use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use crate::core::code::ErrorCode;
 use crate::core::feed::Feed;
 use crate::core::window::item_window;
@@ -28,6 +28,7 @@ use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Write;
+use time::OffsetDateTime;
 
 pub const SUBSCRIPTIONS_LIST: &str = "subscriptions_list";
 
@@ -157,14 +158,20 @@ fn other_error(family: Family, o: &Outcome) -> FeedResult {
 fn feed_out(
     family: Family,
     info: &RequestInfo,
-    cache: CacheMeta,
+    fetched: &Fetched,
     feed: &Feed,
-    offset: usize,
-    limit: usize,
+    window: (usize, usize),
+    now: OffsetDateTime,
 ) -> FeedResult {
+    let (offset, limit) = window;
     let w = item_window(&feed.entries, offset, limit);
+    let request_info = RequestInfoOut {
+        ended_cleanly: Some(fetched.page.ending.is_clean()),
+        ..outcome::request_info(info, family)
+    };
+    let cache = outcome::cache_meta(fetched, now);
     FeedResult::Feed(Box::new(FeedOut {
-        request_info: outcome::request_info(info, family),
+        request_info,
         cache,
         title: feed.title.clone(),
         feed_type: feed.kind.as_str().to_string(),
@@ -203,10 +210,14 @@ pub async fn feed_fetch(client: &Client, p: &FeedFetchParams) -> FeedResult {
             info,
             fetched,
             feed,
-        } => {
-            let cache = outcome::cache_meta(&fetched, client.now());
-            feed_out(family, &info, cache, &feed, offset, limit)
-        }
+        } => feed_out(
+            family,
+            &info,
+            &fetched,
+            &feed,
+            (offset, limit),
+            client.now(),
+        ),
         FeedOutcome::NotAFeed { info, reason, .. } => error(
             outcome::request_info(&info, family),
             ErrorCode::InvalidRequest,

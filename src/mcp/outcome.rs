@@ -171,6 +171,10 @@ pub fn page_result(
 ) -> FetchResult {
     let page = &fetched.page;
     let cache = cache_meta(fetched, now);
+    let info = RequestInfoOut {
+        ended_cleanly: Some(page.ending.is_clean()),
+        ..info
+    };
     match (&page.content, family) {
         (Content::Gemtext(_), _) => {
             let w = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);

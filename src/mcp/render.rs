@@ -20,6 +20,15 @@ fn cache_note(c: &CacheMeta) -> String {
     }
 }
 
+/// Said in the header when the body's end was not confirmed (`request_info.ended_cleanly`).
+fn ending_note(info: &RequestInfoOut) -> &'static str {
+    if info.ended_cleanly == Some(false) {
+        " · end not confirmed (no TLS close_notify or menu terminator): may be incomplete"
+    } else {
+        ""
+    }
+}
+
 fn position(unit: &str, offset: u64, next: Option<u64>, total: u64) -> String {
     if offset > 0 && offset >= total {
         return format!(" · offset {offset} is past the end ({total} {unit})");
@@ -42,7 +51,7 @@ fn link_label(l: &LinkOut) -> String {
 fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
     let _ = writeln!(
         out,
-        "gemtext {}{}{}{}",
+        "gemtext {}{}{}{}{}",
         url_of(&g.request_info),
         position("chars", offset, g.window.next_offset, g.window.total_chars),
         if g.partial_line {
@@ -50,7 +59,8 @@ fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
         } else {
             ""
         },
-        cache_note(&g.cache)
+        cache_note(&g.cache),
+        ending_note(&g.request_info)
     );
     let mut n = 0;
     for line in &g.document.lines {
@@ -69,10 +79,11 @@ fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
 fn menu(out: &mut String, m: &MenuOut, offset: u64) {
     let _ = writeln!(
         out,
-        "menu {}{}{}",
+        "menu {}{}{}{}",
         url_of(&m.request_info),
         position("items", offset, m.next_offset, m.total_items),
-        cache_note(&m.cache)
+        cache_note(&m.cache),
+        ending_note(&m.request_info)
     );
     for (i, item) in m.items.iter().enumerate() {
         if item.item_type == "i" || item.next_url.is_empty() {
@@ -118,17 +129,19 @@ fn gemini(out: &mut String, r: &GeminiResult, offset: u64) {
         GeminiResult::Success(s) => {
             let _ = writeln!(
                 out,
-                "success {}/{} {}{}{}",
+                "success {}/{} {}{}{}{}",
                 s.mime_type.mime_type,
                 s.mime_type.subtype,
                 url_of(&s.request_info),
                 position("chars", offset, s.window.next_offset, s.window.total_chars),
-                cache_note(&s.cache)
+                cache_note(&s.cache),
+                ending_note(&s.request_info)
             );
             out.push_str(&s.content);
         }
         GeminiResult::Binary(b) => {
-            let _ = writeln!(out, "binary {}\n{}", url_of(&b.request_info), b.note);
+            let (url, end) = (url_of(&b.request_info), ending_note(&b.request_info));
+            let _ = writeln!(out, "binary {url}{end}\n{}", b.note);
         }
         GeminiResult::Input(i) => {
             let kind = if i.sensitive {
@@ -182,15 +195,17 @@ fn gopher(out: &mut String, r: &GopherResult, offset: u64) {
         GopherResult::Text(t) => {
             let _ = writeln!(
                 out,
-                "text {}{}{}",
+                "text {}{}{}{}",
                 url_of(&t.request_info),
                 position("chars", offset, t.window.next_offset, t.window.total_chars),
-                cache_note(&t.cache)
+                cache_note(&t.cache),
+                ending_note(&t.request_info)
             );
             out.push_str(&t.text);
         }
         GopherResult::Binary(b) => {
-            let _ = writeln!(out, "binary {}\n{}", url_of(&b.request_info), b.note);
+            let (url, end) = (url_of(&b.request_info), ending_note(&b.request_info));
+            let _ = writeln!(out, "binary {url}{end}\n{}", b.note);
         }
         GopherResult::Error(e) => error(out, e),
     }

@@ -49,6 +49,12 @@ pub struct RequestInfoOut {
     pub tofu_warning: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client_cert_warning: Option<String>,
+    /// Fetched results: whether the body's end was confirmed (Gemini: TLS close_notify seen;
+    /// Gopher menus: their final "." line; other Gopher items: the connection's close). false
+    /// means the body may have been cut short (many capsules close that way, so it is often
+    /// complete anyway). Repeated from smolweb's copy for cached answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_cleanly: Option<bool>,
 }
 
 // Where a fetched result came from (flattened into the fetched kinds).

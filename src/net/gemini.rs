@@ -5,7 +5,8 @@
 //! Invariants: one timeout budget (`opts.timeout`) covers DNS, connect, TLS and transfer; the
 //! request line is only ever sent after the verifier accepted the certificate (a resumed
 //! session is checked against the current pin before connecting and again after); a closed
-//! connection without close_notify after a complete header ends the body.
+//! connection without close_notify after a complete header ends the body, and the answer
+//! records it (`GeminiResponse::ending`).
 
 mod header;
 
@@ -71,15 +72,17 @@ async fn fetch_in_budget(
     tls.flush().await.map_err(io_err)?;
     let (header, rest) = read_header(&mut tls, io_err).await?;
     let mut body = Vec::new();
+    let mut ending = super::Ending::Clean;
     if header.class() == StatusClass::Success {
         body = rest;
         let progress = opts.progress.as_ref();
-        super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
+        ending = super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
     }
     Ok(GeminiResponse {
         header,
         body,
         tls: info,
+        ending,
     })
 }
 

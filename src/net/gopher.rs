@@ -1,5 +1,6 @@
 //! The Gopher fetcher: validate the request, guard, TCP (nodelay), send
-//! `selector[TAB search]CRLF`, read to close.
+//! `selector[TAB search]CRLF`, read to close (the close is the end over plain TCP; whether a
+//! menu ended with its "." line is judged from the bytes, in `core::page`).
 //!
 //! Invariants: types 2 (CSO), 8 and T (telnet sessions) are never fetched; the selector is at
 //! most 1024 bytes and the search at most 256, neither with CR, LF or TAB (they would end or
@@ -67,6 +68,7 @@ async fn fetch_in_budget(
     stream.write_all(line.as_bytes()).await.map_err(io_err)?;
     let mut body = Vec::new();
     let progress = opts.progress.as_ref();
+    // Plain TCP has no close_notify: the connection's close is the end.
     super::read_body(&mut stream, &mut body, opts.max_body, progress, io_err).await?;
     Ok(body)
 }

@@ -138,3 +138,35 @@ fn mime_helpers_table() {
         ("text", "plain")
     );
 }
+
+#[test]
+fn gopher_menus_end_cleanly_only_with_their_final_dot_line() {
+    let cases: &[(char, &[u8], Ending)] = &[
+        ('1', b"0About\t/a\th\t70\r\n.\r\n", Ending::Clean),
+        ('1', b"0About\t/a\th\t70\n.\n", Ending::Clean),
+        ('7', b"0Hit\t/a\th\t70\r\n.", Ending::Clean),
+        ('1', b"0About\t/a\th\t70\r\n", Ending::NoTerminator),
+        (
+            '1',
+            b"0About\t/a\th\t70\r\n.\r\n0More\t/b\th\t70\r\n",
+            Ending::NoTerminator,
+        ),
+        ('1', b"", Ending::NoTerminator),
+        // Types without an end marker end with the connection.
+        ('0', b"plain text without a dot line\n", Ending::Clean),
+        ('9', b"\x00\x01", Ending::Clean),
+    ];
+    for (t, raw, want) in cases {
+        let page = Page::from_gopher(url("gopher://h/1/x"), *t, raw.to_vec());
+        assert_eq!(page.ending, *want, "{t} {raw:?}");
+    }
+    let page = Page::from_gemini(
+        url("gemini://h/"),
+        mime_of("text/gemini"),
+        b"# x\n".to_vec(),
+    );
+    assert_eq!(page.ending, Ending::Clean);
+    let cut = page.with_ending(Ending::NoCloseNotify);
+    assert!(!cut.ending.is_clean());
+    assert!(cut.ending.describe().contains("close_notify"));
+}

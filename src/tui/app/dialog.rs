@@ -179,6 +179,9 @@ impl super::App {
             if let Some(l) = &p.lang {
                 out.push(("Language".into(), l.clone()));
             }
+            if let Some(t) = transfer(p) {
+                out.push(("Transfer".into(), t.into()));
+            }
         }
         if let Some(rows) = self.web_info_rows() {
             out.extend(rows);
@@ -212,5 +215,21 @@ impl super::App {
             None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
         }
         out
+    }
+}
+
+/// How a fetched page's transfer ended, for page info (None for pages not fetched over
+/// Gemini or Gopher: built-in pages, the web, whose framing the HTTP client checks).
+fn transfer(p: &crate::core::page::Page) -> Option<&'static str> {
+    use crate::core::page::{Content, Ending};
+    use crate::core::url::Scheme;
+    match (p.ending, p.url.scheme(), &p.content) {
+        (Ending::Clean, Scheme::Gemini, _) => Some("complete (TLS close_notify seen)"),
+        (Ending::Clean, Scheme::Gopher, Content::Menu(_)) => Some("complete (final \".\" line)"),
+        (Ending::Clean, Scheme::Gopher, _) => {
+            Some("ended with the connection (Gopher sends no end marker for this type)")
+        }
+        (Ending::Clean, _, _) => None,
+        (ending, _, _) => Some(ending.describe()),
     }
 }

@@ -1,5 +1,6 @@
 //! Downloads: a non-text answer is not shown but offered (open with the handler configured
-//! for its type, save to the downloads directory, or cancel), with its size and type first.
+//! for its type, save to the downloads directory, or cancel), with its size and type first,
+//! and a warning first when its end was not confirmed (no TLS close_notify): it may be cut.
 //! Names come from the URL's last segment with an extension that fits the type.
 
 use super::dialog::Pending;
@@ -73,8 +74,14 @@ impl App {
         let handler = handler_for(&self.settings.handlers, &page.mime)
             .unwrap_or("xdg-open")
             .to_string();
+        // A body whose end was not confirmed may be cut short: say so before it is saved.
+        let warning = if page.ending.is_clean() {
+            String::new()
+        } else {
+            format!("Warning: {}. ", page.ending.describe())
+        };
         let question = format!(
-            "{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
+            "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
             page.mime.essence(),
             crate::tui::view::human_bytes(page.size() as u64),
         );

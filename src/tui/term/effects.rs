@@ -268,7 +268,14 @@ impl StoreWorker {
 
     fn save(&self, page: &Page, name: &str) {
         let r = save(&self.downloads_dir(), name, &page.raw);
-        self.send(Msg::Done(r.map(|p| format!("saved to {}", p.display()))));
+        let note = if page.ending.is_clean() {
+            String::new()
+        } else {
+            format!(" ({})", page.ending.describe())
+        };
+        self.send(Msg::Done(
+            r.map(|p| format!("saved to {}{note}", p.display())),
+        ));
     }
 
     /// Save a download and start the program configured for its type (else xdg-open).
