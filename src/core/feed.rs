@@ -10,6 +10,10 @@
 //!   XML is parsed by hand here); relative links are resolved against the feed's URL.
 //! - [`discover`]: `<link rel="alternate">` feed announcements in an HTML page.
 //!
+//! Entries lead only where smolweb fetches (gemini, gopher, http(s)): one whose link has
+//! another scheme (`javascript:`, `file:`, `mailto:`, ...) is dropped, by the one link rule
+//! of [`crate::core::url::destination`].
+//!
 //! Titles are untrusted remote text: they are put on one line (control characters become
 //! spaces, runs of whitespace collapse) and cut to [`MAX_TITLE_CHARS`]. Pure: no IO, no clock.
 
@@ -95,8 +99,19 @@ pub fn one_line(s: &str) -> String {
 }
 
 /// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, others such as
-/// https with the `url` crate). None when it cannot be made absolute.
+/// https with the `url` crate). None when it cannot be made absolute, or when it leads
+/// nowhere smolweb fetches ([`crate::core::url::destination`]: `javascript:`, `file:`,
+/// `mailto:`, ... entries could not be opened).
 pub fn resolve(base: &str, reference: &str) -> Option<String> {
+    resolve_any(base, reference).filter(|u| is_fetched(u))
+}
+
+/// Is `url` a destination smolweb fetches (the one link rule)?
+pub fn is_fetched(url: &str) -> bool {
+    crate::core::url::destination(url) == crate::core::url::Destination::Fetch
+}
+
+fn resolve_any(base: &str, reference: &str) -> Option<String> {
     let reference = reference.trim();
     if reference.is_empty() {
         return None;

@@ -12,8 +12,10 @@
 //! text among them that addresses an AI is still removed.
 //!
 //! Links (`a[href]`) and images (`img[src]`, `srcset`, `data-src`) are made absolute against
-//! `<base href>` (itself resolved against the page URL) or the page URL. `javascript:` links
-//! lose their target; decorative images (`alt=""`) are dropped.
+//! `<base href>` (itself resolved against the page URL) or the page URL. A link whose scheme
+//! is not a destination ([`crate::core::url::destination`]: `javascript:`, `data:`, `file:`,
+//! `vbscript:`, unknown schemes) keeps its text and loses its target; decorative images
+//! (`alt=""`) are dropped.
 
 use super::FORM_NOTE;
 use super::invisible;
@@ -316,7 +318,8 @@ fn absolutize(doc: &Document, page_url: &str) {
     for a in doc.select("a[href]").nodes() {
         let href = a.attr("href").unwrap_or_default();
         match join(&href) {
-            Some(abs) if !abs.starts_with("javascript:") && !abs.starts_with("data:") => {
+            // The one link rule: a scheme that is not a destination keeps only its text.
+            Some(abs) if crate::core::url::destination(&abs).is_offered() => {
                 a.set_attr("href", &abs)
             }
             _ => a.remove_attr("href"),

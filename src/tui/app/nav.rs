@@ -58,6 +58,13 @@ impl App {
             }
             _ => {}
         }
+        if let Some(scheme) = crate::core::url::refused_scheme(url) {
+            // The one rule (`core::url::destination`): never fetched, never handed on.
+            self.set_error(format!(
+                "not followed: smolweb does not open {scheme}: links"
+            ));
+            return Vec::new();
+        }
         if self.leaves_browser(url) {
             return self.ask(
                 format!("Open {url} with the external program? (y/n)"),
@@ -313,6 +320,12 @@ impl App {
 
     /// Send a redirect the user agreed to.
     pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
+        if let Some(scheme) = crate::core::url::refused_scheme(&req.url) {
+            self.set_error(format!(
+                "redirect not followed: {scheme}: is not a destination"
+            ));
+            return Vec::new();
+        }
         if self.leaves_browser(&req.url) {
             return vec![Effect::OpenExternal { url: req.url }];
         }
