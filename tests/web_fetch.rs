@@ -169,7 +169,11 @@ async fn charsets_meta_guess_and_bom() {
     for u in "<html><body><p>Grüße aus Köln</p></body></html>".encode_utf16() {
         utf16.extend_from_slice(&u.to_le_bytes());
     }
-    let bom8 = [b"\xEF\xBB\xBF".as_slice(), "<p>Grüße aus Köln</p>".as_bytes()].concat();
+    let bom8 = [
+        b"\xEF\xBB\xBF".as_slice(),
+        "<p>Grüße aus Köln</p>".as_bytes(),
+    ]
+    .concat();
     let s = serve(move |r| match r.path() {
         "/latin1" => Reply::new(200, "text/html", latin1.clone()),
         "/cp1252" => Reply::new(200, "text/html", cp1252.clone()),
@@ -187,10 +191,16 @@ async fn charsets_meta_guess_and_bom() {
         "{}",
         text(&f)
     );
-    assert_eq!(f.page.charset.map(|c| c.name()).as_deref(), Some("windows-1252"));
+    assert_eq!(
+        f.page.charset.map(|c| c.name()).as_deref(),
+        Some("windows-1252")
+    );
     let f = get(&c.client, &s.url("/bom")).await.unwrap();
     assert!(text(&f).contains("Grüße aus Köln"), "{}", text(&f));
-    assert_eq!(f.page.charset.map(|c| c.name()).as_deref(), Some("utf-16le"));
+    assert_eq!(
+        f.page.charset.map(|c| c.name()).as_deref(),
+        Some("utf-16le")
+    );
     let f = get(&c.client, &s.url("/bom8")).await.unwrap();
     assert!(text(&f).contains("Grüße aus Köln"), "{}", text(&f));
     assert_eq!(f.page.charset.map(|c| c.name()).as_deref(), Some("utf-8"));

@@ -286,6 +286,13 @@ impl App {
         scheme: &str,
     ) -> Vec<Effect> {
         let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        // The one link rule: a redirect leads only where smolweb fetches.
+        if crate::core::url::destination(&target) != crate::core::url::Destination::Fetch {
+            let scheme =
+                crate::core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+            let msg = format!("the redirect leads to a {scheme}: URL, which is not followed");
+            return self.redirect_stop(req, msg);
+        }
         if req.chain.iter().any(|u| u == &target) || target == req.url {
             let mut path = req.chain.clone();
             path.extend([req.url.clone(), target.clone()]);
@@ -320,12 +327,6 @@ impl App {
 
     /// Send a redirect the user agreed to.
     pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
-        if let Some(scheme) = crate::core::url::refused_scheme(&req.url) {
-            self.set_error(format!(
-                "redirect not followed: {scheme}: is not a destination"
-            ));
-            return Vec::new();
-        }
         if self.leaves_browser(&req.url) {
             return vec![Effect::OpenExternal { url: req.url }];
         }
