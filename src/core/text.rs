@@ -98,11 +98,58 @@ fn char_at(text: &str, at: usize) -> Option<char> {
     text.get(at..).and_then(|s| s.chars().next())
 }
 
-/// Byte index of the first character that needs rewriting, None when the text is clean.
+/// Length of the UTF-8 sequence a lead byte starts.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// Could the non-ASCII UTF-8 sequence that starts with these bytes be a C1 control or a
+/// format character (the [`invisible`] table)? A byte prefilter, so CJK, Cyrillic or Greek
+/// text is skipped without decoding; `prefilter_covers_every_character_it_must` checks it
+/// against the table.
+fn may_need_care(lead: u8, second: Option<u8>) -> bool {
+    match lead {
+        0xC2 => matches!(second, Some(0x80..=0x9F | 0xAD)),
+        0xD8..=0xDC | 0xE0..=0xE2 | 0xEF | 0xF0 | 0xF3 => true,
+        _ => false,
+    }
+}
+
+/// The non-ASCII characters of `text` that may need care (see [`may_need_care`]), with their
+/// byte index.
+fn candidates(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let at = i;
+            let lead = b[at];
+            i += utf8_len(lead);
+            if lead >= 0x80 && may_need_care(lead, b.get(at + 1).copied()) {
+                return char_at(text, at).map(|c| (at, c));
+            }
+        }
+        None
+    })
+}
+
+/// What a terminal is shown for the character at byte `at` of `text`, in its context.
+fn shown_at(text: &str, at: usize, c: char) -> Shown {
+    let prev = text[..at].chars().next_back();
+    shown(prev, c, char_at(text, at + c.len_utf8()))
+}
+
+/// Byte index of the first character that needs rewriting, None when the text is clean. One
+/// pass: ASCII bytes checked as they are, other characters decoded only when the prefilter
+/// ([`may_need_care`]) says they might matter.
 fn first_unsafe(text: &str, one_line: bool) -> Option<usize> {
     let b = text.as_bytes();
     let mut i = 0;
-    let mut prev = None;
     while i < b.len() {
         let byte = b[i];
         if byte < 0x80 {
@@ -115,17 +162,16 @@ fn first_unsafe(text: &str, one_line: bool) -> Option<usize> {
             if bad {
                 return Some(i);
             }
-            prev = Some(char::from(byte));
             i += 1;
             continue;
         }
-        let c = char_at(text, i)?;
-        let len = c.len_utf8();
-        if shown(prev, c, char_at(text, i + len)) != Shown::Keep {
+        if may_need_care(byte, b.get(i + 1).copied())
+            && let Some(c) = char_at(text, i)
+            && shown_at(text, i, c) != Shown::Keep
+        {
             return Some(i);
         }
-        prev = Some(c);
-        i += len;
+        i += utf8_len(byte);
     }
     None
 }
@@ -189,19 +235,15 @@ pub fn scan(text: &str) -> Found {
     if text.is_ascii() {
         return found;
     }
-    let mut prev = None;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    for (at, c) in candidates(text) {
         if invisible::is_bidi_control(c) || invisible::is_bidi_mark(c) {
             found.bidi = true;
-        } else if invisible::is_invisible(c) && shown(prev, c, chars.peek().copied()) != Shown::Keep
-        {
+        } else if invisible::is_invisible(c) && shown_at(text, at, c) != Shown::Keep {
             found.invisible = true;
         }
         if found.bidi && found.invisible {
             break;
         }
-        prev = Some(c);
     }
     found
 }
@@ -311,6 +353,22 @@ mod tests {
             .filter(|&c| invisible::is_invisible(c))
             .collect();
         assert!(left.iter().all(|&c| invisible::is_joiner(c)), "{left:?}");
+    }
+
+    #[test]
+    fn prefilter_covers_every_character_it_must() {
+        let mut buf = [0u8; 4];
+        for c in (0x80u32..=0x10FFFF).filter_map(char::from_u32) {
+            if shown(None, c, None) == Shown::Keep && !invisible::is_invisible(c) {
+                continue;
+            }
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            assert!(
+                may_need_care(bytes[0], bytes.get(1).copied()),
+                "{:#x} is missed",
+                u32::from(c)
+            );
+        }
     }
 
     #[test]
