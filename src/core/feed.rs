@@ -181,6 +181,18 @@ mod tests {
     }
 
     #[test]
+    fn gemlog_entries_with_foreign_schemes_are_dropped() {
+        let base = Url::parse("gemini://a.org/log/").unwrap();
+        let feed = gemlog::parse(
+            "# Log\n=> javascript:alert(1) 2026-01-02 Click\n=> file:///etc/passwd 2026-01-03 X\n\
+             => post.gmi 2026-01-04 Real\n",
+            &base,
+        );
+        let urls: Vec<&str> = feed.entries.iter().map(|e| e.url.as_str()).collect();
+        assert_eq!(urls, ["gemini://a.org/log/post.gmi"]);
+    }
+
+    #[test]
     fn subscription_urls() {
         let ok = [
             ("gemini://A.example:1965/log/", "gemini://a.example/log/"),
@@ -237,6 +249,11 @@ mod tests {
             ),
             ("not a url", "relative", None),
             ("gemini://a.org/", "  ", None),
+            // Not destinations: an entry could not be opened.
+            ("https://b.org/feed.xml", "javascript:alert(1)", None),
+            ("gemini://a.org/", "file:///etc/passwd", None),
+            ("https://b.org/feed.xml", "mailto:op@b.org", None),
+            ("gopher://g.org/1/", "telnet://g.org", None),
         ];
         for (base, r, want) in cases {
             assert_eq!(resolve(base, r).as_deref(), want, "{base} + {r}");

@@ -448,4 +448,32 @@ mod tests {
         );
         assert!(doc.select("input, button").is_empty());
     }
+
+    #[test]
+    fn links_with_foreign_schemes_keep_only_their_text() {
+        let doc = Document::from(
+            "<body><a href='file:///etc/passwd'>F</a><a href='VBScript:msgbox(1)'>V</a>\
+             <a href='data:text/html,x'>D</a><a href='x-thing:y'>X</a>\
+             <a href='mailto:op@example.org'>M</a><a href='gemini://cap.example/'>G</a></body>",
+        );
+        sanitize(&doc, "https://example.org/");
+        let hrefs: Vec<Option<String>> = doc
+            .select("a")
+            .nodes()
+            .iter()
+            .map(|a| a.attr("href").map(|h| h.to_string()))
+            .collect();
+        assert_eq!(
+            hrefs,
+            [
+                None,
+                None,
+                None,
+                None,
+                Some("mailto:op@example.org".into()),
+                Some("gemini://cap.example/".into())
+            ]
+        );
+        assert_eq!(doc.select("body").text().to_string(), "FVDXMG");
+    }
 }
