@@ -367,3 +367,104 @@ async fn get_raw_warns_before_writing_a_body_cut_without_close_notify() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Bidi controls and invisible characters (Hardening II, 1): `get` shows an override,
+/// embedding or isolate as U+FFFD (link labels and preformatted blocks included), drops
+/// bidi marks and zero-width characters, and `--raw` is byte-exact.
+pub const SPOOF: &str = "# Invoice \u{202e}fdp.exe\u{202c}\n\
+    Pay to \u{2066}Alice\u{2069} at pay\u{200b}pal\u{feff}.example \u{200f}now\u{200e}\n\
+    => /next Open \u{202e}txt.exe\n\
+    => javascript:alert(1) Run\n\
+    ```sh\n\
+    rm -rf /tmp/x \u{2067}\u{2066}# harmless comment\u{2069}\u{2069}\n\
+    ```\n\
+    tags\u{e0041}\u{e0049} soft\u{ad}hyphen 👨\u{200d}👩\u{200d}👧\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_marks_bidi_controls_and_drops_invisible_characters() {
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext(SPOOF)))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = get(dir.path().to_path_buf(), vec![server.url("/")]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}');
+    let invisible = |c: char| {
+        matches!(c, '\u{200b}' | '\u{2060}' | '\u{feff}' | '\u{ad}')
+            || ('\u{e0000}'..='\u{e007f}').contains(&c)
+    };
+    assert!(!text.chars().any(|c| bidi(c) || invisible(c)), "{text:?}");
+    let want = format!(
+        "# Invoice \u{fffd}fdp.exe\u{fffd}\n\
+         Pay to \u{fffd}Alice\u{fffd} at paypal.example now\n\
+         [1] Open \u{fffd}txt.exe <{}>\n    \
+         Run (javascript: link not followed)\n\
+         ```sh\n\
+         rm -rf /tmp/x \u{fffd}\u{fffd}# harmless comment\u{fffd}\u{fffd}\n\
+         ```\n\
+         tags softhyphen 👨\u{200d}👩\u{200d}👧\n",
+        server.url("/next")
+    );
+    assert_eq!(text, want);
+    let o = get(
+        dir.path().to_path_buf(),
+        vec![server.url("/"), "--raw".into()],
+    )
+    .await;
+    assert_eq!(o.stdout, SPOOF.as_bytes(), "--raw stays exact");
+}
+
+/// A body in UTF-16 (Hardening II, 3), declared or with a BOM, and one with an unknown label:
+/// decoded, not latin-1 mojibake.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_decodes_utf16_and_cjk_bodies() {
+    let utf16 = |s: &str, bom: Option<[u8; 2]>, le: bool| -> Vec<u8> {
+        let mut out = bom.map(Vec::from).unwrap_or_default();
+        for u in s.encode_utf16() {
+            out.extend(if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        out
+    };
+    let page = "# Grüße aus Köln\n=> /a Straße\n";
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("# 日本語のページ\n");
+    let server = gemini::Server::start(
+        gemini::Routes::new()
+            .route(
+                "/le",
+                gemini::Reply::ok("text/gemini; charset=utf-16", utf16(page, None, true)),
+            )
+            .route(
+                "/be",
+                gemini::Reply::ok("text/gemini; charset=UTF-16BE", utf16(page, None, false)),
+            )
+            .route(
+                "/bom",
+                gemini::Reply::ok(
+                    "text/gemini; charset=iso-8859-1",
+                    utf16(page, Some([0xFE, 0xFF]), false),
+                ),
+            )
+            .route(
+                "/sjis",
+                gemini::Reply::ok("text/gemini; charset=Shift_JIS", sjis.into_owned()),
+            )
+            .route(
+                "/unknown",
+                gemini::Reply::ok("text/gemini; charset=klingon", page.as_bytes().to_vec()),
+            ),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    for path in ["/le", "/be", "/bom", "/unknown"] {
+        let o = get(dir.path().to_path_buf(), vec![server.url(path)]).await;
+        assert!(o.status.success(), "{path}");
+        assert_eq!(
+            String::from_utf8(o.stdout).unwrap(),
+            format!("# Grüße aus Köln\n[1] Straße <{}>\n", server.url("/a")),
+            "{path}"
+        );
+    }
+    let o = get(dir.path().to_path_buf(), vec![server.url("/sjis")]).await;
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "# 日本語のページ\n");
+}

@@ -431,3 +431,72 @@ async fn cert_list_names_a_corrupt_identity_file_and_lists_the_rest() {
     );
     s.cancel().await.unwrap();
 }
+
+/// An MCP client names itself: `clientInfo.name` is remote text. Whatever it holds (ESC
+/// sequences, C1 controls, bidi overrides, zero-width characters), `identity pending` and
+/// `trust pending` never write it to the person's terminal as it is.
+#[test]
+fn a_hostile_client_name_never_reaches_the_terminal_raw() {
+    use mcp_harness::raw::Raw;
+    let env = Env::loopback();
+    let name = "evil\x1b]0;pwned\x07\x1b[2J\u{9b}31m\u{202e}exe.txt\u{2066}\u{200b}!";
+    let mut raw = Raw::spawn(&env);
+    raw.send(
+        &json!({"jsonrpc":"2.0","id":"init","method":"initialize","params":{
+        "protocolVersion":"2025-06-18","capabilities":{},
+        "clientInfo":{"name": name,"version":"1"}}}),
+    );
+    raw.reply("init");
+    raw.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    let fp = format!("sha256:{}", "b".repeat(64));
+    raw.call(
+        1,
+        "gemini_trust_update",
+        json!({"action": "pin", "host": "example.org", "port": 1965, "fingerprint": fp}),
+    );
+    let pin = raw.reply(1);
+    assert_eq!(pin["result"]["structuredContent"]["pending"], true, "{pin}");
+    raw.call(
+        2,
+        "gemini_client_cert_update",
+        json!({"action": "create", "url": "gemini://example.org/"}),
+    );
+    let create = raw.reply(2);
+    assert_eq!(
+        create["result"]["structuredContent"]["pending"], true,
+        "{create}"
+    );
+    drop(raw);
+
+    for what in ["trust", "identity"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_smolweb"))
+            .args(env.args())
+            .args([what, "pending"])
+            .env_remove("SMOLWEB_HOME")
+            .env_remove("SMOLWEB_CONFIG")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{what} pending failed");
+        let bytes = out.stdout;
+        // Byte by byte: no ESC, no BEL, no 8-bit CSI (C2 9B), no bidi override (E2 80 AE) or
+        // isolate (E2 81 A6), no zero-width space (E2 80 8B).
+        for bad in [
+            &b"\x1b"[..],
+            b"\x07",
+            b"\xc2\x9b",
+            b"\xe2\x80\xae",
+            b"\xe2\x81\xa6",
+            b"\xe2\x80\x8b",
+        ] {
+            assert!(
+                !bytes.windows(bad.len()).any(|w| w == bad),
+                "{what} pending wrote {bad:x?}: {bytes:x?}"
+            );
+        }
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(
+            text.contains("(asked by evil\u{fffd}]0;pwned\u{fffd}\u{fffd}[2J\u{fffd}31m\u{fffd}exe.txt\u{fffd}!"),
+            "{what}: {text:?}"
+        );
+    }
+}

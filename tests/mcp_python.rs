@@ -13,6 +13,18 @@ use support::gopher;
 fn routes() -> Routes {
     Routes::new()
         .route("/", Reply::gemtext("# Python\n=> /ask Ask\n"))
+        // UTF-16, a bidi override and a refused link: hints, charset and refused_scheme must
+        // validate against the output schema.
+        .route(
+            "/spoof",
+            Reply::ok(
+                "text/gemini; charset=utf-16",
+                "# Spoof\n=> javascript:alert(1) Click \u{202e}me\n=> /ask Ask\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes)
+                    .collect::<Vec<u8>>(),
+            ),
+        )
         .handler(
             |req| match (req.path.as_str(), &req.query, &req.client_cert) {
                 ("/ask", None, _) => Reply::status(10, "Say something"),
@@ -32,7 +44,14 @@ async fn run(mode: &str) {
     };
     let gem = gemini::Server::start(routes()).await;
     let hole = gopher::Server::start(
-        gopher::Routes::new().route("", gopher::Reply::menu(&[("0", "Readme", "/r")])),
+        // smoke.py asks for gopher://HOST:PORT/1/, the selector "/".
+        gopher::Routes::new().route(
+            "/",
+            gopher::Reply::menu(&[
+                ("0", "Readme", "/r"),
+                ("h", "Run", "URL:javascript:alert(1)"),
+            ]),
+        ),
     )
     .await;
     let env = Env::loopback();

@@ -856,3 +856,87 @@ fn help_lists_the_live_keymap() {
     assert!(s.contains("ctrl-q: quit (quit)"), "{s}");
     assert!(s.contains("j, down: scroll down one line"));
 }
+
+/// Foreign schemes (issue: Hardening II, 4): a capsule's `javascript:`, `file:`, `data:` links
+/// and a menu's `URL:javascript:` item are text, unnumbered; typed or redirected to, they are
+/// refused; the external opener only ever sees http(s) and mailto, and `E` on a capsule
+/// hands nothing to it.
+#[test]
+fn foreign_schemes_are_never_followed_or_opened() {
+    let body = "# Links\n=> javascript:alert(1) Click me\n=> file:///etc/passwd Secrets\n\
+                => data:text/html,<b>x</b> Data\n=> vbscript:msgbox Basic\n\
+                => https://web.test/ Web\n=> mailto:op@home.test Mail\n";
+    let mut app = app();
+    app.settings.web_external = true;
+    open(&mut app, HOME, gem(HOME, body));
+    let s = screen(&app);
+    for (label, scheme) in [
+        ("Click me", "javascript"),
+        ("Secrets", "file"),
+        ("Data", "data"),
+        ("Basic", "vbscript"),
+    ] {
+        assert!(
+            s.contains(&format!("[-] {label} ({scheme}: link not followed)")),
+            "{label}: {s}"
+        );
+    }
+    assert!(s.contains("[1] Web") && s.contains("[2] Mail"), "{s}");
+    let opened = |fx: &[Effect]| -> Vec<String> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::OpenExternal { url } => Some(url.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    press(&mut app, &["1"]);
+    assert_eq!(opened(&press(&mut app, &["y"])), ["https://web.test/"]);
+    press(&mut app, &["2"]);
+    assert_eq!(opened(&press(&mut app, &["y"])), ["mailto:op@home.test"]);
+    assert!(press(&mut app, &["3"]).is_empty(), "only two links");
+
+    // Typed in the address bar: refused with a message, nothing asked.
+    for typed in [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "telnet://bbs.test",
+    ] {
+        press(&mut app, &[":", "ctrl-u"]);
+        type_text(&mut app, typed);
+        let fx = press(&mut app, &["enter"]);
+        assert!(fx.is_empty(), "{typed}: {fx:?}");
+        assert!(app.dialog.popup.is_none(), "{typed}");
+        assert!(
+            app.status.error && app.status.text.contains("not followed"),
+            "{typed}"
+        );
+    }
+    // `E` on a capsule: the opener does not get gemini:// (nor anything else but the web).
+    assert!(opened(&press(&mut app, &["E"])).is_empty());
+
+    // A redirect to a foreign scheme stops, and says why.
+    let mut app = at_home();
+    let (id, _, _) = fetch(&press(&mut app, &["1"]));
+    let fx = answer(
+        &mut app,
+        id,
+        redirect("gemini://home.test/one", "file:///etc/passwd", true),
+    );
+    assert!(fx.is_empty() && app.dialog.popup.is_none(), "{fx:?}");
+    assert!(screen(&app).contains("file: URL, which is not followed"));
+
+    // A Gopher `h` item whose selector is `URL:javascript:` is text too.
+    let menu_body = "hClick\tURL:javascript:alert(1)\tg.test\t70\r\n\
+                     hFile\tURL:file:///etc/passwd\tg.test\t70\r\n\
+                     hWeb\tURL:https://web.test/\tg.test\t70\r\n.\r\n";
+    go(
+        &mut app,
+        "gopher://g.test/",
+        menu("gopher://g.test/", menu_body),
+    );
+    let s = screen(&app);
+    assert!(s.contains("Click (javascript: link not followed)"), "{s}");
+    assert!(s.contains("File (file: link not followed)"), "{s}");
+    assert!(s.contains("[1] WWW Web"), "{s}");
+}

@@ -8,7 +8,7 @@ mod tui_helpers;
 use smolweb::client::{Client, Face, OpenOptions, Outcome};
 use smolweb::config::Config;
 use smolweb::paths::Paths;
-use smolweb::tui::app::{App, Effect, Msg, Popup};
+use smolweb::tui::app::{App, Effect, Msg};
 use support::gemini::{Reply, Routes, Server};
 use tui_helpers::*;
 
@@ -50,7 +50,7 @@ async fn run_fetches(app: &mut App, client: &Client, mut fx: Vec<Effect>) -> Vec
 }
 
 #[tokio::test]
-async fn a_remote_pages_action_links_do_nothing_but_ask_like_unknown_links() {
+async fn a_remote_pages_action_links_are_refused_text() {
     let server = Server::start(
         Routes::new()
             .route("/", Reply::gemtext("# Start\n\n=> /evil Onwards\n"))
@@ -71,43 +71,32 @@ async fn a_remote_pages_action_links_do_nothing_but_ask_like_unknown_links() {
     run_fetches(&mut app, &client, fx).await;
     assert_eq!(app.current().unwrap().title, "Evil");
     let s = screen(&app);
+    // On a page from the network `action:` is an unknown scheme: shown as text, unnumbered.
     assert!(
-        s.contains("Go back (action)"),
-        "shown as a foreign link: {s}"
+        s.contains("[-] Go back (action: link not followed)"),
+        "shown as a refused link: {s}"
     );
-
-    for (n, url) in [
-        ("1", "action:back"),
-        ("2", "action:trust-save"),
-        ("3", "action:identity-use:sha256:beef"),
-    ] {
+    assert!(!s.contains("[1]"), "no numbered link: {s}");
+    for n in ["1", "2", "3"] {
         let fx = press(&mut app, &[n]);
-        assert!(fetches(&fx).is_empty(), "{url} must not fetch: {fx:?}");
+        let fx = [fx, press(&mut app, &["enter"])].concat();
+        assert!(fetches(&fx).is_empty(), "link {n} must not fetch: {fx:?}");
+        assert!(
+            !fx.iter()
+                .any(|e| matches!(e, Effect::OpenExternal { .. } | Effect::Store(_))),
+            "link {n}: nothing opened, nothing pinned: {fx:?}"
+        );
+        assert!(
+            app.dialog.popup.is_none(),
+            "nothing asked: {:?}",
+            app.dialog.popup
+        );
         assert_eq!(
             app.current().unwrap().title,
             "Evil",
-            "{url} must not go back"
+            "link {n} must not go back"
         );
-        assert!(
-            matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains(url)),
-            "{url}: asked like any unknown scheme: {:?}",
-            app.dialog.popup
-        );
-        let fx = press(&mut app, &["n"]);
-        assert!(fx.is_empty());
     }
-    // Saying yes hands it to the external program, as for any unknown scheme.
-    press(&mut app, &["2"]);
-    let fx = press(&mut app, &["y"]);
-    assert!(
-        fx.iter()
-            .any(|e| matches!(e, Effect::OpenExternal { url } if url == "action:trust-save")),
-        "{fx:?}"
-    );
-    assert!(
-        !fx.iter().any(|e| matches!(e, Effect::Store(_))),
-        "nothing pinned"
-    );
     assert_eq!(app.tab().unwrap().back.len(), 1);
     let _ = app.update(Msg::Tick(10_000));
 }

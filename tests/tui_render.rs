@@ -174,3 +174,89 @@ fn the_download_choice() {
     );
     assert_snapshot("download", &screen(&app));
 }
+
+/// Nothing a capsule or an agent wrote reaches the screen as a control, a bidi control or an
+/// invisible format character: page text, link labels, preformatted blocks, titles in the tab
+/// bar, a capsule's prompt, a failure's meta on the status line, and an agent's declared
+/// name in the identities view (Hardening II, 1 and 2).
+#[test]
+fn bidi_and_invisible_characters_never_reach_the_screen() {
+    fn assert_clean(what: &str, s: &str) {
+        let bad: Vec<char> = s
+            .chars()
+            .filter(|&c| {
+                (c != '\n' && c.is_control())
+                    || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{ad}' | '\u{61c}')
+                    || ('\u{e0000}'..='\u{e007f}').contains(&c)
+            })
+            .collect();
+        assert!(bad.is_empty(), "{what}: {bad:?} in\n{s}");
+    }
+    let trojan = "# Title \u{202e}gnp.exe\u{202c}\n\
+                  text \u{2066}isAdmin\u{2069} and pay\u{200b}pal\u{feff} soft\u{ad}hyphen \u{e0041}\u{e0049}\n\
+                  => /x Label \u{202e}txt.exe\n\
+                  ```sh\nrm -rf /tmp/x \u{2067}\u{2066}# harmless\u{2069}\u{2069}\n```\n\
+                  * item \u{200f}right\u{200e}left\u{61c}\n> quote \u{202d}over\u{202c}\n";
+    let mut app = app();
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", trojan),
+    );
+    let s = screen(&app);
+    assert_clean("page", &s);
+    assert!(s.contains("Label \u{fffd}txt.exe"), "{s}");
+    assert!(
+        s.contains("rm -rf /tmp/x \u{fffd}\u{fffd}# harmless"),
+        "{s}"
+    );
+    assert!(s.contains("paypal soft"), "invisible ones are dropped: {s}");
+    press(&mut app, &["i"]);
+    assert_clean("page info", &screen(&app));
+    press(&mut app, &["esc"]);
+
+    // A capsule's prompt, long enough to get its own box, and a failure's meta.
+    let ask = format!(
+        "{} \u{202e}drowssap\u{2069}\x1b]0;x\x07",
+        "Tell me ".repeat(8)
+    );
+    go(
+        &mut app,
+        "gemini://cap.test/ask",
+        Outcome::Input {
+            info: info("gemini://cap.test/ask"),
+            prompt: ask,
+            sensitive: false,
+        },
+    );
+    assert_clean("prompt", &screen(&app));
+    press(&mut app, &["esc"]);
+    go(
+        &mut app,
+        "gemini://cap.test/gone",
+        Outcome::Failure {
+            info: info("gemini://cap.test/gone"),
+            status: 51,
+            meta: "not \u{202e}here\u{200b}\x1b[2J".into(),
+            retry_after_seconds: None,
+        },
+    );
+    assert_clean("failure", &screen(&app));
+
+    // An agent's self-declared name in the identities view.
+    let mut app = app_sized(160, 10);
+    app.start(Some("about:identities".into()));
+    app.update(Msg::Approvals(vec![smolweb::store::approvals::Approval {
+        id: "ab12cd34".into(),
+        request: smolweb::store::approvals::Request::TrustRemove {
+            host: "cap.test".into(),
+            port: 1965,
+        },
+        client: "agent\x1b]0;pwned\x07\u{9b}31m\u{202e}exe.txt\u{2066}".into(),
+        requested_at: time::macros::datetime!(2025-01-01 0:00 UTC),
+        expires_at: time::macros::datetime!(2099-01-01 0:00 UTC),
+    }]));
+    let s = screen(&app);
+    assert_clean("identities", &s);
+    assert!(s.contains("(asked by agent\u{fffd}]0;pwned"), "{s}");
+}

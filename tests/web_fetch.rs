@@ -169,13 +169,17 @@ async fn charsets_meta_guess_and_bom() {
     for u in "<html><body><p>Grüße aus Köln</p></body></html>".encode_utf16() {
         utf16.extend_from_slice(&u.to_le_bytes());
     }
-    let s = serve(move |r| {
-        let body = match r.path() {
-            "/latin1" => latin1.clone(),
-            "/cp1252" => cp1252.clone(),
-            _ => utf16.clone(),
-        };
-        Reply::new(200, "text/html", body)
+    let bom8 = [
+        b"\xEF\xBB\xBF".as_slice(),
+        "<p>Grüße aus Köln</p>".as_bytes(),
+    ]
+    .concat();
+    let s = serve(move |r| match r.path() {
+        "/latin1" => Reply::new(200, "text/html", latin1.clone()),
+        "/cp1252" => Reply::new(200, "text/html", cp1252.clone()),
+        // A UTF-8 BOM wins over the declared charset (WHATWG).
+        "/bom8" => Reply::new(200, "text/html; charset=iso-8859-1", bom8.clone()),
+        _ => Reply::new(200, "text/html", utf16.clone()),
     })
     .await;
     let c = agent();
@@ -187,9 +191,19 @@ async fn charsets_meta_guess_and_bom() {
         "{}",
         text(&f)
     );
-    assert_eq!(f.page.encoding, "windows-1252");
+    assert_eq!(
+        f.page.charset.map(|c| c.name()).as_deref(),
+        Some("windows-1252")
+    );
     let f = get(&c.client, &s.url("/bom")).await.unwrap();
     assert!(text(&f).contains("Grüße aus Köln"), "{}", text(&f));
+    assert_eq!(
+        f.page.charset.map(|c| c.name()).as_deref(),
+        Some("utf-16le")
+    );
+    let f = get(&c.client, &s.url("/bom8")).await.unwrap();
+    assert!(text(&f).contains("Grüße aus Köln"), "{}", text(&f));
+    assert_eq!(f.page.charset.map(|c| c.name()).as_deref(), Some("utf-8"));
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

@@ -53,7 +53,7 @@ pub fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> {
         FeedsCommand::Add { url } => add(client, url),
         FeedsCommand::Remove { url } => Ok(match client.subscriptions().remove(url) {
             Ok(s) => {
-                println!("unsubscribed from {} ({})", s.name(), s.url);
+                println!("unsubscribed from {} ({})", line(s.name()), line(&s.url));
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&e),
@@ -75,9 +75,14 @@ fn list(client: &Client) -> ExitCode {
             .refreshed
             .map(|t| format!("refreshed {}", iso(t)))
             .unwrap_or_else(|| "never refreshed".to_string());
-        println!("{}  {}  ({} unread, {when})", s.url, s.name(), s.unread());
+        println!(
+            "{}  {}  ({} unread, {when})",
+            line(&s.url),
+            line(s.name()),
+            s.unread()
+        );
         if let Some(err) = &s.error {
-            println!("    last refresh failed: {err}");
+            println!("    last refresh failed: {}", line(err));
         }
     }
     ExitCode::SUCCESS
@@ -89,11 +94,12 @@ fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
         Err(e) => return Ok(fail(&e)),
     };
     if !new {
-        println!("already subscribed to {url}");
+        println!("already subscribed to {}", line(&url));
         return Ok(ExitCode::SUCCESS);
     }
     let r = crate::cli::runtime()?.block_on(client.refresh_feed(&url));
-    let name = r.title.as_deref().unwrap_or(&url);
+    let name = line(r.title.as_deref().unwrap_or(&url));
+    let url = line(&url);
     Ok(match &r.error {
         None => {
             println!(
@@ -104,7 +110,10 @@ fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
         }
         Some(err) => {
             println!("subscribed to {url}");
-            eprintln!("smolweb: the first fetch failed ({err}); kept, refresh later");
+            eprintln!(
+                "smolweb: the first fetch failed ({}); kept, refresh later",
+                line(&err.to_string())
+            );
             ExitCode::from(exit::FEED_FAILED)
         }
     })
@@ -123,7 +132,11 @@ fn refresh(client: &Arc<Client>) -> Result<ExitCode> {
         fresh += r.new_entries.len();
         if let Some(err) = &r.error {
             failed += 1;
-            eprintln!("smolweb: {} failed: {err}", r.url);
+            eprintln!(
+                "smolweb: {} failed: {}",
+                line(&r.url),
+                line(&err.to_string())
+            );
         }
     }
     let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
@@ -149,10 +162,19 @@ fn print_new(r: &FeedRefresh) {
     if r.new_entries.is_empty() {
         return;
     }
-    println!("== {} ({})", r.title.as_deref().unwrap_or(&r.url), r.url);
+    println!(
+        "== {} ({})",
+        line(r.title.as_deref().unwrap_or(&r.url)),
+        line(&r.url)
+    );
     for e in &r.new_entries {
-        println!("{} {}\n   {}", day(e), e.title, e.url);
+        println!("{} {}\n   {}", day(e), line(&e.title), line(&e.url));
     }
+}
+
+/// Feed and entry titles, URLs and errors came from feeds: made safe for the terminal.
+fn line(s: &str) -> std::borrow::Cow<'_, str> {
+    smolweb::core::text::sanitize_line(s)
 }
 
 fn iso(t: time::OffsetDateTime) -> String {

@@ -117,8 +117,14 @@ fn write_gemtext(out: &mut impl Write, doc: &LazyDocument) -> std::io::Result<()
     for line in doc.views() {
         match (line.kind, line.link) {
             (LineKind::Link, Some((_, label))) => {
-                n += 1;
                 let url = line.resolved_url(Some(doc.base())).unwrap_or_default();
+                if let Some(scheme) = smolweb::core::url::refused_scheme(&url) {
+                    // Not a destination: shown as text, unnumbered, its target not printed.
+                    let label = sanitize_line(label.unwrap_or(&url));
+                    writeln!(out, "    {label} ({scheme}: link not followed)")?;
+                    continue;
+                }
+                n += 1;
                 let url = sanitize_line(&url);
                 match label {
                     Some(label) => writeln!(out, "[{n}] {} <{url}>", sanitize(label))?,
@@ -140,6 +146,8 @@ fn write_menu(out: &mut impl Write, items: impl Iterator<Item = MenuItem>) -> st
         let title = sanitize(&item.title);
         if item.invalid_port {
             writeln!(out, "     {title} (invalid port: not followed)")?;
+        } else if let Some(scheme) = &item.refused_scheme {
+            writeln!(out, "     {title} ({scheme}: link not followed)")?;
         } else if item.is_info() || item.next_url.is_empty() {
             writeln!(out, "     {title}")?;
         } else {

@@ -83,11 +83,13 @@ fn pending(client: &Client, identity: bool) -> Result<ExitCode> {
         println!("no pending requests");
     }
     for a in list {
+        // The client's name is what it declared about itself, and the request's fields came
+        // from it too: remote text, made safe before the terminal sees it.
         println!(
             "{}  {}  (asked by {}, expires {})",
-            a.id,
-            a.request.describe(),
-            a.client,
+            sanitize_line(&a.id),
+            sanitize_line(&a.request.describe()),
+            sanitize_line(&a.client),
             date(Some(a.expires_at))
         );
     }
@@ -109,13 +111,13 @@ fn approve(client: &Client, id: &str, identity: bool) -> Result<ExitCode> {
         Some(_) => {}
     }
     let done = client.approve(id)?;
-    println!("{}", done.message);
+    println!("{}", sanitize_line(&done.message));
     Ok(ExitCode::SUCCESS)
 }
 
 fn deny(client: &Client, id: &str) -> Result<ExitCode> {
     let a = client.deny(id)?;
-    println!("denied: {}", a.request.describe());
+    println!("denied: {}", sanitize_line(&a.request.describe()));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -200,7 +202,7 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
                 println!(
                     "{}  {}  {}\n    {state} until {}, made by {by}, {agent}",
                     i.fingerprint,
-                    i.name,
+                    sanitize_line(&i.name),
                     i.scope.url(),
                     date(Some(i.not_after))
                 );
@@ -230,7 +232,7 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
             let made = ids.create(new, client.now())?;
             println!(
                 "created identity '{}' for {}\n{}  valid until {}",
-                made.name,
+                sanitize_line(&made.name),
                 made.scope.url(),
                 made.fingerprint,
                 date(Some(made.not_after))
@@ -239,7 +241,11 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
         }
         IdentityCommand::Remove { fingerprint } => {
             let gone = ids.remove(fingerprint)?;
-            println!("deleted identity '{}' for {}", gone.name, gone.scope.url());
+            println!(
+                "deleted identity '{}' for {}",
+                sanitize_line(&gone.name),
+                gone.scope.url()
+            );
             Ok(ExitCode::SUCCESS)
         }
         IdentityCommand::Export { fingerprint, dir } => {
@@ -254,7 +260,10 @@ pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
             let allowed = *allowed;
             let i = ids.update(fingerprint, |i| i.agent_use = allowed)?;
             let what = if allowed { "may" } else { "may not" };
-            println!("agents {what} present identity '{}'", i.name);
+            println!(
+                "agents {what} present identity '{}'",
+                sanitize_line(&i.name)
+            );
             Ok(ExitCode::SUCCESS)
         }
         IdentityCommand::Pending => pending(client, true),

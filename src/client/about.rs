@@ -48,11 +48,10 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
     }
 }
 
-/// Untrusted text on one line.
+/// Untrusted text on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
+/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
 fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::core::text::sanitize_line(s).into_owned()
 }
 
 fn date(t: time::OffsetDateTime) -> String {

@@ -190,6 +190,12 @@ fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
             return error(info, FetchError::Protocol(msg));
         }
     };
+    // The one link rule: a redirect is followed only to a scheme smolweb fetches.
+    if crate::core::url::destination(&target) != crate::core::url::Destination::Fetch {
+        let scheme = crate::core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+        let msg = format!("status {status} redirects to a {scheme}: URL, which is not followed");
+        return error(info, FetchError::Protocol(msg));
+    }
     let (scheme, cross_host) = describe_target(url, &target);
     Outcome::Redirect {
         info,

@@ -10,6 +10,10 @@
 //!   XML is parsed by hand here); relative links are resolved against the feed's URL.
 //! - [`discover`]: `<link rel="alternate">` feed announcements in an HTML page.
 //!
+//! Entries lead only where smolweb fetches (gemini, gopher, http(s)): one whose link has
+//! another scheme (`javascript:`, `file:`, `mailto:`, ...) is dropped, by the one link rule
+//! of [`crate::core::url::destination`].
+//!
 //! Titles are untrusted remote text: they are put on one line (control characters become
 //! spaces, runs of whitespace collapse) and cut to [`MAX_TITLE_CHARS`]. Pure: no IO, no clock.
 
@@ -95,8 +99,19 @@ pub fn one_line(s: &str) -> String {
 }
 
 /// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, others such as
-/// https with the `url` crate). None when it cannot be made absolute.
+/// https with the `url` crate). None when it cannot be made absolute, or when it leads
+/// nowhere smolweb fetches ([`crate::core::url::destination`]: `javascript:`, `file:`,
+/// `mailto:`, ... entries could not be opened).
 pub fn resolve(base: &str, reference: &str) -> Option<String> {
+    resolve_any(base, reference).filter(|u| is_fetched(u))
+}
+
+/// Is `url` a destination smolweb fetches (the one link rule)?
+pub fn is_fetched(url: &str) -> bool {
+    crate::core::url::destination(url) == crate::core::url::Destination::Fetch
+}
+
+fn resolve_any(base: &str, reference: &str) -> Option<String> {
     let reference = reference.trim();
     if reference.is_empty() {
         return None;
@@ -166,6 +181,18 @@ mod tests {
     }
 
     #[test]
+    fn gemlog_entries_with_foreign_schemes_are_dropped() {
+        let base = Url::parse("gemini://a.org/log/").unwrap();
+        let feed = gemlog::parse(
+            "# Log\n=> javascript:alert(1) 2026-01-02 Click\n=> file:///etc/passwd 2026-01-03 X\n\
+             => post.gmi 2026-01-04 Real\n",
+            &base,
+        );
+        let urls: Vec<&str> = feed.entries.iter().map(|e| e.url.as_str()).collect();
+        assert_eq!(urls, ["gemini://a.org/log/post.gmi"]);
+    }
+
+    #[test]
     fn subscription_urls() {
         let ok = [
             ("gemini://A.example:1965/log/", "gemini://a.example/log/"),
@@ -222,6 +249,11 @@ mod tests {
             ),
             ("not a url", "relative", None),
             ("gemini://a.org/", "  ", None),
+            // Not destinations: an entry could not be opened.
+            ("https://b.org/feed.xml", "javascript:alert(1)", None),
+            ("gemini://a.org/", "file:///etc/passwd", None),
+            ("https://b.org/feed.xml", "mailto:op@b.org", None),
+            ("gopher://g.org/1/", "telnet://g.org", None),
         ];
         for (base, r, want) in cases {
             assert_eq!(resolve(base, r).as_deref(), want, "{base} + {r}");

@@ -50,6 +50,18 @@ pub struct Link {
     pub text: Option<String>,
 }
 
+impl Link {
+    /// What the link is to smolweb (the one rule, [`crate::core::url::destination`]): a
+    /// refused link is shown as text with its scheme, never numbered or followed.
+    pub fn destination(&self) -> crate::core::url::Destination {
+        crate::core::url::destination(&self.url)
+    }
+    /// The scheme of a refused link (see [`crate::core::url::refused_scheme`]).
+    pub fn refused_scheme(&self) -> Option<String> {
+        crate::core::url::refused_scheme(&self.url)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     /// True for the fence that opens a block, false for the closing one.

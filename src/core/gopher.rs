@@ -6,14 +6,12 @@
 //! (0, 99999, -1, `abc`) keeps the item but invents no destination: `port` is 0,
 //! `invalid_port` is set and `next_url` is "". Only a final "." line (followed by nothing but
 //! whitespace) ends a menu or a text item: servers such as gophernicus send files without a
-//! terminator, and a "." line inside them is content. Decoding never loses bytes silently:
-//! valid UTF-8 stays UTF-8; otherwise CP437 or latin-1 is chosen by a heuristic and reported
-//! (see [`charset`]). Magic-byte sniffing lives in [`sniff`].
+//! terminator, and a "." line inside them is content. Bodies are decoded by the one decoder,
+//! [`crate::core::charset`] (Gopher declares no charset: it detects without losing a byte).
+//! Magic-byte sniffing lives in [`sniff`].
 
-mod charset;
 mod sniff;
 
-pub use charset::{decode, decode_as};
 pub use sniff::sniff_mime;
 
 /// Port used when a menu line has no port field (or an empty one).
@@ -30,33 +28,19 @@ pub struct MenuItem {
     /// Set when the port field is present but not a port in 1..=65535 (`0`, `99999`, `-1`,
     /// `abc`): the item is shown, but it leads nowhere (`next_url` is "").
     pub invalid_port: bool,
-    /// Where following this item leads: a gopher:// URL, the target of an `h` item with a
-    /// `URL:` selector, a telnet:// URL for types 8/T, or "" for info lines (`i`), errors
-    /// (`3`), items without a host and items with an invalid port.
+    /// Where following this item leads: a gopher:// URL, or the target of an `h` item with a
+    /// `URL:` selector when [`crate::core::url::destination`] offers it; "" for info lines
+    /// (`i`), errors (`3`), items without a host or with an invalid port, and items whose
+    /// target has a refused scheme (see `refused_scheme`).
     pub next_url: String,
+    /// The scheme of a target that is not offered (`URL:javascript:...`, `URL:file:...`, the
+    /// telnet:// of types 8 and T): the item is shown as text, never followed.
+    pub refused_scheme: Option<String>,
 }
 
 impl MenuItem {
     pub fn is_info(&self) -> bool {
         self.item_type == 'i'
-    }
-}
-
-/// How a body was decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Charset {
-    Utf8,
-    Latin1,
-    Cp437,
-}
-
-impl Charset {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Charset::Utf8 => "utf-8",
-            Charset::Latin1 => "iso-8859-1",
-            Charset::Cp437 => "cp437",
-        }
     }
 }
 
@@ -104,11 +88,15 @@ fn parse_menu_line(line: &str) -> Option<MenuItem> {
             _ => (0, true),
         },
     };
-    let next_url = if invalid_port {
+    let mut next_url = if invalid_port {
         String::new()
     } else {
         next_url(item_type, &selector, &host, port)
     };
+    let refused_scheme = crate::core::url::refused_scheme(&next_url);
+    if refused_scheme.is_some() {
+        next_url.clear();
+    }
     Some(MenuItem {
         item_type,
         title,
@@ -117,10 +105,11 @@ fn parse_menu_line(line: &str) -> Option<MenuItem> {
         port,
         invalid_port,
         next_url,
+        refused_scheme,
     })
 }
 
-/// Where an item leads (see [`MenuItem::next_url`]).
+/// Where an item would lead, before the destination rule (see [`MenuItem::next_url`]).
 fn next_url(item_type: char, selector: &str, host: &str, port: u16) -> String {
     if item_type == 'h'
         && let Some(target) = url_selector(selector)

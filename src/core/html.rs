@@ -1,7 +1,7 @@
 //! The web page -> text conversion (pure: bytes and strings in, text out; no IO).
 //!
-//! Steps, in order: [`charset::decode`] turns the body into text (Content-Type, BOM,
-//! `<meta charset>`, a statistical guess, UTF-8); [`convert_html`] parses it once with
+//! Steps, in order: [`crate::core::charset::decode`] turns the body into text (BOM,
+//! Content-Type, `<meta charset>`, UTF-8, a statistical guess); [`convert_html`] parses it once with
 //! dom_query (html5ever), [`sanitize`]s the tree (scripts, styles, templates, comments, hidden
 //! elements, forms; links and images made absolute against `<base href>`), renders the whole
 //! page as markdown with dom_query's serializer, and, for `extract = main`, lets dom_smoothie
@@ -13,9 +13,9 @@
 //! page hid text that addresses an AI ([`Hint::SuspiciousHiddenContent`]) or is an empty
 //! app shell that needs JavaScript ([`Hint::RequiresJavascript`]).
 
-pub mod charset;
 pub mod gemtext;
-pub mod invisible;
+/// The format-character table lives with the terminal sanitizer (one mechanism).
+pub use crate::core::text::invisible;
 mod meta;
 pub mod sanitize;
 pub mod window;

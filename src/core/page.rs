@@ -1,16 +1,18 @@
 //! The decoded page that both faces render: what was fetched, how it decoded, and its parsed
 //! content. Built once per fetched body; windows and screens are views over it.
 //!
-//! Text is decoded without losing bytes (see [`gopher::decode_as`]); binary pages keep an empty
-//! body and their bytes in `raw`, which every page keeps as received.
+//! Text is decoded by the one decoder, [`charset::decode`] (a BOM or the declared charset, else
+//! detection that loses no byte); binary pages keep an empty body and their bytes in `raw`,
+//! which every page keeps as received. `charset` is the encoding actually used.
 //!
 //! Gemtext documents and Gopher menus are parsed on first use ([`LazyDocument`],
 //! [`LazyMenu`]) from the body text they share: a face that only walks windows or streams
 //! lines ([`gemtext::views`], [`gopher::menu_items`]) never holds a per-line structure of a
 //! huge page, and one that needs the whole structure gets it by dereferencing.
 
+use crate::core::charset::{self, Charset, Decoded, Origin};
 use crate::core::gemtext::{self, Document};
-use crate::core::gopher::{self, Charset, MenuItem};
+use crate::core::gopher::{self, MenuItem};
 use crate::core::response::Mime;
 use crate::core::url::Url;
 use crate::core::window::Body;
@@ -72,8 +74,11 @@ pub struct Page {
     pub url: Url,
     /// Gemini: the parsed meta; Gopher: guessed from the item type or magic bytes.
     pub mime: Mime,
-    /// How text was decoded (None for binary).
+    /// The encoding the text was decoded with (None for binary).
     pub charset: Option<Charset>,
+    /// The declared charset label, when it named no encoding smolweb knows (the body was then
+    /// decoded by detection: `charset` says how).
+    pub unknown_charset: Option<String>,
     /// Gemini `lang` parameter, when given.
     pub lang: Option<String>,
     /// Decoded text (empty for binary).
@@ -103,9 +108,8 @@ impl Page {
         if !mime.is_text() {
             return Page::binary(url, mime, lang, raw);
         }
-        let declared = mime.charset.as_deref().unwrap_or("utf-8");
-        let (text, charset) = gopher::decode_as(&raw, declared);
-        let text = Arc::new(text);
+        let decoded = charset::decode(&raw, mime.charset.as_deref(), Origin::Gemini);
+        let text = Arc::new(decoded.text);
         let content = if mime.is_gemtext() {
             Content::Gemtext(LazyDocument::new(Arc::clone(&text), url.clone()))
         } else {
@@ -114,7 +118,8 @@ impl Page {
         Page {
             url,
             mime,
-            charset: Some(charset),
+            charset: Some(decoded.charset),
+            unknown_charset: decoded.unknown_label,
             lang,
             body: Body::shared(text),
             raw,
@@ -128,12 +133,12 @@ impl Page {
     /// decode to text without stray control bytes, else binary.
     pub fn from_gopher(url: Url, item_type: char, raw: Vec<u8>) -> Page {
         if matches!(item_type, '1' | '7') {
-            let (text, charset) = gopher::decode(&raw);
-            let ending = match gopher::terminator_at(&text) {
+            let decoded = charset::decode(&raw, None, Origin::Gopher);
+            let ending = match gopher::terminator_at(&decoded.text) {
                 Some(_) => Ending::Clean,
                 None => Ending::NoTerminator,
             };
-            let page = Page::text(url, mime_of("text/x-gopher-menu"), charset, text, raw);
+            let page = Page::text(url, mime_of("text/x-gopher-menu"), decoded, raw);
             let menu = LazyMenu::new(page.body.shared_text());
             return page.with_content(Content::Menu(menu)).with_ending(ending);
         }
@@ -143,13 +148,11 @@ impl Page {
             let mime = mime_of(binary_mime(item_type, &raw));
             return Page::binary(url, mime, None, raw);
         }
-        let (text, charset) = gopher::decode(&raw);
-        let text = if item_type == 'h' {
-            text
-        } else {
-            gopher::undot_text(&text)
-        };
-        Page::text(url, mime_of(text_mime(item_type)), charset, text, raw)
+        let mut decoded = charset::decode(&raw, None, Origin::Gopher);
+        if item_type != 'h' {
+            decoded.text = gopher::undot_text(&decoded.text);
+        }
+        Page::text(url, mime_of(text_mime(item_type)), decoded, raw)
     }
 
     /// A built-in page (about:...), gemtext.
@@ -175,6 +178,7 @@ impl Page {
             url,
             mime,
             charset: None,
+            unknown_charset: None,
             lang,
             body: Body::default(),
             raw,
@@ -183,14 +187,15 @@ impl Page {
         }
     }
 
-    fn text(url: Url, mut mime: Mime, charset: Charset, text: String, raw: Vec<u8>) -> Page {
-        mime.charset = Some(charset.as_str().to_string());
+    fn text(url: Url, mut mime: Mime, decoded: Decoded, raw: Vec<u8>) -> Page {
+        mime.charset = Some(decoded.charset.name());
         Page {
             url,
             mime,
-            charset: Some(charset),
+            charset: Some(decoded.charset),
+            unknown_charset: decoded.unknown_label,
             lang: None,
-            body: Body::new(text),
+            body: Body::new(decoded.text),
             raw,
             content: Content::Text,
             ending: Ending::Clean,

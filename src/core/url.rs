@@ -11,12 +11,14 @@
 
 use std::fmt;
 
+mod destination;
 mod encode;
 mod gopher;
 mod parse;
 #[cfg(test)]
 mod tests;
 
+pub use destination::{Destination, destination, opener_may_receive, refused_scheme};
 use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
 pub use gopher::gopher_item_url;
 

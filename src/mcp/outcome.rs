@@ -10,6 +10,7 @@ use crate::client::{Fetched, Outcome, RequestInfo};
 use crate::core::gemtext::{Line, LineKind};
 use crate::core::gopher::MenuItem;
 use crate::core::page::{Content, Page};
+use crate::core::text::scan;
 use crate::core::window::{gemtext_window, item_window, text_window};
 use crate::net::FetchError;
 use time::OffsetDateTime;
@@ -111,6 +112,7 @@ pub fn line_out(l: &Line) -> LineOut {
         link: l.link.as_ref().map(|k| LinkOut {
             url: k.url.clone(),
             text: k.text.clone(),
+            refused_scheme: k.refused_scheme(),
         }),
         alt_text: opening.and_then(|f| f.alt_text.clone()),
         language: opening.and_then(|f| f.language.clone()),
@@ -121,14 +123,18 @@ fn mime_out(page: &Page) -> MimeOut {
     MimeOut {
         mime_type: page.mime.mime_type.clone(),
         subtype: page.mime.subtype.clone(),
-        charset: page.mime.charset.clone(),
+        // The encoding the content was decoded with (the declared one for binary bodies).
+        charset: page
+            .charset
+            .map(|c| c.name())
+            .or_else(|| page.mime.charset.clone()),
         lang: page.mime.lang.clone(),
     }
 }
 
 fn charset(page: &Page) -> String {
     page.charset
-        .map(|c| c.as_str().to_string())
+        .map(|c| c.name())
         .or_else(|| page.mime.charset.clone())
         .unwrap_or_else(|| "utf-8".into())
 }
@@ -149,7 +155,24 @@ fn menu_item(m: &MenuItem) -> MenuItemOut {
         host: m.host.clone(),
         port: m.port,
         next_url: m.next_url.clone(),
+        refused_scheme: m.refused_scheme.clone(),
     }
+}
+
+/// The hints of a text window (see [`TextHint`]): what `core::text` found in the text that a
+/// terminal would show otherwise, and an unknown charset label. The text stays as sent.
+fn text_hints(found: crate::core::text::Found, page: &Page) -> Vec<TextHint> {
+    let mut out = Vec::new();
+    if found.bidi {
+        out.push(TextHint::BidiControls);
+    }
+    if found.invisible {
+        out.push(TextHint::InvisibleCharacters);
+    }
+    if page.unknown_charset.is_some() {
+        out.push(TextHint::UnknownCharsetLabel);
+    }
+    out
 }
 
 fn binary_note(page: &Page) -> String {
@@ -179,7 +202,19 @@ pub fn page_result(
         (Content::Gemtext(_), _) => {
             let w = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);
             let lines: Vec<LineOut> = w.document.lines.iter().map(line_out).collect();
-            let links = lines.iter().filter_map(|l| l.link.clone()).collect();
+            // Only destinations are listed; a refused link stays in its line, flagged.
+            let links = lines
+                .iter()
+                .filter_map(|l| l.link.clone())
+                .filter(|k| k.refused_scheme.is_none())
+                .collect();
+            let found = w
+                .document
+                .lines
+                .iter()
+                .fold(Default::default(), |f: crate::core::text::Found, l| {
+                    f.or(scan(&l.content))
+                });
             FetchResult::Gemini(GeminiResult::Gemtext(GemtextOut {
                 request_info: info,
                 cache,
@@ -189,11 +224,18 @@ pub fn page_result(
                 size: page.size() as u64,
                 window: window_meta(w.truncated, w.total_chars, w.next_offset),
                 partial_line: w.partial_line,
+                hints: text_hints(found, page),
                 input_from_user: None,
             }))
         }
         (Content::Menu(items), _) => {
             let w = item_window(items, offset, limits.items);
+            let found = w
+                .items
+                .iter()
+                .fold(crate::core::text::Found::default(), |f, i| {
+                    f.or(scan(&i.title)).or(scan(&i.selector))
+                });
             FetchResult::Gopher(GopherResult::Menu(MenuOut {
                 request_info: info,
                 cache,
@@ -201,6 +243,7 @@ pub fn page_result(
                 truncated: w.truncated,
                 total_items: w.total_items as u64,
                 next_offset: w.next_offset.map(|n| n as u64),
+                hints: text_hints(found, page),
             }))
         }
         (Content::Text, Family::Gemini) => {
@@ -212,6 +255,7 @@ pub fn page_result(
                 content: w.text.to_string(),
                 size: page.size() as u64,
                 window: window_meta(w.truncated, w.total_chars, w.next_offset),
+                hints: text_hints(scan(w.text), page),
                 input_from_user: None,
             }))
         }
@@ -224,6 +268,7 @@ pub fn page_result(
                 charset: charset(page),
                 bytes: page.size() as u64,
                 window: window_meta(w.truncated, w.total_chars, w.next_offset),
+                hints: text_hints(scan(w.text), page),
             }))
         }
         (Content::Binary, Family::Gemini) => {

@@ -62,18 +62,36 @@ fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
         cache_note(&g.cache),
         ending_note(&g.request_info)
     );
+    hints_line(out, &g.hints);
     let mut n = 0;
     for line in &g.document.lines {
         match &line.link {
-            Some(link) => {
+            Some(link) if link.refused_scheme.is_none() => {
                 n += 1;
                 let _ = writeln!(out, "[{n}] {}", link_label(link));
+            }
+            Some(link) => {
+                let scheme = link.refused_scheme.as_deref().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{} (refused {scheme}: link, not followed)",
+                    line.content
+                );
             }
             None => {
                 let _ = writeln!(out, "{}", line.content);
             }
         }
     }
+}
+
+/// One line naming the hints, when there are any.
+fn hints_line(out: &mut String, hints: &[TextHint]) {
+    if hints.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = hints.iter().map(|h| h.as_str()).collect();
+    let _ = writeln!(out, "hints: {} (the text is as sent)", names.join(", "));
 }
 
 fn menu(out: &mut String, m: &MenuOut, offset: u64) {
@@ -85,8 +103,15 @@ fn menu(out: &mut String, m: &MenuOut, offset: u64) {
         cache_note(&m.cache),
         ending_note(&m.request_info)
     );
+    hints_line(out, &m.hints);
     for (i, item) in m.items.iter().enumerate() {
-        if item.item_type == "i" || item.next_url.is_empty() {
+        if let Some(scheme) = &item.refused_scheme {
+            let _ = writeln!(
+                out,
+                "    {} (refused {scheme}: link, not followed)",
+                item.title
+            );
+        } else if item.item_type == "i" || item.next_url.is_empty() {
             let _ = writeln!(out, "    {}", item.title);
         } else {
             let n = offset + i as u64 + 1;
@@ -137,6 +162,7 @@ fn gemini(out: &mut String, r: &GeminiResult, offset: u64) {
                 cache_note(&s.cache),
                 ending_note(&s.request_info)
             );
+            hints_line(out, &s.hints);
             out.push_str(&s.content);
         }
         GeminiResult::Binary(b) => {
@@ -201,6 +227,7 @@ fn gopher(out: &mut String, r: &GopherResult, offset: u64) {
                 cache_note(&t.cache),
                 ending_note(&t.request_info)
             );
+            hints_line(out, &t.hints);
             out.push_str(&t.text);
         }
         GopherResult::Binary(b) => {

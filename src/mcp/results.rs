@@ -83,10 +83,42 @@ pub enum LineType {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct LinkOut {
-    /// Absolute URL (may be another scheme).
+    /// Absolute URL (gemini, gopher, http(s), about or mailto), or, for a refused link, the
+    /// target as written.
     pub url: String,
     /// The label, or null.
     pub text: Option<String>,
+    /// Set when the link's scheme is not one smolweb follows (`javascript`, `data`, `file`,
+    /// `vbscript`, `telnet`, unknown ones): the link is kept as text, is not in
+    /// `document.links` and must not be followed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_scheme: Option<String>,
+}
+
+/// What smolweb noticed in a text result that the text does not show. The text itself is
+/// kept exactly as sent; absent when there is nothing to say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TextHint {
+    /// Bidi controls (embeddings, overrides, isolates or marks): the text may display in
+    /// another order than it is stored ("Trojan Source").
+    BidiControls,
+    /// Invisible format characters (zero-width spaces and joiners, word joiners, tag
+    /// characters, soft hyphens, ...): two strings that look alike may differ.
+    InvisibleCharacters,
+    /// The declared charset is not one smolweb knows; `charset` says how the body was decoded.
+    UnknownCharsetLabel,
+}
+
+impl TextHint {
+    /// The serialized name (kebab-case, as `serde` writes it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextHint::BidiControls => "bidi-controls",
+            TextHint::InvisibleCharacters => "invisible-characters",
+            TextHint::UnknownCharsetLabel => "unknown-charset-label",
+        }
+    }
 }
 
 /// One gemtext line: `type` and `content` always, plus only what those cannot say.
@@ -143,6 +175,10 @@ pub struct GemtextOut {
     pub window: WindowMeta,
     /// True when this window is (part of) one line longer than the limit, given unparsed.
     pub partial_line: bool,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
     /// smolweb: the answer to the capsule's prompt was typed by the user (never shown).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_from_user: Option<bool>,
@@ -167,6 +203,10 @@ pub struct SuccessOut {
     pub size: u64,
     #[serde(flatten)]
     pub window: WindowMeta,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_from_user: Option<bool>,
 }
@@ -263,6 +303,10 @@ pub struct MenuItemOut {
     pub port: u16,
     /// Where following the item leads; "" for info lines and items that cannot be followed.
     pub next_url: String,
+    /// Set when the item's target has a scheme smolweb does not follow (`URL:javascript:...`,
+    /// `URL:file:...`, telnet items): `next_url` is "" and the item is text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_scheme: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -275,6 +319,10 @@ pub struct MenuOut {
     pub total_items: u64,
     /// Pass this as `offset` for the next items; null at the end.
     pub next_offset: Option<u64>,
+    /// Present when the text holds bidi controls or invisible characters, in titles or selectors, or
+    /// its charset label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -288,6 +336,10 @@ pub struct GopherTextOut {
     pub bytes: u64,
     #[serde(flatten)]
     pub window: WindowMeta,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]

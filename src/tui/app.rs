@@ -459,11 +459,13 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     None
 }
 
-/// Cut text to at most `max` cells, marking the cut with "…".
+/// Made safe to draw ([`crate::tui::layout::sanitize`]: it may be remote text, such as a
+/// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
 pub fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
-    if crate::tui::layout::display_width(text) <= max {
-        return text.to_string();
+    let text = crate::tui::layout::sanitize(text, false);
+    if crate::tui::layout::display_width(&text) <= max {
+        return text.into_owned();
     }
     let mut out = String::new();
     let mut w = 0;

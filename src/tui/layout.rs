@@ -128,6 +128,7 @@ impl Doc {
 
     fn index(&mut self) {
         let page = Arc::clone(&self.page);
+        let builtin = page.url.scheme() == crate::core::url::Scheme::About;
         let mut urls = Vec::new();
         let line = |kind, src: usize| DLine {
             kind,
@@ -149,8 +150,15 @@ impl Doc {
                             continue; // closing fences are not shown
                         }
                     } else if let Some(link) = &l.link {
-                        d.link = urls.len() as u32;
-                        urls.push(Arc::from(link.url.as_str()));
+                        // Only destinations are numbered; a refused scheme stays text. The
+                        // browser's own pages may carry `action:` links.
+                        let ours = builtin
+                            && external_scheme(&link.url)
+                                .is_some_and(|s| s.eq_ignore_ascii_case("action"));
+                        if ours || link.destination().is_offered() {
+                            d.link = urls.len() as u32;
+                            urls.push(Arc::from(link.url.as_str()));
+                        }
                     } else if l.kind == LineKind::Preformat
                         && let Some(f) = open_fence
                         && let Some(fence) = self.all.get_mut(f)
@@ -291,6 +299,11 @@ impl Doc {
                         let link = l.link.as_ref();
                         let url = link.map_or("", |k| k.url.as_str());
                         let label = link.and_then(|k| k.text.as_deref()).unwrap_or(url);
+                        if d.link().is_none() {
+                            let scheme = crate::core::url::refused_scheme(url);
+                            let scheme = scheme.as_deref().unwrap_or("unknown");
+                            return Cow::Owned(format!("{label} ({scheme}: link not followed)"));
+                        }
                         match self.leaves(url) {
                             Some(s) if label != url => Cow::Owned(format!("{label} ({s})")),
                             _ => Cow::Borrowed(label),
@@ -311,9 +324,13 @@ impl Doc {
                     _ => Cow::Borrowed(l.content.as_str()),
                 }
             }
-            Content::Menu(items) => {
-                Cow::Borrowed(items.get(d.src as usize).map_or("", |m| m.title.as_str()))
-            }
+            Content::Menu(items) => match items.get(d.src as usize) {
+                Some(m) => match &m.refused_scheme {
+                    Some(s) => Cow::Owned(format!("{} ({s}: link not followed)", m.title)),
+                    None => Cow::Borrowed(m.title.as_str()),
+                },
+                None => Cow::Borrowed(""),
+            },
             Content::Text | Content::Binary => {
                 let (a, b) = self.plain.get(d.src as usize).copied().unwrap_or((0, 0));
                 Cow::Borrowed(
@@ -331,7 +348,11 @@ impl Doc {
     fn prefix(&self, d: &DLine) -> (String, usize) {
         match d.kind {
             Kind::Link => {
-                let p = format!("[{}] ", d.link + 1);
+                // A refused link has no number: it is indented as if it had one.
+                let p = match d.link() {
+                    Some(l) => format!("[{}] ", l + 1),
+                    None => "[-] ".into(),
+                };
                 let w = p.len();
                 (p, w)
             }
@@ -639,27 +660,46 @@ pub fn type_tag(item_type: char) -> &'static str {
 }
 
 /// Make text safe to draw: tabs become spaces (to the next multiple of 8 when `expand`, else
-/// one space, as wrapping assumed) and other control characters a replacement mark.
+/// one space, as wrapping assumed); every other character becomes what the core sanitizer
+/// says a terminal is shown ([`crate::core::text::shown`]: controls and bidi overrides
+/// marked, invisible format characters dropped).
 pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
-    if !text.chars().any(crate::core::text::is_terminal_control) {
+    if !text.contains(['\t', '\n', '\r']) && crate::core::text::is_terminal_safe(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     let mut col = 0usize;
-    for c in text.chars() {
+    each_shown(text, |c| {
         if c == '\t' {
             let n = if expand { 8 - col % 8 } else { 1 };
             out.extend(std::iter::repeat_n(' ', n));
             col += n;
-        } else if crate::core::text::is_terminal_control(c) {
-            out.push('\u{fffd}');
-            col += 1;
         } else {
             out.push(c);
             col += c.width().unwrap_or(0);
         }
-    }
+    });
     Cow::Owned(out)
+}
+
+/// Call `f` with each character of `text` as a terminal is shown it: tabs as they are (the
+/// caller expands them), marked characters as the replacement mark, dropped ones not at all.
+pub fn each_shown(text: &str, mut f: impl FnMut(char)) {
+    use crate::core::text::{REPLACEMENT, Shown, shown};
+    let mut prev = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\t' {
+            f(c);
+        } else {
+            match shown(prev, c, chars.peek().copied()) {
+                Shown::Keep => f(c),
+                Shown::Mark => f(REPLACEMENT),
+                Shown::Drop => {}
+            }
+        }
+        prev = Some(c);
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use crate::tui::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
 use crate::tui::keymap::Action;
-use crate::tui::layout::{Doc, Kind, display_width, sanitize};
+use crate::tui::layout::{Doc, Kind, display_width, each_shown, sanitize};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -145,12 +145,12 @@ pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Li
 /// Append `text` made safe to draw (see [`crate::tui::layout::sanitize`]) from cell `skip` on,
 /// counting cells in `col` (tab stops continue across pieces).
 fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip: usize) {
-    if !text.chars().any(crate::core::text::is_terminal_control) && skip == 0 {
+    if skip == 0 && !text.contains(['\t', '\r']) && crate::core::text::is_terminal_safe(text) {
         out.push_str(text);
         *col += display_width(text);
         return;
     }
-    for c in text.chars() {
+    each_shown(text, |c| {
         let start = *col;
         if c == '\t' {
             let n = if expand { 8 - start % 8 } else { 1 };
@@ -160,18 +160,13 @@ fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip:
                 }
             }
             *col += n;
-            continue;
+            return;
         }
-        let (c, w) = if crate::core::text::is_terminal_control(c) {
-            ('\u{fffd}', 1)
-        } else {
-            (c, c.width().unwrap_or(0))
-        };
         if start >= skip {
             out.push(c);
         }
-        *col += w;
-    }
+        *col += c.width().unwrap_or(0);
+    });
 }
 
 fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
@@ -335,7 +330,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
+/// The last `max` cells of `text`, made safe to draw (a capsule's prompt is part of it).
 fn tail_cells(text: &str, max: usize) -> String {
+    let text = sanitize(text, false);
     let mut w = 0;
     let mut out: Vec<char> = Vec::new();
     for c in text.chars().rev() {
@@ -421,7 +418,7 @@ fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::tui::app::Prompt, pag
             .borders(Borders::ALL)
             .title(" The capsule asks ");
         f.render_widget(
-            Paragraph::new(label.as_str())
+            Paragraph::new(sanitize(label, false).into_owned())
                 .block(block)
                 .wrap(Wrap { trim: true }),
             area,

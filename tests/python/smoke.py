@@ -82,6 +82,13 @@ async def main():
 
         menu = await client.call_tool("gopher_fetch", {"url": gopher + "/1/"})
         check(menu.structured_content["kind"] == "menu", f"menu: {menu.structured_content}")
+        items = menu.structured_content["items"]
+        check(len(items) == 2 and items[1]["next_url"] == "" and items[1]["refused_scheme"] == "javascript",
+              f"a refused scheme is no destination: {items}")
+        spoof = (await client.call_tool("gemini_fetch", {"url": gemini + "/spoof"})).structured_content
+        check(spoof["charset"] == "utf-16le" and spoof["hints"] == ["bidi-controls"], f"spoof: {spoof}")
+        check([k["url"] for k in spoof["document"]["links"]] == [gemini + "/ask"], f"links: {spoof}")
+        check(spoof["document"]["lines"][1]["link"]["refused_scheme"] == "javascript", "flagged")
 
         made = await client.call_tool(
             "gemini_client_cert_update", {"action": "create", "url": gemini + "/club"}

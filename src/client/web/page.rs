@@ -2,7 +2,7 @@
 //! `text/markdown` kept as is, other text as text, anything else refused with its type and
 //! size), the charset decides the decoding, and the result is held as a [`Body`] for windows.
 
-use crate::core::html::charset;
+use crate::core::charset::{self, Charset, Origin};
 use crate::core::html::{self, Extract, Extraction, Hint, Metadata, invisible};
 use crate::core::window::Body;
 use crate::net::http::{HttpResponse, WebError, WebTls};
@@ -42,8 +42,11 @@ pub struct WebPage {
     pub retry_after: Option<String>,
     /// The text (markdown, or the text as sent), indexed for windows.
     pub body: Body,
-    /// The encoding the body was decoded from.
-    pub encoding: &'static str,
+    /// The encoding the body was decoded from (None for a binary body).
+    pub charset: Option<Charset>,
+    /// The Content-Type's charset label, when it named no known encoding (see
+    /// [`crate::core::charset`]: the body was decoded by detection).
+    pub unknown_charset: Option<String>,
     pub forms_removed: usize,
     pub tls: Option<WebTls>,
     pub redirects: Vec<String>,
@@ -157,7 +160,10 @@ pub fn build(
             bytes: resp.body.len() as u64,
         });
     };
-    let decoded = charset::decode(&resp.body, charset_param(ct).as_deref(), kind == Kind::Html);
+    let origin = Origin::Web {
+        html: kind == Kind::Html,
+    };
+    let decoded = charset::decode(&resp.body, charset_param(ct).as_deref(), origin);
     let (text, extraction, hints, meta, forms) = match (format, kind) {
         (WebFormat::Raw, _) => (
             decoded.text,
@@ -187,7 +193,8 @@ pub fn build(
         markdown_tokens: resp.markdown_tokens,
         retry_after: resp.retry_after,
         body: Body::new(text),
-        encoding: decoded.encoding,
+        charset: Some(decoded.charset),
+        unknown_charset: decoded.unknown_label,
         forms_removed: forms,
         tls: resp.tls,
         redirects: resp.redirects,
@@ -210,7 +217,8 @@ fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
         markdown_tokens: None,
         retry_after: resp.retry_after,
         body: Body::default(),
-        encoding: "binary",
+        charset: None,
+        unknown_charset: None,
         forms_removed: 0,
         tls: resp.tls,
         redirects: resp.redirects,

@@ -51,6 +51,9 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     gemini.charset = Some("utf-8".into());
     let mut page = Page::from_gemini(url, gemini, text.into_bytes());
     page.mime = parse_mime(web.content_type.as_deref().unwrap_or("text/html"));
+    // The page info tells how the web page was decoded, not the reader's own gemtext.
+    page.charset = web.charset;
+    page.unknown_charset = web.unknown_charset.clone();
     page.lang = web.meta.lang.clone();
     page.raw = web.raw.clone();
     page

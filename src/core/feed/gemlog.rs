@@ -30,6 +30,7 @@ pub fn from_links<'a>(
     links: impl Iterator<Item = (&'a str, &'a str)>,
 ) -> Feed {
     let entries = links
+        .filter(|(_, url)| super::is_fetched(url))
         .filter_map(|(label, url)| {
             let (date, rest) = split_date(label.trim_start())?;
             let rest = one_line(rest);

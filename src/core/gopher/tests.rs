@@ -110,13 +110,42 @@ fn next_url_without_url_module() {
             "hWeb\tURL:https://example.org/\t\t70",
             "https://example.org/",
         ),
-        ("8Chat\tlogin\tbbs.example\t23", "telnet://bbs.example:23"),
-        ("TMainframe\t\tibm.example\t23", "telnet://ibm.example:23"),
-        ("8No port\t\tbbs.example", "telnet://bbs.example:70"),
+        (
+            "hMail\tURL:mailto:op@example.org\thost\t70",
+            "mailto:op@example.org",
+        ),
     ];
     for (line, want) in cases {
         let got = parse_menu_line(line).unwrap();
         assert_eq!(got.next_url, *want, "line {line:?}");
+        assert_eq!(got.refused_scheme, None, "line {line:?}");
+    }
+}
+
+#[test]
+fn foreign_schemes_are_text_not_destinations() {
+    let cases: &[(&str, &str)] = &[
+        ("hClick\tURL:javascript:alert(1)\thost\t70", "javascript"),
+        ("hSecrets\tURL:file:///etc/passwd\thost\t70", "file"),
+        ("hX\t/URL:JavaScript:alert(1)\thost\t70", "javascript"),
+        (
+            "hX\tURL:data:text/html,<script>x</script>\thost\t70",
+            "data",
+        ),
+        ("hX\tURL:vbscript:msgbox(1)\thost\t70", "vbscript"),
+        ("hX\tURL:x-thing:whatever\thost\t70", "x-thing"),
+        // Telnet is not fetched, and the opener only takes the web and mail.
+        ("8Chat\tlogin\tbbs.example\t23", "telnet"),
+        ("TMainframe\t\tibm.example\t23", "telnet"),
+    ];
+    for (line, scheme) in cases {
+        let got = parse_menu_line(line).unwrap();
+        assert_eq!(got.next_url, "", "line {line:?}");
+        assert_eq!(
+            got.refused_scheme.as_deref(),
+            Some(*scheme),
+            "line {line:?}"
+        );
     }
 }
 
@@ -237,26 +266,10 @@ fn type_names_cover_rfc1436_and_common_types() {
 proptest! {
     #[test]
     fn parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let (text, _) = decode(&bytes);
+        let text = crate::core::charset::decode(&bytes, None, crate::core::charset::Origin::Gopher).text;
         let _ = parse_menu(&text);
         let _ = undot_text(&text);
         let _ = sniff_mime(&bytes);
-        for cs in ["utf-8", "latin1", "cp437", "x"] {
-            let (t, _) = decode_as(&bytes, cs);
-            prop_assert!(t.chars().count() <= bytes.len());
-        }
-    }
-
-    #[test]
-    fn decode_keeps_every_byte(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
-        let (text, cs) = decode(&bytes);
-        match cs {
-            Charset::Utf8 => {
-                let stripped = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-                prop_assert_eq!(text.as_bytes(), stripped);
-            }
-            _ => prop_assert_eq!(text.chars().count(), bytes.len()),
-        }
     }
 
     #[test]

@@ -12,8 +12,10 @@
 //! text among them that addresses an AI is still removed.
 //!
 //! Links (`a[href]`) and images (`img[src]`, `srcset`, `data-src`) are made absolute against
-//! `<base href>` (itself resolved against the page URL) or the page URL. `javascript:` links
-//! lose their target; decorative images (`alt=""`) are dropped.
+//! `<base href>` (itself resolved against the page URL) or the page URL. A link whose scheme
+//! is not a destination ([`crate::core::url::destination`]: `javascript:`, `data:`, `file:`,
+//! `vbscript:`, unknown schemes) keeps its text and loses its target; decorative images
+//! (`alt=""`) are dropped.
 
 use super::FORM_NOTE;
 use super::invisible;
@@ -316,7 +318,8 @@ fn absolutize(doc: &Document, page_url: &str) {
     for a in doc.select("a[href]").nodes() {
         let href = a.attr("href").unwrap_or_default();
         match join(&href) {
-            Some(abs) if !abs.starts_with("javascript:") && !abs.starts_with("data:") => {
+            // The one link rule: a scheme that is not a destination keeps only its text.
+            Some(abs) if crate::core::url::destination(&abs).is_offered() => {
                 a.set_attr("href", &abs)
             }
             _ => a.remove_attr("href"),
@@ -444,5 +447,33 @@ mod tests {
             doc.html()
         );
         assert!(doc.select("input, button").is_empty());
+    }
+
+    #[test]
+    fn links_with_foreign_schemes_keep_only_their_text() {
+        let doc = Document::from(
+            "<body><a href='file:///etc/passwd'>F</a><a href='VBScript:msgbox(1)'>V</a>\
+             <a href='data:text/html,x'>D</a><a href='x-thing:y'>X</a>\
+             <a href='mailto:op@example.org'>M</a><a href='gemini://cap.example/'>G</a></body>",
+        );
+        sanitize(&doc, "https://example.org/");
+        let hrefs: Vec<Option<String>> = doc
+            .select("a")
+            .nodes()
+            .iter()
+            .map(|a| a.attr("href").map(|h| h.to_string()))
+            .collect();
+        assert_eq!(
+            hrefs,
+            [
+                None,
+                None,
+                None,
+                None,
+                Some("mailto:op@example.org".into()),
+                Some("gemini://cap.example/".into())
+            ]
+        );
+        assert_eq!(doc.select("body").text().to_string(), "FVDXMG");
     }
 }

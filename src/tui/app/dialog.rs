@@ -174,7 +174,11 @@ impl super::App {
             out.push(("Type".into(), p.mime.essence()));
             out.push(("Size".into(), format!("{} bytes", p.size())));
             if let Some(c) = p.charset {
-                out.push(("Charset".into(), c.as_str().into()));
+                let shown = match &p.unknown_charset {
+                    Some(label) => format!("{} (the declared \"{label}\" is unknown)", c.name()),
+                    None => c.name(),
+                };
+                out.push(("Charset".into(), shown));
             }
             if let Some(l) = &p.lang {
                 out.push(("Language".into(), l.clone()));

@@ -72,6 +72,8 @@ pub enum ShellError {
     NameTaken { name: String, dir: PathBuf },
     #[error("no external command configured")]
     NoCommand,
+    #[error("not handed to an external program: only http(s) and mailto links are ({scheme}:)")]
+    NotOpened { scheme: String },
     #[error("cannot start {program} for {url}: {message}")]
     Start {
         program: String,

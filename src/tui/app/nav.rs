@@ -58,6 +58,13 @@ impl App {
             }
             _ => {}
         }
+        if let Some(scheme) = crate::core::url::refused_scheme(url) {
+            // The one rule (`core::url::destination`): never fetched, never handed on.
+            self.set_error(format!(
+                "not followed: smolweb does not open {scheme}: links"
+            ));
+            return Vec::new();
+        }
         if self.leaves_browser(url) {
             return self.ask(
                 format!("Open {url} with the external program? (y/n)"),
@@ -279,6 +286,13 @@ impl App {
         scheme: &str,
     ) -> Vec<Effect> {
         let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        // The one link rule: a redirect leads only where smolweb fetches.
+        if crate::core::url::destination(&target) != crate::core::url::Destination::Fetch {
+            let scheme =
+                crate::core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+            let msg = format!("the redirect leads to a {scheme}: URL, which is not followed");
+            return self.redirect_stop(req, msg);
+        }
         if req.chain.iter().any(|u| u == &target) || target == req.url {
             let mut path = req.chain.clone();
             path.extend([req.url.clone(), target.clone()]);

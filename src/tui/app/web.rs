@@ -36,9 +36,10 @@ fn extract_words(full: bool) -> &'static str {
 
 impl App {
     /// Does following `url` leave the browser for an external program? Web links do only
-    /// when `[web] open_external` says so; other foreign schemes always do.
+    /// when `[web] open_external` says so; mailto always does. Nothing else ever does: the
+    /// opener receives http(s) and mailto only ([`crate::core::url::opener_may_receive`]).
     pub(super) fn leaves_browser(&self, url: &str) -> bool {
-        external_scheme(url).is_some() && (self.settings.web_external || !is_web(url))
+        crate::core::url::opener_may_receive(url) && (self.settings.web_external || !is_web(url))
     }
 
     /// The current entry when it is a web page the reader shows (not an error page).
@@ -113,11 +114,11 @@ impl App {
     /// that cannot start offers to copy the URL instead).
     pub(super) fn open_in_browser(&mut self) -> Vec<Effect> {
         match self.current_url() {
-            Some(url) if !url.starts_with("about:") => vec![Effect::OpenExternal {
+            Some(url) if crate::core::url::opener_may_receive(url) => vec![Effect::OpenExternal {
                 url: url.to_string(),
             }],
             _ => {
-                self.set_status("this page has no address to open elsewhere");
+                self.set_status("only web pages open in the external browser");
                 Vec::new()
             }
         }

@@ -2,19 +2,43 @@
 //! dropped, leading spaces of continuation rows skipped; a word wider than the row is cut.
 //! The unit is the grapheme cluster (what a reader sees as one character: an accented letter
 //! with its combining marks, a family emoji joined by ZWJ), so a cut never splits one.
-//! Tabs count as one cell (the view draws them as one space in wrapped text).
+//! Tabs count as one cell (the view draws them as one space in wrapped text); characters the
+//! core sanitizer marks count the one cell of their mark, those it drops none (see
+//! [`crate::core::text::shown`]), so a row is as wide as what the view draws.
 
+use crate::core::text::{Shown, shown};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Cells of one grapheme cluster.
+/// Cells of one grapheme cluster, as the view draws it.
 fn cell_width(g: &str) -> usize {
-    if g == "\t" { 1 } else { g.width() }
+    if g == "\t" {
+        return 1;
+    }
+    if g.is_ascii() && !g.bytes().any(|b| b < 0x20 || b == 0x7f) {
+        return g.len();
+    }
+    // Marked and dropped characters are controls or format characters, each its own
+    // cluster or a joiner inside one; the cluster's own width counts them as nothing.
+    let marked = g
+        .chars()
+        .filter(|&c| shown(None, c, None) == Shown::Mark)
+        .count();
+    if marked == 0 {
+        return g.width();
+    }
+    g.chars()
+        .map(|c| match shown(None, c, None) {
+            Shown::Mark => 1,
+            Shown::Drop => 0,
+            Shown::Keep => c.width().unwrap_or(0),
+        })
+        .sum()
 }
 
 /// Display width in cells.
 pub fn display_width(text: &str) -> usize {
-    if text.is_ascii() && !text.bytes().any(|b| b < 0x20) {
+    if text.is_ascii() && !text.bytes().any(|b| b < 0x20 || b == 0x7f) {
         return text.len();
     }
     text.graphemes(true).map(cell_width).sum()
@@ -165,5 +189,9 @@ mod tests {
         assert_eq!(display_width("abc"), 3);
         assert_eq!(display_width("日本"), 4);
         assert_eq!(display_width("e\u{301}"), 1);
+        // As drawn: a bidi override is its one-cell mark, a zero-width space nothing.
+        assert_eq!(display_width("a\u{202e}b"), 3);
+        assert_eq!(display_width("a\u{200b}b"), 2);
+        assert_eq!(display_width("a\x1bb"), 3);
     }
 }

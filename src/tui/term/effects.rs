@@ -109,7 +109,15 @@ impl Shell {
                 }
             }
             Effect::OpenExternal { url } => {
-                let r = open_external(&self.client.config().tui.external_command, &url);
+                // The last gate before a program runs: whatever asked, only the web and mail.
+                let r = if crate::core::url::opener_may_receive(&url) {
+                    open_external(&self.client.config().tui.external_command, &url)
+                } else {
+                    let scheme = url.split(':').next().unwrap_or_default();
+                    Err(ShellError::NotOpened {
+                        scheme: crate::core::text::sanitize_line(scheme).into_owned(),
+                    })
+                };
                 self.send(Msg::Done(r));
             }
             Effect::Save { page, name } => self.job(Job::Save { page, name }),

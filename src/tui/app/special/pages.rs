@@ -166,11 +166,10 @@ pub fn client_cert_page(
     (synth("identity", &g), special)
 }
 
-/// Untrusted text (titles from capsules) on one line.
+/// Untrusted text (titles from capsules) on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
+/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
 fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::core::text::sanitize_line(s).into_owned()
 }
 
 /// about:bookmarks.
