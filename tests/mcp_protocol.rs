@@ -69,6 +69,7 @@ fn an_oversized_line_gets_an_error_with_bounded_memory() {
     println!("reply to a 50 MB line: {r}");
     let (code, message) = error_of(&r);
     assert_eq!(code, -32600, "{r}");
+    assert_eq!(r["id"], 3, "the reply carries the request's id: {r}");
     assert!(message.contains("1048576"), "{message}");
     assert_eq!(r["error"]["data"]["limit_bytes"], 1_048_576);
     assert!(r["error"]["data"]["message_bytes"].as_u64().unwrap() > 50_000_000);
@@ -78,6 +79,41 @@ fn an_oversized_line_gets_an_error_with_bounded_memory() {
         after < before + 16 * 1024,
         "peak RSS grew from {before} KiB to {after} KiB for a 50 MB line"
     );
+}
+
+/// The id of an oversized request is found in its first bytes, wherever it sits among the
+/// members before the long part; only an id after the long part is lost (`id: null`).
+#[test]
+fn an_oversized_line_is_answered_with_its_id() {
+    let env = Env::new(&format!(
+        "{LOOPBACK_CONFIG}[mcp]\nmax_message_bytes = 65536\n"
+    ));
+    let mut raw = Raw::initialized(&env);
+    let long = "a".repeat(200_000);
+    let cases = [
+        (
+            format!(r#"{{"jsonrpc":"2.0", "id" : 41 ,"method":"ping","params":{{"x":"{long}"}}}}"#),
+            json!(41),
+        ),
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"gemini_fetch","arguments":{{"id":1}}}},"id":"q\"\u00e9-42","x":"{long}"}}"#
+            ),
+            json!("q\"\u{e9}-42"),
+        ),
+        (
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{{"x":"{long}"}},"id":43}}"#),
+            Value::Null,
+        ),
+    ];
+    for (line, id) in cases {
+        raw.send_line(line.as_bytes());
+        let r = raw.next(Duration::from_secs(30));
+        println!("reply to a {} byte line: {r}", line.len());
+        assert_eq!(error_of(&r).0, -32600, "{r}");
+        assert_eq!(r["id"], id, "{r}");
+    }
+    ping(&mut raw, 44);
 }
 
 #[test]

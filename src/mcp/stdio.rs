@@ -5,8 +5,9 @@
 //! that do not match their schema. So the front end owns stdin and stdout, and talks to rmcp
 //! through an in-memory pipe:
 //! - the reader takes one line at a time with a byte limit (`mcp.max_message_bytes`, default
-//!   4 MiB; a longer line is discarded while counted, so memory stays bounded), judges it
-//!   (`verdict`) and either hands it to rmcp or answers it with a JSON-RPC error itself;
+//!   4 MiB; a longer line is discarded while counted, so memory stays bounded, and answered
+//!   with the id found in its first bytes, `head`), judges it (`verdict`) and either hands it
+//!   to rmcp or answers it with a JSON-RPC error itself;
 //! - one writer task owns stdout and writes whole lines from both rmcp and the reader, so
 //!   replies never interleave;
 //! - when stdin ends, the session ends at once: rmcp and the tool calls in flight are dropped
@@ -16,6 +17,7 @@
 //! Both protocol generations (initialize-style and 2026-07-28) use the same JSON-RPC framing,
 //! so the front end needs no knowledge of either.
 
+mod head;
 mod lines;
 mod verdict;
 
@@ -96,9 +98,9 @@ where
                 Verdict::Reply(v) => v,
                 Verdict::Drop => continue,
             },
-            Ok(Line::TooLong { bytes }) => {
+            Ok(Line::TooLong { bytes, head }) => {
                 tracing::warn!(bytes, max, "refused a message over the size limit");
-                verdict::too_long(bytes, max)
+                verdict::too_long(bytes, max, &head)
             }
             Ok(Line::Eof) => break Ok(()),
             Err(e) => break Err(ServeError::Read(e)),

@@ -47,7 +47,7 @@ def main():
     cases = [
         ("invalid JSON", b'{"jsonrpc":"2.0","id":2,', -32700, None),
         ("5 MiB line", b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"'
-         + b"a" * (5 * 1024 * 1024) + b'"}}', -32600, None),
+         + b"a" * (5 * 1024 * 1024) + b'"}}', -32600, 3),
         ("url: 5", json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "gemini_fetch", "arguments": {"url": 5}}}).encode(), -32602, 4),
         ("offset: -1", json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {

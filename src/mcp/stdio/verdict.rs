@@ -35,10 +35,11 @@ pub fn error_reply(id: Value, code: i64, message: String, data: Option<Value>) -
     json!({ "jsonrpc": "2.0", "id": id, "error": error })
 }
 
-/// The reply to a line over the size limit (its id cannot be known without reading it all).
-pub fn too_long(bytes: u64, max: usize) -> Value {
+/// The reply to a line over the size limit, with the request's id when its first bytes
+/// (`head`) hold it.
+pub fn too_long(bytes: u64, max: usize, head: &[u8]) -> Value {
     error_reply(
-        Value::Null,
+        super::head::request_id(head).unwrap_or(Value::Null),
         INVALID_REQUEST,
         format!("Invalid Request: the message is {bytes} bytes, over the limit of {max} bytes"),
         Some(json!({ "limit_bytes": max, "message_bytes": bytes })),
