@@ -150,7 +150,7 @@ impl SmolwebServer {
         }
     }
 
-    /// Every tool as `tools/list` shows it (the stdio front end checks arguments against these).
+    /// Every tool as `tools/list` shows it (`mcp::call` checks arguments against these schemas).
     pub fn tools(&self) -> Vec<Tool> {
         self.tool_router.list_all()
     }
@@ -467,6 +467,14 @@ impl SmolwebServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for SmolwebServer {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        super::call::call_tool(self, &self.tool_router, request, context).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
