@@ -132,6 +132,12 @@ fn mismatched_calls() -> Vec<(&'static str, Value, &'static str)> {
             "offset",
         ),
         ("gemini_fetch", json!({}), "url"),
+        // Past what the parameter types read (i64): refused like any range.
+        (
+            "gemini_fetch",
+            json!({"url": "gemini://127.0.0.1/", "offset": u64::MAX}),
+            "offset",
+        ),
         (
             "gopher_fetch",
             json!({"url": "gopher://127.0.0.1/", "offset": -5}),

@@ -4,10 +4,11 @@
 //! publishes (generated from the serde parameter types), and answers a [`Mismatch`] per
 //! protocol generation. The checker knows the keywords those schemas use: `type` (one or a
 //! list), `properties`, `additionalProperties: false`, `required`, `$ref` into `$defs`, `enum`,
-//! `minimum`, `maximum`, `items`, `minItems`. `maxItems` is left to the tool on purpose: the
-//! contract answers an over-long batch with one `INVALID_REQUEST` element per URL. Unknown
-//! properties are ignored, as serde ignores them, unless the schema forbids them
-//! (`fetch_url`'s does). Every message names the field and, for a range, the bound.
+//! `minimum`, `maximum`, `items`, `minItems`; an integer must also fit the i64 the parameter
+//! types read. `maxItems` is left to the tool on purpose: the contract answers an over-long
+//! batch with one `INVALID_REQUEST` element per URL. Unknown properties are ignored, as serde
+//! ignores them, unless the schema forbids them (`fetch_url`'s does). Every message names the
+//! field and, for a range, the bound.
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -112,6 +113,11 @@ fn check_value(root: &JsonObject, schema: &Value, v: &Value, field: &str) -> Res
         let what: Vec<String> = types.iter().map(|t| article(t)).collect();
         return Err(mismatch(field, what.join(" or "), v));
     }
+    // The parameter types read integers as i64: a larger one is out of range, not a panic or
+    // a deserialization failure later.
+    if types.contains(&"integer") && v.is_u64() && !v.is_i64() {
+        return Err(mismatch(field, format!("<= {}", i64::MAX), v));
+    }
     if let Some(choices) = schema.get("enum").and_then(Value::as_array)
         && !choices.contains(v)
     {
@@ -177,6 +183,11 @@ mod tests {
                 json!({"url": "gemini://a/", "offset": 1.5}),
                 "offset",
                 "`offset` must be an integer (got 1.5)",
+            ),
+            (
+                json!({"url": "gemini://a/", "offset": u64::MAX}),
+                "offset",
+                "`offset` must be <= 9223372036854775807 (got 18446744073709551615)",
             ),
             (
                 json!({"url": "gemini://a/", "refresh": "yes"}),
