@@ -44,6 +44,8 @@ pub struct OpenOptions {
     pub trust_once: Option<String>,
     /// Receives body bytes read so far.
     pub progress: Option<tokio::sync::watch::Sender<u64>>,
+    /// Told when a request waits for an in-flight slot or a paced turn (batch progress).
+    pub waits: Option<crate::net::WaitNotices>,
     /// Web pages: convert the whole page instead of its main content (the reader's toggle).
     pub web_full: bool,
 }
@@ -295,6 +297,20 @@ impl Client {
         self.pacer.next_slot(host)
     }
 
+    /// Wait for `host`'s paced turn (see [`Pacer::wait_turn`]), telling `waits` of a wait.
+    async fn paced_turn(
+        &self,
+        host: &str,
+        max_wait: Duration,
+        waits: Option<&crate::net::WaitNotices>,
+    ) -> Result<(), Duration> {
+        let tell = |wait| {
+            let host = host.to_string();
+            crate::net::tell_wait(waits, crate::net::Wait::Paced { host, wait });
+        };
+        self.pacer.wait_turn(host, max_wait, tell).await
+    }
+
     /// Network options for this face and call.
     fn net_options(&self, opts: &OpenOptions) -> NetOptions {
         let net = &self.config.network;
@@ -312,6 +328,7 @@ impl Client {
             allow_client_cert_over_tls12: net.allow_client_cert_over_tls12,
             trust_once: opts.trust_once.clone(),
             progress: opts.progress.clone(),
+            waits: opts.waits.clone(),
         }
     }
 

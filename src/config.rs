@@ -60,7 +60,8 @@ pub struct Network {
     pub allow_client_cert_over_tls12: bool,
     /// Most network requests in flight at once in this process (the rest wait their turn).
     pub max_in_flight: usize,
-    /// Most network requests in flight at once to one host.
+    /// Most network requests in flight at once to one host (default 5, equal to
+    /// `mcp.batch_concurrency`'s, so a batch to one host is not split into rounds).
     pub max_in_flight_per_host: usize,
 }
 
@@ -74,7 +75,7 @@ impl Default for Network {
             allowed_hosts: Vec::new(),
             allow_client_cert_over_tls12: false,
             max_in_flight: 32,
-            max_in_flight_per_host: 4,
+            max_in_flight_per_host: 5,
         }
     }
 }

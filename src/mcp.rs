@@ -7,11 +7,14 @@
 //! the identity and trust tools, `gate` their one consent flow (`ask` elicits on both protocol generations,
 //! `seal` protects the 2026-07-28 round-trip state); `text` is what the agent reads.
 //! `stdio` is the front end that owns stdin/stdout (bounded lines, JSON-RPC errors for bad
-//! messages, `args` checks tool arguments against their schemas) and feeds rmcp.
+//! messages) and feeds rmcp; `call` is what every `tools/call` passes through (`args` checks
+//! its arguments against the tool's schema, answered per protocol generation; a cancelled call
+//! is dropped).
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
 mod args;
 mod ask;
+mod call;
 mod feeds;
 mod fetch;
 mod gate;

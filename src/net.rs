@@ -177,6 +177,28 @@ pub enum IdentityChoice {
     Fingerprint(String),
 }
 
+/// Why a request is held back before it is sent (told to [`NetOptions::waits`], for a caller
+/// that reports progress: a batch says which of its URLs waits and for what).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// All of the host's in-flight slots (`network.max_in_flight_per_host`) are taken.
+    HostSlot { host: String, limit: usize },
+    /// All of the process's in-flight slots (`network.max_in_flight`) are taken.
+    AnySlot { limit: usize },
+    /// The host's next paced turn is `wait` away (`politeness.per_host_interval_ms`, or a 44).
+    Paced { host: String, wait: Duration },
+}
+
+/// Where waits are told; a send that finds no receiver is ignored.
+pub type WaitNotices = tokio::sync::mpsc::UnboundedSender<Wait>;
+
+/// Tell `notices` (if any) about a wait.
+pub fn tell_wait(notices: Option<&WaitNotices>, wait: Wait) {
+    if let Some(n) = notices {
+        let _ = n.send(wait);
+    }
+}
+
 /// Per-request knobs (filled by `client` from the config and the face).
 #[derive(Clone, Debug)]
 pub struct NetOptions {
@@ -192,6 +214,8 @@ pub struct NetOptions {
     pub trust_once: Option<String>,
     /// Receives the count of body bytes read so far (loading indicators).
     pub progress: Option<tokio::sync::watch::Sender<u64>>,
+    /// Told when the request waits for a slot or a paced turn before it is sent.
+    pub waits: Option<WaitNotices>,
 }
 
 impl Default for NetOptions {
@@ -206,6 +230,7 @@ impl Default for NetOptions {
             allow_client_cert_over_tls12: false,
             trust_once: None,
             progress: None,
+            waits: None,
         }
     }
 }

@@ -173,3 +173,43 @@ async fn mcp_bench() {
         ratio(big_sc + big_text, window_chars)
     );
 }
+
+/// A batch of 5 URLs to one host whose answers take about 1.2 s, pacing off: with 0.2's
+/// per-host bound (4) and with the default (5, equal to the batch concurrency). Medians of 3.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run benches/mcp_bench.sh"]
+async fn batch_to_one_slow_host() {
+    let server = gemini::Server::start(
+        Routes::new().handler(|_| Reply::drip("# s\nslow page\n", Duration::from_millis(40))),
+    )
+    .await;
+    let config = |per_host: &str| {
+        Env::new(&format!(
+            "[network]\nallow_private_addresses = true\n{per_host}\
+             [politeness]\nper_host_interval_ms = 0\n"
+        ))
+    };
+    println!("gemini_batch_fetch of 5 URLs to one host answering in ~1.2 s (median of 3)");
+    for (label, env) in [
+        (
+            "max_in_flight_per_host = 4 (0.2)",
+            config("max_in_flight_per_host = 4\n"),
+        ),
+        ("default (5)", config("")),
+    ] {
+        let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+        call(&s, "gemini_fetch", json!({"url": server.url("/warm")})).await;
+        let mut times = Vec::new();
+        for round in 0..3 {
+            let urls: Vec<String> = (0..5)
+                .map(|i| server.url(&format!("/{label:.1}{round}/{i}")))
+                .collect();
+            let t = Instant::now();
+            let r = call(&s, "gemini_batch_fetch", json!({"urls": urls})).await;
+            times.push(t.elapsed());
+            assert_eq!(r.is_error, Some(false));
+        }
+        println!("  {label:34} {}", ms(median(times)));
+        s.cancel().await.unwrap();
+    }
+}

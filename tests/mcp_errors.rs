@@ -65,30 +65,53 @@ async fn input_errors_are_results_not_protocol_errors() {
         .await,
         "NOT_FETCHABLE"
     );
-    // Arguments that do not match the input schema are JSON-RPC errors naming the field
-    // (tests/mcp_protocol.rs has the wire-level cases).
-    for args in [
-        json!({"url": 5}),
-        json!({"url": "gemini://127.0.0.1/", "offset": -1}),
+    // Arguments that do not match the input schema: on this 2025-11-25 session, results
+    // naming the field (tests/mcp_protocol.rs has the wire-level cases of both generations).
+    for (args, field) in [
+        (json!({"url": 5}), "url"),
+        (
+            json!({"url": "gemini://127.0.0.1/", "offset": -1}),
+            "offset",
+        ),
     ] {
-        let bad = s
-            .call_tool(
-                rmcp::model::CallToolRequestParams::new("gemini_fetch")
-                    .with_arguments(args.as_object().cloned().unwrap()),
-            )
-            .await;
-        match bad {
-            Err(rmcp::ServiceError::McpError(e)) => {
-                assert_eq!(
-                    e.code,
-                    rmcp::model::ErrorCode::INVALID_PARAMS,
-                    "{args}: {e:?}"
-                );
-            }
-            other => panic!("{args}: expected -32602, got {other:?}"),
-        }
+        let r = call(&s, g, args.clone()).await;
+        assert_eq!(error_code(&r), "INVALID_REQUEST", "{args}");
+        let message = sc(&r)["error"]["message"].as_str().unwrap().to_string();
+        assert!(message.contains(&format!("`{field}`")), "{message}");
     }
     s.cancel().await.unwrap();
+}
+
+/// An rmcp client that asks for 2025-06-18 gets JSON-RPC `-32602` for the same arguments, and
+/// one on 2025-11-25 or 2026-07-28 a result; rmcp hands each to its caller as shown.
+#[tokio::test]
+async fn schema_mismatches_follow_the_session_generation() {
+    let env = Env::loopback();
+    let args = json!({"url": "gemini://127.0.0.1/", "offset": -1});
+    let old = TestClient::new(Elicit::Off).speaking(rmcp::model::ProtocolVersion::V_2025_06_18);
+    let s = connect(&env, Gen::Initialize, old).await;
+    let bad = s
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("gemini_fetch")
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+        .await;
+    println!("rmcp client on 2025-06-18 sees: {bad:?}");
+    match bad {
+        Err(rmcp::ServiceError::McpError(e)) => {
+            assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{e:?}");
+            assert_eq!(e.data.unwrap()["field"], "offset");
+        }
+        other => panic!("expected -32602, got {other:?}"),
+    }
+    s.cancel().await.unwrap();
+    for generation in [Gen::Initialize, Gen::Discover] {
+        let s = connect(&env, generation, TestClient::new(Elicit::Off)).await;
+        let r = call(&s, "gemini_fetch", args.clone()).await;
+        println!("rmcp client ({generation:?}) sees: {r:?}");
+        assert_eq!(error_code(&r), "INVALID_REQUEST", "{generation:?}");
+        s.cancel().await.unwrap();
+    }
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! The agent face speaks JSON-RPC strictly, as a client sees it on the wire: a line that is not
-//! JSON gets `-32700`, an oversized line gets an error and costs bounded memory, arguments that
-//! do not match the input schema get `-32602` naming the field, a `-32600` carries the
-//! request's id; the server keeps serving after each. Closing stdin mid-batch ends the process
+//! JSON gets `-32700`, an oversized line gets an error with its id and costs bounded memory,
+//! arguments that do not match the input schema get `-32602` naming the field up to 2025-06-18
+//! and an `isError` result naming it from 2025-11-25, a `-32600` carries the request's id; the
+//! server keeps serving after each. Closing stdin mid-batch ends the process
 //! at once. The fetch tools declare their result size in `_meta`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -69,6 +70,7 @@ fn an_oversized_line_gets_an_error_with_bounded_memory() {
     println!("reply to a 50 MB line: {r}");
     let (code, message) = error_of(&r);
     assert_eq!(code, -32600, "{r}");
+    assert_eq!(r["id"], 3, "the reply carries the request's id: {r}");
     assert!(message.contains("1048576"), "{message}");
     assert_eq!(r["error"]["data"]["limit_bytes"], 1_048_576);
     assert!(r["error"]["data"]["message_bytes"].as_u64().unwrap() > 50_000_000);
@@ -80,11 +82,44 @@ fn an_oversized_line_gets_an_error_with_bounded_memory() {
     );
 }
 
+/// The id of an oversized request is found in its first bytes, wherever it sits among the
+/// members before the long part; only an id after the long part is lost (`id: null`).
 #[test]
-fn arguments_that_do_not_match_the_schema_are_invalid_params() {
-    let env = Env::loopback();
+fn an_oversized_line_is_answered_with_its_id() {
+    let env = Env::new(&format!(
+        "{LOOPBACK_CONFIG}[mcp]\nmax_message_bytes = 65536\n"
+    ));
     let mut raw = Raw::initialized(&env);
+    let long = "a".repeat(200_000);
     let cases = [
+        (
+            format!(r#"{{"jsonrpc":"2.0", "id" : 41 ,"method":"ping","params":{{"x":"{long}"}}}}"#),
+            json!(41),
+        ),
+        (
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"gemini_fetch","arguments":{{"id":1}}}},"id":"q\"\u00e9-42","x":"{long}"}}"#
+            ),
+            json!("q\"\u{e9}-42"),
+        ),
+        (
+            format!(r#"{{"jsonrpc":"2.0","method":"ping","params":{{"x":"{long}"}},"id":43}}"#),
+            Value::Null,
+        ),
+    ];
+    for (line, id) in cases {
+        raw.send_line(line.as_bytes());
+        let r = raw.next(Duration::from_secs(30));
+        println!("reply to a {} byte line: {r}", line.len());
+        assert_eq!(error_of(&r).0, -32600, "{r}");
+        assert_eq!(r["id"], id, "{r}");
+    }
+    ping(&mut raw, 44);
+}
+
+/// Calls whose arguments do not match the tool's input schema: (tool, arguments, field).
+fn mismatched_calls() -> Vec<(&'static str, Value, &'static str)> {
+    vec![
         ("gemini_fetch", json!({"url": 5}), "url"),
         (
             "gemini_fetch",
@@ -97,6 +132,12 @@ fn arguments_that_do_not_match_the_schema_are_invalid_params() {
             "offset",
         ),
         ("gemini_fetch", json!({}), "url"),
+        // Past what the parameter types read (i64): refused like any range.
+        (
+            "gemini_fetch",
+            json!({"url": "gemini://127.0.0.1/", "offset": u64::MAX}),
+            "offset",
+        ),
         (
             "gopher_fetch",
             json!({"url": "gopher://127.0.0.1/", "offset": -5}),
@@ -108,8 +149,54 @@ fn arguments_that_do_not_match_the_schema_are_invalid_params() {
             json!({"action": "trust", "host": "a"}),
             "action",
         ),
-    ];
-    for (i, (tool, args, field)) in cases.into_iter().enumerate() {
+        (
+            "feed_fetch",
+            json!({"url": "gemini://127.0.0.1/", "offset": -1}),
+            "offset",
+        ),
+        (
+            "fetch_url",
+            json!({"url": "http://127.0.0.1:9/", "max_chars": 1_000_001}),
+            "max_chars",
+        ),
+        // fetch_url's schema forbids unknown properties.
+        (
+            "fetch_url",
+            json!({"url": "http://127.0.0.1:9/", "maxChars": 5}),
+            "maxChars",
+        ),
+    ]
+}
+
+/// What stays a JSON-RPC error in every generation: an unknown tool, malformed requests.
+fn malformed_requests_stay_protocol_errors(raw: &mut Raw) {
+    raw.call(30, "no_such_tool", json!({}));
+    let r = raw.reply(30);
+    println!("unknown tool: {r}");
+    assert_eq!(error_of(&r).0, -32602, "{r}");
+    raw.send(&json!({"jsonrpc":"2.0","id":33,"method":"tools/call",
+        "params":{"name":"gemini_fetch","arguments":[1]}}));
+    let r = raw.reply(33);
+    println!("arguments [1]: {r}");
+    assert_eq!(error_of(&r).0, -32602, "{r}");
+    assert_eq!(r["error"]["data"]["field"], "arguments");
+    raw.send(&json!({"jsonrpc":"2.0","id":31,"method":7}));
+    let r = raw.reply(31);
+    println!("method 7: {r}");
+    assert_eq!(error_of(&r).0, -32600);
+    raw.send(&json!({"jsonrpc":"1.0","id":"x-32","method":"ping"}));
+    let r = raw.reply("x-32");
+    println!("jsonrpc 1.0: {r}");
+    assert_eq!(error_of(&r).0, -32600);
+    ping(raw, 40);
+}
+
+/// Up to 2025-06-18: a JSON-RPC `-32602` whose message and `data.field` name the field.
+#[test]
+fn arguments_that_do_not_match_the_schema_are_invalid_params_up_to_2025_06_18() {
+    let env = Env::loopback();
+    let mut raw = Raw::initialized(&env);
+    for (i, (tool, args, field)) in mismatched_calls().into_iter().enumerate() {
         let id = 10 + i as i64;
         raw.call(id, tool, args.clone());
         let r = raw.reply(id);
@@ -120,16 +207,46 @@ fn arguments_that_do_not_match_the_schema_are_invalid_params() {
         assert_eq!(r["error"]["data"]["field"], field);
         assert!(r.get("result").is_none());
     }
-    // A malformed request keeps its id.
-    raw.send(&json!({"jsonrpc":"2.0","id":31,"method":7}));
-    let r = raw.reply(31);
-    println!("method 7: {r}");
-    assert_eq!(error_of(&r).0, -32600);
-    raw.send(&json!({"jsonrpc":"1.0","id":"x-32","method":"ping"}));
-    let r = raw.reply("x-32");
-    println!("jsonrpc 1.0: {r}");
-    assert_eq!(error_of(&r).0, -32600);
-    ping(&mut raw, 40);
+    malformed_requests_stay_protocol_errors(&mut raw);
+}
+
+/// From 2025-11-25 on: a tool execution error (`isError`) in the tool's own error shape, whose
+/// message names the field; `fetch_url` says `INVALID_INPUT`, the others `INVALID_REQUEST`.
+#[test]
+fn arguments_that_do_not_match_the_schema_are_tool_errors_from_2025_11_25() {
+    let env = Env::loopback();
+    let mut raw = Raw::initialized_with(&env, "2025-11-25");
+    for (i, (tool, args, field)) in mismatched_calls().into_iter().enumerate() {
+        let id = 10 + i as i64;
+        raw.call(id, tool, args.clone());
+        let r = raw.reply(id);
+        println!("{tool} {args}: {r}");
+        assert!(r.get("error").is_none(), "{tool} {args}: {r}");
+        let result = &r["result"];
+        assert_eq!(result["isError"], true, "{r}");
+        let sc = &result["structuredContent"];
+        let error = &sc["error"];
+        let code = if tool == "fetch_url" {
+            assert!(sc.get("kind").is_none(), "fetch_url has no kind: {sc}");
+            "INVALID_INPUT"
+        } else {
+            assert_eq!(sc["kind"], "error", "{sc}");
+            "INVALID_REQUEST"
+        };
+        assert_eq!(error["code"], code, "{sc}");
+        assert_eq!(error["retryable"], false, "{sc}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(&format!("`{field}`")), "{message}");
+        if tool.ends_with("_batch_fetch") {
+            assert_eq!(sc["result"], json!([]), "{sc}");
+        }
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("`{field}`")),
+            "the text block says it too: {text}"
+        );
+    }
+    malformed_requests_stay_protocol_errors(&mut raw);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

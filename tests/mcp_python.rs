@@ -1,6 +1,7 @@
 //! The official Python MCP SDK against the built binary (tests/python/smoke.py), on both
-//! protocol generations, and reading the protocol errors (tests/python/strict.py). Finding
-//! the interpreter, and skipping without one, is `mcp_harness::python`'s.
+//! protocol generations, reading the protocol errors (tests/python/strict.py), and seeing
+//! argument errors per protocol version with SDK 2.x and 1.x (tests/python/arguments.py).
+//! Finding the interpreters, and skipping without one, is `mcp_harness::python`'s.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod mcp_harness;
@@ -86,4 +87,31 @@ async fn python_sdk_reads_the_protocol_errors() {
     let stdout = python::run(&python, "strict.py", None, &env, &[]).await;
     assert!(stdout.contains("python strict protocol: OK"), "{stdout}");
     println!("{stdout}");
+}
+
+/// Arguments that fail the input schema: a -32602 exception on 2025-06-18, an `isError` result
+/// matching the tool's output schema on 2025-11-25 and 2026-07-28 (tests/python/arguments.py).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_argument_errors_per_generation() {
+    let Some(python) = python::interpreter("python_sdk_argument_errors_per_generation") else {
+        return;
+    };
+    let stdout = python::run(&python, "arguments.py", None, &Env::loopback(), &[]).await;
+    println!("{stdout}");
+    assert!(
+        stdout.contains("on 2025-06-18, 2025-11-25, 2026-07-28: OK"),
+        "{stdout}"
+    );
+}
+
+/// The same with the SDK's 1.x line (2025-06-18 and 2025-11-25).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk1_argument_errors_per_generation() {
+    let Some(python) = python::interpreter_mcp1("python_sdk1_argument_errors_per_generation")
+    else {
+        return;
+    };
+    let stdout = python::run(&python, "arguments.py", None, &Env::loopback(), &[]).await;
+    println!("{stdout}");
+    assert!(stdout.contains("on 2025-06-18, 2025-11-25: OK"), "{stdout}");
 }

@@ -37,6 +37,7 @@ async fn run_fetches(app: &mut App, client: &Client, mut fx: Vec<Effect>) -> Vec
                         trust_once: opts.trust_once,
                         progress: None,
                         web_full: opts.web_full,
+                        waits: None,
                     };
                     let outcome: Outcome = client.open(&url, &open).await;
                     next.extend(answer(app, id, outcome));

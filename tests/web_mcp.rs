@@ -9,7 +9,6 @@ mod mcp_harness;
 mod support;
 
 use mcp_harness::*;
-use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use support::http::{Reply, Request, Server};
 
@@ -152,19 +151,33 @@ async fn check_tool(generation: Gen) {
     )
     .await;
     assert_eq!(sc(&r)["error"]["code"], "INVALID_INPUT");
-    // Outside the input schema's range: a JSON-RPC -32602 naming the field (the contract
-    // keeps JSON-RPC errors for arguments that do not match the schema).
-    let args = json!({"url": s.url("/article"), "max_chars": 1_000_001});
-    let call = session.call_tool(
-        CallToolRequestParams::new("fetch_url").with_arguments(args.as_object().cloned().unwrap()),
-    );
-    let e = call
-        .await
-        .expect_err("max_chars over the maximum must be refused");
-    assert!(
-        e.to_string().contains("-32602") && e.to_string().contains("max_chars"),
-        "{e}"
-    );
+    // Outside the input schema's range, or a property the schema does not have: on these
+    // 2025-11-25 / 2026-07-28 sessions an INVALID_INPUT result naming the field, before any
+    // request (tests/mcp_protocol.rs has the 2025-06-18 -32602).
+    let hits = s.requests().len();
+    for (args, field) in [
+        (
+            json!({"url": s.url("/article"), "max_chars": 1_000_001}),
+            "max_chars",
+        ),
+        (
+            json!({"url": s.url("/article"), "startIndex": 5}),
+            "startIndex",
+        ),
+    ] {
+        let r = call(&session, "fetch_url", args).await;
+        assert_eq!(r.is_error, Some(true));
+        let e = &sc(&r)["error"];
+        assert_eq!(e["code"], "INVALID_INPUT", "{e}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{field}`")),
+            "{e}"
+        );
+    }
+    assert_eq!(s.requests().len(), hits, "refused before any request");
     session.cancel().await.unwrap();
 }
 

@@ -59,7 +59,8 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
     };
     let mut retried = false;
     loop {
-        if let Err(wait) = client.pacer.wait_turn(host, budget.left()).await {
+        let turn = client.paced_turn(host, budget.left(), opts.waits.as_ref());
+        if let Err(wait) = turn.await {
             return error(info, slow_down(wait));
         }
         let step = match budget.step(&net_opts) {

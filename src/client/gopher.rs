@@ -81,7 +81,8 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
     if let Err(e) = robots {
         return error(info, e);
     }
-    if let Err(wait) = client.pacer.wait_turn(&target.host, budget.left()).await {
+    let turn = client.paced_turn(&target.host, budget.left(), opts.waits.as_ref());
+    if let Err(wait) = turn.await {
         return error(info, super::gemini::slow_down(wait));
     }
     let step = match budget.step(&net_opts) {

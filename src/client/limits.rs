@@ -1,25 +1,46 @@
 //! Bounds on fetches in flight for the whole process: at most `network.max_in_flight` network
 //! requests at once, and at most `network.max_in_flight_per_host` to one host (robots.txt
 //! fetches included). The rest wait in line (tokio semaphores are fair: first come, first
-//! served) within their call's time budget; a wait that outlasts it is a `TIMEOUT`. A host's
-//! semaphore lives only while requests to it are in flight or waiting, so memory stays bounded
-//! by the work in progress, not by the hosts ever seen.
+//! served) within their call's time budget; a wait that outlasts it is a `TIMEOUT`. A request
+//! that has to wait says so first to its [`NetOptions::waits`] (a batch reports it as
+//! progress). A host's semaphore lives only while requests to it are in flight or waiting, so
+//! memory stays bounded by the work in progress, not by the hosts ever seen.
+//!
+//! The per-host default (5) equals `mcp.batch_concurrency`'s, so a batch to one host runs in one
+//! round; pacing (`politeness.per_host_interval_ms`) still spaces the requests' starts.
 //!
 //! [`Limited`] wraps any [`Transport`], so every path that reaches the network is bounded.
 
 use super::transport::{BoxFuture, Transport};
 use crate::core::url::{GopherTarget, Url};
-use crate::net::{FetchError, GeminiResponse, NetOptions};
+use crate::net::{FetchError, GeminiResponse, NetOptions, Wait, WaitNotices, tell_wait};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 pub struct Limited {
     inner: Arc<dyn Transport>,
     all: Arc<Semaphore>,
+    max_in_flight: usize,
     per_host: usize,
     hosts: Mutex<HashMap<String, Arc<Semaphore>>>,
+}
+
+/// A permit of `sem`: at once when one is free, else after telling `notices` why it waits.
+async fn permit(
+    sem: Arc<Semaphore>,
+    notices: Option<&WaitNotices>,
+    wait: impl FnOnce() -> Wait,
+) -> Option<OwnedSemaphorePermit> {
+    match sem.clone().try_acquire_owned() {
+        Ok(p) => Some(p),
+        Err(TryAcquireError::Closed) => None,
+        Err(TryAcquireError::NoPermits) => {
+            tell_wait(notices, wait());
+            sem.acquire_owned().await.ok()
+        }
+    }
 }
 
 /// The permits of one request; the host's entry goes when its last user is done.
@@ -48,6 +69,7 @@ impl Limited {
         Limited {
             inner,
             all: Arc::new(Semaphore::new(max_in_flight.max(1))),
+            max_in_flight: max_in_flight.max(1),
             per_host: per_host.max(1),
             hosts: Mutex::new(HashMap::new()),
         }
@@ -77,9 +99,16 @@ impl Limited {
             _host: None,
             _all: None,
         };
+        let notices = opts.waits.as_ref();
+        let (limit, all_limit) = (self.per_host, self.max_in_flight);
         let wait = async move {
-            let h = host_sem.acquire_owned().await.ok();
-            let a = self.all.clone().acquire_owned().await.ok();
+            let host = || Wait::HostSlot {
+                host: host.to_string(),
+                limit,
+            };
+            let h = permit(host_sem, notices, host).await;
+            let any = || Wait::AnySlot { limit: all_limit };
+            let a = permit(self.all.clone(), notices, any).await;
             (h, a)
         };
         let (h, a) = tokio::time::timeout(opts.timeout, wait)

@@ -164,7 +164,7 @@ impl Client {
         self.check_web_robots(&fetcher, &url, deadline).await?;
         let host = url.host_str().unwrap_or_default().to_string();
         let left = deadline.saturating_duration_since(Instant::now());
-        if let Err(wait) = self.pacer.wait_turn(&host, left).await {
+        if let Err(wait) = self.paced_turn(&host, left, None).await {
             return Err(WebError::PolicyRejected {
                 message: format!(
                     "requests to {host} are paced; the next one may leave in {} s",

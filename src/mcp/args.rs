@@ -1,12 +1,14 @@
 //! Checks tool arguments against the tool's published input schema, before the tool runs.
 //!
-//! The contract makes arguments that do not match the input schema a JSON-RPC error
-//! (`-32602`) naming the field, so the stdio front end checks every `tools/call` against the
-//! very schema `tools/list` publishes (generated from the serde parameter types). The checker
-//! knows the keywords those schemas use: `type` (one or a list), `properties`, `required`,
-//! `$ref` into `$defs`, `enum`, `minimum`, `maximum`, `items`, `minItems`. `maxItems` is left to
-//! the tool on purpose: the contract answers an over-long batch with one `INVALID_REQUEST`
-//! element per URL. Unknown properties are ignored, as serde ignores them.
+//! `mcp::call` runs every `tools/call` through [`check`] with the very schema `tools/list`
+//! publishes (generated from the serde parameter types), and answers a [`Mismatch`] per
+//! protocol generation. The checker knows the keywords those schemas use: `type` (one or a
+//! list), `properties`, `additionalProperties: false`, `required`, `$ref` into `$defs`, `enum`,
+//! `minimum`, `maximum`, `items`, `minItems`; an integer must also fit the i64 the parameter
+//! types read. `maxItems` is left to the tool on purpose: the contract answers an over-long
+//! batch with one `INVALID_REQUEST` element per URL. Unknown properties are ignored, as serde
+//! ignores them, unless the schema forbids them (`fetch_url`'s does). Every message names the
+//! field and, for a range, the bound.
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
@@ -33,6 +35,18 @@ pub fn check(schema: &JsonObject, args: &JsonObject) -> Result<(), Mismatch> {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return Ok(());
     };
+    if schema.get("additionalProperties") == Some(&Value::Bool(false))
+        && let Some(name) = args.keys().find(|k| !props.contains_key(*k))
+    {
+        let known: Vec<&str> = props.keys().map(String::as_str).collect();
+        return Err(Mismatch {
+            field: name.clone(),
+            message: format!(
+                "`{name}` is not a parameter of this tool (it takes {})",
+                known.join(", ")
+            ),
+        });
+    }
     for (name, value) in args {
         if let Some(prop) = props.get(name) {
             check_value(schema, prop, value, name)?;
@@ -98,6 +112,11 @@ fn check_value(root: &JsonObject, schema: &Value, v: &Value, field: &str) -> Res
     if !types.is_empty() && !types.iter().any(|t| type_matches(t, v)) {
         let what: Vec<String> = types.iter().map(|t| article(t)).collect();
         return Err(mismatch(field, what.join(" or "), v));
+    }
+    // The parameter types read integers as i64: a larger one is out of range, not a panic or
+    // a deserialization failure later.
+    if types.contains(&"integer") && v.is_u64() && !v.is_i64() {
+        return Err(mismatch(field, format!("<= {}", i64::MAX), v));
     }
     if let Some(choices) = schema.get("enum").and_then(Value::as_array)
         && !choices.contains(v)
@@ -166,6 +185,11 @@ mod tests {
                 "`offset` must be an integer (got 1.5)",
             ),
             (
+                json!({"url": "gemini://a/", "offset": u64::MAX}),
+                "offset",
+                "`offset` must be <= 9223372036854775807 (got 18446744073709551615)",
+            ),
+            (
                 json!({"url": "gemini://a/", "refresh": "yes"}),
                 "refresh",
                 "`refresh` must be a boolean (got \"yes\")",
@@ -211,5 +235,23 @@ mod tests {
         // The batch limit is the tool's: it answers each element.
         let many: Vec<String> = (0..60).map(|i| format!("gemini://a/{i}")).collect();
         assert!(run::<BatchParams>(json!({ "urls": many })).is_ok());
+    }
+
+    #[test]
+    fn a_schema_that_forbids_unknown_properties_names_them() {
+        use crate::mcp::web_out::FetchUrlParams;
+        let m = run::<FetchUrlParams>(json!({"url": "https://a/", "maxChars": 5}))
+            .expect_err("unknown property");
+        assert_eq!(m.field, "maxChars");
+        assert!(
+            m.message
+                .starts_with("`maxChars` is not a parameter of this tool (it takes ")
+                && m.message.contains("max_chars"),
+            "{}",
+            m.message
+        );
+        let m =
+            run::<FetchUrlParams>(json!({"url": "https://a/", "max_chars": 0})).expect_err("range");
+        assert_eq!(m.message, "`max_chars` must be >= 1 (got 0)");
     }
 }

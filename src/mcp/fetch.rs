@@ -3,14 +3,19 @@
 //! Invariants: an input problem is an `INVALID_REQUEST` result, never a panic or a JSON-RPC
 //! error; later windows come from the client's cache (`Client::open` answers from the held body,
 //! no new request); a batch keeps the order of its URLs, runs at most `batch_concurrency`
-//! fetches at once (per-host pacing is the client's), and each element is exactly what the
-//! single-fetch tool returns at offset 0.
+//! fetches at once (per-host pacing and in-flight slots are the client's), and each element is
+//! exactly what the single-fetch tool returns at offset 0. While it runs, a batch tells its
+//! caller each finished element and each wait of an element for a slot or a paced turn (one
+//! sentence naming the URL, never its query), as [`BatchEvent`]s; [`Progress`] turns them into
+//! strictly increasing progress values.
 
 use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
 use super::results::{ErrorCode, FetchResult, RequestInfoOut, error_out};
 use crate::client::{Client, OpenOptions};
 use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url, UrlError};
+use crate::net::{Wait, WaitNotices};
 use std::sync::Arc;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 /// The contract's batch limit.
 pub const MAX_BATCH: usize = 50;
@@ -46,12 +51,17 @@ enum Refusal {
     BatchTooLong(usize),
 }
 
-fn invalid(family: Family, raw_url: &str, refusal: &Refusal) -> FetchResult {
-    let message = refusal.to_string();
-    let url = match family {
+/// A URL as results and messages show it (a Gemini query is never repeated).
+fn shown_url(family: Family, raw_url: &str) -> String {
+    match family {
         Family::Gemini => without_query(raw_url.trim()),
         Family::Gopher => raw_url.trim().to_string(),
-    };
+    }
+}
+
+fn invalid(family: Family, raw_url: &str, refusal: &Refusal) -> FetchResult {
+    let message = refusal.to_string();
+    let url = shown_url(family, raw_url);
     let info = RequestInfoOut {
         url: (!url.is_empty()).then_some(url),
         ..RequestInfoOut::default()
@@ -91,13 +101,14 @@ fn check_offset(offset: i64) -> Result<usize, Refusal> {
     usize::try_from(offset).map_err(|_| Refusal::NegativeOffset(offset))
 }
 
-/// A Gemini fetch without elicitation. `input` replaces any query.
+/// A Gemini fetch without elicitation. `input` replaces any query; `waits` hears of waits
+/// for a slot or a paced turn.
 pub async fn gemini(
     client: &Client,
     url: &str,
     input: Option<&str>,
-    offset: i64,
-    refresh: bool,
+    (offset, refresh): (i64, bool),
+    waits: Option<WaitNotices>,
 ) -> FetchResult {
     let family = Family::Gemini;
     let checked = check_offset(offset).and_then(|o| Ok((o, check_url(family, url)?)));
@@ -113,6 +124,7 @@ pub async fn gemini(
     let opts = OpenOptions {
         input: input.map(str::to_string),
         refresh,
+        waits,
         ..OpenOptions::default()
     };
     let outcome = client.open(url.trim(), &opts).await;
@@ -133,8 +145,8 @@ pub async fn gopher(
     client: &Client,
     url: &str,
     search: Option<&str>,
-    offset: i64,
-    refresh: bool,
+    (offset, refresh): (i64, bool),
+    waits: Option<WaitNotices>,
 ) -> FetchResult {
     let family = Family::Gopher;
     let checked = check_offset(offset).and_then(|o| {
@@ -149,19 +161,74 @@ pub async fn gopher(
     let opts = OpenOptions {
         search: search.map(str::to_string),
         refresh,
+        waits,
         ..OpenOptions::default()
     };
     let outcome = client.open(url.trim(), &opts).await;
     map_outcome(family, &outcome, offset, limits(client), client.now())
 }
 
-/// Fetch many URLs: order kept, bounded concurrency, `on_done(finished_count)` after each.
+/// What a batch tells its caller while it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BatchEvent {
+    /// This many elements are finished.
+    Done(usize),
+    /// An element waits before its request is sent: one sentence that names its URL.
+    Waiting(String),
+}
+
+/// The sentence for an element that waits.
+fn waiting(url: &str, wait: &Wait) -> String {
+    match wait {
+        Wait::HostSlot { host, limit } => format!(
+            "{url} waits for a slot on its host {host}: {limit} requests to it are in flight \
+             (network.max_in_flight_per_host)"
+        ),
+        Wait::AnySlot { limit } => format!(
+            "{url} waits for a network slot: {limit} requests are in flight (network.max_in_flight)"
+        ),
+        Wait::Paced { host, wait } => format!(
+            "{url} waits {:.1} s for its turn on its host {host} (per-host pacing)",
+            wait.as_secs_f64()
+        ),
+    }
+}
+
+/// One batch element at offset 0, its waits told to `events`.
+async fn element(
+    client: &Client,
+    family: Family,
+    url: &str,
+    refresh: bool,
+    events: &UnboundedSender<BatchEvent>,
+) -> FetchResult {
+    let (tx, mut waits) = unbounded_channel();
+    let shown = shown_url(family, url);
+    let fetch = async {
+        match family {
+            Family::Gemini => gemini(client, url, None, (0, refresh), Some(tx)).await,
+            Family::Gopher => gopher(client, url, None, (0, refresh), Some(tx)).await,
+        }
+    };
+    tokio::pin!(fetch);
+    loop {
+        tokio::select! {
+            r = &mut fetch => return r,
+            Some(w) = waits.recv() => {
+                let _ = events.send(BatchEvent::Waiting(waiting(&shown, &w)));
+            }
+        }
+    }
+}
+
+/// Fetch many URLs: order kept, bounded concurrency, a [`BatchEvent::Done`] after each
+/// element and a [`BatchEvent::Waiting`] for each wait (no receiver: nothing is told).
 pub async fn batch(
     client: &Arc<Client>,
     family: Family,
     urls: &[String],
     refresh: bool,
-    on_done: impl Fn(usize),
+    events: UnboundedSender<BatchEvent>,
 ) -> Vec<FetchResult> {
     if urls.len() > MAX_BATCH {
         let refusal = Refusal::BatchTooLong(urls.len());
@@ -173,13 +240,10 @@ pub async fn batch(
     let mut set = tokio::task::JoinSet::new();
     for (i, url) in urls.iter().enumerate() {
         let (client, url, permits) = (client.clone(), url.clone(), permits.clone());
+        let events = events.clone();
         set.spawn(async move {
             let _permit = permits.acquire_owned().await;
-            let r = match family {
-                Family::Gemini => gemini(&client, &url, None, 0, refresh).await,
-                Family::Gopher => gopher(&client, &url, None, 0, refresh).await,
-            };
-            (i, r)
+            (i, element(&client, family, &url, refresh, &events).await)
         });
     }
     let mut results: Vec<Option<FetchResult>> = vec![None; urls.len()];
@@ -191,7 +255,7 @@ pub async fn batch(
             *slot = Some(r);
         }
         done += 1;
-        on_done(done);
+        let _ = events.send(BatchEvent::Done(done));
     }
     results
         .into_iter()
@@ -209,4 +273,68 @@ pub async fn batch(
             })
         })
         .collect()
+}
+
+/// Progress values for one batch's notifications: the finished elements, with waits in
+/// between. Values strictly increase, as MCP asks of the notifications for one token: a wait
+/// moves the value a sixteenth of the way to the next whole element.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: usize,
+    last: f64,
+}
+
+impl Progress {
+    /// The value to send for `event`, or None when it would not be above the last one.
+    pub fn next(&mut self, event: &BatchEvent) -> Option<f64> {
+        let value = match event {
+            BatchEvent::Done(n) => {
+                self.done = *n;
+                *n as f64
+            }
+            BatchEvent::Waiting(_) => self.last + (self.done as f64 + 1.0 - self.last) / 16.0,
+        };
+        (value > self.last).then(|| {
+            self.last = value;
+            value
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_values_rise_and_waits_stay_below_the_next_element() {
+        let mut p = Progress::default();
+        let wait = || BatchEvent::Waiting("u waits".into());
+        let mut values = vec![p.next(&wait()).unwrap()];
+        values.push(p.next(&BatchEvent::Done(1)).unwrap());
+        for _ in 0..200 {
+            if let Some(v) = p.next(&wait()) {
+                values.push(v);
+            }
+        }
+        values.push(p.next(&BatchEvent::Done(2)).unwrap());
+        assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+        assert_eq!(values[1], 1.0);
+        assert!(values[values.len() - 2] < 2.0);
+        assert_eq!(values.last().copied(), Some(2.0));
+    }
+
+    #[test]
+    fn a_wait_names_the_url_without_its_query() {
+        let w = Wait::HostSlot {
+            host: "example.org".into(),
+            limit: 5,
+        };
+        let m = waiting(
+            &shown_url(Family::Gemini, "gemini://example.org/a?secret"),
+            &w,
+        );
+        assert!(m.starts_with("gemini://example.org/a waits for a slot on its host example.org"));
+        assert!(!m.contains("secret"));
+    }
 }

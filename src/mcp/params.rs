@@ -1,7 +1,7 @@
 //! Tool parameters (the contract's names). Their JSON Schemas are what `tools/list` publishes
-//! and what the stdio front end checks every call against (a mismatch, such as a negative
-//! offset, is a JSON-RPC `-32602` naming the field). Numbers are still read as signed, so a
-//! call that skips the front end (in-process) gets an `INVALID_REQUEST` result, never a panic.
+//! and what `mcp::call` checks every call against (a mismatch, such as a negative offset, is
+//! answered per protocol generation, naming the field). Numbers are still read as signed, so a
+//! call that skips the check (in-process) gets an `INVALID_REQUEST` result, never a panic.
 
 use schemars::JsonSchema;
 use serde::Deserialize;

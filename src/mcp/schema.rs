@@ -2,7 +2,8 @@
 //!
 //! Invariants: every output schema has top-level `type: object`; a single-fetch or store tool's
 //! output is a `oneOf` over its result kinds discriminated by `kind`; a batch tool's output is an
-//! object whose `result` array items are that `oneOf`. Integer `format`s (`uint16`, `int64`...)
+//! object whose `result` array items are that `oneOf` (with `kind: error`, `error` and an empty
+//! `result` when the batch's arguments were refused). Integer `format`s (`uint16`, `int64`...)
 //! that strict validators reject are removed (unsigned ones keep `minimum: 0`).
 
 use rmcp::model::JsonObject;
@@ -70,7 +71,13 @@ pub fn batch_output<T: JsonSchema>() -> Arc<JsonObject> {
                 "type": "array",
                 "description": "One result per URL, in the order given; each is what the single-fetch tool returns.",
                 "items": Value::Object(item),
-            }
+            },
+            "kind": {
+                "const": "error",
+                "description": "Only when the arguments were refused: `error` says why and `result` is empty.",
+            },
+            "request_info": { "$ref": "#/$defs/RequestInfoOut" },
+            "error": { "$ref": "#/$defs/ErrorBody" },
         }),
     );
     map.insert("required".into(), json!(["result"]));
@@ -125,6 +132,12 @@ mod tests {
         assert_eq!(s["type"], "object");
         let items = s["properties"]["result"]["items"].as_object().unwrap();
         assert_eq!(kinds(items), ["menu", "text", "binary", "error"]);
-        assert!(s.contains_key("$defs"));
+        let defs = s["$defs"].as_object().unwrap();
+        for def in ["ErrorBody", "RequestInfoOut"] {
+            assert!(
+                defs.contains_key(def),
+                "{def} is there for the refusal's keys"
+            );
+        }
     }
 }

@@ -150,7 +150,7 @@ impl SmolwebServer {
         }
     }
 
-    /// Every tool as `tools/list` shows it (the stdio front end checks arguments against these).
+    /// Every tool as `tools/list` shows it (`mcp::call` checks arguments against these schemas).
     pub fn tools(&self) -> Vec<Tool> {
         self.tool_router.list_all()
     }
@@ -201,24 +201,28 @@ impl SmolwebServer {
         ctx: &RequestContext<RoleServer>,
     ) -> CallToolResult {
         let total = p.urls.len();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<fetch::BatchEvent>();
         let drain = ctx.meta.get_progress_token().map(|token| {
             let peer = ctx.peer.clone();
             tokio::spawn(async move {
-                while let Some(done) = rx.recv().await {
-                    let param = ProgressNotificationParam::new(token.clone(), done as f64)
+                let mut progress = fetch::Progress::default();
+                while let Some(event) = rx.recv().await {
+                    let Some(value) = progress.next(&event) else {
+                        continue;
+                    };
+                    let mut param = ProgressNotificationParam::new(token.clone(), value)
                         .with_total(total as f64);
+                    if let fetch::BatchEvent::Waiting(m) = event {
+                        param = param.with_message(m);
+                    }
                     if peer.notify_progress(param).await.is_err() {
                         break;
                     }
                 }
             })
         });
-        let results = fetch::batch(&self.client, family, &p.urls, p.refresh, |n| {
-            let _ = tx.send(n);
-        })
-        .await;
-        drop(tx);
+        // Every sender is gone once the batch returns, so the drain ends after the last event.
+        let results = fetch::batch(&self.client, family, &p.urls, p.refresh, tx).await;
         if let Some(d) = drain {
             let _ = d.await;
         }
@@ -233,14 +237,8 @@ impl SmolwebServer {
 
     /// Re-fetch with the user's answer after an input prompt.
     async fn with_answer(&self, p: &GeminiFetchParams, answer: &Answer) -> FetchResult {
-        let mut r = fetch::gemini(
-            &self.client,
-            &p.url,
-            Some(&answer.answer),
-            p.offset,
-            p.refresh,
-        )
-        .await;
+        let answer = Some(answer.answer.as_str());
+        let mut r = fetch::gemini(&self.client, &p.url, answer, (p.offset, p.refresh), None).await;
         mark_input_from_user(&mut r);
         r
     }
@@ -268,14 +266,8 @@ impl SmolwebServer {
         let (prompt, sensitive) = if p.ask_user && retry.state.is_some() {
             (String::new(), false)
         } else {
-            let r = fetch::gemini(
-                &self.client,
-                &p.url,
-                p.input.as_deref(),
-                p.offset,
-                p.refresh,
-            )
-            .await;
+            let input = p.input.as_deref();
+            let r = fetch::gemini(&self.client, &p.url, input, (p.offset, p.refresh), None).await;
             match &r {
                 FetchResult::Gemini(GeminiResult::Input(i)) if p.ask_user && p.input.is_none() => {
                     (i.prompt.clone(), i.sensitive)
@@ -297,7 +289,7 @@ impl SmolwebServer {
             Ask::Invalid(m) => refused(Family::Gemini, &p.url, ErrorCode::InvalidRequest, &m),
             Ask::Unsupported => {
                 // No way to reach the user: give the agent the prompt itself.
-                fetch::gemini(&self.client, &p.url, None, p.offset, p.refresh).await
+                fetch::gemini(&self.client, &p.url, None, (p.offset, p.refresh), None).await
             }
         };
         Ok(fetch_reply(&r, p.offset))
@@ -331,14 +323,8 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<GopherFetchParams>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let r = fetch::gopher(
-            &self.client,
-            &p.url,
-            p.search.as_deref(),
-            p.offset,
-            p.refresh,
-        )
-        .await;
+        let search = p.search.as_deref();
+        let r = fetch::gopher(&self.client, &p.url, search, (p.offset, p.refresh), None).await;
         Ok(fetch_reply(&r, p.offset))
     }
 
@@ -467,6 +453,14 @@ impl SmolwebServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for SmolwebServer {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        super::call::call_tool(self, &self.tool_router, request, context).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()

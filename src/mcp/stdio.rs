@@ -1,12 +1,13 @@
 //! The stdio front end: smolweb's own reader and writer around rmcp.
 //!
 //! rmcp's stdio transport ignores a line that is not JSON, drops an over-long line with a note
-//! on stderr only, answers a malformed message without its id, and lets tools run on arguments
-//! that do not match their schema. So the front end owns stdin and stdout, and talks to rmcp
-//! through an in-memory pipe:
+//! on stderr only, and answers a malformed message without its id. So the front end owns stdin
+//! and stdout, and talks to rmcp through an in-memory pipe (tool arguments are checked later,
+//! in `mcp::call`, where the session's protocol generation is known):
 //! - the reader takes one line at a time with a byte limit (`mcp.max_message_bytes`, default
-//!   4 MiB; a longer line is discarded while counted, so memory stays bounded), judges it
-//!   (`verdict`) and either hands it to rmcp or answers it with a JSON-RPC error itself;
+//!   4 MiB; a longer line is discarded while counted, so memory stays bounded, and answered
+//!   with the id found in its first bytes, `head`), judges it (`verdict`) and either hands it
+//!   to rmcp or answers it with a JSON-RPC error itself;
 //! - one writer task owns stdout and writes whole lines from both rmcp and the reader, so
 //!   replies never interleave;
 //! - when stdin ends, the session ends at once: rmcp and the tool calls in flight are dropped
@@ -16,6 +17,7 @@
 //! Both protocol generations (initialize-style and 2026-07-28) use the same JSON-RPC framing,
 //! so the front end needs no knowledge of either.
 
+mod head;
 mod lines;
 mod verdict;
 
@@ -28,7 +30,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
-use verdict::{Schemas, Verdict};
+use verdict::Verdict;
 
 /// Why a session could not run.
 #[derive(Debug, thiserror::Error)]
@@ -60,11 +62,6 @@ where
 {
     let max = client.config().mcp.max_message_bytes.max(1024);
     let server = SmolwebServer::new(client);
-    let schemas: Schemas = server
-        .tools()
-        .into_iter()
-        .map(|t| (t.name.to_string(), t.input_schema))
-        .collect();
 
     let (ours, theirs) = tokio::io::duplex(64 * 1024);
     let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
@@ -84,7 +81,7 @@ where
             }
         };
         let reply = match step {
-            Ok(Line::Message(bytes)) => match verdict::judge(&bytes, &schemas) {
+            Ok(Line::Message(bytes)) => match verdict::judge(&bytes) {
                 Verdict::Forward => {
                     let mut framed = bytes;
                     framed.push(b'\n');
@@ -96,9 +93,9 @@ where
                 Verdict::Reply(v) => v,
                 Verdict::Drop => continue,
             },
-            Ok(Line::TooLong { bytes }) => {
+            Ok(Line::TooLong { bytes, head }) => {
                 tracing::warn!(bytes, max, "refused a message over the size limit");
-                verdict::too_long(bytes, max)
+                verdict::too_long(bytes, max, &head)
             }
             Ok(Line::Eof) => break Ok(()),
             Err(e) => break Err(ServeError::Read(e)),

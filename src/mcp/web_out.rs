@@ -33,7 +33,10 @@ pub enum ExtractParam {
     Full,
 }
 
+// Unknown properties are refused (`additionalProperties: false` in the schema), as in
+// safe-fetch-mcp-server's.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FetchUrlParams {
     /// The absolute http:// or https:// URL to read.
     pub url: String,

@@ -50,8 +50,14 @@ impl Pacer {
 
     /// Reserve a slot and sleep until it, unless the wait would exceed `max_wait` (a long
     /// 44 pushback): then nothing is reserved and the wait is returned as the error, so the
-    /// caller answers SLOW_DOWN at once instead of sleeping past its budget.
-    pub async fn wait_turn(&self, host: &str, max_wait: Duration) -> Result<(), Duration> {
+    /// caller answers SLOW_DOWN at once instead of sleeping past its budget. `on_wait` hears
+    /// of a wait that is not zero before the sleep.
+    pub async fn wait_turn(
+        &self,
+        host: &str,
+        max_wait: Duration,
+        on_wait: impl FnOnce(Duration),
+    ) -> Result<(), Duration> {
         let wait = {
             let now = self.clock.now();
             let next = self.lock();
@@ -63,6 +69,7 @@ impl Pacer {
         }
         let (_, wait) = self.reserve(host);
         if !wait.is_zero() {
+            on_wait(wait);
             tokio::time::sleep(wait).await;
         }
         Ok(())
@@ -99,11 +106,15 @@ mod tests {
         let (p, _clock) = pacer(0);
         p.push_back("slow", 3600);
         let err = p
-            .wait_turn("slow", Duration::from_secs(30))
+            .wait_turn("slow", Duration::from_secs(30), |_| {})
             .await
             .unwrap_err();
         assert!(err > Duration::from_secs(3500), "{err:?}");
-        assert!(p.wait_turn("other", Duration::from_secs(30)).await.is_ok());
+        assert!(
+            p.wait_turn("other", Duration::from_secs(30), |_| {})
+                .await
+                .is_ok()
+        );
     }
 
     #[test]

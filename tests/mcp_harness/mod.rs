@@ -88,6 +88,10 @@ pub struct TestClient {
     /// Messages of the elicitations received.
     pub asked: Arc<Mutex<Vec<String>>>,
     pub progress: Arc<Mutex<Vec<f64>>>,
+    /// The message of every progress notification that had one.
+    pub progress_messages: Arc<Mutex<Vec<String>>>,
+    /// The protocol version asked for in `initialize` (None: rmcp's default).
+    pub version: Option<ProtocolVersion>,
 }
 
 impl TestClient {
@@ -96,7 +100,15 @@ impl TestClient {
             elicit,
             asked: Arc::default(),
             progress: Arc::default(),
+            progress_messages: Arc::default(),
+            version: None,
         }
+    }
+
+    /// Ask for this protocol version in `initialize`.
+    pub fn speaking(mut self, version: ProtocolVersion) -> TestClient {
+        self.version = Some(version);
+        self
     }
 }
 
@@ -106,7 +118,11 @@ impl ClientHandler for TestClient {
             Elicit::Off => ClientCapabilities::default(),
             _ => ClientCapabilities::builder().enable_elicitation().build(),
         };
-        ClientConfig::new(caps, Implementation::new("smolweb-test", "1.0"))
+        let config = ClientConfig::new(caps, Implementation::new("smolweb-test", "1.0"));
+        match &self.version {
+            Some(v) => config.with_protocol_version(v.clone()),
+            None => config,
+        }
     }
 
     async fn create_elicitation(
@@ -132,6 +148,9 @@ impl ClientHandler for TestClient {
         _ctx: NotificationContext<RoleClient>,
     ) {
         self.progress.lock().unwrap().push(params.progress);
+        if let Some(m) = params.message {
+            self.progress_messages.lock().unwrap().push(m);
+        }
     }
 }
 

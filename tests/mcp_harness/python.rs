@@ -1,42 +1,70 @@
 //! The official Python MCP SDK as an outside client: finding an interpreter that has it, and
 //! running one of the scripts under tests/python against the built binary.
 //!
-//! The interpreter is SMOLWEB_PYTHON, else a venv under target/pyvenv, else the CI venv, else
-//! /tmp/mcpvenv, else python3 — the first that can `import mcp`. Without one a test prints a
-//! loud SKIP and passes, unless SMOLWEB_REQUIRE_PYTHON_MCP=1 (CI), where it fails.
-//! (Set one up with: python3 -m venv target/pyvenv && target/pyvenv/bin/pip install mcp)
+//! SDK 2.x: SMOLWEB_PYTHON, else a venv under target/pyvenv, else the CI venv, else
+//! /tmp/mcpvenv, else python3 — the first that can `import mcp, mcp_types`. SDK 1.x (for the
+//! checks that differ per SDK major): SMOLWEB_PYTHON_MCP1, else target/pyvenv-mcp1, else
+//! /tmp/mcp1-venv — the first whose `mcp` is 1.x. Without one a test prints a loud SKIP and
+//! passes, unless SMOLWEB_REQUIRE_PYTHON_MCP=1 (CI), where it fails.
+//! (Set them up with: python3 -m venv target/pyvenv && target/pyvenv/bin/pip install mcp, and
+//! python3 -m venv target/pyvenv-mcp1 && target/pyvenv-mcp1/bin/pip install 'mcp<2')
 
 use super::Env;
 use std::path::{Path, PathBuf};
 
-/// The interpreter, or None after saying SKIP for `test` (a failure when it is required).
+/// The SDK 2.x interpreter, or None after saying SKIP for `test` (a failure when required).
 pub fn interpreter(test: &str) -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let found = [
+    let candidates = [
         std::env::var_os("SMOLWEB_PYTHON").map(PathBuf::from),
         Some(root.join("target/pyvenv/bin/python")),
         Some(PathBuf::from("/tmp/smolweb-ci-venv/bin/python")),
         Some(PathBuf::from("/tmp/mcpvenv/bin/python")),
         Some(PathBuf::from("python3")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| {
+    ];
+    find(
+        test,
+        candidates,
+        "import mcp, mcp_types",
+        "the `mcp` package (2.x). Set SMOLWEB_PYTHON or run: python3 -m venv target/pyvenv && \
+         target/pyvenv/bin/pip install mcp",
+    )
+}
+
+/// The SDK 1.x interpreter, or None after saying SKIP for `test` (a failure when required).
+pub fn interpreter_mcp1(test: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        std::env::var_os("SMOLWEB_PYTHON_MCP1").map(PathBuf::from),
+        Some(root.join("target/pyvenv-mcp1/bin/python")),
+        Some(PathBuf::from("/tmp/mcp1-venv/bin/python")),
+    ];
+    find(
+        test,
+        candidates,
+        "import mcp, importlib.metadata as m; assert m.version('mcp').startswith('1.')",
+        "the `mcp` package 1.x. Set SMOLWEB_PYTHON_MCP1 or run: python3 -m venv \
+         target/pyvenv-mcp1 && target/pyvenv-mcp1/bin/pip install 'mcp<2'",
+    )
+}
+
+fn find<const N: usize>(
+    test: &str,
+    candidates: [Option<PathBuf>; N],
+    probe: &str,
+    wanted: &str,
+) -> Option<PathBuf> {
+    let found = candidates.into_iter().flatten().find(|p| {
         std::process::Command::new(p)
-            .args(["-c", "import mcp, mcp_types"])
+            .args(["-c", probe])
             .output()
             .is_ok_and(|o| o.status.success())
     });
     if found.is_none() {
         if std::env::var("SMOLWEB_REQUIRE_PYTHON_MCP").as_deref() == Ok("1") {
-            panic!(
-                "{test}: no Python interpreter with the `mcp` package (SMOLWEB_REQUIRE_PYTHON_MCP=1)"
-            );
+            panic!("{test}: no Python interpreter with {wanted} (SMOLWEB_REQUIRE_PYTHON_MCP=1)");
         }
-        eprintln!(
-            "\n*** SKIP {test}: no Python with the `mcp` package. Set SMOLWEB_PYTHON or run: \
-             python3 -m venv target/pyvenv && target/pyvenv/bin/pip install mcp ***\n"
-        );
+        eprintln!("\n*** SKIP {test}: no Python with {wanted} ***\n");
     }
     found
 }

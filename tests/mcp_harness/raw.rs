@@ -49,15 +49,22 @@ impl Raw {
         }
     }
 
-    /// Spawn and complete the initialize handshake.
+    /// Spawn and complete the initialize handshake (protocol 2025-06-18).
     pub fn initialized(env: &Env) -> Raw {
+        Raw::initialized_with(env, "2025-06-18")
+    }
+
+    /// Spawn and complete the initialize handshake asking for `version`; the server must
+    /// answer with that version.
+    pub fn initialized_with(env: &Env, version: &str) -> Raw {
         let mut raw = Raw::spawn(env);
         raw.send(
             &json!({"jsonrpc":"2.0","id":"init","method":"initialize","params":{
-            "protocolVersion":"2025-06-18","capabilities":{},
+            "protocolVersion":version,"capabilities":{},
             "clientInfo":{"name":"raw","version":"1"}}}),
         );
-        raw.reply("init");
+        let r = raw.reply("init");
+        assert_eq!(r["result"]["protocolVersion"], version, "negotiated: {r}");
         raw.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
         raw
     }

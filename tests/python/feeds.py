@@ -10,7 +10,6 @@ import sys
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp.shared.exceptions import MCPError
 
 
 def check(cond, what):
@@ -70,11 +69,10 @@ async def main():
         g = gone.structured_content
         check(gone.is_error and g["error"]["code"] == "PERMANENT_ERROR" and g["error"]["status"] == 51,
               f"51: {g}")
-        try:
-            await client.call_tool("feed_fetch", {"url": gemini + "/log/", "offset": -1})
-            check(False, "a negative offset must be a JSON-RPC error")
-        except MCPError as e:
-            check(e.code == -32602 and "offset" in str(e), f"offset: {e}")
+        neg = await client.call_tool("feed_fetch", {"url": gemini + "/log/", "offset": -1})
+        n = neg.structured_content
+        check(neg.is_error and n["error"]["code"] == "INVALID_REQUEST"
+              and "`offset`" in n["error"]["message"], f"offset: {n}")
 
         subs = await client.call_tool("subscriptions_list", {})
         s = subs.structured_content

@@ -9,7 +9,6 @@ import asyncio
 import sys
 
 from mcp import Client
-from mcp.shared.exceptions import MCPError
 from mcp.client.stdio import StdioServerParameters
 
 
@@ -74,11 +73,10 @@ async def main():
         check(raw.structured_content["extraction"] == "none", "raw is not converted")
         bad = await client.call_tool("fetch_url", {"url": "file:///etc/passwd"})
         check(bad.is_error and bad.structured_content["error"]["code"] == "INVALID_INPUT", "file:")
-        try:
-            await client.call_tool("fetch_url", {"url": base + "/article", "max_chars": 0})
-            check(False, "max_chars 0 must be a JSON-RPC error")
-        except MCPError as e:
-            check(e.code == -32602 and "max_chars" in str(e), f"max_chars 0: {e}")
+        zero = await client.call_tool("fetch_url", {"url": base + "/article", "max_chars": 0})
+        z = zero.structured_content
+        check(zero.is_error and z["error"]["code"] == "INVALID_INPUT"
+              and "`max_chars`" in z["error"]["message"], f"max_chars 0: {z}")
     print("OK")
 
 

@@ -6,12 +6,14 @@
 //! - [`gemini`]: a Gemini TLS server with routes, a handler closure, request recording (line +
 //!   client certificate fingerprint), certificate swapping, TLS-1.2-only mode, misbehaviours.
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
+//! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod certs;
 pub mod gemini;
 pub mod gopher;
 pub mod http;
+pub mod tap;
 
 use std::path::PathBuf;
 

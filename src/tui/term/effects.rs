@@ -152,6 +152,7 @@ impl Shell {
                         trust_once: opts.trust_once,
                         progress: Some(ptx),
                         web_full: opts.web_full,
+                        waits: None,
                     };
                     client.open(&url, &open).await
                 }
