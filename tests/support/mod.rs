@@ -6,12 +6,14 @@
 //! - [`gemini`]: a Gemini TLS server with routes, a handler closure, request recording (line +
 //!   client certificate fingerprint), certificate swapping, TLS-1.2-only mode, misbehaviours.
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
+//! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod certs;
 pub mod gemini;
 pub mod gopher;
 pub mod http;
+pub mod pdf;
 
 use std::path::PathBuf;
 
