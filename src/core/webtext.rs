@@ -187,12 +187,12 @@ impl Shown {
         self.kind == BodyKind::Html
     }
 
-    /// A few words for a status line: "main", "full", "full page (no article found)",
+    /// A few words for a status line: "main", "full", "full (no article found)",
     /// "JSON", "PDF, 3 pages".
     pub fn short(&self) -> String {
         match (self.kind, self.extraction) {
             (BodyKind::Html, Extraction::Main) => "main".into(),
-            (BodyKind::Html, Extraction::FallbackFull) => "full page (no article found)".into(),
+            (BodyKind::Html, Extraction::FallbackFull) => "full (no article found)".into(),
             (BodyKind::Html, _) => "full".into(),
             (BodyKind::Markdown, _) => "markdown".into(),
             (BodyKind::Text, _) => "text".into(),
@@ -202,12 +202,12 @@ impl Shown {
         }
     }
 
-    /// What the text is, in a phrase: "main content", "full page (no article found)",
+    /// What the text is, in a phrase: "main content", "full page, no article found",
     /// "JSON, pretty-printed", "the text of a PDF (3 pages)".
     pub fn describe(&self) -> String {
         match (self.kind, self.extraction) {
             (BodyKind::Html, Extraction::Main) => "main content".into(),
-            (BodyKind::Html, Extraction::FallbackFull) => "full page (no article found)".into(),
+            (BodyKind::Html, Extraction::FallbackFull) => "full page, no article found".into(),
             (BodyKind::Html, _) => "full page".into(),
             (BodyKind::Markdown, _) => "markdown, as sent".into(),
             (BodyKind::Text, _) => "text, as sent".into(),

@@ -133,7 +133,7 @@ impl Client {
         extract: Extract,
         refresh: bool,
     ) -> Outcome {
-        let mut info = RequestInfo {
+        let info = RequestInfo {
             url: original.trim().to_string(),
             host: url.host().to_string(),
             port: url.port(),
@@ -155,41 +155,49 @@ impl Client {
                 return super::super::error(info, error);
             }
         };
-        info.timestamp = Some(fetched.page.fetched_at);
-        info.url = fetched.page.final_url.clone();
-        info.web = fetched.page.shown();
-        info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
-            version: t.version.clone().unwrap_or_else(|| "TLS".into()),
-            cipher: String::new(),
-            cert_fingerprint: t.cert_fingerprint.clone(),
-            cert_not_after: String::new(),
-            tofu: TofuState::Trusted,
-            client_cert: None,
-            client_cert_warning: None,
-            pin_warning: None,
-        });
-        let status = fetched.page.status;
-        if status >= 400 {
-            let temporary = status >= 500 || status == 408 || status == 429;
-            let meta = match &fetched.page.retry_after {
-                Some(r) => format!("HTTP {status} (Retry-After: {r})"),
-                None => format!("HTTP {status}"),
-            };
-            return Outcome::Failure {
-                info,
-                status: if temporary { 40 } else { 50 },
-                meta,
-                retry_after_seconds: None,
-            };
-        }
-        let page = Arc::new(reader_page(url, &fetched));
-        Outcome::Page {
+        reader_outcome(url, info, &fetched)
+    }
+}
+
+/// The reader-view [`Outcome`] of a fetched web page (pure: what [`Client::open_web_reader`]
+/// answers once the page is fetched). `info` is the request's; the page's final URL, time,
+/// certificate and what its text is ([`WebPage::shown`](super::WebPage::shown)) are added.
+/// A 4xx/5xx answer is a failure (see the module docs).
+pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> Outcome {
+    info.timestamp = Some(fetched.page.fetched_at);
+    info.url = fetched.page.final_url.clone();
+    info.web = fetched.page.shown();
+    info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
+        version: t.version.clone().unwrap_or_else(|| "TLS".into()),
+        cipher: String::new(),
+        cert_fingerprint: t.cert_fingerprint.clone(),
+        cert_not_after: String::new(),
+        tofu: TofuState::Trusted,
+        client_cert: None,
+        client_cert_warning: None,
+        pin_warning: None,
+    });
+    let status = fetched.page.status;
+    if status >= 400 {
+        let temporary = status >= 500 || status == 408 || status == 429;
+        let meta = match &fetched.page.retry_after {
+            Some(r) => format!("HTTP {status} (Retry-After: {r})"),
+            None => format!("HTTP {status}"),
+        };
+        return Outcome::Failure {
             info,
-            fetched: Fetched {
-                page,
-                cached: fetched.from_cache,
-                cached_at: Some(fetched.page.fetched_at),
-            },
-        }
+            status: if temporary { 40 } else { 50 },
+            meta,
+            retry_after_seconds: None,
+        };
+    }
+    let page = Arc::new(reader_page(url, fetched));
+    Outcome::Page {
+        info,
+        fetched: Fetched {
+            page,
+            cached: fetched.from_cache,
+            cached_at: Some(fetched.page.fetched_at),
+        },
     }
 }

@@ -127,8 +127,8 @@ fn every_shown_kind_is_named() {
     assert_eq!(html(Extraction::Main).describe(), "main content");
     assert_eq!(html(Extraction::Full).describe(), "full page");
     let fallback = html(Extraction::FallbackFull);
-    assert_eq!(fallback.describe(), "full page (no article found)");
-    assert_eq!(fallback.short(), "full page (no article found)");
+    assert_eq!(fallback.describe(), "full page, no article found");
+    assert_eq!(fallback.short(), "full (no article found)");
     assert!(fallback.is_fallback() && fallback.has_article_view());
     assert_eq!(html(Extraction::Main).short(), "main");
     assert_eq!(

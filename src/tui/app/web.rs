@@ -85,9 +85,9 @@ impl App {
         };
         let browser = format!("{}: browser", self.keymap.hint(Action::OpenInBrowser));
         let text = match info.web {
-            // A page whose text is not an article view: say what it is.
+            // No main content / full page choice here (the badge says what is shown).
             Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
-                format!("web page ({} · {browser})", shown.describe())
+                format!("web page ({browser})")
             }
             _ => format!(
                 "web page ({}: {} · {browser})",
@@ -99,7 +99,7 @@ impl App {
     }
 
     /// The short note the status line keeps while a web page is shown: how it came and what
-    /// is shown ("main", "full", "full page (no article found)", "JSON", ...).
+    /// is shown ("main", "full", "full (no article found)", "JSON", "PDF, 3 pages", ...).
     pub fn web_badge(&self) -> Option<String> {
         let (_, dv, info) = self.web_view()?;
         let shown = match info.web {
