@@ -187,3 +187,16 @@ fn damaged_files_are_errors_or_partial_text_never_a_panic() {
         let _ = read(&bad);
     }
 }
+
+#[test]
+fn a_pdf_cut_short_gives_the_pages_it_still_has() {
+    // Cut two thirds in: no cross-reference table, the last page's objects gone.
+    let pages: Vec<&[&str]> = vec![PAGE1; 6];
+    let pdf = text_pdf("Cut", &pages, Layout::Lines, false);
+    let t = read(&pdf[..pdf.len() * 2 / 3]).unwrap();
+    let page =
+        |n| format!("--- page {n} of 6 ---\n\nThe harbour fills slowly.\nBoats wait outside.\n\n");
+    let want: String =
+        (1..=5).map(page).collect::<String>() + "--- page 6 of 6 ---\n\n(no text on this page)\n";
+    assert_eq!(t.text, want);
+}

@@ -35,8 +35,12 @@ async fn serving(reply: Reply) -> Server {
 
 /// `fetch_url` on `url`, through a fresh `smolweb --mcp`.
 async fn fetch_url(env: &Env, url: &str) -> (Value, String) {
+    fetch_url_with(env, json!({ "url": url })).await
+}
+
+async fn fetch_url_with(env: &Env, args: Value) -> (Value, String) {
     let session = connect(env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
-    let r = call(&session, "fetch_url", json!({ "url": url })).await;
+    let r = call(&session, "fetch_url", args).await;
     session.cancel().await.unwrap();
     (sc(&r), texts(&r).join("\n"))
 }
@@ -191,6 +195,32 @@ async fn a_pdf_is_read_as_text_with_page_markers() {
     );
     let raw = get(&env, &s.url("/report.pdf"), &["--raw"]).await;
     assert_eq!(raw.stdout, pdf, "--raw writes the PDF itself");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pdf_cut_by_the_body_cap_is_read_as_far_as_it_goes() {
+    let pages: Vec<&[&str]> = vec![LINES; 6];
+    let pdf = text_pdf("Long report", &pages, Layout::Lines, false);
+    let cap = pdf.len() * 2 / 3;
+    let s = serving(Reply::new(200, "application/pdf", pdf)).await;
+    let env = Env::new(CONFIG);
+    let (v, _) = fetch_url_with(&env, json!({"url": s.url("/long.pdf"), "max_bytes": cap})).await;
+    let text = page(&v, "application/pdf");
+    assert_eq!(v["truncated"], true, "{v}");
+    assert_eq!(v["bytes"], cap, "{v}");
+    assert!(
+        text.starts_with("--- page 1 of 6 ---\n\nThe harbour fills slowly"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--- page 4 of 6 ---\n\nThe harbour"),
+        "{text}"
+    );
+    // The pages past the cut are named, with nothing in them.
+    assert!(
+        text.ends_with("--- page 6 of 6 ---\n\n(no text on this page)\n"),
+        "{text}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

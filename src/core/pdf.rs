@@ -8,11 +8,14 @@
 //!
 //! Limits ([`PdfLimits`], scaled from the body size): every stream lopdf decompresses while
 //! loading is bounded ([`MAX_STREAM_BYTES`]); the objects it keeps are weighed as they load and
-//! the load fails past `max_object_bytes` ([`PdfError::TooLarge`]); page and form contents are
-//! decompressed from one shared allowance (`max_content_bytes`), a page over its share is left
-//! out with a note; the text stops at `max_text_bytes` (`truncated`). `keep_going` is asked
-//! between pages and every few thousand operators, so a caller with a deadline can stop the
-//! work ([`PdfError::Stopped`]). The caller runs this off its async runtime: it is CPU work.
+//! the load fails past `max_object_bytes` ([`PdfError::TooLarge`]; lopdf does not pass the
+//! objects of an encrypted file through that filter, so there only the per-stream bound
+//! holds); page and form contents are decompressed from one shared allowance
+//! (`max_content_bytes`), a page over its share is left out with a note; the text stops at
+//! `max_text_bytes` (`truncated`). `keep_going` is asked between pages and every few thousand
+//! operators, so a caller with a deadline can stop the work ([`PdfError::Stopped`]); the load
+//! itself is not interrupted (its cost follows the body size and the per-stream bound). The
+//! caller runs this off its async runtime: it is CPU work.
 
 mod content;
 
@@ -226,7 +229,11 @@ pub fn extract(
             None => {
                 let text = tidy(&page.text.text);
                 any_text |= !text.is_empty();
-                out.push_str(&text);
+                out.push_str(if text.is_empty() {
+                    "(no text on this page)"
+                } else {
+                    &text
+                });
             }
         }
     }

@@ -23,7 +23,7 @@ pub enum BodyKind {
     Markdown,
     /// Any other text, given as sent.
     Text,
-    /// `pretty`: re-indented (false when it did not parse, so it is given as sent).
+    /// `pretty`: re-indented (false when given as sent: it did not parse, or `raw` asked).
     Json {
         pretty: bool,
     },
@@ -212,7 +212,7 @@ impl Shown {
             (BodyKind::Markdown, _) => "markdown, as sent".into(),
             (BodyKind::Text, _) => "text, as sent".into(),
             (BodyKind::Json { pretty: true }, _) => "JSON, pretty-printed".into(),
-            (BodyKind::Json { pretty: false }, _) => "JSON, as sent (it does not parse)".into(),
+            (BodyKind::Json { pretty: false }, _) => "JSON, as sent".into(),
             (BodyKind::Xml, _) => "XML, as sent".into(),
             (BodyKind::Pdf { pages }, _) => {
                 format!("the text of a PDF ({})", pages_words(pages))

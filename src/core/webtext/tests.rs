@@ -137,7 +137,7 @@ fn every_shown_kind_is_named() {
     );
     assert_eq!(
         other(BodyKind::Json { pretty: false }).describe(),
-        "JSON, as sent (it does not parse)"
+        "JSON, as sent"
     );
     assert_eq!(
         other(BodyKind::Pdf { pages: 3 }).describe(),
