@@ -86,3 +86,6 @@ pub async fn read_pdf(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
