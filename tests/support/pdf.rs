@@ -1,7 +1,8 @@
 //! PDFs made for the tests, written object by object with a cross-reference table (no
 //! fetched files): text pages in Helvetica (optionally Flate-compressed, one word per `TJ`
 //! run or per positioned `Tj`), pages that only draw an image (a scan without a text layer),
-//! a PDF that needs a password (encrypted by lopdf, RC4 128-bit), and a compression bomb.
+//! a PDF that needs a password (encrypted by lopdf, RC4 128-bit), a compression bomb, and a
+//! PDF carrying one object too heavy to hold.
 
 use std::io::Write;
 
@@ -233,6 +234,43 @@ pub fn bomb_pdf(inflated: usize) -> Vec<u8> {
          /Resources << /Font << /F1 {font} 0 R >> >> >>"
     ));
     b.set(catalog, format!("<< /Type /Catalog /Pages {pages} 0 R >>"));
+    b.set(
+        pages,
+        format!("<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>"),
+    );
+    b.finish(catalog, None)
+}
+
+/// A PDF whose catalog carries an array of `n` zeros (in an object stream when `objstm`).
+pub fn heavy_pdf(n: usize, objstm: bool) -> Vec<u8> {
+    let mut b = Builder::new();
+    let catalog = b.reserve();
+    let pages = b.reserve();
+    let content = b.stream("", b"BT /F1 12 Tf 72 700 Td (light) Tj ET", false);
+    let font = b.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+    let page = b.add(format!(
+        "<< /Type /Page /Parent {pages} 0 R /Contents {content} 0 R /Resources << /Font << /F1 {font} 0 R >> >> >>"
+    ));
+    let zeros = format!("[{}]", "0 ".repeat(n));
+    let heavy = if objstm {
+        let n_obj = b.reserve();
+        let header = format!("{n_obj} 0 ");
+        let data = format!("{header}{zeros}");
+        let s = b.stream(
+            &format!("/Type /ObjStm /N 1 /First {}", header.len()),
+            data.as_bytes(),
+            true,
+        );
+        b.set(n_obj, "null");
+        let _ = s;
+        n_obj
+    } else {
+        b.add(zeros)
+    };
+    b.set(
+        catalog,
+        format!("<< /Type /Catalog /Pages {pages} 0 R /Heavy {heavy} 0 R >>"),
+    );
     b.set(
         pages,
         format!("<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>"),
