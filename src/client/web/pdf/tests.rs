@@ -19,9 +19,10 @@ async fn the_body_comes_back_with_the_verdict() {
     assert_eq!(read, Err(PdfError::NoText { pages: 1 }));
     // Every permit is back once the workers are done.
     for _ in 0..PDF_WORKERS * 2 {
-        read_pdf(&slots, BLANK.to_vec(), deadline, Duration::from_secs(30))
+        let (_, read) = read_pdf(&slots, BLANK.to_vec(), deadline, Duration::from_secs(30))
             .await
             .unwrap();
+        assert!(read.is_err());
     }
     assert_eq!(slots.0.available_permits(), PDF_WORKERS);
 }
