@@ -120,13 +120,16 @@ fn init_logging(log_file: Option<&PathBuf>, default_level: &str) -> Result<()> {
 /// answer or a query in it; rustls: handshake and record details), and rmcp's info/warn lines
 /// carry notifications and rejected requests. Only our own code (target `smolweb`), which
 /// never logs an input, a query or key material, may log below `warn`; rmcp is held to
-/// `error` (transport failures only).
+/// `error` (transport failures only). lopdf is silent: it logs a line per damaged object of a
+/// PDF, so a hostile file could flood the log, and what matters reaches the caller as the
+/// error of the fetch.
 fn dependency_cap() -> tracing_subscriber::filter::Targets {
     use tracing_subscriber::filter::LevelFilter;
     tracing_subscriber::filter::Targets::new()
         .with_default(LevelFilter::WARN)
         .with_target("smolweb", LevelFilter::TRACE)
         .with_target("rmcp", LevelFilter::ERROR)
+        .with_target("lopdf", LevelFilter::OFF)
 }
 
 fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {

@@ -69,6 +69,8 @@ pub struct RequestInfo {
     /// When the request was sent (None when refused before sending).
     pub timestamp: Option<OffsetDateTime>,
     pub tls: Option<TlsInfo>,
+    /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
+    pub web: Option<crate::core::webtext::Shown>,
 }
 
 /// A page, fresh or from the cache.

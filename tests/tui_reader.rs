@@ -2,17 +2,17 @@
 //! with the real HTML conversion (no terminal, no network).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod support;
 mod tui_helpers;
 
-use smolweb::client::web::reader_gemtext;
-use smolweb::client::{Fetched, Outcome};
-use smolweb::core::html::{Extract, convert_html};
-use smolweb::core::page::{Page, mime_of};
-use smolweb::core::response::parse_mime;
+use smolweb::client::Outcome;
+use smolweb::client::web::{WebFetched, WebFormat, WebPage, reader_outcome, web_page};
+use smolweb::core::html::{Extract, Extraction};
 use smolweb::core::url::Url;
-use smolweb::net::TofuState;
+use smolweb::net::http::{HttpResponse, WebTls};
 use smolweb::tui::app::{App, Effect, Msg, Popup, ShellError};
 use std::sync::Arc;
+use time::OffsetDateTime;
 use tui_helpers::*;
 
 const HOME: &str = "gemini://home.test/";
@@ -38,28 +38,50 @@ of this page rather than as one more box next to the navigation.</p>
 <footer>Copyright and links nobody reads.</footer>
 </body></html>"#;
 
+/// A web answer as the HTTP fetcher hands it over (https ones with a verified certificate).
+fn response(url: &str, content_type: &str, body: &[u8]) -> HttpResponse {
+    HttpResponse {
+        status: 200,
+        final_url: url.into(),
+        content_type: Some(content_type.into()),
+        retry_after: None,
+        markdown_tokens: None,
+        body: body.to_vec(),
+        truncated: false,
+        tls: url.starts_with("https:").then(|| WebTls {
+            cert_fingerprint: "sha256:00112233".into(),
+            version: Some("TLSv1.3".into()),
+        }),
+        redirects: Vec::new(),
+    }
+}
+
+/// The outcome the client's reader face answers for this page (the same conversion and the
+/// same result as `fetch_url`, made into the reader's page by the client's own code).
+fn outcome(url: &str, page: WebPage) -> Outcome {
+    let fetched = WebFetched {
+        page: Arc::new(page),
+        from_cache: false,
+    };
+    reader_outcome(Url::parse(url).unwrap(), info(url), &fetched)
+}
+
 /// A web page as the client's reader face answers it: the HTML converted with the real
-/// conversion, shown as gemtext, the page's own type kept; https pages carry their
-/// (verified) certificate.
+/// conversion, shown as gemtext, the page's own type kept.
 fn web(url: &str, html: &str, extract: Extract) -> Outcome {
-    let converted = convert_html(html, url, extract);
-    let text = reader_gemtext(&converted.markdown, converted.meta.title.as_deref());
-    let mut gemini = mime_of("text/gemini");
-    gemini.charset = Some("utf-8".into());
-    let mut page = Page::from_gemini(Url::parse(url).unwrap(), gemini, text.into_bytes());
-    page.mime = parse_mime("text/html; charset=utf-8");
-    let mut info = info(url);
-    if url.starts_with("https:") {
-        info.tls = Some(tls(TofuState::Trusted));
-    }
-    Outcome::Page {
-        info,
-        fetched: Fetched {
-            page: Arc::new(page),
-            cached: false,
-            cached_at: None,
-        },
-    }
+    outcome(url, converted(url, html, extract))
+}
+
+fn converted(url: &str, html: &str, extract: Extract) -> WebPage {
+    let resp = response(url, "text/html; charset=utf-8", html.as_bytes());
+    web_page(
+        resp,
+        WebFormat::Markdown,
+        extract,
+        OffsetDateTime::UNIX_EPOCH,
+        true,
+    )
+    .unwrap()
 }
 
 fn at_home() -> App {
@@ -309,4 +331,137 @@ fn help_names_the_reader_keys_and_they_can_be_rebound() {
     press(&mut app, &["esc"]);
     let fx = press(&mut app, &["ctrl-o"]);
     assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
+}
+
+/// Home, link 1, answered with `outcome`.
+fn at_post_with(page: WebPage) -> App {
+    let mut app = at_home();
+    let (id, url, _) = fetch(&press(&mut app, &["1"]));
+    answer(&mut app, id, outcome(&url, page));
+    app
+}
+
+fn info_row(app: &mut App, key: &str) -> String {
+    press(app, &["i"]);
+    let Some(Popup::Info(rows)) = &app.dialog.popup else {
+        panic!("{:?}", app.dialog.popup);
+    };
+    let row = rows.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    press(app, &["esc"]);
+    row.unwrap_or_else(|| panic!("no {key} row"))
+}
+
+#[test]
+fn a_page_without_an_article_says_it_shows_the_full_page() {
+    // The converter found no article and gave the whole page (`fallback-full`).
+    let mut page = converted(POST, ARTICLE, Extract::Full);
+    page.extraction = Extraction::FallbackFull;
+    let mut app = at_post_with(page);
+    let s = screen(&app);
+    let status_line = s.lines().last().unwrap();
+    assert!(
+        status_line.starts_with("web page (E: browser)"),
+        "{status_line}"
+    );
+    assert!(
+        status_line.contains("web · certificate verified · full (no article found)"),
+        "{status_line}"
+    );
+    assert!(!status_line.contains("· main"), "{status_line}");
+    assert_eq!(
+        info_row(&mut app, "Kind"),
+        "web page (reader view: full page, no article found)"
+    );
+    // `v` would give the same page: it says so instead of fetching it again.
+    assert!(fetches(&press(&mut app, &["v"])).is_empty());
+    assert!(
+        app.status
+            .text
+            .contains("no article was found on this page: the full page is shown already"),
+        "{:?}",
+        app.status
+    );
+}
+
+#[test]
+fn page_info_names_the_extraction_used() {
+    let mut app = at_post();
+    assert_eq!(
+        info_row(&mut app, "Kind"),
+        "web page (reader view: main content)"
+    );
+    let (id, _, _) = fetch(&press(&mut app, &["v"]));
+    answer(&mut app, id, web(POST, ARTICLE, Extract::Full));
+    assert_eq!(
+        info_row(&mut app, "Kind"),
+        "web page (reader view: full page)"
+    );
+}
+
+#[test]
+fn a_json_link_opens_as_pretty_text_in_the_reader() {
+    let resp = response(
+        POST,
+        "application/json",
+        br#"{"tide":{"high":"06:12","low":"12:30"}}"#,
+    );
+    let page = web_page(
+        resp,
+        WebFormat::Markdown,
+        Extract::Main,
+        OffsetDateTime::UNIX_EPOCH,
+        true,
+    )
+    .unwrap();
+    let mut app = at_post_with(page);
+    let s = screen(&app);
+    // Pretty-printed, its indentation kept (the screen has a one-column margin).
+    assert!(
+        s.contains(" {\n   \"tide\": {\n     \"high\": \"06:12\","),
+        "{s}"
+    );
+    assert!(app.web_badge().unwrap().ends_with("· JSON"), "{s}");
+    assert_eq!(
+        info_row(&mut app, "Kind"),
+        "web page (reader view: JSON, pretty-printed)"
+    );
+    assert_eq!(info_row(&mut app, "Type"), "application/json");
+    assert!(fetches(&press(&mut app, &["v"])).is_empty());
+    assert!(
+        app.status
+            .text
+            .contains("not HTML: it has no main content / full page view"),
+        "{:?}",
+        app.status
+    );
+}
+
+#[test]
+fn a_pdf_link_opens_as_its_text_in_the_reader() {
+    use smolweb::core::pdf::{PdfLimits, extract};
+    let pdf = support::pdf::text_pdf(
+        "Tide tables",
+        &[&["High water at six."], &["Low water at noon."]],
+        support::pdf::Layout::Lines,
+        true,
+    );
+    // Sent with a type that hides what it is: the bytes say PDF.
+    let resp = response(POST, "application/octet-stream", &pdf);
+    let read = extract(&pdf, &PdfLimits::for_body(pdf.len()), &|| true);
+    let page =
+        smolweb::client::web::web_pdf_page(resp, read, OffsetDateTime::UNIX_EPOCH, true).unwrap();
+    let mut app = at_post_with(page);
+    let s = screen(&app);
+    assert!(
+        s.contains("--- page 1 of 2 ---")
+            && s.contains("High water at six.")
+            && s.contains("--- page 2 of 2 ---"),
+        "{s}"
+    );
+    assert!(app.web_badge().unwrap().ends_with("· PDF, 2 pages"));
+    assert_eq!(info_row(&mut app, "Type"), "application/pdf");
+    assert_eq!(
+        info_row(&mut app, "Kind"),
+        "web page (reader view: the text of a PDF (2 pages))"
+    );
 }

@@ -389,7 +389,7 @@ async fn status_pages_and_content_types() {
     assert_eq!(f.page.markdown_tokens, Some(42));
     assert_eq!(f.page.extraction, Extraction::None);
     let f = get(&c.client, &s.url("/json")).await.unwrap();
-    assert_eq!(text(&f), r#"{"a": [1, 2]}"#);
+    assert_eq!(text(&f), "{\n  \"a\": [\n    1,\n    2\n  ]\n}\n");
     // 4xx/5xx answers are not kept.
     get(&c.client, &s.url("/missing")).await.unwrap();
     assert_eq!(s.hits("/missing"), 2);

@@ -1,8 +1,9 @@
 //! `fetch_url` through the real binary: rmcp's client on both protocol generations (schemas,
 //! annotations, results, windows from the held copy, errors with their codes, a refused
 //! redirect never contacted), and the official Python MCP SDK (tests/python/web.py), which
-//! validates every structuredContent against the output schema. The Python part skips loudly
-//! without an interpreter that has `mcp`, unless SMOLWEB_REQUIRE_PYTHON_MCP=1.
+//! validates every structuredContent against the output schema (JSON, a PDF's text and an
+//! encrypted PDF's refusal included). The Python part skips loudly without an interpreter
+//! that has `mcp`, unless SMOLWEB_REQUIRE_PYTHON_MCP=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod mcp_harness;
@@ -11,6 +12,7 @@ mod support;
 use mcp_harness::*;
 use serde_json::{Value, json};
 use support::http::{Reply, Request, Server};
+use support::pdf::{Layout, encrypted_pdf, text_pdf};
 
 const CONFIG: &str = "\
 [network]
@@ -37,7 +39,14 @@ fn port_of(r: &Request) -> String {
 }
 
 async fn server() -> Server {
-    Server::start(|r| match r.path() {
+    let pdf = text_pdf(
+        "Tides",
+        &[&["The harbour fills slowly."]],
+        Layout::Kerned,
+        true,
+    );
+    let locked = encrypted_pdf();
+    Server::start(move |r| match r.path() {
         "/robots.txt" => Reply::new(404, "text/plain", ""),
         "/article" => Reply::html(ARTICLE),
         "/missing" => Reply::new(
@@ -48,6 +57,10 @@ async fn server() -> Server {
         "/busy" => Reply::new(429, "text/plain", "wait").header("Retry-After", "30"),
         "/png" => Reply::new(200, "image/png", vec![0x89, b'P', b'N', b'G']),
         "/md" => Reply::new(200, "text/markdown", "# Hi\n").header("x-markdown-tokens", "42"),
+        "/json" => Reply::new(200, "application/json", r#"{"a":[1,2]}"#),
+        // A PDF sent as untyped bytes: read by its header.
+        "/pdf" => Reply::new(200, "application/octet-stream", pdf.clone()),
+        "/locked.pdf" => Reply::new(200, "application/pdf", locked.clone()),
         "/to-localhost" => Reply::redirect(302, &format!("http://localhost:{}/target", port_of(r))),
         "/loop" => Reply::redirect(302, "/loop"),
         _ => Reply::html("<p>never</p>"),

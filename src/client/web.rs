@@ -4,7 +4,8 @@
 //! Order of work for [`Client::fetch_web`]: the cache (keyed by URL and conversion options;
 //! a page is stored under both the asked and the final URL) -> robots.txt (agent face, or the
 //! human face with `tui_respect_robots`; asked again before each redirect hop) -> pacing
-//! (agent face) -> [`HttpFetcher`] (guard, redirects, limits) -> decode and convert ([`page`]) -> cache. One timeout budget covers
+//! (agent face) -> [`HttpFetcher`] (guard, redirects, limits) -> decode and convert ([`page`];
+//! a PDF's text is read on a worker thread, [`pdf`]) -> cache. One timeout budget covers
 //! robots.txt and the page. The fetcher of a face is built on first use (it reads the extra
 //! root certificates named in `[web]`), so a bad file only affects the web.
 //!
@@ -13,12 +14,14 @@
 //! Gemini, and uses `web.tui_max_response_bytes`. Dangerous ports are refused for agents only.
 
 mod page;
+mod pdf;
 mod reader;
 mod robots;
 
-pub use page::{WebFormat, WebPage};
+pub use page::{WebFormat, WebPage, build as web_page, build_pdf as web_pdf_page};
+pub use pdf::PDF_THREAD;
 pub(super) use reader::open_reader;
-pub use reader::{reader_gemtext, reader_page, web_error_as_fetch};
+pub use reader::{reader_gemtext, reader_outcome, reader_page, web_error_as_fetch};
 
 use super::{Client, Face};
 use crate::cache::{Cache, Clock};
@@ -52,6 +55,7 @@ pub struct WebState {
     fetcher: OnceLock<Result<Arc<HttpFetcher>, WebError>>,
     cache: Cache<Arc<WebPage>>,
     robots: RobotsCache,
+    pdf_slots: pdf::PdfSlots,
 }
 
 impl WebState {
@@ -66,6 +70,7 @@ impl WebState {
                 clock.clone(),
             ),
             robots: RobotsCache::new(clock),
+            pdf_slots: pdf::PdfSlots::default(),
         }
     }
 }
@@ -186,14 +191,16 @@ impl Client {
             fetcher: &fetcher,
             deadline,
         };
-        let resp = fetcher.fetch_gated(&req, &gate).await?;
-        let mut page = page::build(
-            resp,
-            q.format,
-            q.extract,
-            self.now(),
-            self.face == Face::Human,
-        )?;
+        let mut resp = fetcher.fetch_gated(&req, &gate).await?;
+        let human = self.face == Face::Human;
+        let mut page = if crate::core::pdf::is_pdf(&resp.body) {
+            let body = std::mem::take(&mut resp.body);
+            let (body, read) = pdf::read_pdf(&self.web.pdf_slots, body, deadline, budget).await?;
+            resp.body = body;
+            page::build_pdf(resp, read, self.now(), human)?
+        } else {
+            page::build(resp, q.format, q.extract, self.now(), human)?
+        };
         if self.face == Face::Agent {
             // Agents read the text only: do not hold the body twice.
             page.raw = Vec::new();

@@ -15,8 +15,11 @@ pub const DESCRIPTION: &str = "\
 Read a public web page (http:// or https://). HTML comes back as markdown: by default only the \
 article (extract='main'; the whole page when the article looks incomplete, extraction = \
 'fallback-full'), or the whole page (extract='full'); format='raw' gives the text as sent. \
-Markdown, plain text, JSON, XML and CSV come back as text; images, PDFs and other binary types \
-are refused with their type and size. Long texts come in windows of max_chars: when \
+Markdown, plain text, XML (feeds included: feed_fetch reads those as entries) and other text \
+come back as sent, JSON pretty-printed; a PDF comes back as its text, page by page under \
+'--- page N of M ---' lines (an encrypted or image-only PDF is UNSUPPORTED_CONTENT_TYPE saying \
+why); images and other binary types are refused with their type and size. extraction is 'none' \
+for everything that is not HTML. Long texts come in windows of max_chars: when \
 nextStartIndex is not null, call again with start_index=nextStartIndex (served from smolweb's \
 copy, no new request). Private and local addresses, dangerous ports and robots.txt refusals \
 give POLICY_REJECTED: do not retry another way. A 4xx/5xx answer is an error that still carries \

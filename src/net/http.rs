@@ -36,9 +36,9 @@ pub const MAX_REDIRECTS: usize = 5;
 pub const MAX_HEADERS: usize = 128;
 /// Largest HTTP/2 header list accepted, in bytes.
 pub const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
-/// What smolweb says it accepts: markdown first, then HTML, then other text.
-pub const ACCEPT: &str = "text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, \
-                          text/plain;q=0.8, */*;q=0.5";
+/// What smolweb says it accepts: markdown first, then HTML, then plain text, then anything
+/// (JSON, XML, PDF and other text are read too; the rest is refused by its type).
+pub const ACCEPT: &str = "text/markdown, text/html;q=0.9, text/plain;q=0.8, */*;q=0.1";
 
 /// How the fetcher is built (one per face: the guard options do not change per call).
 #[derive(Clone, Debug, Default)]

@@ -59,6 +59,12 @@ pub fn restore() {
 fn setup() -> Result<Term, TermError> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // The PDF reader's worker catches its own panics: the browser carries on, so the
+        // terminal stays as it is and the report goes to the log, not over the screen.
+        if std::thread::current().name() == Some(crate::client::web::PDF_THREAD) {
+            tracing::warn!("the PDF reader panicked: {info}");
+            return;
+        }
         restore();
         previous(info);
     }));

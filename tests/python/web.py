@@ -71,6 +71,18 @@ async def main():
         raw = await client.call_tool("fetch_url", {"url": base + "/article", "format": "raw"})
         check(raw.structured_content["text"].startswith("<!doctype html>"), "raw is as sent")
         check(raw.structured_content["extraction"] == "none", "raw is not converted")
+        js = await client.call_tool("fetch_url", {"url": base + "/json"})
+        jsc = js.structured_content
+        check(not js.is_error and jsc["extraction"] == "none", f"json: {jsc}")
+        check(jsc["text"] == '{\n  "a": [\n    1,\n    2\n  ]\n}\n', f"json is pretty: {jsc}")
+        pdf = await client.call_tool("fetch_url", {"url": base + "/pdf"})
+        pdc = pdf.structured_content
+        check(not pdf.is_error and pdc["extraction"] == "none", f"pdf: {pdc}")
+        check(pdc["text"].startswith("--- page 1 of 1 ---") and pdc["title"] == "Tides", f"{pdc}")
+        locked = await client.call_tool("fetch_url", {"url": base + "/locked.pdf"})
+        e = locked.structured_content["error"]
+        check(locked.is_error and e["code"] == "UNSUPPORTED_CONTENT_TYPE", f"{locked.structured_content}")
+        check("encrypted" in e["message"], e["message"])
         bad = await client.call_tool("fetch_url", {"url": "file:///etc/passwd"})
         check(bad.is_error and bad.structured_content["error"]["code"] == "INVALID_INPUT", "file:")
         zero = await client.call_tool("fetch_url", {"url": base + "/article", "max_chars": 0})

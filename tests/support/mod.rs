@@ -7,6 +7,7 @@
 //!   client certificate fingerprint), certificate swapping, TLS-1.2-only mode, misbehaviours.
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
+//! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod certs;
@@ -14,6 +15,7 @@ pub mod gemini;
 pub mod gopher;
 pub mod http;
 pub mod tap;
+pub mod pdf;
 
 use std::path::PathBuf;
 

@@ -1,9 +1,13 @@
-//! A web answer as a page: content type decides the path (HTML and XHTML converted,
-//! `text/markdown` kept as is, other text as text, anything else refused with its type and
-//! size), the charset decides the decoding, and the result is held as a [`Body`] for windows.
+//! A web answer as a page: [`webtext::classify`] decides the path (HTML and XHTML converted,
+//! markdown and every other textual type given as sent, JSON re-indented, a PDF's text read by
+//! [`super::pdf`], anything else refused with its type and size), the charset decides the
+//! decoding, and the result is held as a [`Body`] for windows. [`WebPage::shown`] says what
+//! the text is, in the words every face uses.
 
 use crate::core::charset::{self, Charset, Origin};
 use crate::core::html::{self, Extract, Extraction, Hint, Metadata, invisible};
+use crate::core::pdf::{PdfError, PdfText};
+use crate::core::webtext::{self, BodyKind, Shown};
 use crate::core::window::Body;
 use crate::net::http::{HttpResponse, WebError, WebTls};
 use time::OffsetDateTime;
@@ -36,6 +40,8 @@ pub struct WebPage {
     /// The body cap was hit.
     pub truncated: bool,
     pub extraction: Extraction,
+    /// What the body is (None: not text, `binary`).
+    pub kind: Option<BodyKind>,
     pub hints: Vec<Hint>,
     pub meta: Metadata,
     pub markdown_tokens: Option<u64>,
@@ -62,81 +68,19 @@ impl WebPage {
     pub fn status_error(&self) -> Option<WebError> {
         WebError::for_status(self.status, self.retry_after.as_deref())
     }
-}
 
-/// What kind of body this is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Html,
-    Markdown,
-    Text,
-}
-
-/// The MIME essence of a Content-Type ("text/html"), lowercased.
-pub fn essence(content_type: Option<&str>) -> String {
-    content_type
-        .unwrap_or_default()
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// The `charset` parameter of a Content-Type.
-fn charset_param(content_type: Option<&str>) -> Option<String> {
-    content_type?.split(';').skip(1).find_map(|p| {
-        let (k, v) = p.split_once('=')?;
-        k.trim()
-            .eq_ignore_ascii_case("charset")
-            .then(|| v.trim().trim_matches('"').to_string())
-    })
-}
-
-fn kind_of(essence: &str, body: &[u8]) -> Option<Kind> {
-    match essence {
-        "text/html" | "application/xhtml+xml" => Some(Kind::Html),
-        "text/markdown" | "text/x-markdown" => Some(Kind::Markdown),
-        "" => sniff(body),
-        e if e.starts_with("text/")
-            || e.ends_with("+json")
-            || e.ends_with("+xml")
-            || matches!(
-                e,
-                "application/json"
-                    | "application/xml"
-                    | "application/javascript"
-                    | "application/ecmascript"
-                    | "application/x-ndjson"
-                    | "application/csv"
-                    | "application/toml"
-                    | "application/yaml"
-                    | "application/x-yaml"
-            ) =>
-        {
-            Some(Kind::Text)
-        }
-        _ => None,
+    /// What the text of this page is (None for a body that is not text).
+    pub fn shown(&self) -> Option<Shown> {
+        Some(Shown {
+            kind: self.kind?,
+            extraction: self.extraction,
+        })
     }
-}
-
-/// An untyped body: HTML when it opens like HTML, text when it has no control bytes.
-fn sniff(body: &[u8]) -> Option<Kind> {
-    let head = &body[..body.len().min(1024)];
-    let lower = String::from_utf8_lossy(head)
-        .trim_start()
-        .to_ascii_lowercase();
-    if lower.starts_with("<!doctype html") || lower.starts_with("<html") {
-        return Some(Kind::Html);
-    }
-    let binary = head
-        .iter()
-        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C));
-    (!binary).then_some(Kind::Text)
 }
 
 /// Build the page of an answer (pure apart from the timestamp given). A body that is not
 /// text is refused with its type and size, unless `keep_binary` (the human face) keeps it.
+/// A PDF is read by [`build_pdf`] instead (its text comes from a worker thread).
 pub fn build(
     resp: HttpResponse,
     format: WebFormat,
@@ -145,42 +89,37 @@ pub fn build(
     keep_binary: bool,
 ) -> Result<WebPage, WebError> {
     let ct = resp.content_type.as_deref();
-    let essence = essence(ct);
-    let kind = kind_of(&essence, &resp.body);
-    if kind.is_none() && keep_binary {
-        return Ok(binary_page(resp, now));
-    }
-    let Some(kind) = kind else {
-        return Err(WebError::Unsupported {
-            content_type: if essence.is_empty() {
-                "(none)".into()
-            } else {
-                essence
-            },
-            bytes: resp.body.len() as u64,
-        });
+    let kind = match webtext::classify(ct, &resp.body) {
+        Some(BodyKind::Pdf { .. }) | None => return refuse(resp, now, keep_binary, None),
+        Some(kind) => kind,
     };
     let origin = Origin::Web {
-        html: kind == Kind::Html,
+        html: kind == BodyKind::Html,
     };
-    let decoded = charset::decode(&resp.body, charset_param(ct).as_deref(), origin);
-    let (text, extraction, hints, meta, forms) = match (format, kind) {
-        (WebFormat::Raw, _) => (
-            decoded.text,
-            Extraction::None,
-            Vec::new(),
-            Metadata::default(),
-            0,
-        ),
-        (WebFormat::Markdown, Kind::Html) => {
-            let c = html::convert_html(&decoded.text, &resp.final_url, extract);
-            (c.markdown, c.extraction, c.hints, c.meta, c.forms_removed)
+    let decoded = charset::decode(&resp.body, webtext::charset_param(ct).as_deref(), origin);
+    let mut kind = kind;
+    let mut text = decoded.text;
+    let mut extraction = Extraction::None;
+    let mut hints = Vec::new();
+    let mut meta = Metadata::default();
+    let mut forms = 0;
+    match (format, kind) {
+        (WebFormat::Raw, _) => {}
+        (WebFormat::Markdown, BodyKind::Html) => {
+            let c = html::convert_html(&text, &resp.final_url, extract);
+            (text, extraction, hints, meta, forms) =
+                (c.markdown, c.extraction, c.hints, c.meta, c.forms_removed);
         }
         (WebFormat::Markdown, _) => {
-            let text = invisible::strip(&decoded.text).into_owned();
-            (text, Extraction::None, Vec::new(), Metadata::default(), 0)
+            if let BodyKind::Json { .. } = kind
+                && let Some(pretty) = webtext::pretty_json(&text)
+            {
+                text = pretty;
+                kind = BodyKind::Json { pretty: true };
+            }
+            text = invisible::strip(&text).into_owned();
         }
-    };
+    }
     Ok(WebPage {
         status: resp.status,
         final_url: resp.final_url,
@@ -188,6 +127,7 @@ pub fn build(
         bytes: resp.body.len() as u64,
         truncated: resp.truncated,
         extraction,
+        kind: Some(kind),
         hints,
         meta,
         markdown_tokens: resp.markdown_tokens,
@@ -204,6 +144,75 @@ pub fn build(
     })
 }
 
+/// The page of a PDF answer from what [`crate::core::pdf::extract`] made of it. A PDF without
+/// readable text is refused saying why, unless `keep_binary` keeps it to be opened elsewhere.
+pub fn build_pdf(
+    resp: HttpResponse,
+    read: Result<PdfText, PdfError>,
+    now: OffsetDateTime,
+    keep_binary: bool,
+) -> Result<WebPage, WebError> {
+    let pdf = match read {
+        Ok(pdf) => pdf,
+        Err(PdfError::Stopped) => {
+            return Err(WebError::Internal("the PDF reader was stopped".into()));
+        }
+        Err(e) => return refuse(resp, now, keep_binary, Some(e)),
+    };
+    let meta = Metadata::of_document(pdf.title.as_deref(), pdf.author.as_deref());
+    Ok(WebPage {
+        status: resp.status,
+        final_url: resp.final_url,
+        content_type: resp.content_type,
+        bytes: resp.body.len() as u64,
+        truncated: resp.truncated || pdf.truncated,
+        extraction: Extraction::None,
+        kind: Some(BodyKind::Pdf { pages: pdf.pages }),
+        hints: Vec::new(),
+        meta,
+        markdown_tokens: None,
+        retry_after: resp.retry_after,
+        body: Body::new(invisible::strip(&pdf.text).into_owned()),
+        charset: None,
+        unknown_charset: None,
+        forms_removed: 0,
+        tls: resp.tls,
+        redirects: resp.redirects,
+        fetched_at: now,
+        raw: resp.body,
+        binary: false,
+    })
+}
+
+/// A body that gives no text: kept as binary for the human face, else refused with its type,
+/// size and, for a PDF, the reason.
+fn refuse(
+    resp: HttpResponse,
+    now: OffsetDateTime,
+    keep_binary: bool,
+    pdf: Option<PdfError>,
+) -> Result<WebPage, WebError> {
+    if keep_binary {
+        return Ok(binary_page(resp, now));
+    }
+    let bytes = resp.body.len() as u64;
+    if let Some(e) = pdf {
+        return Err(WebError::UnreadablePdf {
+            reason: e.to_string(),
+            bytes,
+        });
+    }
+    let essence = webtext::essence(resp.content_type.as_deref());
+    Err(WebError::Unsupported {
+        content_type: if essence.is_empty() {
+            "(none)".into()
+        } else {
+            essence
+        },
+        bytes,
+    })
+}
+
 fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
     WebPage {
         status: resp.status,
@@ -212,6 +221,7 @@ fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
         bytes: resp.body.len() as u64,
         truncated: resp.truncated,
         extraction: Extraction::None,
+        kind: None,
         hints: Vec::new(),
         meta: Metadata::default(),
         markdown_tokens: None,

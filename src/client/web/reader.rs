@@ -1,8 +1,11 @@
 //! The human face of the web: a web page as an [`Outcome`] the browser and `smolweb get`
-//! already show. The converted page is rewritten as gemtext ([`markdown_to_gemtext`]) and
+//! already show, made from the same [`WebPage`](super::WebPage) `fetch_url` returns. A
+//! converted page (and a markdown one) is rewritten as gemtext ([`markdown_to_gemtext`]) and
 //! parsed into a [`Page`] whose content is that gemtext (links absolute, numbered by the
-//! renderers), whose `mime` is the page's own Content-Type (so a face can tell a web page from
-//! a capsule) and whose `raw` is the body as received. An https page's certificate was
+//! renderers); other text (plain, JSON, XML, a PDF's text) is a text page. The `mime` is the
+//! page's own Content-Type (`application/pdf` for a PDF, whatever it was sent as), so a face
+//! can tell a web page from a capsule, `raw` is the body as received, and `info.web` says what
+//! the text is ([`Shown`](crate::core::webtext::Shown)). An https page's certificate was
 //! verified against the trusted roots (there is no TOFU on the web): `info.tls` carries its
 //! fingerprint and TLS version with [`TofuState::Trusted`].
 //!
@@ -12,11 +15,12 @@
 
 use super::{WebFetched, WebFormat, WebQuery};
 use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
-use crate::core::html::Extract;
 use crate::core::html::gemtext::markdown_to_gemtext;
+use crate::core::html::{Extract, Extraction};
 use crate::core::page::{Page, mime_of};
 use crate::core::response::parse_mime;
 use crate::core::url::Url;
+use crate::core::webtext::BodyKind;
 use crate::net::http::WebError;
 use crate::net::{FetchError, TlsInfo, TofuState};
 use std::sync::Arc;
@@ -26,31 +30,32 @@ use std::sync::Arc;
 pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     let web = &fetched.page;
     let url = Url::parse(&web.final_url).unwrap_or(url);
+    let own_mime = || {
+        if crate::core::pdf::is_pdf(&web.raw) {
+            mime_of("application/pdf")
+        } else {
+            parse_mime(web.content_type.as_deref().unwrap_or("text/html"))
+        }
+    };
     if web.binary {
-        let mime = parse_mime(
-            web.content_type
-                .as_deref()
-                .unwrap_or("application/octet-stream"),
-        );
+        let mime = match web.content_type.as_deref() {
+            None if !crate::core::pdf::is_pdf(&web.raw) => mime_of("application/octet-stream"),
+            _ => own_mime(),
+        };
         return Page::from_gemini(url, mime, web.raw.clone());
     }
-    let text = match web.extraction {
-        crate::core::html::Extraction::None => {
-            // Text that is not HTML: shown as text, one gemtext text line per line.
-            let mut t = String::from("```\n");
-            t.push_str(web.body.text());
-            if !t.ends_with('\n') {
-                t.push('\n');
-            }
-            t.push_str("```\n");
-            t
-        }
-        _ => reader_gemtext(web.body.text(), web.meta.title.as_deref()),
+    // HTML (converted) and markdown are rewritten as gemtext; other text is shown as text.
+    let as_gemtext = web.extraction != Extraction::None || web.kind == Some(BodyKind::Markdown);
+    let (text, essence) = if as_gemtext {
+        let t = reader_gemtext(web.body.text(), web.meta.title.as_deref());
+        (t, "text/gemini")
+    } else {
+        (web.body.text().to_string(), "text/plain")
     };
-    let mut gemini = mime_of("text/gemini");
-    gemini.charset = Some("utf-8".into());
-    let mut page = Page::from_gemini(url, gemini, text.into_bytes());
-    page.mime = parse_mime(web.content_type.as_deref().unwrap_or("text/html"));
+    let mut shown = mime_of(essence);
+    shown.charset = Some("utf-8".into());
+    let mut page = Page::from_gemini(url, shown, text.into_bytes());
+    page.mime = own_mime();
     // The page info tells how the web page was decoded, not the reader's own gemtext.
     page.charset = web.charset;
     page.unknown_charset = web.unknown_charset.clone();
@@ -92,7 +97,9 @@ pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
         WebError::Timeout(d) => FetchError::Timeout(*d),
         WebError::Redirect(m) | WebError::InvalidResponse(m) => FetchError::Protocol(m.clone()),
         WebError::Status { message, .. } => FetchError::Protocol(message.clone()),
-        WebError::Unsupported { .. } => FetchError::Protocol(e.to_string()),
+        WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
+            FetchError::Protocol(e.to_string())
+        }
         WebError::Internal(m) => FetchError::Internal(m.clone()),
     }
 }
@@ -129,7 +136,7 @@ impl Client {
         extract: Extract,
         refresh: bool,
     ) -> Outcome {
-        let mut info = RequestInfo {
+        let info = RequestInfo {
             url: original.trim().to_string(),
             host: url.host().to_string(),
             port: url.port(),
@@ -151,40 +158,49 @@ impl Client {
                 return super::super::error(info, error);
             }
         };
-        info.timestamp = Some(fetched.page.fetched_at);
-        info.url = fetched.page.final_url.clone();
-        info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
-            version: t.version.clone().unwrap_or_else(|| "TLS".into()),
-            cipher: String::new(),
-            cert_fingerprint: t.cert_fingerprint.clone(),
-            cert_not_after: String::new(),
-            tofu: TofuState::Trusted,
-            client_cert: None,
-            client_cert_warning: None,
-            pin_warning: None,
-        });
-        let status = fetched.page.status;
-        if status >= 400 {
-            let temporary = status >= 500 || status == 408 || status == 429;
-            let meta = match &fetched.page.retry_after {
-                Some(r) => format!("HTTP {status} (Retry-After: {r})"),
-                None => format!("HTTP {status}"),
-            };
-            return Outcome::Failure {
-                info,
-                status: if temporary { 40 } else { 50 },
-                meta,
-                retry_after_seconds: None,
-            };
-        }
-        let page = Arc::new(reader_page(url, &fetched));
-        Outcome::Page {
+        reader_outcome(url, info, &fetched)
+    }
+}
+
+/// The reader-view [`Outcome`] of a fetched web page (pure: what [`Client::open_web_reader`]
+/// answers once the page is fetched). `info` is the request's; the page's final URL, time,
+/// certificate and what its text is ([`WebPage::shown`](super::WebPage::shown)) are added.
+/// A 4xx/5xx answer is a failure (see the module docs).
+pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> Outcome {
+    info.timestamp = Some(fetched.page.fetched_at);
+    info.url = fetched.page.final_url.clone();
+    info.web = fetched.page.shown();
+    info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
+        version: t.version.clone().unwrap_or_else(|| "TLS".into()),
+        cipher: String::new(),
+        cert_fingerprint: t.cert_fingerprint.clone(),
+        cert_not_after: String::new(),
+        tofu: TofuState::Trusted,
+        client_cert: None,
+        client_cert_warning: None,
+        pin_warning: None,
+    });
+    let status = fetched.page.status;
+    if status >= 400 {
+        let temporary = status >= 500 || status == 408 || status == 429;
+        let meta = match &fetched.page.retry_after {
+            Some(r) => format!("HTTP {status} (Retry-After: {r})"),
+            None => format!("HTTP {status}"),
+        };
+        return Outcome::Failure {
             info,
-            fetched: Fetched {
-                page,
-                cached: fetched.from_cache,
-                cached_at: Some(fetched.page.fetched_at),
-            },
-        }
+            status: if temporary { 40 } else { 50 },
+            meta,
+            retry_after_seconds: None,
+        };
+    }
+    let page = Arc::new(reader_page(url, fetched));
+    Outcome::Page {
+        info,
+        fetched: Fetched {
+            page,
+            cached: fetched.from_cache,
+            cached_at: Some(fetched.page.fetched_at),
+        },
     }
 }

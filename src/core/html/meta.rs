@@ -74,6 +74,16 @@ pub fn from_document(doc: &Document, page_url: &str) -> Metadata {
 }
 
 impl Metadata {
+    /// The metadata of a document that is not HTML (a PDF's own title and author), cleaned
+    /// like a page's.
+    pub fn of_document(title: Option<&str>, byline: Option<&str>) -> Metadata {
+        Metadata {
+            title: clean(title),
+            byline: clean(byline),
+            ..Metadata::default()
+        }
+    }
+
     /// Fill what is missing from what the readability pass found (its title is preferred:
     /// it drops the " | Site" tails).
     pub fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {

@@ -31,6 +31,10 @@ pub enum WebError {
     },
     #[error("unsupported content type {content_type} ({bytes} bytes): only text can be read")]
     Unsupported { content_type: String, bytes: u64 },
+    /// A PDF without text that can be read (encrypted, images only, too large); `reason` says
+    /// which.
+    #[error("this PDF ({bytes} bytes) has no text smolweb can read: {reason}")]
+    UnreadablePdf { reason: String, bytes: u64 },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -45,7 +49,9 @@ impl WebError {
             WebError::Timeout(_) => ErrorCode::Timeout,
             WebError::Redirect(_) => ErrorCode::RedirectFailed,
             WebError::InvalidResponse(_) | WebError::Status { .. } => ErrorCode::InvalidResponse,
-            WebError::Unsupported { .. } => ErrorCode::UnsupportedContentType,
+            WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
+                ErrorCode::UnsupportedContentType
+            }
             WebError::Internal(_) => ErrorCode::InternalError,
         }
     }

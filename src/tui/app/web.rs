@@ -4,7 +4,10 @@
 //! owns what is particular to a web page: the main content / full page toggle (kept per
 //! history entry in [`DocView::web_full`] and carried by [`FetchOptions::web_full`]), opening
 //! the page in the external browser, and the words the status line and page info use to say
-//! that a page comes from the web and whether its certificate was verified.
+//! that a page comes from the web, whether its certificate was verified, and what the text
+//! shown is: the client's [`Shown`](crate::core::webtext::Shown) in the request info names it
+//! (the article, the full page, the full page because no article was found, JSON, a PDF's
+//! text...), so `v` on a page without an article view says why instead of fetching again.
 //!
 //! There is no trust on first use on the web: an https page the client shows had its
 //! certificate verified against the trusted roots (a failed check is an error page), and an
@@ -78,30 +81,60 @@ impl App {
         if self.tab().map(|t| t.id) != Some(tab) {
             return;
         }
-        if self.web_view().is_some() {
-            let text = format!(
-                "web page ({}: {} · {}: browser)",
+        let Some((_, _, info)) = self.web_view() else {
+            return;
+        };
+        let browser = format!("{}: browser", self.keymap.hint(Action::OpenInBrowser));
+        let text = match info.web {
+            // No main content / full page choice here (the badge says what is shown).
+            Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
+                format!("web page ({browser})")
+            }
+            _ => format!(
+                "web page ({}: {} · {browser})",
                 self.keymap.hint(Action::ReaderFull),
                 extract_words(!full),
-                self.keymap.hint(Action::OpenInBrowser)
-            );
-            self.set_status(text);
-        }
+            ),
+        };
+        self.set_status(text);
     }
 
-    /// The short note the status line keeps while a web page is shown.
+    /// The short note the status line keeps while a web page is shown: how it came and what
+    /// is shown ("main", "full", "full (no article found)", "JSON", "PDF, 3 pages", ...).
     pub fn web_badge(&self) -> Option<String> {
         let (_, dv, info) = self.web_view()?;
-        let extract = if dv.web_full { "full" } else { "main" };
-        Some(format!("web · {} · {extract}", transport(info)))
+        let shown = match info.web {
+            Some(shown) => shown.short(),
+            None => (if dv.web_full { "full" } else { "main" }).to_string(),
+        };
+        Some(format!("web · {} · {shown}", transport(info)))
     }
 
     /// Fetch the current web page again, converted the other way (main content / full page).
+    /// A page with no article view says so instead: not HTML, or no article was found (the
+    /// full page is what is shown already).
     pub(super) fn toggle_web_full(&mut self) -> Vec<Effect> {
-        let Some((url, dv, _)) = self.web_view() else {
+        let Some((url, dv, info)) = self.web_view() else {
             self.set_status("not a web page: only web pages have a main content / full page view");
             return Vec::new();
         };
+        match info.web {
+            Some(shown) if !shown.has_article_view() => {
+                let text = format!(
+                    "this page is {}, not HTML: it has no main content / full page view",
+                    shown.describe()
+                );
+                self.set_status(text);
+                return Vec::new();
+            }
+            Some(shown) if shown.is_fallback() && !dv.web_full => {
+                self.set_status(
+                    "no article was found on this page: the full page is shown already",
+                );
+                return Vec::new();
+            }
+            _ => {}
+        }
         let (url, full) = (url.to_string(), !dv.web_full);
         let opts = FetchOptions {
             web_full: full,
@@ -127,9 +160,13 @@ impl App {
     /// The page info rows of a web page (in place of the Gemini certificate rows).
     pub(super) fn web_info_rows(&self) -> Option<Vec<(String, String)>> {
         let (_, dv, info) = self.web_view()?;
+        let shown = match info.web {
+            Some(shown) => shown.describe(),
+            None => extract_words(dv.web_full).to_string(),
+        };
         let mut out = vec![(
             "Kind".to_string(),
-            format!("web page (reader view: {})", extract_words(dv.web_full)),
+            format!("web page (reader view: {shown})"),
         )];
         match &info.tls {
             Some(t) => {
