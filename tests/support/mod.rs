@@ -14,8 +14,8 @@ pub mod certs;
 pub mod gemini;
 pub mod gopher;
 pub mod http;
-pub mod tap;
 pub mod pdf;
+pub mod tap;
 
 use std::path::PathBuf;
 
