@@ -3,10 +3,10 @@
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::core::code::ErrorCode;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_core::code::ErrorCode;
+use smolweb_store::paths::Paths;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         init_logging(args.log_file.as_ref(), "warn")?;
         let client = make_client(&args, Face::Agent)?;
         let rt = runtime()?;
-        let served = rt.block_on(smolweb::mcp::run_stdio(client));
+        let served = rt.block_on(smolweb_mcp::run_stdio(client));
         // The client is gone: drop what is still running (a DNS lookup on a blocking thread
         // included) instead of waiting for it.
         rt.shutdown_timeout(std::time::Duration::from_millis(100));
@@ -202,7 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             let client = make_client(&args, Face::Human)?;
             runtime()?
-                .block_on(smolweb::tui::run(client, args.url.clone()))
+                .block_on(smolweb_tui::run(client, args.url.clone()))
                 .map_err(|e| anyhow!(e))?;
             Ok(ExitCode::SUCCESS)
         }

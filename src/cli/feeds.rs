@@ -8,10 +8,10 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use smolweb::client::Client;
-use smolweb::client::feeds::{self, FeedRefresh};
-use smolweb::store::StoreError;
-use smolweb::store::subscriptions::StoredEntry;
+use smolweb_client::Client;
+use smolweb_client::feeds::{self, FeedRefresh};
+use smolweb_store::StoreError;
+use smolweb_store::subscriptions::StoredEntry;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -174,7 +174,7 @@ fn print_new(r: &FeedRefresh) {
 
 /// Feed and entry titles, URLs and errors came from feeds: made safe for the terminal.
 fn line(s: &str) -> std::borrow::Cow<'_, str> {
-    smolweb::core::text::sanitize_line(s)
+    smolweb_core::text::sanitize_line(s)
 }
 
 fn iso(t: time::OffsetDateTime) -> String {

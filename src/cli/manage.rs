@@ -3,10 +3,10 @@
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
-use smolweb::client::Client;
-use smolweb::core::text::sanitize_line;
-use smolweb::core::url::{Scheme, Url};
-use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_client::Client;
+use smolweb_core::text::sanitize_line;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -63,7 +63,7 @@ pub enum IdentityCommand {
 
 /// `HOST[:PORT]` through the one host normalizer (the form a fetch looks up).
 fn host_port(arg: &str) -> Result<(String, u16)> {
-    smolweb::core::url::host_and_port(arg, Scheme::Gemini.default_port()).map_err(|e| {
+    smolweb_core::url::host_and_port(arg, Scheme::Gemini.default_port()).map_err(|e| {
         anyhow!("{e}: give HOST or HOST:PORT, as in `smolweb trust remove example.org:1966`")
     })
 }

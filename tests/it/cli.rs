@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use smolweb::store::approvals::{Approvals, Request};
-use smolweb::store::identity::Scope;
-use smolweb::store::tofu::KnownHosts;
+use smolweb_store::approvals::{Approvals, Request};
+use smolweb_store::identity::Scope;
+use smolweb_store::tofu::KnownHosts;
 use std::path::Path;
 use std::process::{Command, Output};
 

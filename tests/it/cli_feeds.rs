@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use support::{gemini, gopher};
 
-const ATOM: &str = include_str!("fixtures/feeds/atom.xml");
+const ATOM: &str = include_str!("../../crates/smolweb-core/tests/fixtures/feeds/atom.xml");
 
 async fn run(data: &Path, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_smolweb"));

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -204,7 +204,7 @@ fn smolweb(data: &std::path::Path, args: &[&str]) -> Output {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pin_approved_through_the_cli_is_the_one_the_next_get_checks() {
-    use smolweb::store::approvals::{Approvals, Request};
+    use smolweb_store::approvals::{Approvals, Request};
     let server =
         gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext("# hi\n")))
             .await;

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};

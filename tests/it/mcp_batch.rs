@@ -4,8 +4,8 @@
 //! progress notifications a client with a progress token receives. Progress values rise.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientRequest, Request, ServerResult};

@@ -4,8 +4,8 @@
 //! of 20 URLs over 4 servers, and bytes returned (structured + text) per byte of page.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::json;

@@ -5,8 +5,8 @@
 //! The server keeps answering other requests throughout.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::Env;
 use mcp_harness::raw::Raw;

@@ -3,8 +3,8 @@
 //! never reach the agent.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::json;
@@ -408,7 +408,7 @@ async fn cert_list_names_a_corrupt_identity_file_and_lists_the_rest() {
         "me",
     ]);
     assert!(ok, "{out}");
-    let dir = env.data_dir().join(smolweb::store::files::IDENTITIES_DIR);
+    let dir = env.data_dir().join(smolweb_store::files::IDENTITIES_DIR);
     let bad = dir.join(format!("{}.toml", "ab".repeat(32)));
     std::fs::write(&bad, "this is = = not toml").unwrap();
     let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;

@@ -3,8 +3,8 @@
 //! dripping capsule ends at the time budget while other calls complete.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::{Value, json};

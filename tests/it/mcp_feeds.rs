@@ -4,16 +4,16 @@
 //! Interpreter lookup and SKIP rules as in tests/mcp_python.rs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::{Env, LOOPBACK_CONFIG, python};
-use smolweb::core::feed::Entry;
-use smolweb::store::subscriptions::{Refreshed, Subscriptions};
+use smolweb_core::feed::Entry;
+use smolweb_store::subscriptions::{Refreshed, Subscriptions};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const ATOM: &str = include_str!("fixtures/feeds/atom.xml");
+const ATOM: &str = include_str!("../../crates/smolweb-core/tests/fixtures/feeds/atom.xml");
 
 fn entry(url: &str, title: &str, day: &str) -> Entry {
     Entry {

@@ -3,8 +3,8 @@
 //! search, batches with progress.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};

@@ -5,8 +5,8 @@
 //! to 0.0.0.0 would reach, and check that it never saw a connection.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::json;

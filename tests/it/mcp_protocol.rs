@@ -6,8 +6,8 @@
 //! at once. The fetch tools declare their result size in `_meta`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::raw::Raw;
 use mcp_harness::*;

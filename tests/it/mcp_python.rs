@@ -4,8 +4,8 @@
 //! Finding the interpreters, and skipping without one, is `mcp_harness::python`'s.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::{Env, python};
 use support::gemini::{self, Reply, Routes};

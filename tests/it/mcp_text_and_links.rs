@@ -5,8 +5,8 @@
 //! `next_url` or a listed link; a redirect to one is an error.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::{Value, json};

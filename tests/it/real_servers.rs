@@ -550,18 +550,18 @@ fn real_nginx_pages_over_http_and_https() {
 
 #[test]
 fn real_nginx_agent_face_limits_guard_and_robots() {
-    use smolweb::client::web::WebQuery;
-    use smolweb::client::{Client, Face};
-    use smolweb::core::code::ErrorCode;
+    use smolweb_client::web::WebQuery;
+    use smolweb_client::{Client, Face};
+    use smolweb_core::code::ErrorCode;
     let Some(n) = start_nginx() else { return };
-    let mut config = smolweb::config::Config::default();
+    let mut config = smolweb_client::config::Config::default();
     config.network.allowed_hosts = vec!["127.0.0.1".into()];
     config.network.timeout_seconds = 10;
     config.politeness.per_host_interval_ms = 0;
     config.web.max_response_bytes = 1024 * 1024;
     config.web.extra_root_certificates = vec![n.dir.path().join("ca.pem").display().to_string()];
     let data = n.dir.path().join("agent-data");
-    let paths = smolweb::paths::Paths::resolve(Some(data), None, None, None).unwrap();
+    let paths = smolweb_store::paths::Paths::resolve(Some(data), None, None, None).unwrap();
     let client = Client::new(config, paths, Face::Agent).unwrap();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

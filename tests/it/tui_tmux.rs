@@ -6,8 +6,8 @@
 //! SMOLWEB_REQUIRE_TMUX=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
-mod tui_tmux_driver;
+use crate::tui_tmux_driver;
+use smolweb_testkit as support;
 
 use std::sync::Arc;
 use support::certs::TestCert;

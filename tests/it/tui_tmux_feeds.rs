@@ -5,8 +5,8 @@
 //! passes, unless SMOLWEB_REQUIRE_TMUX=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
-mod tui_tmux_driver;
+use crate::tui_tmux_driver;
+use smolweb_testkit as support;
 
 use support::gemini::{Reply, Routes, Server};
 use tui_tmux_driver::{Tmux, tmux_available};

@@ -2,7 +2,7 @@
 //! `--raw` bytes, binary bodies, and the exit codes of the web's outcomes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
 use std::path::Path;
 use std::process::Output;

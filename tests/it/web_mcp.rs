@@ -6,8 +6,8 @@
 //! that has `mcp`, unless SMOLWEB_REQUIRE_PYTHON_MCP=1.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::{Value, json};

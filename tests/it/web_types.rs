@@ -5,8 +5,8 @@
 //! their type; encrypted and image-only PDFs refused saying why.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod mcp_harness;
-mod support;
+use crate::mcp_harness;
+use smolweb_testkit as support;
 
 use mcp_harness::*;
 use serde_json::{Value, json};

@@ -9,15 +9,14 @@
 //!   needs at least 9 x 50 ms and hosts run four at a time.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+use smolweb_testkit as support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use smolweb::client::about_feeds::feeds_page;
-use smolweb::client::{Client, Face, feeds};
-use smolweb::config::Config;
-use smolweb::paths::Paths;
-use smolweb::store::subscriptions::{StoredEntry, Subscription};
+use smolweb_client::about_feeds::feeds_page;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, feeds};
+use smolweb_store::paths::Paths;
+use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::sync::Arc;
 use support::gemini;
 use time::macros::datetime;

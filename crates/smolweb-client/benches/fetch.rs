@@ -3,11 +3,10 @@
 //! handshake, and a Gopher fetch. Run: `cargo bench --bench fetch`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+use smolweb_testkit as support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use smolweb::core::url::{GopherTarget, Url};
+use smolweb_core::url::{GopherTarget, Url};
 use std::time::Duration;
 use support::{TempStores, gemini, gopher, loopback_options};
 
@@ -55,24 +54,24 @@ fn bench_fetch(c: &mut Criterion) {
 
     // The same page through the client facade: a fetch that skips the cache, and a re-read
     // answered from the cache (what back/forward and MCP windows cost).
-    let paths = smolweb::paths::Paths {
+    let paths = smolweb_store::paths::Paths {
         data_dir: stores.dir.path().join("client"),
         config_file: stores.dir.path().join("none.toml"),
         downloads_dir: stores.dir.path().join("dl"),
         cache_dir: stores.dir.path().join("cache"),
     };
-    let client = smolweb::client::Client::new(
-        smolweb::config::Config::default(),
+    let client = smolweb_client::Client::new(
+        smolweb_client::config::Config::default(),
         paths,
-        smolweb::client::Face::Human,
+        smolweb_client::Face::Human,
     )
     .unwrap();
     let gem_url = gem.url("/");
-    let refresh = smolweb::client::OpenOptions {
+    let refresh = smolweb_client::OpenOptions {
         refresh: true,
         ..Default::default()
     };
-    let cached = smolweb::client::OpenOptions::default();
+    let cached = smolweb_client::OpenOptions::default();
     let mut group = c.benchmark_group("client");
     group.bench_function("gemini_fetch_refresh", |b| {
         b.iter(|| rt.block_on(client.open(&gem_url, &refresh)))

@@ -7,12 +7,12 @@
 //! list). Capsule-provided text shown here (titles) is kept on one line.
 
 use super::{Client, about_feeds};
-use crate::net::FetchError;
-use crate::store::StoreError;
-use crate::store::identity::CreatedBy;
+use smolweb_net::FetchError;
+use smolweb_store::StoreError;
+use smolweb_store::identity::CreatedBy;
 use time::format_description::well_known::Rfc3339;
 
-const HOME: &str = include_str!("../../assets/home.gmi");
+const HOME: &str = include_str!("../../../assets/home.gmi");
 
 const HELP: &str = "# smolweb help\n\n\
 Run `smolweb --help` in a shell for the command line, and press ? in the browser for every key.\n\n\
@@ -51,7 +51,7 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
 /// Untrusted text on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
 /// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
 fn one_line(s: &str) -> String {
-    crate::core::text::sanitize_line(s).into_owned()
+    smolweb_core::text::sanitize_line(s).into_owned()
 }
 
 fn date(t: time::OffsetDateTime) -> String {

@@ -9,9 +9,9 @@
 //! one line when stored; it is put on one line again here, so a hand-edited store cannot break
 //! the page's structure.
 
-use crate::core::feed::{MAX_TITLE_CHARS, one_line};
-use crate::store::offline::OfflineEntry;
-use crate::store::subscriptions::{StoredEntry, Subscription};
+use smolweb_core::feed::{MAX_TITLE_CHARS, one_line};
+use smolweb_store::offline::OfflineEntry;
+use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::borrow::Cow;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;

@@ -4,9 +4,9 @@
 //! type of `[identity]` in the config.
 
 use super::{Approved, Client};
-use crate::store::StoreError;
-use crate::store::approvals::Request;
-use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Request;
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity};
 
 /// The configured key type ("ed25519"; anything else is ECDSA P-256).
 fn algorithm(name: &str) -> KeyAlgorithm {
@@ -43,7 +43,7 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
 /// A name for an agent's identity that tells it apart from the others of the same host (so
 /// exports do not collide): host, path and the approval's short id, unless the agent chose a
 /// name of its own.
-fn agent_identity_name(name: &str, scope: &crate::store::identity::Scope, id: &str) -> String {
+fn agent_identity_name(name: &str, scope: &smolweb_store::identity::Scope, id: &str) -> String {
     if !name.is_empty() && name != scope.host {
         return name.to_string();
     }
@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(algorithm("rsa"), KeyAlgorithm::EcdsaP256);
     }
 
-    use crate::store::identity::Scope;
+    use smolweb_store::identity::Scope;
 
     #[test]
     fn agent_identities_get_unique_readable_names() {

@@ -3,7 +3,7 @@
 //! the one retry after a 44 — not each of them anew. Every network step is given what is left
 //! of the budget as its timeout; nothing left is a `TIMEOUT` before anything is sent.
 
-use crate::net::{FetchError, NetOptions};
+use smolweb_net::{FetchError, NetOptions};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug)]

@@ -5,8 +5,8 @@
 //! the data files, because it is the person's own choice of file.
 //! `assets/config.example.toml` documents every knob (a test keeps it in sync).
 
-use crate::store::parse_failure::{Quote, describe_toml};
 use serde::{Deserialize, Serialize};
+use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
 mod web;
@@ -164,8 +164,8 @@ impl Default for Tofu {
 }
 
 impl Tofu {
-    pub fn policy(&self) -> crate::store::tofu::TofuPolicy {
-        crate::store::tofu::TofuPolicy {
+    pub fn policy(&self) -> smolweb_store::tofu::TofuPolicy {
+        smolweb_store::tofu::TofuPolicy {
             accept_new_when_expired: self.accept_new_when_expired,
             refuse_not_yet_valid: self.refuse_not_yet_valid,
             refuse_expired: self.refuse_expired,

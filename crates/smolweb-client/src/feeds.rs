@@ -14,11 +14,11 @@
 //! offers for a page.
 
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
-use crate::core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
-use crate::core::page::{Content, Page};
-use crate::core::url::Scheme;
-use crate::store::StoreError;
-use crate::store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
+use smolweb_core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
+use smolweb_core::page::{Content, Page};
+use smolweb_core::url::Scheme;
+use smolweb_store::StoreError;
+use smolweb_store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;

@@ -10,11 +10,11 @@
 
 use super::budget::Budget;
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
-use crate::cache::CacheEntry;
-use crate::core::page::Page;
-use crate::core::response::{StatusClass, parse_mime};
-use crate::core::url::{Scheme, Url};
-use crate::net::{FetchError, GeminiResponse, TofuState};
+use smolweb_core::page::Page;
+use smolweb_core::response::{StatusClass, parse_mime};
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::cache::CacheEntry;
+use smolweb_net::{FetchError, GeminiResponse, TofuState};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -192,8 +192,8 @@ fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
         }
     };
     // The one link rule: a redirect is followed only to a scheme smolweb fetches.
-    if crate::core::url::destination(&target) != crate::core::url::Destination::Fetch {
-        let scheme = crate::core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+    if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
+        let scheme = smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
         let msg = format!("status {status} redirects to a {scheme}: URL, which is not followed");
         return error(info, FetchError::Protocol(msg));
     }

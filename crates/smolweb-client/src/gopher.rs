@@ -5,11 +5,11 @@
 
 use super::budget::Budget;
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
-use crate::cache::CacheEntry;
-use crate::core::gopher::is_fetchable;
-use crate::core::page::Page;
-use crate::core::url::{GopherTarget, Scheme, Url, gopher_item_url, percent_encode};
-use crate::net::FetchError;
+use smolweb_core::gopher::is_fetchable;
+use smolweb_core::page::Page;
+use smolweb_core::url::{GopherTarget, Scheme, Url, gopher_item_url, percent_encode};
+use smolweb_net::FetchError;
+use smolweb_net::cache::CacheEntry;
 use std::sync::Arc;
 
 /// The URL that names exactly what is sent (search included only when sent), as the parsed

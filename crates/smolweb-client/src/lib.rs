@@ -18,8 +18,8 @@
 //! honours robots.txt only with `tui_respect_robots`, and is not paced (a 44 SLOW DOWN is still
 //! honoured on both faces).
 
-use crate::core::page::Page;
-use crate::net::{FetchError, IdentityChoice, TlsInfo};
+use smolweb_core::page::Page;
+use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
 use std::sync::Arc;
 use time::OffsetDateTime;
 
@@ -45,7 +45,7 @@ pub struct OpenOptions {
     /// Receives body bytes read so far.
     pub progress: Option<tokio::sync::watch::Sender<u64>>,
     /// Told when a request waits for an in-flight slot or a paced turn (batch progress).
-    pub waits: Option<crate::net::WaitNotices>,
+    pub waits: Option<smolweb_net::WaitNotices>,
     /// Web pages: convert the whole page instead of its main content (the reader's toggle).
     pub web_full: bool,
 }
@@ -70,7 +70,7 @@ pub struct RequestInfo {
     pub timestamp: Option<OffsetDateTime>,
     pub tls: Option<TlsInfo>,
     /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
-    pub web: Option<crate::core::webtext::Shown>,
+    pub web: Option<smolweb_core::webtext::Shown>,
 }
 
 /// A page, fresh or from the cache.
@@ -149,6 +149,7 @@ mod about;
 pub mod about_feeds;
 mod approve;
 mod budget;
+pub mod config;
 pub mod feeds;
 mod gemini;
 mod gopher;
@@ -158,19 +159,19 @@ mod politeness;
 pub mod transport;
 pub mod web;
 
-use crate::cache::{Cache, CacheEntry, Clock, SystemClock};
 use crate::config::Config;
-use crate::core::url::{Scheme, Url};
-use crate::net::{Net, NetOptions};
-use crate::paths::Paths;
-use crate::policy::RobotsCache;
-use crate::policy::pacing::Pacer;
-use crate::store::StoreError;
-use crate::store::approvals::{Approval, Approvals};
-use crate::store::bookmarks::Bookmarks;
-use crate::store::history::History;
-use crate::store::identity::Identities;
-use crate::store::tofu::KnownHosts;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
+use smolweb_net::policy::RobotsCache;
+use smolweb_net::policy::pacing::Pacer;
+use smolweb_net::{Net, NetOptions};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::{Approval, Approvals};
+use smolweb_store::bookmarks::Bookmarks;
+use smolweb_store::history::History;
+use smolweb_store::identity::Identities;
+use smolweb_store::paths::Paths;
+use smolweb_store::tofu::KnownHosts;
 use std::time::{Duration, Instant};
 use transport::Transport;
 
@@ -304,11 +305,11 @@ impl Client {
         &self,
         host: &str,
         max_wait: Duration,
-        waits: Option<&crate::net::WaitNotices>,
+        waits: Option<&smolweb_net::WaitNotices>,
     ) -> Result<(), Duration> {
         let tell = |wait| {
             let host = host.to_string();
-            crate::net::tell_wait(waits, crate::net::Wait::Paced { host, wait });
+            smolweb_net::tell_wait(waits, smolweb_net::Wait::Paced { host, wait });
         };
         self.pacer.wait_turn(host, max_wait, tell).await
     }
@@ -342,7 +343,7 @@ impl Client {
             Ok(u) => u,
             Err(e) => {
                 let info = RequestInfo {
-                    url: crate::core::url::strip_query(url).to_string(),
+                    url: smolweb_core::url::strip_query(url).to_string(),
                     has_query: url.contains('?'),
                     ..RequestInfo::default()
                 };
@@ -418,7 +419,7 @@ impl Client {
             let next = normalized(target);
             chain.push(info.url.clone());
             if seen.contains(&next) {
-                let shown = crate::core::url::strip_query(&next).to_string();
+                let shown = smolweb_core::url::strip_query(&next).to_string();
                 let error = FetchError::Protocol(format!("redirect loop: {shown}"));
                 let info = info.clone();
                 return (Outcome::Error { info, error }, chain);

@@ -12,8 +12,8 @@
 //! [`Limited`] wraps any [`Transport`], so every path that reaches the network is bounded.
 
 use super::transport::{BoxFuture, Transport};
-use crate::core::url::{GopherTarget, Url};
-use crate::net::{FetchError, GeminiResponse, NetOptions, Wait, WaitNotices, tell_wait};
+use smolweb_core::url::{GopherTarget, Url};
+use smolweb_net::{FetchError, GeminiResponse, NetOptions, Wait, WaitNotices, tell_wait};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

@@ -6,8 +6,8 @@
 //! flow is ever on disk); a page fetched while presenting a client identity unless
 //! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose; an answer
 //! whose end was not confirmed (no TLS close_notify, a menu without its "." line: see
-//! [`crate::core::page::Ending`]), which may be cut short, even when saved on purpose. Kept
-//! copies live in the cache directory ([`crate::store::offline`]), bounded by
+//! [`smolweb_core::page::Ending`]), which may be cut short, even when saved on purpose. Kept
+//! copies live in the cache directory ([`smolweb_store::offline`]), bounded by
 //! `[offline] max_bytes`.
 //!
 //! Reading back rebuilds the [`Page`] from the stored bytes exactly as a fetch would have
@@ -15,12 +15,12 @@
 //! `cached_at` = when it was downloaded, so a face can say how old it is.
 
 use super::{Client, Face, Fetched, OpenOptions, Outcome};
-use crate::core::page::{Content, Page};
-use crate::core::response::parse_mime;
-use crate::core::url::{Scheme, Url};
-use crate::net::FetchError;
-use crate::store::StoreError;
-use crate::store::offline::{NewPage, Offline, OfflineEntry};
+use smolweb_core::page::{Content, Page};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::FetchError;
+use smolweb_store::StoreError;
+use smolweb_store::offline::{NewPage, Offline, OfflineEntry};
 use std::sync::Arc;
 use time::OffsetDateTime;
 

@@ -1,17 +1,17 @@
 //! robots.txt checks for the client: look the host up in the robots cache, fetch its
 //! robots.txt through the transport when needed (Gemini `/robots.txt`, Gopher selector
-//! `robots.txt` type 0), and decide per [`crate::policy`]. The robots.txt fetch itself is not
+//! `robots.txt` type 0), and decide per [`smolweb_net::policy`]. The robots.txt fetch itself is not
 //! paced and presents no client identity; a request for robots.txt is never checked against
 //! itself.
 
 use super::Client;
-use crate::core::url::{GopherTarget, Scheme, Url};
-use crate::net::{FetchError, IdentityChoice, NetOptions, TofuState};
-use crate::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
-use crate::policy::{
+use smolweb_core::url::{GopherTarget, Scheme, Url};
+use smolweb_net::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
+use smolweb_net::policy::{
     ROBOTS_MAX_BYTES, RobotsAnswer, gemini_robots_answer, gopher_robots_answer, is_robots_path,
     robots_fetch_failed, robots_match_path,
 };
+use smolweb_net::{FetchError, IdentityChoice, NetOptions, TofuState};
 
 impl Client {
     fn respects_robots(&self) -> bool {

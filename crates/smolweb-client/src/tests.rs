@@ -4,10 +4,10 @@
 
 use super::transport::{BoxFuture, Transport};
 use super::*;
-use crate::cache::ManualClock;
-use crate::core::response::Header;
-use crate::core::url::GopherTarget;
-use crate::net::{GeminiResponse, NetOptions, TofuState};
+use smolweb_core::response::Header;
+use smolweb_core::url::GopherTarget;
+use smolweb_net::cache::ManualClock;
+use smolweb_net::{GeminiResponse, NetOptions, TofuState};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -107,7 +107,7 @@ impl Transport for Fake {
                 header: Header { status, meta },
                 body,
                 tls: tls(),
-                ending: crate::net::Ending::Clean,
+                ending: smolweb_net::Ending::Clean,
             })
         })
     }
@@ -160,7 +160,7 @@ fn page_of(o: &Outcome) -> &Fetched {
     }
 }
 
-fn error_code(o: &Outcome) -> crate::core::code::ErrorCode {
+fn error_code(o: &Outcome) -> smolweb_core::code::ErrorCode {
     match o {
         Outcome::Error { error, .. } => error.code(),
         other => panic!("expected an error, got {other:?}"),
@@ -459,7 +459,7 @@ async fn robots_temporary_failure_is_remembered() {
     assert_eq!(error_code(&open(&c, PAGE).await), "ROBOTS_UNAVAILABLE");
     assert_eq!(fake.count("gemini://example.org/robots.txt"), 1);
     assert_eq!(fake.count(PAGE), 0);
-    clock.advance(crate::policy::ROBOTS_RETRY_AFTER);
+    clock.advance(smolweb_net::policy::ROBOTS_RETRY_AFTER);
     fake.on("gemini://example.org/robots.txt", 20, "text/plain", "");
     let _ = fake
         .answers

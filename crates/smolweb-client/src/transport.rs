@@ -2,8 +2,8 @@
 //! `net` (one Gemini request, one Gopher request). The real implementation is [`Net`]; tests
 //! and simulations inject their own. Futures are boxed so the trait stays object-safe.
 
-use crate::core::url::{GopherTarget, Url};
-use crate::net::{FetchError, GeminiResponse, Net, NetOptions};
+use smolweb_core::url::{GopherTarget, Url};
+use smolweb_net::{FetchError, GeminiResponse, Net, NetOptions};
 use std::future::Future;
 use std::pin::Pin;
 

@@ -24,11 +24,11 @@ pub(super) use reader::open_reader;
 pub use reader::{reader_gemtext, reader_outcome, reader_page, web_error_as_fetch};
 
 use super::{Client, Face};
-use crate::cache::{Cache, Clock};
 use crate::config::Config;
-use crate::core::html::Extract;
-use crate::net::http::{HttpFetcher, HttpRequest, HttpResponse, HttpSetup, WebError, tls};
-use crate::policy::RobotsCache;
+use smolweb_core::html::Extract;
+use smolweb_net::cache::{Cache, Clock};
+use smolweb_net::http::{HttpFetcher, HttpRequest, HttpResponse, HttpSetup, WebError, tls};
+use smolweb_net::policy::RobotsCache;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -135,7 +135,7 @@ impl Client {
 
     /// Drop the held copy of this query's page (a reload).
     pub fn forget_web(&self, q: &WebQuery) -> bool {
-        let Ok(url) = crate::net::http::parse_target(&q.url, false) else {
+        let Ok(url) = smolweb_net::http::parse_target(&q.url, false) else {
             return false;
         };
         let cap = self.web_body_cap(q.max_bytes);
@@ -146,7 +146,7 @@ impl Client {
 
     /// The page held in the cache for this query, if any (no network).
     pub fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
-        let url = crate::net::http::parse_target(&q.url, false).ok()?;
+        let url = smolweb_net::http::parse_target(&q.url, false).ok()?;
         let cap = self.web_body_cap(q.max_bytes);
         let key = cache_key(url.as_str(), q.format, q.extract, cap);
         let page = self.web.cache.get(&key)?;
@@ -159,7 +159,7 @@ impl Client {
     /// Fetch and convert a web page (see the module docs). A 4xx/5xx answer is a page too;
     /// [`WebPage::status_error`] says how to report it.
     pub async fn fetch_web(&self, q: &WebQuery) -> Result<WebFetched, WebError> {
-        let url = crate::net::http::parse_target(&q.url, false)?;
+        let url = smolweb_net::http::parse_target(&q.url, false)?;
         if let Some(hit) = self.cached_web(q) {
             return Ok(hit);
         }
@@ -183,7 +183,7 @@ impl Client {
             url: url.to_string(),
             max_bytes: cap,
             timeout: deadline.saturating_duration_since(Instant::now()),
-            accept: crate::net::http::ACCEPT,
+            accept: smolweb_net::http::ACCEPT,
         };
         tracing::debug!(url = %url, "web request");
         let gate = robots::RobotsGate {
@@ -193,7 +193,7 @@ impl Client {
         };
         let mut resp = fetcher.fetch_gated(&req, &gate).await?;
         let human = self.face == Face::Human;
-        let mut page = if crate::core::pdf::is_pdf(&resp.body) {
+        let mut page = if smolweb_core::pdf::is_pdf(&resp.body) {
             let body = std::mem::take(&mut resp.body);
             let (body, read) = pdf::read_pdf(&self.web.pdf_slots, body, deadline, budget).await?;
             resp.body = body;

@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use smolweb::core::gopher::parse_menu;
-use smolweb::core::window::{Body, gemtext_window, text_window};
+use smolweb_core::gopher::parse_menu;
+use smolweb_core::window::{Body, gemtext_window, text_window};
 use std::hint::black_box;
 
 fn menu_text(items: usize) -> String {

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use smolweb::core::gemtext::parse;
-use smolweb::core::url::Url;
+use smolweb_core::gemtext::parse;
+use smolweb_core::url::Url;
 use std::hint::black_box;
 
 const TARGET_BYTES: usize = 2 * 1024 * 1024;

@@ -5,12 +5,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[allow(dead_code)]
-#[path = "../tests/support/pdf.rs"]
-mod pdf;
+use smolweb_testkit::pdf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use smolweb::core::pdf::{PdfLimits, extract};
+use smolweb_core::pdf::{PdfLimits, extract};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

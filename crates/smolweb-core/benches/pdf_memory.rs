@@ -6,11 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[allow(dead_code)]
-#[path = "../tests/support/pdf.rs"]
-mod pdf;
+use smolweb_testkit::pdf;
 
-use smolweb::core::pdf::{PdfLimits, extract};
+use smolweb_core::pdf::{PdfLimits, extract};
 
 /// A line of /proc/self/status (VmHWM: the peak resident set, VmRSS: the current one), bytes.
 fn status(key: &str) -> Option<u64> {

@@ -7,7 +7,7 @@
 mod web_page;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use smolweb::core::html::{Extract, convert_html};
+use smolweb_core::html::{Extract, convert_html};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

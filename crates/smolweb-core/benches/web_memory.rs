@@ -8,7 +8,7 @@
 #[path = "support/web_page.rs"]
 mod web_page;
 
-use smolweb::core::html::{Extract, convert_html};
+use smolweb_core::html::{Extract, convert_html};
 
 /// VmHWM (peak resident set) in bytes.
 fn peak_rss() -> Option<u64> {

@@ -12,7 +12,7 @@
 //!
 //! Entries lead only where smolweb fetches (gemini, gopher, http(s)): one whose link has
 //! another scheme (`javascript:`, `file:`, `mailto:`, ...) is dropped, by the one link rule
-//! of [`crate::core::url::destination`].
+//! of [`crate::url::destination`].
 //!
 //! Titles are untrusted remote text: they are put on one line (control characters become
 //! spaces, runs of whitespace collapse) and cut to [`MAX_TITLE_CHARS`]. Pure: no IO, no clock.
@@ -21,7 +21,7 @@ pub mod discover;
 pub mod gemlog;
 pub mod syndication;
 
-use crate::core::url::{Scheme, Url};
+use crate::url::{Scheme, Url};
 
 /// Longest entry or feed title kept, in characters.
 pub const MAX_TITLE_CHARS: usize = 300;
@@ -73,14 +73,14 @@ pub enum FeedError {
 }
 
 /// Untrusted text on one line: controls become spaces (the core's one terminal-control rule,
-/// [`crate::core::text::is_terminal_control`], plus every other whitespace), runs collapse,
+/// [`crate::text::is_terminal_control`], plus every other whitespace), runs collapse,
 /// trimmed and cut to [`MAX_TITLE_CHARS`] characters.
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len().min(MAX_TITLE_CHARS * 4));
     let mut count = 0;
     let mut pending_space = false;
     for c in s.chars() {
-        if c.is_whitespace() || crate::core::text::is_terminal_control(c) {
+        if c.is_whitespace() || crate::text::is_terminal_control(c) {
             pending_space = !out.is_empty();
             continue;
         }
@@ -100,7 +100,7 @@ pub fn one_line(s: &str) -> String {
 
 /// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, others such as
 /// https with the `url` crate). None when it cannot be made absolute, or when it leads
-/// nowhere smolweb fetches ([`crate::core::url::destination`]: `javascript:`, `file:`,
+/// nowhere smolweb fetches ([`crate::url::destination`]: `javascript:`, `file:`,
 /// `mailto:`, ... entries could not be opened).
 pub fn resolve(base: &str, reference: &str) -> Option<String> {
     resolve_any(base, reference).filter(|u| is_fetched(u))
@@ -108,7 +108,7 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
 
 /// Is `url` a destination smolweb fetches (the one link rule)?
 pub fn is_fetched(url: &str) -> bool {
-    crate::core::url::destination(url) == crate::core::url::Destination::Fetch
+    crate::url::destination(url) == crate::url::Destination::Fetch
 }
 
 fn resolve_any(base: &str, reference: &str) -> Option<String> {

@@ -8,7 +8,7 @@
 //! final LF). Headings, list items and quotes carry `text` (marker stripped, trimmed); other
 //! kinds carry `text: None` to save an allocation per line.
 
-use crate::core::url::Url;
+use crate::url::Url;
 
 mod lang;
 
@@ -51,14 +51,14 @@ pub struct Link {
 }
 
 impl Link {
-    /// What the link is to smolweb (the one rule, [`crate::core::url::destination`]): a
+    /// What the link is to smolweb (the one rule, [`crate::url::destination`]): a
     /// refused link is shown as text with its scheme, never numbered or followed.
-    pub fn destination(&self) -> crate::core::url::Destination {
-        crate::core::url::destination(&self.url)
+    pub fn destination(&self) -> crate::url::Destination {
+        crate::url::destination(&self.url)
     }
-    /// The scheme of a refused link (see [`crate::core::url::refused_scheme`]).
+    /// The scheme of a refused link (see [`crate::url::refused_scheme`]).
     pub fn refused_scheme(&self) -> Option<String> {
-        crate::core::url::refused_scheme(&self.url)
+        crate::url::refused_scheme(&self.url)
     }
 }
 

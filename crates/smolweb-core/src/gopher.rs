@@ -7,7 +7,7 @@
 //! `invalid_port` is set and `next_url` is "". Only a final "." line (followed by nothing but
 //! whitespace) ends a menu or a text item: servers such as gophernicus send files without a
 //! terminator, and a "." line inside them is content. Bodies are decoded by the one decoder,
-//! [`crate::core::charset`] (Gopher declares no charset: it detects without losing a byte).
+//! [`crate::charset`] (Gopher declares no charset: it detects without losing a byte).
 //! Magic-byte sniffing lives in [`sniff`].
 
 mod sniff;
@@ -29,7 +29,7 @@ pub struct MenuItem {
     /// `abc`): the item is shown, but it leads nowhere (`next_url` is "").
     pub invalid_port: bool,
     /// Where following this item leads: a gopher:// URL, or the target of an `h` item with a
-    /// `URL:` selector when [`crate::core::url::destination`] offers it; "" for info lines
+    /// `URL:` selector when [`crate::url::destination`] offers it; "" for info lines
     /// (`i`), errors (`3`), items without a host or with an invalid port, and items whose
     /// target has a refused scheme (see `refused_scheme`).
     pub next_url: String,
@@ -93,7 +93,7 @@ fn parse_menu_line(line: &str) -> Option<MenuItem> {
     } else {
         next_url(item_type, &selector, &host, port)
     };
-    let refused_scheme = crate::core::url::refused_scheme(&next_url);
+    let refused_scheme = crate::url::refused_scheme(&next_url);
     if refused_scheme.is_some() {
         next_url.clear();
     }
@@ -121,7 +121,7 @@ fn next_url(item_type: char, selector: &str, host: &str, port: u16) -> String {
     }
     match item_type {
         '8' | 'T' => format!("telnet://{host}:{port}"),
-        _ => crate::core::url::gopher_item_url(host, port, item_type, selector),
+        _ => crate::url::gopher_item_url(host, port, item_type, selector),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The web page -> text conversion (pure: bytes and strings in, text out; no IO).
 //!
-//! Steps, in order: [`crate::core::charset::decode`] turns the body into text (BOM,
+//! Steps, in order: [`crate::charset::decode`] turns the body into text (BOM,
 //! Content-Type, `<meta charset>`, UTF-8, a statistical guess); [`convert_html`] parses it once with
 //! dom_query (html5ever), [`sanitize`]s the tree (scripts, styles, templates, comments, hidden
 //! elements, forms; links and images made absolute against `<base href>`), renders the whole
@@ -15,7 +15,7 @@
 
 pub mod gemtext;
 /// The format-character table lives with the terminal sanitizer (one mechanism).
-pub use crate::core::text::invisible;
+pub use crate::text::invisible;
 mod meta;
 pub mod sanitize;
 pub mod window;

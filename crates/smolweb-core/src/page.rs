@@ -10,12 +10,12 @@
 //! lines ([`gemtext::views`], [`gopher::menu_items`]) never holds a per-line structure of a
 //! huge page, and one that needs the whole structure gets it by dereferencing.
 
-use crate::core::charset::{self, Charset, Decoded, Origin};
-use crate::core::gemtext::{self, Document};
-use crate::core::gopher::{self, MenuItem};
-use crate::core::response::Mime;
-use crate::core::url::Url;
-use crate::core::window::Body;
+use crate::charset::{self, Charset, Decoded, Origin};
+use crate::gemtext::{self, Document};
+use crate::gopher::{self, MenuItem};
+use crate::response::Mime;
+use crate::url::Url;
+use crate::window::Body;
 use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Debug)]

@@ -13,8 +13,8 @@
 //!   feeds read them as feeds.
 //! - Type parameters (`charset`, `profile`, ...) never change the kind.
 
-use crate::core::html::Extraction;
-use crate::core::pdf::pages_words;
+use crate::html::Extraction;
+use crate::pdf::pages_words;
 
 /// What a web body is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub fn charset_param(content_type: Option<&str>) -> Option<String> {
 
 /// The kind of a body sent with this Content-Type (None: not text, and not a PDF).
 pub fn classify(content_type: Option<&str>, body: &[u8]) -> Option<BodyKind> {
-    if crate::core::pdf::is_pdf(body) {
+    if crate::pdf::is_pdf(body) {
         return Some(BodyKind::Pdf { pages: 0 });
     }
     let e = essence(content_type);

@@ -19,8 +19,8 @@ mod body;
 
 pub use body::Body;
 
-use crate::core::gemtext::{self, Document, Line, LineKind, ParseState};
-use crate::core::url::Url;
+use crate::gemtext::{self, Document, Line, LineKind, ParseState};
+use crate::url::Url;
 
 /// A window over a plain text body.
 #[derive(Clone, Debug, PartialEq, Eq)]

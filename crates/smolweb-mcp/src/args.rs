@@ -156,8 +156,8 @@ fn check_value(root: &JsonObject, schema: &Value, v: &Value, field: &str) -> Res
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::mcp::params::{BatchParams, CertUpdateParams, GeminiFetchParams, TrustUpdateParams};
-    use crate::mcp::schema;
+    use crate::params::{BatchParams, CertUpdateParams, GeminiFetchParams, TrustUpdateParams};
+    use crate::schema;
     use serde_json::json;
 
     fn run<T: schemars::JsonSchema>(args: Value) -> Result<(), Mismatch> {
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn a_schema_that_forbids_unknown_properties_names_them() {
-        use crate::mcp::web_out::FetchUrlParams;
+        use crate::web_out::FetchUrlParams;
         let m = run::<FetchUrlParams>(json!({"url": "https://a/", "maxChars": 5}))
             .expect_err("unknown property");
         assert_eq!(m.field, "maxChars");

@@ -20,7 +20,6 @@ use super::SmolwebServer;
 use super::args::{self, Mismatch};
 use super::results::{ErrorCode, ErrorOut, GeminiResult, RequestInfoOut, error_out};
 use super::server::tool_result;
-use crate::net::http::WebError;
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -29,6 +28,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, JsonO
 use rmcp::model::{ProtocolVersion, Tool};
 use rmcp::service::RequestContext;
 use serde_json::{Value, json};
+use smolweb_net::http::WebError;
 
 /// The first revision where input that fails the schema is a tool execution error.
 const TOOL_ERRORS_FROM: ProtocolVersion = ProtocolVersion::V_2025_11_25;

@@ -11,9 +11,9 @@
 
 use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
 use super::results::{ErrorCode, FetchResult, RequestInfoOut, error_out};
-use crate::client::{Client, OpenOptions};
-use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url, UrlError};
-use crate::net::{Wait, WaitNotices};
+use smolweb_client::{Client, OpenOptions};
+use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url, UrlError};
+use smolweb_net::{Wait, WaitNotices};
 use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 

@@ -13,11 +13,11 @@ use super::manage::{err, store_err};
 use super::params::Confirm;
 use super::results::{ErrorCode, ErrorOut};
 use super::seal::Sealer;
-use crate::client::{Approved, Client};
-use crate::store::approvals::{Approval, Request};
 use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
+use smolweb_client::{Approved, Client};
+use smolweb_store::approvals::{Approval, Request};
 
 /// A finished result or a question for a 2026-07-28 client.
 pub enum Reply<T> {

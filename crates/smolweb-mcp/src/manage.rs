@@ -17,11 +17,11 @@ use super::params::{CertAction, CertUpdateParams, TrustAction, TrustUpdateParams
 use super::results::*;
 use super::seal::digest;
 use super::text;
-use crate::client::{Approved, Client};
-use crate::core::url::{Scheme, Url};
-use crate::store::StoreError;
-use crate::store::approvals::Request;
-use crate::store::identity::{CreatedBy, Scope};
+use smolweb_client::{Approved, Client};
+use smolweb_core::url::{Scheme, Url};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Request;
+use smolweb_store::identity::{CreatedBy, Scope};
 
 /// An error as the store tools return it (retryable as the code says).
 pub fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
@@ -337,7 +337,7 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
 
 fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
     // The one host normalizer: the pin stored is the one the next fetch looks up.
-    let host = crate::core::url::normalize_host(&p.host)
+    let host = smolweb_core::url::normalize_host(&p.host)
         .map_err(|e| err(ErrorCode::InvalidRequest, format!("host: {e}")))?;
     let port = p.port.unwrap_or(1965);
     let port = u16::try_from(port)

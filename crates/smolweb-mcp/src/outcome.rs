@@ -6,13 +6,13 @@
 //! consecutive windows rebuild the body exactly.
 
 use super::results::*;
-use crate::client::{Fetched, Outcome, RequestInfo};
-use crate::core::gemtext::{Line, LineKind};
-use crate::core::gopher::MenuItem;
-use crate::core::page::{Content, Page};
-use crate::core::text::scan;
-use crate::core::window::{gemtext_window, item_window, text_window};
-use crate::net::FetchError;
+use smolweb_client::{Fetched, Outcome, RequestInfo};
+use smolweb_core::gemtext::{Line, LineKind};
+use smolweb_core::gopher::MenuItem;
+use smolweb_core::page::{Content, Page};
+use smolweb_core::text::scan;
+use smolweb_core::window::{gemtext_window, item_window, text_window};
+use smolweb_net::FetchError;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -40,7 +40,7 @@ fn non_empty(s: &str) -> Option<String> {
 
 /// Strip any query (a Gemini query may hold a secret answer).
 pub fn without_query(url: &str) -> String {
-    crate::core::url::strip_query(url).to_string()
+    smolweb_core::url::strip_query(url).to_string()
 }
 
 pub fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {
@@ -161,7 +161,7 @@ fn menu_item(m: &MenuItem) -> MenuItemOut {
 
 /// The hints of a text window (see [`TextHint`]): what `core::text` found in the text that a
 /// terminal would show otherwise, and an unknown charset label. The text stays as sent.
-fn text_hints(found: crate::core::text::Found, page: &Page) -> Vec<TextHint> {
+fn text_hints(found: smolweb_core::text::Found, page: &Page) -> Vec<TextHint> {
     let mut out = Vec::new();
     if found.bidi {
         out.push(TextHint::BidiControls);
@@ -212,7 +212,7 @@ pub fn page_result(
                 .document
                 .lines
                 .iter()
-                .fold(Default::default(), |f: crate::core::text::Found, l| {
+                .fold(Default::default(), |f: smolweb_core::text::Found, l| {
                     f.or(scan(&l.content))
                 });
             FetchResult::Gemini(GeminiResult::Gemtext(GemtextOut {
@@ -233,7 +233,7 @@ pub fn page_result(
             let found = w
                 .items
                 .iter()
-                .fold(crate::core::text::Found::default(), |f, i| {
+                .fold(smolweb_core::text::Found::default(), |f, i| {
                     f.or(scan(&i.title)).or(scan(&i.selector))
                 });
             FetchResult::Gopher(GopherResult::Menu(MenuOut {

@@ -1,11 +1,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 use super::*;
-use crate::client::{Fetched, Outcome, RequestInfo};
-use crate::core::page::Page;
-use crate::core::response::parse_mime;
-use crate::core::url::Url;
-use crate::mcp::render;
+use crate::render;
 use serde_json::json;
+use smolweb_client::{Fetched, Outcome, RequestInfo};
+use smolweb_core::page::Page;
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
 use std::sync::Arc;
 
 const LIMITS: Limits = Limits {

@@ -118,7 +118,7 @@ fn menu(out: &mut String, m: &MenuOut, offset: u64) {
             let _ = writeln!(
                 out,
                 "[{n}] ({}) {} <{}>",
-                crate::core::gopher::type_name(item.item_type.chars().next().unwrap_or('?')),
+                smolweb_core::gopher::type_name(item.item_type.chars().next().unwrap_or('?')),
                 item.title,
                 item.next_url
             );

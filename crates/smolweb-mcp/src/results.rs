@@ -5,9 +5,9 @@
 //! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
 //! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
 
-pub use crate::core::code::ErrorCode;
 use schemars::JsonSchema;
 use serde::Serialize;
+pub use smolweb_core::code::ErrorCode;
 
 /// What was asked and how it went; only keys that applied. Never a query string.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]

@@ -91,7 +91,7 @@ pub fn batch_output<T: JsonSchema>() -> Arc<JsonObject> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::mcp::results::{GeminiResult, GopherResult};
+    use crate::results::{GeminiResult, GopherResult};
 
     fn kinds(schema: &JsonObject) -> Vec<String> {
         let one_of = schema["oneOf"].as_array().expect("oneOf");

@@ -15,8 +15,6 @@ use super::results::*;
 use super::schema;
 use super::seal::{Sealer, digest};
 use super::text;
-use crate::client::Client;
-use crate::core::code::ErrorCode;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
@@ -25,6 +23,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
+use smolweb_client::Client;
+use smolweb_core::code::ErrorCode;
 use std::sync::Arc;
 
 pub const POLICY_URI: &str = "smolweb://policy";

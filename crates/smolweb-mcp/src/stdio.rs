@@ -22,10 +22,10 @@ mod lines;
 mod verdict;
 
 use super::SmolwebServer;
-use crate::client::Client;
 use lines::{Line, Lines};
 use rmcp::service::ServerInitializeError;
 use serde_json::Value;
+use smolweb_client::Client;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};

@@ -2,11 +2,11 @@
 //! comes from the held conversion), cut the window, and write the result and its text block.
 
 use super::web_out::*;
-use crate::client::Client;
-use crate::client::web::{WebFetched, WebFormat, WebQuery};
-use crate::core::html::Extract;
-use crate::core::html::window::web_window;
-use crate::net::http::WebError;
+use smolweb_client::Client;
+use smolweb_client::web::{WebFetched, WebFormat, WebQuery};
+use smolweb_core::html::Extract;
+use smolweb_core::html::window::web_window;
+use smolweb_net::http::WebError;
 
 /// Largest `max_chars`.
 pub const MAX_CHARS: i64 = 1_000_000;

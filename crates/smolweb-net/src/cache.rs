@@ -11,7 +11,7 @@
 //! - One `std::sync::Mutex` guards the state; it is never held across an `.await` (no method
 //!   here is async). Operations are O(log n): a `HashMap` plus a `BTreeMap` of recency ticks.
 
-use crate::core::page::Page;
+use smolweb_core::page::Page;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -68,7 +68,15 @@ impl Clock for ManualClock {
 
 /// What an entry holds, in bytes (an estimate of its heap size).
 pub trait Weigh {
+    /// The estimate, in bytes.
     fn weight(&self) -> usize;
+}
+
+/// A shared value weighs what it holds (the web cache keeps `Arc<WebPage>`).
+impl<T: Weigh + ?Sized> Weigh for Arc<T> {
+    fn weight(&self) -> usize {
+        (**self).weight()
+    }
 }
 
 /// The parsed lines or items of a page are counted as this many times its text until they are
@@ -78,7 +86,7 @@ const UNPARSED_FACTOR: usize = 2;
 
 impl Weigh for CacheEntry {
     fn weight(&self) -> usize {
-        use crate::core::page::Content;
+        use smolweb_core::page::Content;
         let page = &self.page;
         let text = page.body.text().len();
         let parsed = match &page.content {
@@ -307,8 +315,8 @@ mod tests {
 
     #[test]
     fn weighing_a_page_does_not_parse_it() {
-        use crate::core::page::{Content, Page, mime_of};
-        let url = crate::core::url::Url::parse("gemini://example.org/").unwrap();
+        use smolweb_core::page::{Content, Page, mime_of};
+        let url = smolweb_core::url::Url::parse("gemini://example.org/").unwrap();
         let body = "=> /a link\n".repeat(1000).into_bytes();
         let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
         let entry = CacheEntry {
@@ -347,12 +355,12 @@ mod tests {
 
     #[test]
     fn a_page_weighs_its_raw_and_decoded_bodies() {
-        let url = crate::core::url::Url::parse("gemini://a/").unwrap();
+        let url = smolweb_core::url::Url::parse("gemini://a/").unwrap();
         let raw = "# Title\n=> gemini://b/ link\nplain text\n"
             .as_bytes()
             .to_vec();
-        let mime = crate::core::response::parse_mime("text/gemini");
-        let page = crate::core::page::Page::from_gemini(url, mime, raw.clone());
+        let mime = smolweb_core::response::parse_mime("text/gemini");
+        let page = smolweb_core::page::Page::from_gemini(url, mime, raw.clone());
         let entry = CacheEntry {
             page: Arc::new(page),
             cached_at: T0,

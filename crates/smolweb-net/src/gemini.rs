@@ -15,10 +15,10 @@ pub use header::read_header;
 use super::tls::identity::{self, ChosenIdentity};
 use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};
 use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo, TofuState, guard};
-use crate::core::response::StatusClass;
-use crate::core::url::{Scheme, Url};
 use rustls::pki_types::ServerName;
 use rustls::{AlertDescription, PeerIncompatible, ProtocolVersion};
+use smolweb_core::response::StatusClass;
+use smolweb_core::url::{Scheme, Url};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use tokio::io::AsyncWriteExt;
@@ -255,7 +255,7 @@ fn session_info(
 fn resumed_tofu(
     net: &Net,
     t: &Target<'_>,
-    cert: &crate::store::tofu::CertInfo,
+    cert: &smolweb_store::tofu::CertInfo,
     opts: &NetOptions,
 ) -> Result<TofuState, FetchError> {
     let pin = net

@@ -8,7 +8,7 @@
 //! connect and transfer; the body is bounded by `max_body`.
 
 use super::{FetchError, NetOptions, guard};
-use crate::core::url::{GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, GopherTarget};
+use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, GopherTarget};
 use tokio::io::AsyncWriteExt;
 
 /// Item types that open interactive sessions instead of returning a document.
@@ -77,7 +77,7 @@ async fn fetch_in_budget(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::core::code::ErrorCode;
+    use smolweb_core::code::ErrorCode;
 
     fn target(item_type: char, selector: &str, search: Option<&str>) -> GopherTarget {
         GopherTarget {

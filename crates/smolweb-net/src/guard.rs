@@ -25,7 +25,7 @@
 //!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
 
 use super::{FetchError, NetOptions};
-use crate::core::url::normalize_host;
+use smolweb_core::url::normalize_host;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// Ports an agent request never connects to. Mostly the WHATWG fetch "bad ports" list (minus

@@ -3,14 +3,16 @@
 //! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
 //! the MCP error codes.
 
+pub mod cache;
 pub mod gemini;
 pub mod gopher;
 pub mod guard;
 pub mod http;
+pub mod policy;
 pub mod tls;
 
-pub use crate::core::code::ErrorCode;
-pub use crate::core::page::Ending;
+pub use smolweb_core::code::ErrorCode;
+pub use smolweb_core::page::Ending;
 use std::time::Duration;
 
 /// A pinned certificate that the server no longer presents (TOFU refused the connection):
@@ -238,7 +240,7 @@ impl Default for NetOptions {
 /// A raw Gemini answer.
 #[derive(Clone, Debug)]
 pub struct GeminiResponse {
-    pub header: crate::core::response::Header,
+    pub header: smolweb_core::response::Header,
     /// Body bytes (2x only; empty otherwise).
     pub body: Vec<u8>,
     pub tls: TlsInfo,
@@ -250,17 +252,17 @@ pub struct GeminiResponse {
 /// The network stack of one process: TLS configurations (one per identity, kept for session
 /// resumption), the shared TOFU and identity stores.
 pub struct Net {
-    known_hosts: crate::store::tofu::KnownHosts,
-    identities: crate::store::identity::Identities,
-    tofu_policy: crate::store::tofu::TofuPolicy,
+    known_hosts: smolweb_store::tofu::KnownHosts,
+    identities: smolweb_store::identity::Identities,
+    tofu_policy: smolweb_store::tofu::TofuPolicy,
     tls: tls::TlsState,
 }
 
 impl Net {
     pub fn new(
-        known_hosts: crate::store::tofu::KnownHosts,
-        identities: crate::store::identity::Identities,
-        tofu_policy: crate::store::tofu::TofuPolicy,
+        known_hosts: smolweb_store::tofu::KnownHosts,
+        identities: smolweb_store::identity::Identities,
+        tofu_policy: smolweb_store::tofu::TofuPolicy,
     ) -> Net {
         Net {
             tls: tls::TlsState::new(known_hosts.clone(), tofu_policy),
@@ -270,15 +272,15 @@ impl Net {
         }
     }
 
-    pub fn known_hosts(&self) -> &crate::store::tofu::KnownHosts {
+    pub fn known_hosts(&self) -> &smolweb_store::tofu::KnownHosts {
         &self.known_hosts
     }
 
-    pub fn identities(&self) -> &crate::store::identity::Identities {
+    pub fn identities(&self) -> &smolweb_store::identity::Identities {
         &self.identities
     }
 
-    pub fn tofu_policy(&self) -> crate::store::tofu::TofuPolicy {
+    pub fn tofu_policy(&self) -> smolweb_store::tofu::TofuPolicy {
         self.tofu_policy
     }
 
@@ -291,7 +293,7 @@ impl Net {
     /// Fetch a gemini:// URL (its query included) and return the raw answer.
     pub async fn gemini(
         &self,
-        url: &crate::core::url::Url,
+        url: &smolweb_core::url::Url,
         opts: &NetOptions,
     ) -> Result<GeminiResponse, FetchError> {
         gemini::fetch(self, url, opts).await
@@ -300,7 +302,7 @@ impl Net {
     /// Fetch a gopher item: send `selector[TAB search]CRLF`, read to close (bounded).
     pub async fn gopher(
         &self,
-        target: &crate::core::url::GopherTarget,
+        target: &smolweb_core::url::GopherTarget,
         opts: &NetOptions,
     ) -> Result<Vec<u8>, FetchError> {
         gopher::fetch(target, opts).await

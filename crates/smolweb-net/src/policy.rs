@@ -14,8 +14,8 @@ pub mod http_robots;
 pub mod pacing;
 pub mod robots;
 
+use crate::FetchError;
 use crate::cache::Clock;
-use crate::net::FetchError;
 use robots::Robots;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -28,12 +28,12 @@ pub use verifier::{
 };
 
 use super::FetchError;
-use crate::store::tofu::{KnownHosts, TofuPolicy};
 use rustls::client::ResolvesClientCert;
 use rustls::client::{ClientSessionMemoryCache, ClientSessionStore, Resumption};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, SupportedProtocolVersion};
+use smolweb_store::tofu::{KnownHosts, TofuPolicy};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 

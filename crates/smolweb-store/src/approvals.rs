@@ -4,7 +4,7 @@
 //! who asked (the MCP client's name), when, and an expiry (24 h). Expired entries are dropped
 //! on every write. Approving is done by the approving process (CLI or TUI), see `client`.
 //! Hosts of trust requests are normalized when queued (the one host normalizer, see
-//! [`crate::core::url::normalize_host`]); a host with a port or a scheme is refused.
+//! [`smolweb_core::url::normalize_host`]); a host with a port or a scheme is refused.
 
 use super::StoreError;
 use super::atomic::{self, Modes};
@@ -62,7 +62,7 @@ impl Request {
     /// The request with its host in the normalized form; an unusable host is `Invalid`.
     fn normalized(mut self) -> Result<Request, StoreError> {
         if let Request::TrustPin { host, .. } | Request::TrustRemove { host, .. } = &mut self {
-            *host = crate::core::url::normalize_host(host)
+            *host = smolweb_core::url::normalize_host(host)
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
         }
         Ok(self)

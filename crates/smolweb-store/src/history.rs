@@ -3,7 +3,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
-use crate::core::url::strip_query;
+use smolweb_core::url::strip_query;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 

@@ -16,6 +16,7 @@ pub mod history;
 pub mod identity;
 pub mod offline;
 pub mod parse_failure;
+pub mod paths;
 pub mod subscriptions;
 pub mod tofu;
 

@@ -5,7 +5,7 @@
 //! directory (offline copies of pages) is `cache/` in the data directory when that was given
 //! explicitly, else the platform cache directory.
 
-use crate::store::files;
+use crate::files;
 use std::path::{Path, PathBuf};
 
 /// Why no paths could be chosen.

@@ -5,11 +5,11 @@
 //! saw to what is on disk at that moment (union by entry URL), and marking read only ever sets
 //! flags. An entry keeps its `read` flag and `first_seen` time across refreshes. Each
 //! subscription keeps at most [`MAX_ENTRIES`] entries (newest by date, then first seen).
-//! Subscription URLs are stored normalized ([`crate::core::feed::subscription_url`]).
+//! Subscription URLs are stored normalized ([`smolweb_core::feed::subscription_url`]).
 
 use super::StoreError;
 use super::atomic::{self, Modes};
-use crate::core::feed::{self, Entry};
+use smolweb_core::feed::{self, Entry};
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 
@@ -22,7 +22,7 @@ pub const MAX_ENTRIES: usize = 300;
 pub struct StoredEntry {
     pub url: String,
     pub title: String,
-    /// RFC 3339 UTC as the feed gave it (see [`crate::core::feed::Entry`]).
+    /// RFC 3339 UTC as the feed gave it (see [`smolweb_core::feed::Entry`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub published: Option<String>,
     /// When a refresh first saw this entry.

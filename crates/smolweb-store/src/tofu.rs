@@ -17,8 +17,8 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
-use crate::core::fingerprint::is_sha256_fingerprint;
-use crate::core::url::normalize_host;
+use smolweb_core::fingerprint::is_sha256_fingerprint;
+use smolweb_core::url::normalize_host;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;

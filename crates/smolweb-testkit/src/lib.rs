@@ -14,8 +14,8 @@ pub mod certs;
 pub mod gemini;
 pub mod gopher;
 pub mod http;
-pub mod tap;
 pub mod pdf;
+pub mod tap;
 
 use std::path::PathBuf;
 
@@ -31,20 +31,20 @@ impl TempStores {
         }
     }
     pub fn known_hosts_path(&self) -> PathBuf {
-        self.dir.path().join(smolweb::store::files::KNOWN_HOSTS)
+        self.dir.path().join(smolweb_store::files::KNOWN_HOSTS)
     }
     pub fn identities_dir(&self) -> PathBuf {
-        self.dir.path().join(smolweb::store::files::IDENTITIES_DIR)
+        self.dir.path().join(smolweb_store::files::IDENTITIES_DIR)
     }
-    pub fn known_hosts(&self) -> smolweb::store::tofu::KnownHosts {
-        smolweb::store::tofu::KnownHosts::new(self.known_hosts_path())
+    pub fn known_hosts(&self) -> smolweb_store::tofu::KnownHosts {
+        smolweb_store::tofu::KnownHosts::new(self.known_hosts_path())
     }
-    pub fn identities(&self) -> smolweb::store::identity::Identities {
-        smolweb::store::identity::Identities::new(self.identities_dir())
+    pub fn identities(&self) -> smolweb_store::identity::Identities {
+        smolweb_store::identity::Identities::new(self.identities_dir())
     }
     /// A `Net` over these stores with the given TOFU policy.
-    pub fn net(&self, policy: smolweb::store::tofu::TofuPolicy) -> smolweb::net::Net {
-        smolweb::net::Net::new(self.known_hosts(), self.identities(), policy)
+    pub fn net(&self, policy: smolweb_store::tofu::TofuPolicy) -> smolweb_net::Net {
+        smolweb_net::Net::new(self.known_hosts(), self.identities(), policy)
     }
 }
 
@@ -55,10 +55,10 @@ impl Default for TempStores {
 }
 
 /// `NetOptions` for loopback tests: private addresses allowed, a short budget.
-pub fn loopback_options(timeout: std::time::Duration) -> smolweb::net::NetOptions {
-    smolweb::net::NetOptions {
+pub fn loopback_options(timeout: std::time::Duration) -> smolweb_net::NetOptions {
+    smolweb_net::NetOptions {
         timeout,
         allow_private: true,
-        ..smolweb::net::NetOptions::default()
+        ..smolweb_net::NetOptions::default()
     }
 }

@@ -8,14 +8,14 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use smolweb::client::{Fetched, Outcome, RequestInfo};
-use smolweb::core::page::Page;
-use smolweb::core::response::parse_mime;
-use smolweb::core::url::Url;
-use smolweb::tui::app::{App, Effect, Msg, Settings};
-use smolweb::tui::keymap::{Key, Keymap};
-use smolweb::tui::theme::Theme;
-use smolweb::tui::view;
+use smolweb_client::{Fetched, Outcome, RequestInfo};
+use smolweb_core::page::Page;
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
+use smolweb_tui::app::{App, Effect, Msg, Settings};
+use smolweb_tui::keymap::{Key, Keymap};
+use smolweb_tui::theme::Theme;
+use smolweb_tui::view;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -212,7 +212,7 @@ fn bench(c: &mut Criterion) {
         for c in query.chars() {
             app.update(Msg::Key(Key::ch(c)));
         }
-        app.update(Msg::Key(Key::plain(smolweb::tui::keymap::Code::Enter)));
+        app.update(Msg::Key(Key::plain(smolweb_tui::keymap::Code::Enter)));
     };
     c.bench_function("search_whole_page", |b| {
         b.iter(|| {

@@ -33,10 +33,10 @@ mod status;
 mod tabs;
 mod web;
 
-use crate::config::Tui;
-use crate::tui::keymap::{ConfigError as KeyError, Keymap};
-use crate::tui::layout::{Kind, Pos};
-use crate::tui::theme::{Theme, ThemeError};
+use crate::keymap::{ConfigError as KeyError, Keymap};
+use crate::layout::{Kind, Pos};
+use crate::theme::{Theme, ThemeError};
+use smolweb_client::config::Tui;
 
 pub use dialog::{Dialog, Popup};
 pub use download::{download_name, handler_for};
@@ -436,11 +436,7 @@ pub fn tab_labels(app: &App) -> Vec<String> {
         .map(|(i, t)| {
             let spin = if t.loading.is_some() { "…" } else { "" };
             let title: String = format!("{}{}", t.title(), spin);
-            let label = format!(
-                " {} {} ",
-                i + 1,
-                crate::tui::layout::sanitize(&title, false)
-            );
+            let label = format!(" {} {} ", i + 1, crate::layout::sanitize(&title, false));
             truncate_cells(&label, room)
         })
         .collect()
@@ -450,7 +446,7 @@ pub fn tab_labels(app: &App) -> Vec<String> {
 pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     let mut x = 0usize;
     for (i, l) in tab_labels(app).iter().enumerate() {
-        let w = crate::tui::layout::display_width(l);
+        let w = crate::layout::display_width(l);
         if usize::from(col) < x + w {
             return Some(i);
         }
@@ -459,12 +455,12 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     None
 }
 
-/// Made safe to draw ([`crate::tui::layout::sanitize`]: it may be remote text, such as a
+/// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
 pub fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
-    let text = crate::tui::layout::sanitize(text, false);
-    if crate::tui::layout::display_width(&text) <= max {
+    let text = crate::layout::sanitize(text, false);
+    if crate::layout::display_width(&text) <= max {
         return text.into_owned();
     }
     let mut out = String::new();

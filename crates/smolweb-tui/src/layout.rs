@@ -9,8 +9,8 @@
 //! Widths are terminal cells (unicode-width): wide CJK and emoji count 2, combining marks 0.
 //! Preformatted text, gopher menus and plain text are never wrapped (horizontal scroll instead).
 
-use crate::core::gemtext::LineKind;
-use crate::core::page::{Content, Page};
+use smolweb_core::gemtext::LineKind;
+use smolweb_core::page::{Content, Page};
 use std::borrow::Cow;
 use std::sync::Arc;
 use unicode_width::UnicodeWidthChar;
@@ -128,7 +128,7 @@ impl Doc {
 
     fn index(&mut self) {
         let page = Arc::clone(&self.page);
-        let builtin = page.url.scheme() == crate::core::url::Scheme::About;
+        let builtin = page.url.scheme() == smolweb_core::url::Scheme::About;
         let mut urls = Vec::new();
         let line = |kind, src: usize| DLine {
             kind,
@@ -262,7 +262,7 @@ impl Doc {
     /// in the browser on its own pages only; on a page from the network they are unknown.
     /// On a web page (the reader view) its web links are the norm and are not marked.
     fn leaves<'u>(&self, url: &'u str) -> Option<&'u str> {
-        use crate::core::url::Scheme;
+        use smolweb_core::url::Scheme;
         let here = self.page.url.scheme();
         let builtin = here == Scheme::About;
         let on_web = matches!(here, Scheme::Http | Scheme::Https);
@@ -300,7 +300,7 @@ impl Doc {
                         let url = link.map_or("", |k| k.url.as_str());
                         let label = link.and_then(|k| k.text.as_deref()).unwrap_or(url);
                         if d.link().is_none() {
-                            let scheme = crate::core::url::refused_scheme(url);
+                            let scheme = smolweb_core::url::refused_scheme(url);
                             let scheme = scheme.as_deref().unwrap_or("unknown");
                             return Cow::Owned(format!("{label} ({scheme}: link not followed)"));
                         }
@@ -661,10 +661,10 @@ pub fn type_tag(item_type: char) -> &'static str {
 
 /// Make text safe to draw: tabs become spaces (to the next multiple of 8 when `expand`, else
 /// one space, as wrapping assumed); every other character becomes what the core sanitizer
-/// says a terminal is shown ([`crate::core::text::shown`]: controls and bidi overrides
+/// says a terminal is shown ([`smolweb_core::text::shown`]: controls and bidi overrides
 /// marked, invisible format characters dropped).
 pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
-    if !text.contains(['\t', '\n', '\r']) && crate::core::text::is_terminal_safe(text) {
+    if !text.contains(['\t', '\n', '\r']) && smolweb_core::text::is_terminal_safe(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -685,7 +685,7 @@ pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
 /// Call `f` with each character of `text` as a terminal is shown it: tabs as they are (the
 /// caller expands them), marked characters as the replacement mark, dropped ones not at all.
 pub fn each_shown(text: &str, mut f: impl FnMut(char)) {
-    use crate::core::text::{REPLACEMENT, Shown, shown};
+    use smolweb_core::text::{REPLACEMENT, Shown, shown};
     let mut prev = None;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -706,8 +706,8 @@ pub fn each_shown(text: &str, mut f: impl FnMut(char)) {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::core::response::parse_mime;
-    use crate::core::url::Url;
+    use smolweb_core::response::parse_mime;
+    use smolweb_core::url::Url;
 
     fn doc(body: &str) -> Doc {
         let url = Url::parse("gemini://t.test/").unwrap();

@@ -13,7 +13,7 @@ pub mod term;
 pub mod theme;
 pub mod view;
 
-use crate::client::Client;
+use smolweb_client::Client;
 use std::sync::Arc;
 
 /// Run the interactive browser on the terminal, starting at `start` (default: the configured

@@ -7,10 +7,9 @@
 
 mod effects;
 
-use crate::client::Client;
-use crate::tui::app::{App, Msg};
-use crate::tui::keymap::{Code, Key};
-use crate::tui::view;
+use crate::app::{App, Msg};
+use crate::keymap::{Code, Key};
+use crate::view;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -21,6 +20,7 @@ use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
+use smolweb_client::Client;
 use std::io::Stdout;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,7 +33,7 @@ type Term = Terminal<CrosstermBackend<Stdout>>;
 #[derive(Debug, thiserror::Error)]
 pub enum TermError {
     #[error(transparent)]
-    Config(#[from] crate::tui::app::SetupError),
+    Config(#[from] crate::app::SetupError),
     #[error("cannot set up the terminal: {0}")]
     Setup(std::io::Error),
     #[error("cannot draw: {0}")]
@@ -61,7 +61,7 @@ fn setup() -> Result<Term, TermError> {
     std::panic::set_hook(Box::new(move |info| {
         // The PDF reader's worker catches its own panics: the browser carries on, so the
         // terminal stays as it is and the report goes to the log, not over the screen.
-        if std::thread::current().name() == Some(crate::client::web::PDF_THREAD) {
+        if std::thread::current().name() == Some(smolweb_client::web::PDF_THREAD) {
             tracing::warn!("the PDF reader panicked: {info}");
             return;
         }

@@ -2,10 +2,10 @@
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
 //! prompt (bottom row); popups over the page.
 
-use crate::tui::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
-use crate::tui::keymap::Action;
-use crate::tui::layout::{Doc, Kind, display_width, each_shown, sanitize};
-use crate::tui::theme::Theme;
+use crate::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
+use crate::keymap::Action;
+use crate::layout::{Doc, Kind, display_width, each_shown, sanitize};
+use crate::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -142,10 +142,10 @@ pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Li
     Line::from(spans)
 }
 
-/// Append `text` made safe to draw (see [`crate::tui::layout::sanitize`]) from cell `skip` on,
+/// Append `text` made safe to draw (see [`crate::layout::sanitize`]) from cell `skip` on,
 /// counting cells in `col` (tab stops continue across pieces).
 fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip: usize) {
-    if skip == 0 && !text.contains(['\t', '\r']) && crate::core::text::is_terminal_safe(text) {
+    if skip == 0 && !text.contains(['\t', '\r']) && smolweb_core::text::is_terminal_safe(text) {
         out.push_str(text);
         *col += display_width(text);
         return;
@@ -204,8 +204,8 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
         .collect();
     items.extend(app.lists.identities.iter().map(|i| {
         let by = match i.created_by {
-            crate::store::identity::CreatedBy::Human => "you",
-            crate::store::identity::CreatedBy::Agent => "agent",
+            smolweb_store::identity::CreatedBy::Human => "you",
+            smolweb_store::identity::CreatedBy::Agent => "agent",
         };
         let state = if i.expired(now) { "EXPIRED" } else { "until" };
         format!(
@@ -405,9 +405,9 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
     }
 }
 
-fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::tui::app::Prompt, page: Rect) {
+fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::app::Prompt, page: Rect) {
     let t = &app.theme;
-    if let crate::tui::app::Purpose::Input { label, .. } = &p.purpose
+    if let crate::app::Purpose::Input { label, .. } = &p.purpose
         && display_width(label) + 2 > usize::from(page.width) / 2
     {
         let w = page.width;

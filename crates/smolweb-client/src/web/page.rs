@@ -4,12 +4,12 @@
 //! decoding, and the result is held as a [`Body`] for windows. [`WebPage::shown`] says what
 //! the text is, in the words every face uses.
 
-use crate::core::charset::{self, Charset, Origin};
-use crate::core::html::{self, Extract, Extraction, Hint, Metadata, invisible};
-use crate::core::pdf::{PdfError, PdfText};
-use crate::core::webtext::{self, BodyKind, Shown};
-use crate::core::window::Body;
-use crate::net::http::{HttpResponse, WebError, WebTls};
+use smolweb_core::charset::{self, Charset, Origin};
+use smolweb_core::html::{self, Extract, Extraction, Hint, Metadata, invisible};
+use smolweb_core::pdf::{PdfError, PdfText};
+use smolweb_core::webtext::{self, BodyKind, Shown};
+use smolweb_core::window::Body;
+use smolweb_net::http::{HttpResponse, WebError, WebTls};
 use time::OffsetDateTime;
 
 /// Converted (markdown) or as sent (raw).
@@ -51,7 +51,7 @@ pub struct WebPage {
     /// The encoding the body was decoded from (None for a binary body).
     pub charset: Option<Charset>,
     /// The Content-Type's charset label, when it named no known encoding (see
-    /// [`crate::core::charset`]: the body was decoded by detection).
+    /// [`smolweb_core::charset`]: the body was decoded by detection).
     pub unknown_charset: Option<String>,
     pub forms_removed: usize,
     pub tls: Option<WebTls>,
@@ -144,7 +144,7 @@ pub fn build(
     })
 }
 
-/// The page of a PDF answer from what [`crate::core::pdf::extract`] made of it. A PDF without
+/// The page of a PDF answer from what [`smolweb_core::pdf::extract`] made of it. A PDF without
 /// readable text is refused saying why, unless `keep_binary` keeps it to be opened elsewhere.
 pub fn build_pdf(
     resp: HttpResponse,
@@ -238,7 +238,7 @@ fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
     }
 }
 
-impl crate::cache::Weigh for std::sync::Arc<WebPage> {
+impl smolweb_net::cache::Weigh for WebPage {
     /// The body as received plus its conversion (the metadata is small next to them).
     fn weight(&self) -> usize {
         self.raw.len() + self.body.text().len() + self.final_url.len()

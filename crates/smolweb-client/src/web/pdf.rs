@@ -11,8 +11,8 @@
 //! - A panic inside the PDF reader is caught on the worker and reported as an unreadable PDF;
 //!   it never reaches the runtime (the browser's panic hook leaves [`PDF_THREAD`] alone).
 
-use crate::core::pdf::{self, PdfError, PdfLimits, PdfText};
-use crate::net::http::WebError;
+use smolweb_core::pdf::{self, PdfError, PdfLimits, PdfText};
+use smolweb_net::http::WebError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! renderers); other text (plain, JSON, XML, a PDF's text) is a text page. The `mime` is the
 //! page's own Content-Type (`application/pdf` for a PDF, whatever it was sent as), so a face
 //! can tell a web page from a capsule, `raw` is the body as received, and `info.web` says what
-//! the text is ([`Shown`](crate::core::webtext::Shown)). An https page's certificate was
+//! the text is ([`Shown`](smolweb_core::webtext::Shown)). An https page's certificate was
 //! verified against the trusted roots (there is no TOFU on the web): `info.tls` carries its
 //! fingerprint and TLS version with [`TofuState::Trusted`].
 //!
@@ -14,15 +14,15 @@
 //! [`FetchError`] is the nearest Gemini-side error ([`web_error_as_fetch`]).
 
 use super::{WebFetched, WebFormat, WebQuery};
-use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
-use crate::core::html::gemtext::markdown_to_gemtext;
-use crate::core::html::{Extract, Extraction};
-use crate::core::page::{Page, mime_of};
-use crate::core::response::parse_mime;
-use crate::core::url::Url;
-use crate::core::webtext::BodyKind;
-use crate::net::http::WebError;
-use crate::net::{FetchError, TlsInfo, TofuState};
+use crate::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::html::gemtext::markdown_to_gemtext;
+use smolweb_core::html::{Extract, Extraction};
+use smolweb_core::page::{Page, mime_of};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
+use smolweb_core::webtext::BodyKind;
+use smolweb_net::http::WebError;
+use smolweb_net::{FetchError, TlsInfo, TofuState};
 use std::sync::Arc;
 
 /// The gemtext page of a fetched web page (pure; see the module docs). `url` is the page's
@@ -31,7 +31,7 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     let web = &fetched.page;
     let url = Url::parse(&web.final_url).unwrap_or(url);
     let own_mime = || {
-        if crate::core::pdf::is_pdf(&web.raw) {
+        if smolweb_core::pdf::is_pdf(&web.raw) {
             mime_of("application/pdf")
         } else {
             parse_mime(web.content_type.as_deref().unwrap_or("text/html"))
@@ -39,7 +39,7 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     };
     if web.binary {
         let mime = match web.content_type.as_deref() {
-            None if !crate::core::pdf::is_pdf(&web.raw) => mime_of("application/octet-stream"),
+            None if !smolweb_core::pdf::is_pdf(&web.raw) => mime_of("application/octet-stream"),
             _ => own_mime(),
         };
         return Page::from_gemini(url, mime, web.raw.clone());
@@ -106,7 +106,7 @@ pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
 
 /// Open an http(s) URL for the human face (see the module docs): the main content, or the
 /// whole page when [`OpenOptions::web_full`] asks for it.
-pub(in crate::client) async fn open_reader(
+pub(crate) async fn open_reader(
     client: &Client,
     url: Url,
     original: &str,

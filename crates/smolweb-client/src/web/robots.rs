@@ -5,10 +5,10 @@
 //! or that the guard refuses is reported as that, since the page would fail the same way.
 
 use super::super::{Client, Face};
-use crate::net::http::{HopGate, HttpFetcher, HttpRequest, WebError};
-use crate::policy::RobotsAnswer;
-use crate::policy::http_robots::{WEB_AGENTS, http_robots_answer};
-use crate::policy::{ROBOTS_MAX_BYTES, is_robots_path};
+use smolweb_net::http::{HopGate, HttpFetcher, HttpRequest, WebError};
+use smolweb_net::policy::RobotsAnswer;
+use smolweb_net::policy::http_robots::{WEB_AGENTS, http_robots_answer};
+use smolweb_net::policy::{ROBOTS_MAX_BYTES, is_robots_path};
 use tokio::time::Instant;
 
 impl Client {

@@ -1,10 +1,10 @@
 //! Built-in pages that show the shared stores keep working around a damaged file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::paths::Paths;
-use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_store::paths::Paths;
 
 #[tokio::test]
 async fn about_identities_names_a_corrupt_file_and_lists_the_rest() {
@@ -27,7 +27,7 @@ async fn about_identities_names_a_corrupt_file_and_lists_the_rest() {
     client.identities().create(new, client.now()).unwrap();
     let bad = dir
         .path()
-        .join(smolweb::store::files::IDENTITIES_DIR)
+        .join(smolweb_store::files::IDENTITIES_DIR)
         .join(format!("{}.toml", "cd".repeat(32)));
     std::fs::write(&bad, "= not toml =").unwrap();
     let Outcome::Page { fetched, .. } = client

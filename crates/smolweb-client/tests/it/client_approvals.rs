@@ -2,12 +2,12 @@
 //! the change in the shared stores.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::paths::Paths;
-use smolweb::store::StoreError;
-use smolweb::store::approvals::Request;
-use smolweb::store::identity::{CreatedBy, Scope};
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Request;
+use smolweb_store::identity::{CreatedBy, Scope};
+use smolweb_store::paths::Paths;
 
 const FP: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 

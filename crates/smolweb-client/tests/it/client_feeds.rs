@@ -2,20 +2,20 @@
 //! subscriptions with progress and per-feed failures, and what the subscribe key offers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::client::feeds::{self, Candidate, FeedOutcome, candidates};
-use smolweb::client::{Client, Face, OpenOptions};
-use smolweb::config::Config;
-use smolweb::core::feed::FeedKind;
-use smolweb::core::page::{Page, mime_of};
-use smolweb::core::url::Url;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::feeds::{self, Candidate, FeedOutcome, candidates};
+use smolweb_client::{Client, Face, OpenOptions};
+use smolweb_core::feed::FeedKind;
+use smolweb_core::page::{Page, mime_of};
+use smolweb_core::url::Url;
+use smolweb_store::paths::Paths;
 use std::sync::Arc;
 use support::gemini::{Reply, Routes, Server};
 
-const RSS: &str = include_str!("fixtures/feeds/rss.xml");
-const JSON: &str = include_str!("fixtures/feeds/feed.json");
+const RSS: &str = include_str!("../../../smolweb-core/tests/fixtures/feeds/rss.xml");
+const JSON: &str = include_str!("../../../smolweb-core/tests/fixtures/feeds/feed.json");
 
 fn client(dir: &tempfile::TempDir, face: Face) -> Arc<Client> {
     let mut config = Config::default();
@@ -217,7 +217,7 @@ async fn a_web_page_offers_the_feed_it_announces() {
     .await;
     let c = client(&dir, Face::Human);
     let outcome = c.open(&server.url("/blog"), &OpenOptions::default()).await;
-    let smolweb::client::Outcome::Page { fetched, .. } = outcome else {
+    let smolweb_client::Outcome::Page { fetched, .. } = outcome else {
         panic!("{outcome:?}");
     };
     let offered: Vec<String> = candidates(&fetched.page)

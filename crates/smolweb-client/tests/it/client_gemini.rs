@@ -2,13 +2,13 @@
 //! redirects, 44, robots, pacing and the agent's address guard.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::cache::ManualClock;
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::net::FetchError;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_net::FetchError;
+use smolweb_net::cache::ManualClock;
+use smolweb_store::paths::Paths;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -208,7 +208,7 @@ async fn a_first_visit_says_the_certificate_was_pinned_even_after_robots() {
         "robots.txt was fetched first"
     );
     let tls = first.info().tls.clone().expect("tls facts");
-    assert_eq!(tls.tofu, smolweb::net::TofuState::FirstUse);
+    assert_eq!(tls.tofu, smolweb_net::TofuState::FirstUse);
     assert!(tls.tofu_warning().is_some());
     let again = c
         .open(
@@ -221,7 +221,7 @@ async fn a_first_visit_says_the_certificate_was_pinned_even_after_robots() {
         .await;
     assert_eq!(
         again.info().tls.clone().unwrap().tofu,
-        smolweb::net::TofuState::Trusted
+        smolweb_net::TofuState::Trusted
     );
 }
 
@@ -302,13 +302,13 @@ async fn requests_to_one_host_take_consecutive_slots() {
     config.network.allow_private_addresses = true;
     config.politeness.per_host_interval_ms = 200;
     let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
-    let net = smolweb::net::Net::new(
-        smolweb::store::tofu::KnownHosts::new(paths.known_hosts()),
-        smolweb::store::identity::Identities::new(paths.identities_dir()),
+    let net = smolweb_net::Net::new(
+        smolweb_store::tofu::KnownHosts::new(paths.known_hosts()),
+        smolweb_store::identity::Identities::new(paths.identities_dir()),
         config.tofu.policy(),
     );
     let clock = Arc::new(ManualClock::new());
-    let t0 = smolweb::cache::Clock::now(clock.as_ref());
+    let t0 = smolweb_net::cache::Clock::now(clock.as_ref());
     let c = Client::with_transport(config, paths, Face::Agent, Arc::new(net), clock).unwrap();
     let refresh = OpenOptions {
         refresh: true,

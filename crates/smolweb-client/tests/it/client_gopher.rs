@@ -1,12 +1,12 @@
 //! The client facade against the in-process Gopher server: menus, search, cache, robots.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::core::page::Content;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_core::page::Content;
+use smolweb_store::paths::Paths;
 use support::gopher::{Reply, Routes, Server};
 
 fn agent() -> (Client, tempfile::TempDir) {
@@ -28,7 +28,7 @@ fn hits(server: &Server, selector: &str) -> Vec<Option<String>> {
         .collect()
 }
 
-fn page(o: &Outcome) -> &smolweb::client::Fetched {
+fn page(o: &Outcome) -> &smolweb_client::Fetched {
     match o {
         Outcome::Page { fetched, .. } => fetched,
         other => panic!("expected a page, got {other:?}"),

@@ -4,11 +4,11 @@
 //! of them still complete (the rest queue).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_store::paths::Paths;
 use std::sync::Arc;
 use std::time::Duration;
 use support::gemini::{Reply, Routes, Server};

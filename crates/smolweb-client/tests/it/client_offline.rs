@@ -4,14 +4,14 @@
 //! same-capsule links; the size bound on visits.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::client::offline::is_network_failure;
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::core::page::Content;
-use smolweb::paths::Paths;
-use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_client::config::Config;
+use smolweb_client::offline::is_network_failure;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_core::page::Content;
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_store::paths::Paths;
 use support::gemini::{Reply, Routes, Server};
 
 fn client(dir: &tempfile::TempDir, face: Face, edit: impl FnOnce(&mut Config)) -> Client {

@@ -1,12 +1,12 @@
 //! Configuration: defaults, every key, rejected input, the example file, and path resolution.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::config::{Config, ConfigError};
-use smolweb::paths::Paths;
-use smolweb::store::identity::KeyAlgorithm;
+use smolweb_client::config::{Config, ConfigError};
+use smolweb_store::identity::KeyAlgorithm;
+use smolweb_store::paths::Paths;
 use std::path::PathBuf;
 
-const EXAMPLE: &str = include_str!("../assets/config.example.toml");
+const EXAMPLE: &str = include_str!("../../../../assets/config.example.toml");
 
 #[test]
 fn empty_text_is_the_defaults() {
@@ -19,7 +19,7 @@ fn empty_text_is_the_defaults() {
     assert!(c.politeness.respect_robots);
     assert_eq!(c.cache.ttl_seconds, 300);
     assert_eq!(c.mcp.max_rendered_chars, 50_000);
-    assert_eq!(c.tofu.policy(), smolweb::store::tofu::TofuPolicy::default());
+    assert_eq!(c.tofu.policy(), smolweb_store::tofu::TofuPolicy::default());
     assert_eq!(c.identity.days, 365);
     assert_eq!(
         KeyAlgorithm::from_name(&c.identity.algorithm),
@@ -228,4 +228,47 @@ fn platform_dirs_are_used_only_without_overrides() {
         }
         Err(e) => assert!(e.to_string().contains("SMOLWEB_HOME"), "{e}"),
     }
+}
+
+/// A config that is a link to a file that is not a config (the store's link tests, for the
+/// config file): its first line must never be quoted.
+#[cfg(unix)]
+const SECRET_LINE: &str = "root:x:0:0:SECRET-FIRST-LINE-7f3a:/root:/bin/bash";
+#[cfg(unix)]
+const TARGET: &str = "root:x:0:0:SECRET-FIRST-LINE-7f3a:/root:/bin/bash\n\
+                      => gemini://secret.example/ a bookmark-like line\n";
+
+#[cfg(unix)]
+#[test]
+fn a_broken_config_names_its_key_and_position_but_never_quotes_a_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("passwd");
+    std::fs::write(&target, TARGET).unwrap();
+    let config = tmp.path().join("config.toml");
+    std::os::unix::fs::symlink(&target, &config).unwrap();
+    let err = Config::load(&config).unwrap_err();
+    assert!(matches!(err, ConfigError::Invalid { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("config.toml") && text.contains("line 1"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(SECRET_LINE) && !text.contains("SECRET"),
+        "{text}"
+    );
+    // A typo in the person's own file is still named.
+    std::fs::remove_file(&config).unwrap();
+    std::fs::write(&config, "[network]\ntimeoutt = 3\n").unwrap();
+    let text = Config::load(&config).unwrap_err().to_string();
+    assert!(
+        text.contains("`timeoutt`") && text.contains("line 2"),
+        "{text}"
+    );
+    std::fs::write(&config, "[network]\nallowed_hosts = \"hunter2\"\n").unwrap();
+    let text = Config::load(&config).unwrap_err().to_string();
+    assert!(
+        !text.contains("hunter2") && text.contains("line 2"),
+        "{text}"
+    );
 }

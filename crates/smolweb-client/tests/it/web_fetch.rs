@@ -4,16 +4,16 @@
 //! windows, robots.txt, the cache and certificates.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::client::web::{WebFetched, WebFormat, WebQuery};
-use smolweb::client::{Client, Face};
-use smolweb::config::Config;
-use smolweb::core::code::ErrorCode;
-use smolweb::core::html::window::web_window;
-use smolweb::core::html::{Extract, Extraction, Hint};
-use smolweb::net::http::WebError;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::web::{WebFetched, WebFormat, WebQuery};
+use smolweb_client::{Client, Face};
+use smolweb_core::code::ErrorCode;
+use smolweb_core::html::window::web_window;
+use smolweb_core::html::{Extract, Extraction, Hint};
+use smolweb_net::http::WebError;
+use smolweb_store::paths::Paths;
 use std::io::Write;
 use std::time::Duration;
 use support::http::{Body, Reply, Request, Server, TestCa};
@@ -550,9 +550,9 @@ async fn https_with_the_configured_root_and_without_it() {
 
 #[tokio::test]
 async fn the_reader_view_is_a_gemtext_page_with_verified_tls_info() {
-    use smolweb::client::{OpenOptions, Outcome};
-    use smolweb::core::gemtext::LineKind;
-    use smolweb::core::page::Content;
+    use smolweb_client::{OpenOptions, Outcome};
+    use smolweb_core::gemtext::LineKind;
+    use smolweb_core::page::Content;
     let ca = TestCa::new();
     let s = Server::start_tls(&ca, |r| match r.path() {
         "/gone" => Reply::new(404, "text/html", "<p>gone</p>"),

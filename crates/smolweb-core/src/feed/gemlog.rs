@@ -8,8 +8,8 @@
 //! decides), so they never become entries.
 
 use super::{Entry, Feed, FeedKind, one_line};
-use crate::core::gemtext::{self, Document};
-use crate::core::url::Url;
+use crate::gemtext::{self, Document};
+use crate::url::Url;
 
 /// Read a parsed gemtext document (its links already resolved against the page URL).
 pub fn from_document(doc: &Document) -> Feed {

@@ -266,7 +266,7 @@ fn type_names_cover_rfc1436_and_common_types() {
 proptest! {
     #[test]
     fn parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let text = crate::core::charset::decode(&bytes, None, crate::core::charset::Origin::Gopher).text;
+        let text = crate::charset::decode(&bytes, None, crate::charset::Origin::Gopher).text;
         let _ = parse_menu(&text);
         let _ = undot_text(&text);
         let _ = sniff_mime(&bytes);

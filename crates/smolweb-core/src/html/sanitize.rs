@@ -13,7 +13,7 @@
 //!
 //! Links (`a[href]`) and images (`img[src]`, `srcset`, `data-src`) are made absolute against
 //! `<base href>` (itself resolved against the page URL) or the page URL. A link whose scheme
-//! is not a destination ([`crate::core::url::destination`]: `javascript:`, `data:`, `file:`,
+//! is not a destination ([`crate::url::destination`]: `javascript:`, `data:`, `file:`,
 //! `vbscript:`, unknown schemes) keeps its text and loses its target; decorative images
 //! (`alt=""`) are dropped.
 
@@ -319,9 +319,7 @@ fn absolutize(doc: &Document, page_url: &str) {
         let href = a.attr("href").unwrap_or_default();
         match join(&href) {
             // The one link rule: a scheme that is not a destination keeps only its text.
-            Some(abs) if crate::core::url::destination(&abs).is_offered() => {
-                a.set_attr("href", &abs)
-            }
+            Some(abs) if crate::url::destination(&abs).is_offered() => a.set_attr("href", &abs),
             _ => a.remove_attr("href"),
         }
     }

@@ -1,11 +1,11 @@
 //! Windows over a converted web page (`fetch_url`'s `start_index` / `max_chars`).
 //!
-//! Built on [`crate::core::window::text_window`] (character offsets, cut after the last line
+//! Built on [`crate::window::text_window`] (character offsets, cut after the last line
 //! end inside the window when there is one), and preferring a paragraph boundary (a blank
 //! line) when one lies in the second half of the window. Walking `next` from 0 visits windows
 //! that concatenate to exactly the text; an offset at or past the end gives an empty window.
 
-use crate::core::window::{Body, text_window};
+use crate::window::{Body, text_window};
 
 /// One window.
 #[derive(Clone, Debug, PartialEq, Eq)]

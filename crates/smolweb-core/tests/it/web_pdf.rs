@@ -4,9 +4,9 @@
 //! stopping on request, and damaged files (never a panic).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::core::pdf::{PdfError, PdfLimits, PdfText, extract};
+use smolweb_core::pdf::{PdfError, PdfLimits, PdfText, extract};
 use support::pdf::*;
 
 fn read(bytes: &[u8]) -> Result<PdfText, PdfError> {

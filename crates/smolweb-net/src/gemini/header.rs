@@ -2,9 +2,9 @@
 //! most 1024 bytes of meta, so the CRLF must appear within [`MAX_HEADER_BYTES`]. Bytes read
 //! past the header are handed back as the start of the body.
 
-use crate::core::response::{Header, parse_header};
-use crate::core::response::{MAX_HEADER_BYTES, header_end};
-use crate::net::FetchError;
+use crate::FetchError;
+use smolweb_core::response::{Header, parse_header};
+use smolweb_core::response::{MAX_HEADER_BYTES, header_end};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// Read the header; returns it with the bytes that followed it.

@@ -1,7 +1,7 @@
 //! [`WebError`]: why a web fetch gave no answer, with its `fetch_url` code.
 
-use crate::core::code::ErrorCode;
-use crate::net::FetchError;
+use crate::FetchError;
+use smolweb_core::code::ErrorCode;
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

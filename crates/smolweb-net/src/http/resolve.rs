@@ -6,8 +6,8 @@
 //! ([`super::check_target`]), so the lookup here passes 443, a port the guard never refuses.
 
 use super::error::GuardError;
-use crate::net::NetOptions;
-use crate::net::guard::resolve_checked;
+use crate::NetOptions;
+use crate::guard::resolve_checked;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 
 /// A placeholder port for the lookup (see the module docs).

@@ -3,13 +3,13 @@
 
 use super::TlsState;
 use super::verifier::CONNECTION;
-use crate::net::{FetchError, IdentityChoice, NetOptions};
-use crate::store::identity::{Identities, Identity};
+use crate::{FetchError, IdentityChoice, NetOptions};
 use rustls::SignatureScheme;
 use rustls::client::ResolvesClientCert;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::sign::CertifiedKey;
+use smolweb_store::identity::{Identities, Identity};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 

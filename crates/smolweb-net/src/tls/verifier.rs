@@ -6,12 +6,12 @@
 //! certificate is accepted as the verdict says and the write error travels in
 //! [`VerifyOutcome::Accepted::pin_not_saved`] to `TlsInfo::pin_warning`, which both faces show.
 
-use crate::net::{FetchError, TofuState};
-use crate::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
+use crate::{FetchError, TofuState};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, verify_tls12_signature, verify_tls13_signature};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, Error, SignatureScheme};
+use smolweb_store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
 use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -50,7 +50,7 @@ pub fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
     let (_, cert) = x509_parser::parse_x509_certificate(der).map_err(BadCertificate)?;
     let validity = cert.validity();
     Ok(CertInfo {
-        fingerprint: crate::core::fingerprint::sha256_fingerprint(der),
+        fingerprint: smolweb_core::fingerprint::sha256_fingerprint(der),
         not_before: validity.not_before.to_datetime(),
         not_after: validity.not_after.to_datetime(),
     })
@@ -89,7 +89,7 @@ pub fn decide(
                 return accept(TofuState::TrustedOnce);
             }
             VerifyOutcome::Refused(FetchError::CertificateChanged {
-                change: Box::new(crate::net::CertChange {
+                change: Box::new(crate::CertChange {
                     host: host.to_string(),
                     port,
                     pinned,
@@ -241,7 +241,7 @@ impl ServerCertVerifier for TofuVerifier {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::core::code::ErrorCode;
+    use smolweb_core::code::ErrorCode;
     use time::macros::datetime;
 
     fn cert(fp: &str) -> CertInfo {

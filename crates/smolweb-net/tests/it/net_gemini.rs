@@ -1,10 +1,10 @@
 //! Gemini fetches against the in-process TLS server: framing, limits, misbehaviours, guard.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::core::url::Url;
-use smolweb::net::{Ending, FetchError, GeminiResponse, NetOptions, TofuState};
+use smolweb_core::url::Url;
+use smolweb_net::{Ending, FetchError, GeminiResponse, NetOptions, TofuState};
 use std::time::Duration;
 use support::gemini::{Options, Reply, Routes, Server};
 use support::{TempStores, loopback_options};

@@ -1,10 +1,10 @@
 //! Gopher fetches against the in-process server: framing, search, limits, misbehaviours.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::core::url::GopherTarget;
-use smolweb::net::{FetchError, NetOptions};
+use smolweb_core::url::GopherTarget;
+use smolweb_net::{FetchError, NetOptions};
 use std::time::Duration;
 use support::gopher::{Reply, Routes, Server};
 use support::{TempStores, loopback_options};

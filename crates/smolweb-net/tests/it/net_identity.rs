@@ -1,12 +1,12 @@
 //! Client certificates: presented by scope, never for agents when reserved, TLS 1.3 only.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::core::url::Url;
-use smolweb::net::{FetchError, GeminiResponse, IdentityChoice, Net, NetOptions};
-use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, NewIdentity, Scope};
-use smolweb::store::tofu::TofuPolicy;
+use smolweb_core::url::Url;
+use smolweb_net::{FetchError, GeminiResponse, IdentityChoice, Net, NetOptions};
+use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_store::tofu::TofuPolicy;
 use std::time::Duration;
 use support::gemini::{Options, Reply, Routes, Server};
 use support::{TempStores, loopback_options};

@@ -2,11 +2,11 @@
 //! session resumption that must respect pin changes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use smolweb_testkit as support;
 
-use smolweb::core::url::Url;
-use smolweb::net::{FetchError, Net, NetOptions, TofuState};
-use smolweb::store::tofu::{CertInfo, TofuPolicy};
+use smolweb_core::url::Url;
+use smolweb_net::{FetchError, Net, NetOptions, TofuState};
+use smolweb_store::tofu::{CertInfo, TofuPolicy};
 use std::time::Duration;
 use support::certs::TestCert;
 use support::gemini::{Options, Reply, Routes, Server};
@@ -97,7 +97,7 @@ async fn changed_cert_aborts_before_the_request() {
     let FetchError::CertificateChanged { change } = &err else {
         panic!("expected CertificateChanged, got {err:?}");
     };
-    let smolweb::net::CertChange {
+    let smolweb_net::CertChange {
         pinned,
         presented,
         presented_not_after,

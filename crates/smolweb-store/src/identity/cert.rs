@@ -3,8 +3,8 @@
 //! between us and the server) and lasts `days` days. Times are whole seconds.
 
 use super::KeyAlgorithm;
-use crate::core::fingerprint::sha256_fingerprint;
-use crate::store::StoreError;
+use crate::StoreError;
+use smolweb_core::fingerprint::sha256_fingerprint;
 use time::{Duration, OffsetDateTime};
 
 /// What generation produced (the key PEM is secret: never log it).

@@ -4,9 +4,9 @@
 //! "no two identities with the same name and scope" holds across processes.
 
 use super::{Identity, KeyMaterial, Scan, Unreadable};
-use crate::store::StoreError;
-use crate::store::atomic::{self, Modes};
-use crate::store::parse_failure::ParseFailure;
+use crate::StoreError;
+use crate::atomic::{self, Modes};
+use crate::parse_failure::ParseFailure;
 use std::path::{Path, PathBuf};
 
 fn io_err(path: &Path, source: std::io::Error) -> StoreError {

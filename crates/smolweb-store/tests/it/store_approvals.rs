@@ -1,9 +1,9 @@
 //! Pending approvals on disk: dedup, expiry, take, corrupt file, two processes at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::store::StoreError;
-use smolweb::store::approvals::{Approvals, Request};
-use smolweb::store::identity::Scope;
+use smolweb_store::StoreError;
+use smolweb_store::approvals::{Approvals, Request};
+use smolweb_store::identity::Scope;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -146,7 +146,12 @@ fn two_processes_merge_approvals() {
         .iter()
         .map(|id| {
             std::process::Command::new(&exe)
-                .args(["--exact", "child_add_approvals", "--ignored", "--nocapture"])
+                .args([
+                    "--exact",
+                    "store_approvals::child_add_approvals",
+                    "--ignored",
+                    "--nocapture",
+                ])
                 .env("SMOLWEB_TEST_AP", ap.path())
                 .env("SMOLWEB_TEST_ID", id)
                 .stdout(std::process::Stdio::null())

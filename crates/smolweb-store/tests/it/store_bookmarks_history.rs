@@ -1,9 +1,9 @@
 //! Bookmarks (gemtext) and history (TOML) on disk.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::store::StoreError;
-use smolweb::store::bookmarks::Bookmarks;
-use smolweb::store::history::{History, MAX_HISTORY};
+use smolweb_store::StoreError;
+use smolweb_store::bookmarks::Bookmarks;
+use smolweb_store::history::{History, MAX_HISTORY};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 

@@ -4,9 +4,9 @@
 
 use rustls_pki_types::CertificateDer;
 use rustls_pki_types::pem::PemObject;
-use smolweb::core::fingerprint::sha256_fingerprint as fingerprint_of;
-use smolweb::store::StoreError;
-use smolweb::store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_core::fingerprint::sha256_fingerprint as fingerprint_of;
+use smolweb_store::StoreError;
+use smolweb_store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
 use time::OffsetDateTime;
 use time::macros::datetime;
 

@@ -3,26 +3,24 @@
 //! index and its pages) refuses a link with the file's name, never quotes the target's first
 //! line (here a passwd-like line), and never writes through the link; a lock file that is a
 //! link is refused too (a dangling one is not created); a corrupt regular file is described by
-//! line and column without being quoted; the config file names the bad key but not the line.
+//! line and column without being quoted (the config file: smolweb-client's config tests).
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::config::{Config, ConfigError};
-use smolweb::store::StoreError;
-use smolweb::store::approvals::{Approvals, Request};
-use smolweb::store::bookmarks::Bookmarks;
-use smolweb::store::history::History;
-use smolweb::store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
-use smolweb::store::offline::{NewPage, Offline};
-use smolweb::store::subscriptions::Subscriptions;
-use smolweb::store::tofu::KnownHosts;
+use smolweb_store::StoreError;
+use smolweb_store::approvals::{Approvals, Request};
+use smolweb_store::bookmarks::Bookmarks;
+use smolweb_store::history::History;
+use smolweb_store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_store::offline::{NewPage, Offline};
+use smolweb_store::subscriptions::Subscriptions;
+use smolweb_store::tofu::KnownHosts;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 use time::macros::datetime;
 
 const NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
-const SECRET_LINE: &str = "root:x:0:0:SECRET-FIRST-LINE-7f3a:/root:/bin/bash";
 const TARGET: &str = "root:x:0:0:SECRET-FIRST-LINE-7f3a:/root:/bin/bash\n\
                       => gemini://secret.example/ a bookmark-like line\n";
 
@@ -299,38 +297,4 @@ fn an_offline_page_file_that_is_a_link_is_refused() {
     assert!(matches!(err, StoreError::NotRegular { .. }), "{err:?}");
     assert!(!err.to_string().contains("SECRET"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), TARGET);
-}
-
-#[test]
-fn a_broken_config_names_its_key_and_position_but_never_quotes_a_line() {
-    let tmp = tempfile::tempdir().unwrap();
-    let target = tmp.path().join("passwd");
-    std::fs::write(&target, TARGET).unwrap();
-    let config = tmp.path().join("config.toml");
-    symlink(&target, &config).unwrap();
-    let err = Config::load(&config).unwrap_err();
-    assert!(matches!(err, ConfigError::Invalid { .. }), "{err:?}");
-    let text = err.to_string();
-    assert!(
-        text.contains("config.toml") && text.contains("line 1"),
-        "{text}"
-    );
-    assert!(
-        !text.contains(SECRET_LINE) && !text.contains("SECRET"),
-        "{text}"
-    );
-    // A typo in the person's own file is still named.
-    std::fs::remove_file(&config).unwrap();
-    std::fs::write(&config, "[network]\ntimeoutt = 3\n").unwrap();
-    let text = Config::load(&config).unwrap_err().to_string();
-    assert!(
-        text.contains("`timeoutt`") && text.contains("line 2"),
-        "{text}"
-    );
-    std::fs::write(&config, "[network]\nallowed_hosts = \"hunter2\"\n").unwrap();
-    let text = Config::load(&config).unwrap_err().to_string();
-    assert!(
-        !text.contains("hunter2") && text.contains("line 2"),
-        "{text}"
-    );
 }

@@ -3,7 +3,7 @@
 //! killed mid-write leaves the old copy whole).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::store::offline::{NewPage, Offline};
+use smolweb_store::offline::{NewPage, Offline};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -163,7 +163,12 @@ fn a_killed_write_leaves_the_old_copy() {
             .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
     };
     let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_keep_writing", "--ignored", "--nocapture"])
+        .args([
+            "--exact",
+            "store_offline::child_keep_writing",
+            "--ignored",
+            "--nocapture",
+        ])
         .env("SMOLWEB_TEST_OFFLINE", &dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -2,9 +2,9 @@
 //! processes refreshing the same and different feeds at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::core::feed::Entry;
-use smolweb::store::StoreError;
-use smolweb::store::subscriptions::{MAX_ENTRIES, Refreshed, Subscriptions};
+use smolweb_core::feed::Entry;
+use smolweb_store::StoreError;
+use smolweb_store::subscriptions::{MAX_ENTRIES, Refreshed, Subscriptions};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -223,7 +223,12 @@ fn two_processes_refreshing_lose_nothing() {
         .iter()
         .map(|id| {
             std::process::Command::new(&exe)
-                .args(["--exact", "child_refresh", "--ignored", "--nocapture"])
+                .args([
+                    "--exact",
+                    "store_subscriptions::child_refresh",
+                    "--ignored",
+                    "--nocapture",
+                ])
                 .env("SMOLWEB_TEST_SUBS", s.path())
                 .env("SMOLWEB_TEST_ID", id)
                 .stdout(std::process::Stdio::null())

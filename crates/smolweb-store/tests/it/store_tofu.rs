@@ -2,9 +2,9 @@
 //! writing the same file at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use smolweb::core::fingerprint::sha256_fingerprint as fingerprint_of;
-use smolweb::store::StoreError;
-use smolweb::store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
+use smolweb_core::fingerprint::sha256_fingerprint as fingerprint_of;
+use smolweb_store::StoreError;
+use smolweb_store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
 use time::OffsetDateTime;
 use time::macros::datetime;
 
@@ -214,7 +214,12 @@ fn two_processes_merge_pins() {
         .iter()
         .map(|id| {
             std::process::Command::new(&exe)
-                .args(["--exact", "child_add_pins", "--ignored", "--nocapture"])
+                .args([
+                    "--exact",
+                    "store_tofu::child_add_pins",
+                    "--ignored",
+                    "--nocapture",
+                ])
                 .env("SMOLWEB_TEST_KH", kh.path())
                 .env("SMOLWEB_TEST_ID", id)
                 .stdout(std::process::Stdio::null())
@@ -301,7 +306,7 @@ fn pins_stored_as_typed_by_an_older_version_are_found() {
 
 #[test]
 fn trust_requests_are_queued_with_a_normalized_host() {
-    use smolweb::store::approvals::{Approvals, Request};
+    use smolweb_store::approvals::{Approvals, Request};
     let tmp = tempfile::tempdir().unwrap();
     let approvals = Approvals::new(tmp.path().join("approvals.toml"));
     let fp = format!("sha256:{}", "ab".repeat(32));

@@ -3,7 +3,7 @@
 //! while a question is open.
 
 use super::loads::Request;
-use crate::tui::keymap::{Code, Key};
+use crate::keymap::{Code, Key};
 
 /// A popup over the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum Pending {
     Approve(String),
     /// A non-text answer: open, save or cancel.
     Download {
-        page: std::sync::Arc<crate::core::page::Page>,
+        page: std::sync::Arc<smolweb_core::page::Page>,
         name: String,
     },
     /// Save a page for offline reading: y with its links, n the page only, esc cancels.
@@ -198,10 +198,10 @@ impl super::App {
                 out.push(("Certificate".into(), t.cert_fingerprint.clone()));
                 out.push(("Expires".into(), t.cert_not_after.clone()));
                 let trust = match &t.tofu {
-                    crate::net::TofuState::FirstUse => "pinned on this visit (first use)",
-                    crate::net::TofuState::Trusted => "matches the pinned certificate",
-                    crate::net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
-                    crate::net::TofuState::TrustedOnce => "changed; trusted for this session only",
+                    smolweb_net::TofuState::FirstUse => "pinned on this visit (first use)",
+                    smolweb_net::TofuState::Trusted => "matches the pinned certificate",
+                    smolweb_net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
+                    smolweb_net::TofuState::TrustedOnce => "changed; trusted for this session only",
                 };
                 out.push(("Trust".into(), trust.into()));
                 let ident = match &t.client_cert {
@@ -224,9 +224,9 @@ impl super::App {
 
 /// How a fetched page's transfer ended, for page info (None for pages not fetched over
 /// Gemini or Gopher: built-in pages, the web, whose framing the HTTP client checks).
-fn transfer(p: &crate::core::page::Page) -> Option<&'static str> {
-    use crate::core::page::{Content, Ending};
-    use crate::core::url::Scheme;
+fn transfer(p: &smolweb_core::page::Page) -> Option<&'static str> {
+    use smolweb_core::page::{Content, Ending};
+    use smolweb_core::url::Scheme;
     match (p.ending, p.url.scheme(), &p.content) {
         (Ending::Clean, Scheme::Gemini, _) => Some("complete (TLS close_notify seen)"),
         (Ending::Clean, Scheme::Gopher, Content::Menu(_)) => Some("complete (final \".\" line)"),

@@ -5,8 +5,8 @@
 
 use super::dialog::Pending;
 use super::{App, Effect};
-use crate::core::page::Page;
-use crate::core::response::Mime;
+use smolweb_core::page::Page;
+use smolweb_core::response::Mime;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -83,7 +83,7 @@ impl App {
         let question = format!(
             "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
             page.mime.essence(),
-            crate::tui::view::human_bytes(page.size() as u64),
+            crate::view::human_bytes(page.size() as u64),
         );
         let fx = self.ask(question.clone(), Pending::Download { page, name });
         self.dialog.show(super::Popup::Download(question));
@@ -95,7 +95,7 @@ impl App {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::core::response::parse_mime;
+    use smolweb_core::response::parse_mime;
 
     #[test]
     fn names_fit_the_type() {

@@ -11,9 +11,9 @@
 use super::dialog::Pending;
 use super::special::{PageAction, Special, pages};
 use super::{App, Effect, FetchOptions};
-use crate::client::feeds::{Candidate, candidates};
-use crate::client::offline::OfflineCopy;
-use crate::tui::keymap::Action;
+use crate::keymap::Action;
+use smolweb_client::feeds::{Candidate, candidates};
+use smolweb_client::offline::OfflineCopy;
 
 /// The built-in page that asks which feed to follow.
 pub const CHOOSE_FEED: &str = "about:subscribe";

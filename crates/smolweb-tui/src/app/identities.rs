@@ -4,10 +4,10 @@
 use super::dialog::Pending;
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, Purpose, StoreOp, View};
-use crate::net::IdentityChoice;
-use crate::store::approvals::Request as AskRequest;
-use crate::store::identity::Identity;
-use crate::tui::keymap::Action;
+use crate::keymap::Action;
+use smolweb_net::IdentityChoice;
+use smolweb_store::approvals::Request as AskRequest;
+use smolweb_store::identity::Identity;
 
 /// Rows above the list on the identities screen.
 pub const IDENTITY_LIST_TOP: usize = 2;

@@ -3,8 +3,8 @@
 
 use super::search::Found;
 use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
-use crate::tui::keymap::{Action, Code, Context, Key};
-use crate::tui::layout::{Pos, display_width, sanitize};
+use crate::keymap::{Action, Code, Context, Key};
+use crate::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
 pub const DIGIT_TIMEOUT_MS: u64 = 1000;
@@ -261,7 +261,7 @@ impl App {
         let limit = self
             .frame
             .iter()
-            .filter(|r| !crate::tui::layout::Doc::wraps(r.kind))
+            .filter(|r| !crate::layout::Doc::wraps(r.kind))
             .map(|r| {
                 let head = display_width(&r.prefix) + display_width(r.tag);
                 let text = display_width(&sanitize(&r.text, true));

@@ -2,9 +2,9 @@
 //! completion and the bookmark toggle, identities, pending agent approvals). The shell
 //! reloads them; the app only mirrors them and updates its copy when it asks for a change.
 
-use crate::store::approvals::Approval;
-use crate::store::bookmarks::Bookmark;
-use crate::store::identity::Identity;
+use smolweb_store::approvals::Approval;
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::identity::Identity;
 
 /// How many address completions are offered.
 const COMPLETIONS: usize = 8;

@@ -6,8 +6,8 @@
 //! dropped by the caller.
 
 use super::FetchOptions;
-use crate::core::url::Url;
-use crate::net::IdentityChoice;
+use smolweb_core::url::Url;
+use smolweb_net::IdentityChoice;
 use std::collections::HashMap;
 
 /// A request sent or about to be sent.

@@ -1,14 +1,14 @@
 //! The messages between the app and its shell: what happened ([`Msg`]), what the shell must
 //! do ([`Effect`], [`StoreOp`]) and why work the shell did failed ([`ShellError`]).
 
-use crate::client::Outcome;
-use crate::core::page::Page;
-use crate::net::IdentityChoice;
-use crate::store::StoreError;
-use crate::store::approvals::Approval;
-use crate::store::bookmarks::Bookmark;
-use crate::store::identity::{Identity, NewIdentity};
-use crate::tui::keymap::Key;
+use crate::keymap::Key;
+use smolweb_client::Outcome;
+use smolweb_core::page::Page;
+use smolweb_net::IdentityChoice;
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Approval;
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::identity::{Identity, NewIdentity};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -9,11 +9,11 @@ use super::dialog::Pending;
 use super::loads::Request;
 use super::special::{PageAction, Special, pages};
 use super::{App, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, View};
-use crate::client::Outcome;
-use crate::core::page::Content;
-use crate::core::url::{Scheme, Url};
-use crate::net::{FetchError, TofuState};
-use crate::tui::layout::Doc;
+use crate::layout::Doc;
+use smolweb_client::Outcome;
+use smolweb_core::page::Content;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::{FetchError, TofuState};
 use std::sync::Arc;
 
 /// Built-in pages made from the shared stores: made again when history returns to them.
@@ -58,7 +58,7 @@ impl App {
             }
             _ => {}
         }
-        if let Some(scheme) = crate::core::url::refused_scheme(url) {
+        if let Some(scheme) = smolweb_core::url::refused_scheme(url) {
             // The one rule (`core::url::destination`): never fetched, never handed on.
             self.set_error(format!(
                 "not followed: smolweb does not open {scheme}: links"
@@ -191,8 +191,8 @@ impl App {
     fn on_page(
         &mut self,
         req: Request,
-        info: crate::client::RequestInfo,
-        page: Arc<crate::core::page::Page>,
+        info: smolweb_client::RequestInfo,
+        page: Arc<smolweb_core::page::Page>,
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         if matches!(page.content, Content::Binary) {
@@ -252,7 +252,7 @@ impl App {
     fn on_error(
         &mut self,
         req: Request,
-        info: crate::client::RequestInfo,
+        info: smolweb_client::RequestInfo,
         error: FetchError,
     ) -> Vec<Effect> {
         if let FetchError::CertificateChanged { change } = error {
@@ -287,9 +287,9 @@ impl App {
     ) -> Vec<Effect> {
         let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
         // The one link rule: a redirect leads only where smolweb fetches.
-        if crate::core::url::destination(&target) != crate::core::url::Destination::Fetch {
+        if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
             let scheme =
-                crate::core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+                smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
             let msg = format!("the redirect leads to a {scheme}: URL, which is not followed");
             return self.redirect_stop(req, msg);
         }
@@ -338,9 +338,9 @@ impl App {
         &mut self,
         tab: u64,
         url: &str,
-        page: Option<Arc<crate::core::page::Page>>,
+        page: Option<Arc<smolweb_core::page::Page>>,
         special: Special,
-        info: Option<crate::client::RequestInfo>,
+        info: Option<smolweb_client::RequestInfo>,
         replace: bool,
     ) {
         let Some(page) = page else {
@@ -446,7 +446,7 @@ impl App {
         if self.tabs.len() <= 1 {
             self.set_status(format!(
                 "this is the last tab ({} quits)",
-                self.keymap.hint(crate::tui::keymap::Action::Quit)
+                self.keymap.hint(crate::keymap::Action::Quit)
             ));
             return Vec::new();
         }
@@ -514,7 +514,7 @@ pub fn history_url(url: &str) -> String {
 
 /// The URL without `?query`.
 pub fn strip_query(url: &str) -> String {
-    crate::core::url::strip_query(url).to_string()
+    smolweb_core::url::strip_query(url).to_string()
 }
 
 /// `sha256:abcdef…` shortened for the status line.

@@ -4,9 +4,9 @@
 
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, StoreOp};
-use crate::core::url::Url;
-use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
-use crate::tui::keymap::{Code, Key};
+use crate::keymap::{Code, Key};
+use smolweb_core::url::Url;
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 
 /// What the typed text is for.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! text that scrolls sideways).
 
 use super::tabs::DocView;
-use crate::tui::layout::{Doc, Hit, Pos, display_width};
+use crate::layout::{Doc, Hit, Pos, display_width};
 
 #[derive(Clone, Debug, Default)]
 pub struct Search {

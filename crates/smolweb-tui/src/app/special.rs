@@ -11,9 +11,9 @@ pub mod pages;
 use super::dialog::Pending;
 use super::loads::Request;
 use super::{App, Effect, FetchOptions, Purpose};
-use crate::core::url::Url;
-use crate::net::{CertChange, IdentityChoice};
-use crate::store::identity::Scope;
+use smolweb_core::url::Url;
+use smolweb_net::{CertChange, IdentityChoice};
+use smolweb_store::identity::Scope;
 use std::fmt;
 
 /// The scheme of links on built-in pages that do something instead of going somewhere.

@@ -6,8 +6,8 @@
 
 use super::Special;
 use super::search::Search;
-use crate::client::RequestInfo;
-use crate::tui::layout::{Doc, Pos};
+use crate::layout::{Doc, Pos};
+use smolweb_client::RequestInfo;
 
 /// How many closed tabs can be reopened.
 const CLOSED_KEPT: usize = 20;
@@ -50,7 +50,7 @@ impl DocView {
 
     /// Is this a page the browser made itself (the only pages whose `action:` links act)?
     pub fn builtin(&self) -> bool {
-        self.doc.page().url.scheme() == crate::core::url::Scheme::About
+        self.doc.page().url.scheme() == smolweb_core::url::Scheme::About
     }
 }
 

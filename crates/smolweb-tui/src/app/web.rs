@@ -5,7 +5,7 @@
 //! history entry in [`DocView::web_full`] and carried by [`FetchOptions::web_full`]), opening
 //! the page in the external browser, and the words the status line and page info use to say
 //! that a page comes from the web, whether its certificate was verified, and what the text
-//! shown is: the client's [`Shown`](crate::core::webtext::Shown) in the request info names it
+//! shown is: the client's [`Shown`](smolweb_core::webtext::Shown) in the request info names it
 //! (the article, the full page, the full page because no article was found, JSON, a PDF's
 //! text...), so `v` on a page without an article view says why instead of fetching again.
 //!
@@ -14,9 +14,9 @@
 //! http page was not encrypted at all.
 
 use super::{App, DocView, Effect, FetchOptions, Special, View};
-use crate::client::RequestInfo;
-use crate::tui::keymap::Action;
-use crate::tui::layout::external_scheme;
+use crate::keymap::Action;
+use crate::layout::external_scheme;
+use smolweb_client::RequestInfo;
 
 /// Is `url` a web address (http or https)?
 pub fn is_web(url: &str) -> bool {
@@ -40,9 +40,9 @@ fn extract_words(full: bool) -> &'static str {
 impl App {
     /// Does following `url` leave the browser for an external program? Web links do only
     /// when `[web] open_external` says so; mailto always does. Nothing else ever does: the
-    /// opener receives http(s) and mailto only ([`crate::core::url::opener_may_receive`]).
+    /// opener receives http(s) and mailto only ([`smolweb_core::url::opener_may_receive`]).
     pub(super) fn leaves_browser(&self, url: &str) -> bool {
-        crate::core::url::opener_may_receive(url) && (self.settings.web_external || !is_web(url))
+        smolweb_core::url::opener_may_receive(url) && (self.settings.web_external || !is_web(url))
     }
 
     /// The current entry when it is a web page the reader shows (not an error page).
@@ -147,7 +147,7 @@ impl App {
     /// that cannot start offers to copy the URL instead).
     pub(super) fn open_in_browser(&mut self) -> Vec<Effect> {
         match self.current_url() {
-            Some(url) if crate::core::url::opener_may_receive(url) => vec![Effect::OpenExternal {
+            Some(url) if smolweb_core::url::opener_may_receive(url) => vec![Effect::OpenExternal {
                 url: url.to_string(),
             }],
             _ => {

@@ -4,9 +4,9 @@
 //! with its combining marks, a family emoji joined by ZWJ), so a cut never splits one.
 //! Tabs count as one cell (the view draws them as one space in wrapped text); characters the
 //! core sanitizer marks count the one cell of their mark, those it drops none (see
-//! [`crate::core::text::shown`]), so a row is as wide as what the view draws.
+//! [`smolweb_core::text::shown`]), so a row is as wide as what the view draws.
 
-use crate::core::text::{Shown, shown};
+use smolweb_core::text::{Shown, shown};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 

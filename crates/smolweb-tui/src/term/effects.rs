@@ -5,11 +5,11 @@
 
 mod feeds;
 
-use crate::client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
-use crate::core::page::Page;
-use crate::core::url::Url;
-use crate::store::tofu::CertInfo;
-use crate::tui::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
+use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
+use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::page::Page;
+use smolweb_core::url::Url;
+use smolweb_store::tofu::CertInfo;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -94,7 +94,7 @@ impl Shell {
         let _ = self.tx.send(msg);
     }
 
-    pub fn run(&mut self, _app: &crate::tui::app::App, fx: Vec<Effect>) {
+    pub fn run(&mut self, _app: &crate::app::App, fx: Vec<Effect>) {
         for e in fx {
             self.effect(e);
         }
@@ -110,12 +110,12 @@ impl Shell {
             }
             Effect::OpenExternal { url } => {
                 // The last gate before a program runs: whatever asked, only the web and mail.
-                let r = if crate::core::url::opener_may_receive(&url) {
+                let r = if smolweb_core::url::opener_may_receive(&url) {
                     open_external(&self.client.config().tui.external_command, &url)
                 } else {
                     let scheme = url.split(':').next().unwrap_or_default();
                     Err(ShellError::NotOpened {
-                        scheme: crate::core::text::sanitize_line(scheme).into_owned(),
+                        scheme: smolweb_core::text::sanitize_line(scheme).into_owned(),
                     })
                 };
                 self.send(Msg::Done(r));
@@ -215,7 +215,7 @@ struct StoreWorker {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
     /// The identities last reported, to report only changes.
-    identities: Option<Vec<crate::store::identity::Identity>>,
+    identities: Option<Vec<smolweb_store::identity::Identity>>,
 }
 
 impl StoreWorker {
@@ -294,7 +294,7 @@ impl StoreWorker {
             Err(e) => return self.send(Msg::Done(Err(e))),
         };
         let handlers = &self.client.config().tui.handlers;
-        let command = crate::tui::app::handler_for(handlers, &page.mime).unwrap_or("xdg-open");
+        let command = crate::app::handler_for(handlers, &page.mime).unwrap_or("xdg-open");
         let r = open_external(command, &path.display().to_string());
         self.send(Msg::Done(
             r.map(|m| format!("saved to {}; {m}", path.display())),
@@ -305,7 +305,7 @@ impl StoreWorker {
         let c = Arc::clone(&self.client);
         let now = c.now();
         let done =
-            |r: Result<String, crate::store::StoreError>| Msg::Done(r.map_err(ShellError::from));
+            |r: Result<String, smolweb_store::StoreError>| Msg::Done(r.map_err(ShellError::from));
         let msg = match op {
             StoreOp::LoadLists => {
                 self.load_lists();
@@ -350,7 +350,7 @@ impl StoreWorker {
             StoreOp::ExportIdentity { fingerprint } => {
                 let dir = self.downloads_dir();
                 let r = std::fs::create_dir_all(&dir)
-                    .map_err(|e| crate::store::StoreError::Io {
+                    .map_err(|e| smolweb_store::StoreError::Io {
                         path: dir.clone(),
                         source: e,
                     })
@@ -424,7 +424,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
         Err(e) => {
             return Some(Outcome::Error {
                 info,
-                error: crate::net::FetchError::Internal(e.to_string()),
+                error: smolweb_net::FetchError::Internal(e.to_string()),
             });
         }
     };
@@ -552,10 +552,10 @@ fn start(command: &str, url: &str) -> Result<String, ShellError> {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::client::Face;
-    use crate::config::Config;
-    use crate::paths::Paths;
-    use crate::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+    use smolweb_client::Face;
+    use smolweb_client::config::Config;
+    use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+    use smolweb_store::paths::Paths;
 
     /// A store worker over a fresh data directory (also used by `feeds`' tests).
     pub(super) fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
@@ -617,7 +617,7 @@ mod tests {
     #[test]
     fn a_corrupt_store_is_an_error_naming_the_file_not_an_empty_list() {
         let (mut w, mut rx, dir) = worker();
-        let file = dir.path().join(crate::store::files::HISTORY);
+        let file = dir.path().join(smolweb_store::files::HISTORY);
         std::fs::write(&file, "this is [not toml").unwrap();
         match builtin(&w.client, "about:history") {
             Some(Outcome::Error { error, .. }) => {

@@ -1,19 +1,19 @@
 //! The browser's state machine driven by key sequences and fake fetch results: no terminal.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_helpers;
+use crate::tui_helpers;
 
-use smolweb::client::Outcome;
-use smolweb::net::{FetchError, IdentityChoice, TofuState};
-use smolweb::store::approvals::{Approval, Request as AskRequest};
-use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
-use smolweb::tui::app::{Effect, Msg, Popup, Purpose, StoreOp, View};
+use smolweb_client::Outcome;
+use smolweb_net::{FetchError, IdentityChoice, TofuState};
+use smolweb_store::approvals::{Approval, Request as AskRequest};
+use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb_tui::app::{Effect, Msg, Popup, Purpose, StoreOp, View};
 use tui_helpers::*;
 
 const HOME: &str = "gemini://home.test/";
 const HOME_BODY: &str = "# Home\n\nHello.\n=> /one First\n=> gemini://other.test/ Elsewhere\n=> https://web.test/ A web page\n";
 
-fn at_home() -> smolweb::tui::app::App {
+fn at_home() -> smolweb_tui::app::App {
     let mut app = app();
     open(&mut app, HOME, gem(HOME, HOME_BODY));
     assert_eq!(app.current_url(), Some(HOME));
@@ -364,7 +364,7 @@ fn changed() -> Outcome {
     Outcome::Error {
         info: info("gemini://home.test/one"),
         error: FetchError::CertificateChanged {
-            change: Box::new(smolweb::net::CertChange {
+            change: Box::new(smolweb_net::CertChange {
                 host: "home.test".into(),
                 port: 1965,
                 pinned: "sha256:aaaa".into(),
@@ -664,7 +664,7 @@ fn address_bar_completes_from_history_and_bookmarks() {
     let mut app = at_home();
     app.update(Msg::Lists {
         history: vec![("gemini://capsule.test/log/".into(), Some("A log".into()))],
-        bookmarks: vec![smolweb::store::bookmarks::Bookmark {
+        bookmarks: vec![smolweb_store::bookmarks::Bookmark {
             url: "gemini://marks.test/".into(),
             title: "Marked".into(),
         }],
@@ -822,10 +822,10 @@ fn scrolling_stops_at_the_ends() {
 
 #[test]
 fn rebinding_a_key_in_the_config_changes_what_it_does() {
-    let mut tui = smolweb::config::Tui::default();
+    let mut tui = smolweb_client::config::Tui::default();
     tui.keys.insert("quit".into(), vec!["ctrl-q".into()]);
     tui.keys.insert("scroll_down".into(), vec!["e".into()]);
-    let mut app = smolweb::tui::app::App::from_config(&tui, 365).unwrap();
+    let mut app = smolweb_tui::app::App::from_config(&tui, 365).unwrap();
     app.update(Msg::Resize {
         width: 80,
         height: 24,
@@ -838,14 +838,14 @@ fn rebinding_a_key_in_the_config_changes_what_it_does() {
             .any(|e| matches!(e, Effect::Quit))
     );
     tui.keys.insert("fly".into(), vec!["z".into()]);
-    assert!(smolweb::tui::app::App::from_config(&tui, 365).is_err());
+    assert!(smolweb_tui::app::App::from_config(&tui, 365).is_err());
 }
 
 #[test]
 fn help_lists_the_live_keymap() {
-    let mut tui = smolweb::config::Tui::default();
+    let mut tui = smolweb_client::config::Tui::default();
     tui.keys.insert("quit".into(), vec!["ctrl-q".into()]);
-    let mut app = smolweb::tui::app::App::from_config(&tui, 365).unwrap();
+    let mut app = smolweb_tui::app::App::from_config(&tui, 365).unwrap();
     app.update(Msg::Resize {
         width: 80,
         height: 200,

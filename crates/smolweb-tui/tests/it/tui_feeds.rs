@@ -4,17 +4,17 @@
 //! after a network failure; plus TestBackend snapshots of about:feeds and about:offline.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_helpers;
+use crate::tui_helpers;
 
-use smolweb::client::about_feeds::{feeds_page, offline_page};
-use smolweb::client::offline::OfflineCopy;
-use smolweb::client::{Fetched, Outcome};
-use smolweb::core::page::Page;
-use smolweb::core::url::Url;
-use smolweb::net::FetchError;
-use smolweb::store::offline::OfflineEntry;
-use smolweb::store::subscriptions::{StoredEntry, Subscription};
-use smolweb::tui::app::{App, Effect, FeedMsg, FeedOp, Msg, Offer, RefreshSummary};
+use smolweb_client::about_feeds::{feeds_page, offline_page};
+use smolweb_client::offline::OfflineCopy;
+use smolweb_client::{Fetched, Outcome};
+use smolweb_core::page::Page;
+use smolweb_core::url::Url;
+use smolweb_net::FetchError;
+use smolweb_store::offline::OfflineEntry;
+use smolweb_store::subscriptions::{StoredEntry, Subscription};
+use smolweb_tui::app::{App, Effect, FeedMsg, FeedOp, Msg, Offer, RefreshSummary};
 use std::sync::Arc;
 use time::macros::datetime;
 use tui_helpers::*;
@@ -250,7 +250,7 @@ fn copy_of(url: &str, body: &str) -> OfflineCopy {
     let fetched_at = datetime!(2026-11-30 08:00 UTC);
     let page = Page::from_gemini(
         Url::parse(url).unwrap(),
-        smolweb::core::response::parse_mime("text/gemini"),
+        smolweb_core::response::parse_mime("text/gemini"),
         body.as_bytes().to_vec(),
     );
     OfflineCopy {
@@ -415,8 +415,7 @@ fn about_offline_snapshot() {
 
 #[test]
 fn help_lists_the_feed_and_offline_keys() {
-    let page =
-        smolweb::tui::app::pages::help_page(&smolweb::tui::keymap::Keymap::default()).unwrap();
+    let page = smolweb_tui::app::pages::help_page(&smolweb_tui::keymap::Keymap::default()).unwrap();
     let text = page.body.text();
     for line in [
         "* S: follow the page's feed",

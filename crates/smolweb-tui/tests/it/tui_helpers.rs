@@ -4,15 +4,15 @@
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use smolweb::client::{Fetched, Outcome, RequestInfo};
-use smolweb::core::page::Page;
-use smolweb::core::response::parse_mime;
-use smolweb::core::url::Url;
-use smolweb::net::{TlsInfo, TofuState};
-use smolweb::tui::app::{App, Effect, FetchOptions, Msg, Settings};
-use smolweb::tui::keymap::{Key, Keymap};
-use smolweb::tui::theme::Theme;
-use smolweb::tui::view;
+use smolweb_client::{Fetched, Outcome, RequestInfo};
+use smolweb_core::page::Page;
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
+use smolweb_net::{TlsInfo, TofuState};
+use smolweb_tui::app::{App, Effect, FetchOptions, Msg, Settings};
+use smolweb_tui::keymap::{Key, Keymap};
+use smolweb_tui::theme::Theme;
+use smolweb_tui::view;
 use std::sync::Arc;
 
 pub fn app_sized(width: u16, height: u16) -> App {

@@ -2,15 +2,15 @@
 //! with the real HTML conversion (no terminal, no network).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
-mod tui_helpers;
+use crate::tui_helpers;
+use smolweb_testkit as support;
 
-use smolweb::client::Outcome;
-use smolweb::client::web::{WebFetched, WebFormat, WebPage, reader_outcome, web_page};
-use smolweb::core::html::{Extract, Extraction};
-use smolweb::core::url::Url;
-use smolweb::net::http::{HttpResponse, WebTls};
-use smolweb::tui::app::{App, Effect, Msg, Popup, ShellError};
+use smolweb_client::Outcome;
+use smolweb_client::web::{WebFetched, WebFormat, WebPage, reader_outcome, web_page};
+use smolweb_core::html::{Extract, Extraction};
+use smolweb_core::url::Url;
+use smolweb_net::http::{HttpResponse, WebTls};
+use smolweb_tui::app::{App, Effect, Msg, Popup, ShellError};
 use std::sync::Arc;
 use time::OffsetDateTime;
 use tui_helpers::*;
@@ -303,8 +303,8 @@ fn a_reader_page_snapshot() {
 
 #[test]
 fn help_names_the_reader_keys_and_they_can_be_rebound() {
-    use smolweb::tui::keymap::Keymap;
-    let page = smolweb::tui::app::pages::help_page(&Keymap::default()).unwrap();
+    use smolweb_tui::keymap::Keymap;
+    let page = smolweb_tui::app::pages::help_page(&Keymap::default()).unwrap();
     let text = String::from_utf8_lossy(&page.raw).to_string();
     assert!(
         text.contains("* v: web page: toggle main content / full page (reader_full)"),
@@ -315,7 +315,7 @@ fn help_names_the_reader_keys_and_they_can_be_rebound() {
     let mut keys = std::collections::BTreeMap::new();
     keys.insert("reader_full".to_string(), vec!["F".to_string()]);
     keys.insert("open_in_browser".to_string(), vec!["ctrl-o".to_string()]);
-    let tui = smolweb::config::Tui {
+    let tui = smolweb_client::config::Tui {
         keys,
         ..Default::default()
     };
@@ -438,7 +438,7 @@ fn a_json_link_opens_as_pretty_text_in_the_reader() {
 
 #[test]
 fn a_pdf_link_opens_as_its_text_in_the_reader() {
-    use smolweb::core::pdf::{PdfLimits, extract};
+    use smolweb_core::pdf::{PdfLimits, extract};
     let pdf = support::pdf::text_pdf(
         "Tide tables",
         &[&["High water at six."], &["Low water at noon."]],
@@ -449,7 +449,7 @@ fn a_pdf_link_opens_as_its_text_in_the_reader() {
     let resp = response(POST, "application/octet-stream", &pdf);
     let read = extract(&pdf, &PdfLimits::for_body(pdf.len()), &|| true);
     let page =
-        smolweb::client::web::web_pdf_page(resp, read, OffsetDateTime::UNIX_EPOCH, true).unwrap();
+        smolweb_client::web::web_pdf_page(resp, read, OffsetDateTime::UNIX_EPOCH, true).unwrap();
     let mut app = at_post_with(page);
     let s = screen(&app);
     assert!(

@@ -2,13 +2,13 @@
 //! the client facade, as the shell does): what a page from the network may and may not do.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
-mod tui_helpers;
+use crate::tui_helpers;
+use smolweb_testkit as support;
 
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::paths::Paths;
-use smolweb::tui::app::{App, Effect, Msg};
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_store::paths::Paths;
+use smolweb_tui::app::{App, Effect, Msg};
 use support::gemini::{Reply, Routes, Server};
 use tui_helpers::*;
 

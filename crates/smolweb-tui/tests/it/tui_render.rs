@@ -2,17 +2,17 @@
 //! tests/snapshots/ (UPDATE_SNAPSHOTS=1 rewrites them after a deliberate change).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_helpers;
+use crate::tui_helpers;
 
-use smolweb::client::Outcome;
-use smolweb::net::FetchError;
-use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
-use smolweb::tui::app::Msg;
+use smolweb_client::Outcome;
+use smolweb_net::FetchError;
+use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb_tui::app::Msg;
 use tui_helpers::*;
 
 const PAGE: &str = "# A capsule\n\nSome text that is long enough to be wrapped at the text width, because it goes on and on about nothing in particular, like a good blog post.\n\n## Links\n=> gemini://a.test/ A gemini link\n=> gopher://b.test/ A gopher hole\n=> https://c.test/ A web page\n* a list item\n* 日本語のテキストと絵文字🦀も正しく折り返されること、幅の計算は二セル\n> A quote that is rather long and must be wrapped, with the bar repeated on every row.\n```ascii art\n+------+  a preformatted line that is wider than the text column and is never wrapped at all\n|  hi  |\n+------+\n```\n### The end\n";
 
-fn page_app(width: u16, height: u16) -> smolweb::tui::app::App {
+fn page_app(width: u16, height: u16) -> smolweb_tui::app::App {
     let mut app = app_sized(width, height);
     open(
         &mut app,
@@ -65,7 +65,7 @@ fn the_changed_certificate_warning() {
         Outcome::Error {
             info: info(url),
             error: FetchError::CertificateChanged {
-                change: Box::new(smolweb::net::CertChange {
+                change: Box::new(smolweb_net::CertChange {
                     host: "cap.test".into(),
                     port: 1965,
                     pinned:
@@ -107,9 +107,9 @@ fn the_identities_screen() {
         algorithm: KeyAlgorithm::EcdsaP256,
         cert_pem: String::new(),
     }]));
-    app.update(Msg::Approvals(vec![smolweb::store::approvals::Approval {
+    app.update(Msg::Approvals(vec![smolweb_store::approvals::Approval {
         id: "ab12cd34".into(),
-        request: smolweb::store::approvals::Request::IdentityCreate {
+        request: smolweb_store::approvals::Request::IdentityCreate {
             scope: Scope {
                 host: "cap.test".into(),
                 port: 1965,
@@ -141,7 +141,7 @@ fn page_info_popup() {
 
 #[test]
 fn the_pins_page() {
-    let pin = |host: &str, port| smolweb::store::tofu::Pin {
+    let pin = |host: &str, port| smolweb_store::tofu::Pin {
         host: host.into(),
         port,
         fingerprint: format!("sha256:{}", "ab".repeat(32)),
@@ -149,7 +149,7 @@ fn the_pins_page() {
         first_seen: time::macros::datetime!(2026-01-02 0:00 UTC),
         last_seen: time::macros::datetime!(2026-11-30 0:00 UTC),
     };
-    let page = smolweb::tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let page = smolweb_tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
     let mut app = app_sized(80, 30);
     let fx = app.start(Some("about:trust".into()));
     let (id, _, _) = fetch(&fx);
@@ -246,9 +246,9 @@ fn bidi_and_invisible_characters_never_reach_the_screen() {
     // An agent's self-declared name in the identities view.
     let mut app = app_sized(160, 10);
     app.start(Some("about:identities".into()));
-    app.update(Msg::Approvals(vec![smolweb::store::approvals::Approval {
+    app.update(Msg::Approvals(vec![smolweb_store::approvals::Approval {
         id: "ab12cd34".into(),
-        request: smolweb::store::approvals::Request::TrustRemove {
+        request: smolweb_store::approvals::Request::TrustRemove {
             host: "cap.test".into(),
             port: 1965,
         },

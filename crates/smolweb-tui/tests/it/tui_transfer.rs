@@ -3,13 +3,13 @@
 //! final "." line, and a download whose end was not confirmed warns before it is saved.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_helpers;
+use crate::tui_helpers;
 
-use smolweb::client::{Fetched, Outcome};
-use smolweb::core::page::{Ending, Page};
-use smolweb::core::response::parse_mime;
-use smolweb::core::url::Url;
-use smolweb::tui::app::{App, Effect, Popup};
+use smolweb_client::{Fetched, Outcome};
+use smolweb_core::page::{Ending, Page};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
+use smolweb_tui::app::{App, Effect, Popup};
 use std::sync::Arc;
 use tui_helpers::*;
 

@@ -2,14 +2,14 @@
 //! a key sequence with assertions on the state.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod tui_helpers;
+use crate::tui_helpers;
 
-use smolweb::client::Outcome;
-use smolweb::net::TofuState;
-use smolweb::store::approvals::{Approval, Request as AskRequest};
-use smolweb::store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
-use smolweb::store::tofu::Pin;
-use smolweb::tui::app::{App, Effect, Mark, Msg, Popup, Purpose, ShellError, StoreOp};
+use smolweb_client::Outcome;
+use smolweb_net::TofuState;
+use smolweb_store::approvals::{Approval, Request as AskRequest};
+use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb_store::tofu::Pin;
+use smolweb_tui::app::{App, Effect, Mark, Msg, Popup, Purpose, ShellError, StoreOp};
 use tui_helpers::*;
 
 const BIG: &str = "gemini://big.test/big.gmi";
@@ -155,12 +155,12 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         app.lists.history
     );
 
-    let visits = [smolweb::store::history::Visit {
+    let visits = [smolweb_store::history::Visit {
         url: "gopher://hole.test/1/".into(),
         title: None,
         at: time::macros::datetime!(2026-12-01 0:00 UTC),
     }];
-    let page = smolweb::tui::app::pages::history_page(&visits);
+    let page = smolweb_tui::app::pages::history_page(&visits);
     let mut app = app_sized(80, 10);
     open(&mut app, "about:history", gem("about:history", &page));
     assert!(
@@ -240,7 +240,7 @@ fn approval(id: &str) -> Approval {
 fn a_store_error_names_the_file() {
     let mut app = app();
     open(&mut app, BIG, gem(BIG, "# Hi\n"));
-    let err = smolweb::store::StoreError::Corrupt {
+    let err = smolweb_store::StoreError::Corrupt {
         path: "/data/bookmarks.gmi".into(),
         reason: "not UTF-8".into(),
     };
@@ -267,7 +267,7 @@ fn pin(host: &str, port: u16) -> Pin {
 /// The pins page as the shell makes it.
 pub fn pins_app() -> App {
     let mut app = app_sized(80, 30);
-    let page = smolweb::tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let page = smolweb_tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
     let fx = app.start(Some("about:trust".into()));
     let (id, _, _) = fetch(&fx);
     answer(&mut app, id, gem("about:trust", &page));
@@ -433,7 +433,7 @@ fn a_selected_or_pointed_link_shows_its_url_and_copies_it() {
 
 #[test]
 fn copying_can_be_switched_off() {
-    let tui = smolweb::config::Tui {
+    let tui = smolweb_client::config::Tui {
         osc52_copy: false,
         ..Default::default()
     };
@@ -489,7 +489,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         "{fx:?}"
     );
     // The bookmarks page, as the shell makes it from the store.
-    let page = smolweb::tui::app::pages::bookmarks_page(&app.lists.bookmarks);
+    let page = smolweb_tui::app::pages::bookmarks_page(&app.lists.bookmarks);
     let (id, _, _) = fetch(&press(&mut app, &["B"]));
     answer(&mut app, id, gem("about:bookmarks", &page));
     assert!(screen(&app).contains("[1] Big one"));
@@ -552,7 +552,7 @@ fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
 
 #[test]
 fn a_configured_handler_is_named() {
-    let mut tui = smolweb::config::Tui::default();
+    let mut tui = smolweb_client::config::Tui::default();
     tui.handlers.insert("image".into(), "feh".into());
     let mut app = App::from_config(&tui, 365).unwrap();
     app.update(Msg::Resize {

@@ -1,8 +1,8 @@
 use super::*;
 
-const ATOM: &str = include_str!("../../../../tests/fixtures/feeds/atom.xml");
-const RSS: &str = include_str!("../../../../tests/fixtures/feeds/rss.xml");
-const JSON: &str = include_str!("../../../../tests/fixtures/feeds/feed.json");
+const ATOM: &str = include_str!("../../../tests/fixtures/feeds/atom.xml");
+const RSS: &str = include_str!("../../../tests/fixtures/feeds/rss.xml");
+const JSON: &str = include_str!("../../../tests/fixtures/feeds/feed.json");
 
 fn rows(feed: &Feed) -> Vec<(&str, &str, Option<&str>)> {
     feed.entries

@@ -3,15 +3,15 @@
 //! made from the stores (bookmarks, history, pins). Pure: the shell reads the stores.
 
 use super::{PageAction, Reach, Special};
-use crate::client::RequestInfo;
-use crate::core::page::Page;
-use crate::core::url::Url;
-use crate::net::{CertChange, FetchError};
-use crate::store::bookmarks::Bookmark;
-use crate::store::history::Visit;
-use crate::store::identity::Identity;
-use crate::store::tofu::Pin;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::keymap::{Action, Context, Keymap};
+use smolweb_client::RequestInfo;
+use smolweb_core::page::Page;
+use smolweb_core::url::Url;
+use smolweb_net::{CertChange, FetchError};
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::history::Visit;
+use smolweb_store::identity::Identity;
+use smolweb_store::tofu::Pin;
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -169,7 +169,7 @@ pub fn client_cert_page(
 /// Untrusted text (titles from capsules) on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
 /// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
 fn one_line(s: &str) -> String {
-    crate::core::text::sanitize_line(s).into_owned()
+    smolweb_core::text::sanitize_line(s).into_owned()
 }
 
 /// about:bookmarks.

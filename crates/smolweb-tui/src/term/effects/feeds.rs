@@ -8,9 +8,9 @@
 //! one refresh of all feeds runs at a time.
 
 use super::{Job, Shell, StoreWorker};
-use crate::client::feeds::{FeedRefresh, refresh_all};
-use crate::client::{Client, OpenOptions, Outcome};
-use crate::tui::app::{FeedMsg, FeedOp, FetchOptions, Msg, Offer, RefreshSummary};
+use crate::app::{FeedMsg, FeedOp, FetchOptions, Msg, Offer, RefreshSummary};
+use smolweb_client::feeds::{FeedRefresh, refresh_all};
+use smolweb_client::{Client, OpenOptions, Outcome};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -117,7 +117,7 @@ async fn refresh(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>, only_due: 
     )));
 }
 
-fn saved_sentence(report: &crate::client::offline::SaveReport) -> String {
+fn saved_sentence(report: &smolweb_client::offline::SaveReport) -> String {
     let mut s = match report.saved.len() {
         1 => format!("saved {} for offline reading", report.saved[0]),
         n => format!("saved {n} pages for offline reading"),
@@ -257,16 +257,16 @@ impl StoreWorker {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::client::{Fetched, RequestInfo};
-    use crate::core::feed::Entry;
-    use crate::core::page::Page;
-    use crate::core::response::parse_mime;
-    use crate::core::url::Url;
-    use crate::net::FetchError;
-    use crate::store::subscriptions::Refreshed;
-    use crate::tui::app::{App, Settings};
-    use crate::tui::keymap::{Key, Keymap};
-    use crate::tui::theme::Theme;
+    use crate::app::{App, Settings};
+    use crate::keymap::{Key, Keymap};
+    use crate::theme::Theme;
+    use smolweb_client::{Fetched, RequestInfo};
+    use smolweb_core::feed::Entry;
+    use smolweb_core::page::Page;
+    use smolweb_core::response::parse_mime;
+    use smolweb_core::url::Url;
+    use smolweb_net::FetchError;
+    use smolweb_store::subscriptions::Refreshed;
 
     const URL: &str = "gemini://ada.test/gemlog/frost.gmi";
 
@@ -356,7 +356,7 @@ mod tests {
         let id = fx
             .iter()
             .find_map(|e| match e {
-                crate::tui::app::Effect::Fetch { id, .. } => Some(*id),
+                crate::app::Effect::Fetch { id, .. } => Some(*id),
                 _ => None,
             })
             .unwrap();
