@@ -2,8 +2,6 @@
 //! `identity` create/list/agent-use/export/remove, `trust` list/remove, and the approval
 //! queue an agent fills (approve performs the change, deny drops it).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use smolweb_store::approvals::{Approvals, Request};
 use smolweb_store::identity::Scope;
 use smolweb_store::tofu::KnownHosts;

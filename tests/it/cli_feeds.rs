@@ -1,8 +1,6 @@
 //! `smolweb feeds` through the real binary against in-process Gemini and Gopher servers:
 //! add (with its first fetch), list, refresh printing only new entries, remove, exit codes.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use smolweb_testkit as support;
 
 use std::path::Path;

@@ -3,8 +3,6 @@
 //! a "." line in the middle is printed whole, and menu items with an unusable port are shown
 //! without a destination.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use smolweb_testkit as support;
 
 use std::path::PathBuf;

@@ -3,8 +3,6 @@
 //! neither the answer nor the query appears in the log file, on stderr, or in any file of the
 //! data directory. The same holds for `smolweb get --input` logging to stderr.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use smolweb_testkit as support;
 
 use serde_json::{Value, json};

@@ -2,6 +2,12 @@
 //! over stdio (rmcp's client, raw JSON-RPC lines, the official Python SDK), the browser in tmux,
 //! and Debian's real Gemini/Gopher/web servers.
 
+// clippy.toml's allow-*-in-tests covers #[test] functions and #[cfg(test)] modules only; the
+// helpers of an integration-test binary (servers, fixtures, waits) may unwrap and panic too.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Tests say SKIP or show figures on the terminal they run in.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod cli;
 mod cli_feeds;
 mod cli_get;

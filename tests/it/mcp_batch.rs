@@ -2,7 +2,6 @@
 //! in one round (batch concurrency and the per-host in-flight bound agree), and a member that
 //! waits (for one of its host's slots, or for its paced turn) says so, with its URL, in the
 //! progress notifications a client with a progress token receives. Progress values rise.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -2,7 +2,6 @@
 //! `benches/mcp_bench.sh`, which builds in release mode). Prints medians; asserts nothing about
 //! speed. Measures: process start to initialized, a cold local fetch, a cached window, a batch
 //! of 20 URLs over 4 servers, and bytes returned (structured + text) per byte of page.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -3,7 +3,6 @@
 //! upstream connections at once (seen by a relay in front of the server), gets no response,
 //! and leaves nothing half-kept: the next fetch of the same URL is a fresh, complete download.
 //! The server keeps answering other requests throughout.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

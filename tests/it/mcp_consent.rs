@@ -1,7 +1,6 @@
 //! Identity and trust changes need the human: pending approvals performed by the `smolweb`
 //! binary, elicitation accept/decline on both protocol generations, and `ask_user` answers that
 //! never reach the agent.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

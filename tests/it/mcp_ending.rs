@@ -2,7 +2,6 @@
 //! close_notify and one that sends it, a Gopher menu with and without its final "." line, and
 //! a Gopher text (which has no end marker) say so in `request_info.ended_cleanly` and the text
 //! block; an answer from smolweb's copy repeats it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -1,7 +1,6 @@
 //! Every error code that can be provoked on loopback, and the server's robustness: stdout holds
 //! JSON-RPC only, closing stdin early is a clean exit, a burst of 200 calls survives, and a
 //! dripping capsule ends at the time budget while other calls complete.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -2,7 +2,6 @@
 //! (tests/python/feeds.py validates every result against its outputSchema), on both protocol
 //! generations; and the config switch that withdraws `subscriptions_list`.
 //! Interpreter lookup and SKIP rules as in tests/mcp_python.rs.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

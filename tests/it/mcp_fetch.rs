@@ -1,7 +1,6 @@
 //! The fetch tools over stdio against the built binary, with rmcp's client on both protocol
 //! generations: tools/list schemas, gemtext, windows, input, redirects, Gopher menus and
 //! search, batches with progress.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -3,7 +3,6 @@
 //! refused for every protocol (Gemini, Gopher, the web and each of its redirect hops), before
 //! any connection. The "this host" cases aim at a real listener on 127.0.0.1, which a connect
 //! to 0.0.0.0 would reach, and check that it never saw a connection.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

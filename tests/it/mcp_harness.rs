@@ -1,7 +1,7 @@
 //! Shared helpers for the MCP tests: a temp data dir + config, the built `smolweb --mcp`
 //! binary spawned over stdio, and an rmcp test client that can answer elicitations and count
 //! progress notifications. Both protocol generations are selectable.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(dead_code)]
 
 pub mod python;
 pub mod raw;

@@ -4,7 +4,6 @@
 //! and an `isError` result naming it from 2025-11-25, a `-32600` carries the request's id; the
 //! server keeps serving after each. Closing stdin mid-batch ends the process
 //! at once. The fetch tools declare their result size in `_meta`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -2,7 +2,6 @@
 //! protocol generations, reading the protocol errors (tests/python/strict.py), and seeing
 //! argument errors per protocol version with SDK 2.x and 1.x (tests/python/arguments.py).
 //! Finding the interpreters, and skipping without one, is `mcp_harness::python`'s.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

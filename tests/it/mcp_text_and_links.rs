@@ -3,7 +3,6 @@
 //! bodies in UTF-16 or with an unknown charset label are decoded and the charset used is
 //! reported, and links with foreign schemes are kept as text with `refused_scheme`, never a
 //! `next_url` or a listed link; a redirect to one is an error.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -3,8 +3,6 @@
 //! tree, driven through the real `smolweb get` binary. Missing tools skip loudly on a developer
 //! machine; with SMOLWEB_REQUIRE_REAL_SERVERS=1 (CI) they are mandatory.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -4,7 +4,6 @@
 //! the server's certificate changes; and follows an https link into the reader view (main
 //! content, full page, the external browser that cannot start) and back. Without tmux it prints a loud SKIP and passes, unless
 //! SMOLWEB_REQUIRE_TMUX=1.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_tmux_driver;
 use smolweb_testkit as support;

@@ -1,6 +1,6 @@
 //! Drive the real `smolweb` binary inside a detached tmux session: send keys, read the screen
 //! with `tmux capture-pane -p`, wait (bounded, polling) for text to appear.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(dead_code)]
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -3,7 +3,6 @@
 //! reading and sees it on `about:offline`, then stops the server: the failed reload offers
 //! the offline copy with its age and `C` shows it. Without tmux it prints a loud SKIP and
 //! passes, unless SMOLWEB_REQUIRE_TMUX=1.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_tmux_driver;
 use smolweb_testkit as support;

@@ -1,6 +1,5 @@
 //! `smolweb get http(s)://…` through the real binary: the converted page with numbered links,
 //! `--raw` bytes, binary bodies, and the exit codes of the web's outcomes.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

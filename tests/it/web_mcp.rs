@@ -4,7 +4,6 @@
 //! validates every structuredContent against the output schema (JSON, a PDF's text and an
 //! encrypted PDF's refusal included). The Python part skips loudly without an interpreter
 //! that has `mcp`, unless SMOLWEB_REQUIRE_PYTHON_MCP=1.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

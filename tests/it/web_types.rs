@@ -3,7 +3,6 @@
 //! as sent (charset-decoded only); JSON pretty-printed (invalid JSON as it came); XML and
 //! feeds as text; PDFs read as text with page markers, recognised by their bytes whatever
 //! their type; encrypted and image-only PDFs refused saying why.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::mcp_harness;
 use smolweb_testkit as support;

@@ -161,5 +161,4 @@ pub fn offline_page(saved: &[OfflineEntry], total_bytes: u64, max_bytes: u64) ->
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

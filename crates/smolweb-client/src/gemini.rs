@@ -230,7 +230,6 @@ pub(super) fn describe_target(from: &Url, target: &str) -> (String, bool) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

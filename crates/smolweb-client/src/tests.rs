@@ -1,7 +1,5 @@
 //! Unit tests of the client over a scripted transport and a manual clock.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::transport::{BoxFuture, Transport};
 use super::*;
 use smolweb_core::response::Header;

@@ -4,7 +4,7 @@
 //! 2000 pages) and for hostile files: a compression bomb and objects too heavy to hold (both
 //! refused). Prints the figures; run with `cargo bench --bench pdf_memory`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 use smolweb_testkit::pdf;
 

@@ -3,7 +3,7 @@
 //! multiple of the page size. Target: <= 10x. Prints the figure; run with
 //! `cargo bench --bench web_memory`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 #[path = "support/web_page.rs"]
 mod web_page;

@@ -153,7 +153,6 @@ fn check_value(root: &JsonObject, schema: &Value, v: &Value, field: &str) -> Res
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::params::{BatchParams, CertUpdateParams, GeminiFetchParams, TrustUpdateParams};

@@ -116,7 +116,6 @@ fn kind_error(out: ErrorOut) -> Value {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

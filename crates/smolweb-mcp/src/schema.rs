@@ -88,7 +88,6 @@ pub fn batch_output<T: JsonSchema>() -> Arc<JsonObject> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::results::{GeminiResult, GopherResult};

@@ -288,7 +288,6 @@ impl<V: Clone + Weigh> Cache<V> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     const T0: OffsetDateTime = OffsetDateTime::UNIX_EPOCH;

@@ -74,7 +74,6 @@ async fn fetch_in_budget(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use smolweb_core::code::ErrorCode;

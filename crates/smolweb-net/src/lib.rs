@@ -376,7 +376,6 @@ async fn read_body<R: tokio::io::AsyncRead + Unpin>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

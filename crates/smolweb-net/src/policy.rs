@@ -148,7 +148,6 @@ impl RobotsCache {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::cache::ManualClock;

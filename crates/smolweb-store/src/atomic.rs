@@ -340,7 +340,6 @@ pub fn render_toml<T: serde::Serialize>(value: &T) -> Result<String, StoreError>
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -368,7 +368,6 @@ fn normalize_scope(scope: Scope) -> Result<Scope, StoreError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -329,7 +329,6 @@ fn decode(raw: &[u8]) -> Option<StoredPage> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

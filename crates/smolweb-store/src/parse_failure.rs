@@ -99,7 +99,6 @@ fn mask(message: &str, quote: Quote) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -452,7 +452,6 @@ fn needs_write(v: &Verdict, pin: &Pin, now: OffsetDateTime) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use time::macros::datetime;

@@ -703,7 +703,6 @@ pub fn each_shown(text: &str, mut f: impl FnMut(char)) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use smolweb_core::response::parse_mime;

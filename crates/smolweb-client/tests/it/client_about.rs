@@ -1,5 +1,4 @@
 //! Built-in pages that show the shared stores keep working around a damaged file.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_client::config::Config;
 use smolweb_client::{Client, Face, OpenOptions, Outcome};

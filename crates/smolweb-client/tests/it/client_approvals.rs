@@ -1,6 +1,5 @@
 //! Approving and denying an agent's pending requests through the client performs (or drops)
 //! the change in the shared stores.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_client::config::Config;
 use smolweb_client::{Client, Face, OpenOptions, Outcome};

@@ -1,6 +1,5 @@
 //! The feeds client layer against in-process servers: fetching a feed by kind, refreshing all
 //! subscriptions with progress and per-feed failures, and what the subscribe key offers.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

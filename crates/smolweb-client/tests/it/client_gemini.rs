@@ -1,6 +1,5 @@
 //! The client facade against the in-process Gemini server: cache, secrets, statuses,
 //! redirects, 44, robots, pacing and the agent's address guard.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

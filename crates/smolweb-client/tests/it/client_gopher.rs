@@ -1,5 +1,4 @@
 //! The client facade against the in-process Gopher server: menus, search, cache, robots.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

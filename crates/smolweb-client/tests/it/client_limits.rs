@@ -2,7 +2,6 @@
 //! connections open at once: many concurrent calls to one host never hold more than
 //! `max_in_flight_per_host` connections, the process never more than `max_in_flight`, and all
 //! of them still complete (the rest queue).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

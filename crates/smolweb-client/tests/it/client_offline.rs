@@ -2,7 +2,6 @@
 //! kept, the server goes away, and the copy is offered with its date; what is never kept
 //! (queries, input answers, identity pages, binaries, the agent face); save for offline with
 //! same-capsule links; the size bound on visits.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

@@ -1,5 +1,4 @@
 //! Configuration: defaults, every key, rejected input, the example file, and path resolution.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_client::config::{Config, ConfigError};
 use smolweb_store::identity::KeyAlgorithm;

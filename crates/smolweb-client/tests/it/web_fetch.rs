@@ -2,7 +2,6 @@
 //! conversion cases, charsets, limits (gzip bomb, endless body, slow drip), redirects and the
 //! address guard (refused destinations are never contacted), status pages, content types,
 //! windows, robots.txt, the cache and certificates.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

@@ -81,7 +81,6 @@ pub fn evidence(bytes: &[u8]) -> Evidence {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

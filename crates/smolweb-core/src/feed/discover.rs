@@ -61,7 +61,6 @@ pub fn kind_of(media_type: &str) -> Option<FeedKind> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -89,7 +89,6 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

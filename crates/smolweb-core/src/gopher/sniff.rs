@@ -75,7 +75,6 @@ fn mp3_frame_sync(bytes: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

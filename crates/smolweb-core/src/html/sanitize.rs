@@ -351,7 +351,6 @@ fn absolutize(doc: &Document, page_url: &str) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

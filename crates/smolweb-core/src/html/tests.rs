@@ -1,7 +1,5 @@
 //! Conversion cases: what a reader of the converted text would notice.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use super::*;
 
 const ARTICLE: &str = r#"<!doctype html><html lang="en"><head><title>The Tides of Vell | Coast Notes</title>

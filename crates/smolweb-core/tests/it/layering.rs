@@ -2,8 +2,6 @@
 //! clock, async, TLS, terminal or MCP crate or module. Comment lines are skipped (docs may
 //! describe what the core does not do); code, `use` lines and strings are checked.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::{Path, PathBuf};
 
 /// Forbidden words, matched at identifier boundaries.

@@ -2,7 +2,6 @@
 //! markers and layouts, the document's title, and the refusals and limits: encrypted,
 //! image-only, a compression bomb, objects too heavy to hold, a page too large, the text cap,
 //! stopping on request, and damaged files (never a panic).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

@@ -115,7 +115,6 @@ fn strip_cr(mut line: Vec<u8>) -> Vec<u8> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

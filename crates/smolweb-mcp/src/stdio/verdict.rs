@@ -124,7 +124,6 @@ fn tool_call_shape(msg: &serde_json::Map<String, Value>) -> Option<(String, Opti
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
 

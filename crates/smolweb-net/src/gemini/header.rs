@@ -47,7 +47,6 @@ pub async fn read_header<R: AsyncRead + Unpin>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -1,5 +1,4 @@
 //! The guard's tables: address classes, the option tiers, metadata names, ports, resolution.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
 use AddressClass::*;

@@ -155,7 +155,6 @@ pub fn pattern_matches(pattern: &str, path: &str) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -238,7 +238,6 @@ impl ServerCertVerifier for TofuVerifier {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use smolweb_core::code::ErrorCode;

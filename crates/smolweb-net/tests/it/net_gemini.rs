@@ -1,5 +1,4 @@
 //! Gemini fetches against the in-process TLS server: framing, limits, misbehaviours, guard.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

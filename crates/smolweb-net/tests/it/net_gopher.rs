@@ -1,5 +1,4 @@
 //! Gopher fetches against the in-process server: framing, search, limits, misbehaviours.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

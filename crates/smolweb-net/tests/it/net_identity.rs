@@ -1,5 +1,4 @@
 //! Client certificates: presented by scope, never for agents when reserved, TLS 1.3 only.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

@@ -1,6 +1,5 @@
 //! Trust on first use, decided inside the handshake: pins, changes, expiry, trust once,
 //! session resumption that must respect pin changes.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use smolweb_testkit as support;
 

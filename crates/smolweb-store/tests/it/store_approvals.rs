@@ -1,5 +1,4 @@
 //! Pending approvals on disk: dedup, expiry, take, corrupt file, two processes at once.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_store::StoreError;
 use smolweb_store::approvals::{Approvals, Request};

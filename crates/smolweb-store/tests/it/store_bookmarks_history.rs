@@ -1,5 +1,4 @@
 //! Bookmarks (gemtext) and history (TOML) on disk.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_store::StoreError;
 use smolweb_store::bookmarks::Bookmarks;

@@ -1,6 +1,5 @@
 //! Client identities on disk: generation, layout and modes, scope lookup, update, removal,
 //! export, corrupt metadata.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rustls_pki_types::CertificateDer;
 use rustls_pki_types::pem::PemObject;

@@ -5,7 +5,6 @@
 //! link is refused too (a dangling one is not created); a corrupt regular file is described by
 //! line and column without being quoted (the config file: smolweb-client's config tests).
 #![cfg(unix)]
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_store::StoreError;
 use smolweb_store::approvals::{Approvals, Request};

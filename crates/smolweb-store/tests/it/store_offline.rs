@@ -1,7 +1,6 @@
 //! The offline page cache on disk: size bound with LRU eviction, saved pages kept out of
 //! eviction, 0600 files, unreadable files treated as missing, and crash safety (a writer
 //! killed mid-write leaves the old copy whole).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_store::offline::{NewPage, Offline};
 use time::macros::datetime;

@@ -1,6 +1,5 @@
 //! Subscriptions on disk: add/remove, merging refreshes, read state, corrupt files, and two
 //! processes refreshing the same and different feeds at once.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_core::feed::Entry;
 use smolweb_store::StoreError;

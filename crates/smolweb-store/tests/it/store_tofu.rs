@@ -1,6 +1,5 @@
 //! known_hosts on disk: round trips, recording rules, corrupt files, and two processes
 //! writing the same file at once.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use smolweb_core::fingerprint::sha256_fingerprint as fingerprint_of;
 use smolweb_store::StoreError;

@@ -92,7 +92,6 @@ impl App {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use smolweb_core::response::parse_mime;

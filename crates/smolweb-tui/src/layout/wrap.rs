@@ -112,7 +112,6 @@ pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -549,7 +549,6 @@ fn start(command: &str, url: &str) -> Result<String, ShellError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use smolweb_client::Face;

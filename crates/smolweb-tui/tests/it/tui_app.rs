@@ -1,5 +1,4 @@
 //! The browser's state machine driven by key sequences and fake fetch results: no terminal.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 

@@ -2,7 +2,6 @@
 //! choice of several, none), unsubscribe, about:feeds with its background refresh and
 //! progress, save for offline (with or without links) and remove, the offline copy offered
 //! after a network failure; plus TestBackend snapshots of about:feeds and about:offline.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 

@@ -1,6 +1,6 @@
 //! Shared helpers of the TUI tests: an app without a terminal, fake fetch results, and the
 //! screen as plain text.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(dead_code)]
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

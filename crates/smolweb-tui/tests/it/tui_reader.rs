@@ -1,6 +1,5 @@
 //! The reader view: web pages in the browser, driven by key sequences and fetch results made
 //! with the real HTML conversion (no terminal, no network).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 use smolweb_testkit as support;

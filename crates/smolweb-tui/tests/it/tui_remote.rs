@@ -1,6 +1,5 @@
 //! The browser's state machine fed with real answers from the in-process servers (through
 //! the client facade, as the shell does): what a page from the network may and may not do.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 use smolweb_testkit as support;

@@ -1,6 +1,5 @@
 //! Screens rendered on ratatui's TestBackend and compared with text snapshots under
 //! tests/snapshots/ (UPDATE_SNAPSHOTS=1 rewrites them after a deliberate change).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 

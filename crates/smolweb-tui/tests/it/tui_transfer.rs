@@ -1,7 +1,6 @@
 //! How a page's transfer ended, in the browser (no terminal, no network): page info (`i`)
 //! says whether a Gemini answer ended with TLS close_notify and whether a Gopher menu had its
 //! final "." line, and a download whose end was not confirmed warns before it is saved.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 

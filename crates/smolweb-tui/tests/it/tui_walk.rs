@@ -1,6 +1,5 @@
 //! A newcomer's walk through the browser (issue 11): each bug found on the walk, driven as
 //! a key sequence with assertions on the state.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::tui_helpers;
 

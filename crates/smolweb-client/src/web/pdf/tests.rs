@@ -1,8 +1,6 @@
 //! The worker: the body comes back with the result, a spent deadline is a timeout, and the
 //! permits come back when a worker ends.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use super::*;
 
 /// One empty page, no cross-reference table (lopdf rebuilds it).

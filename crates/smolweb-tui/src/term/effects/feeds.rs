@@ -254,7 +254,6 @@ impl StoreWorker {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::app::{App, Settings};
