@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::io::Write;
 
 /// Print the outcome; returns the exit code for its class.
-pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
+pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
     match outcome {
         Outcome::Page { fetched, info } => {
             if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
@@ -86,7 +86,7 @@ fn one_line(s: &str) -> Cow<'_, str> {
 /// Write a page as plain text with numbered links, starting at a char offset. Remote text is
 /// passed through the core sanitizer. The page is streamed line by line from its body: no
 /// whole-page string and no per-line document is built, so memory stays near the body size.
-pub fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
+pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
     match &page.content {
         Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
-pub enum TrustCommand {
+pub(crate) enum TrustCommand {
     /// List pinned server certificates.
     List,
     /// Forget the pinned certificate of HOST[:PORT] (the next visit pins again).
@@ -25,7 +25,7 @@ pub enum TrustCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum IdentityCommand {
+pub(crate) enum IdentityCommand {
     /// List client identities.
     List,
     /// Create an identity for a capsule scope (gemini://host[:port]/path).
@@ -121,7 +121,7 @@ fn deny(client: &Client, id: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
+pub(super) fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
     match cmd {
         TrustCommand::List => {
             let pins = client.known_hosts().list()?;
@@ -171,7 +171,7 @@ fn scope_of(url: &str) -> Result<Scope> {
     })
 }
 
-pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
+pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
     let ids = client.identities();
     match cmd {
         IdentityCommand::List => {

@@ -369,7 +369,7 @@ async fn get_raw_warns_before_writing_a_body_cut_without_close_notify() {
 /// Bidi controls and invisible characters (Hardening II, 1): `get` shows an override,
 /// embedding or isolate as U+FFFD (link labels and preformatted blocks included), drops
 /// bidi marks and zero-width characters, and `--raw` is byte-exact.
-pub const SPOOF: &str = "# Invoice \u{202e}fdp.exe\u{202c}\n\
+pub(crate) const SPOOF: &str = "# Invoice \u{202e}fdp.exe\u{202c}\n\
     Pay to \u{2066}Alice\u{2069} at pay\u{200b}pal\u{feff}.example \u{200f}now\u{200e}\n\
     => /next Open \u{202e}txt.exe\n\
     => javascript:alert(1) Run\n\

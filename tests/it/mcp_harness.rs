@@ -3,8 +3,8 @@
 //! progress notifications. Both protocol generations are selectable.
 #![allow(dead_code)]
 
-pub mod python;
-pub mod raw;
+pub(crate) mod python;
+pub(crate) mod raw;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
@@ -18,11 +18,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// A data directory and a config file for one server process.
-pub struct Env {
+pub(crate) struct Env {
     pub dir: tempfile::TempDir,
 }
 
-pub const LOOPBACK_CONFIG: &str = "\
+pub(crate) const LOOPBACK_CONFIG: &str = "\
 [network]
 allow_private_addresses = true
 timeout_seconds = 5
@@ -32,23 +32,23 @@ per_host_interval_ms = 0
 
 impl Env {
     /// Loopback-friendly config plus `extra` TOML lines (appended).
-    pub fn new(config: &str) -> Env {
+    pub(crate) fn new(config: &str) -> Env {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("data")).unwrap();
         std::fs::write(dir.path().join("config.toml"), config).unwrap();
         Env { dir }
     }
-    pub fn loopback() -> Env {
+    pub(crate) fn loopback() -> Env {
         Env::new(LOOPBACK_CONFIG)
     }
-    pub fn data_dir(&self) -> PathBuf {
+    pub(crate) fn data_dir(&self) -> PathBuf {
         self.dir.path().join("data")
     }
-    pub fn config_file(&self) -> PathBuf {
+    pub(crate) fn config_file(&self) -> PathBuf {
         self.dir.path().join("config.toml")
     }
     /// Arguments for `smolweb` subcommands run against this environment.
-    pub fn args(&self) -> Vec<String> {
+    pub(crate) fn args(&self) -> Vec<String> {
         vec![
             "--data-dir".into(),
             self.data_dir().display().to_string(),
@@ -57,7 +57,7 @@ impl Env {
         ]
     }
     /// Run the smolweb binary (e.g. `identity approve ID`) and return (status, stdout).
-    pub fn run(&self, args: &[&str]) -> (bool, String) {
+    pub(crate) fn run(&self, args: &[&str]) -> (bool, String) {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_smolweb"))
             .args(self.args())
             .args(args)
@@ -74,7 +74,7 @@ impl Env {
 
 /// How the test client answers elicitations.
 #[derive(Clone, Debug)]
-pub enum Elicit {
+pub(crate) enum Elicit {
     /// Declare no elicitation capability.
     Off,
     Accept(Value),
@@ -83,7 +83,7 @@ pub enum Elicit {
 }
 
 #[derive(Clone)]
-pub struct TestClient {
+pub(crate) struct TestClient {
     pub elicit: Elicit,
     /// Messages of the elicitations received.
     pub asked: Arc<Mutex<Vec<String>>>,
@@ -95,7 +95,7 @@ pub struct TestClient {
 }
 
 impl TestClient {
-    pub fn new(elicit: Elicit) -> TestClient {
+    pub(crate) fn new(elicit: Elicit) -> TestClient {
         TestClient {
             elicit,
             asked: Arc::default(),
@@ -106,7 +106,7 @@ impl TestClient {
     }
 
     /// Ask for this protocol version in `initialize`.
-    pub fn speaking(mut self, version: ProtocolVersion) -> TestClient {
+    pub(crate) fn speaking(mut self, version: ProtocolVersion) -> TestClient {
         self.version = Some(version);
         self
     }
@@ -156,17 +156,17 @@ impl ClientHandler for TestClient {
 
 /// Which MCP generation the client speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Gen {
+pub(crate) enum Gen {
     /// `initialize` handshake (2025-11-25).
     Initialize,
     /// `server/discover`, per-request metadata (2026-07-28).
     Discover,
 }
 
-pub type Session = RunningService<RoleClient, TestClient>;
+pub(crate) type Session = RunningService<RoleClient, TestClient>;
 
 /// Spawn `smolweb --mcp` for `env` and connect.
-pub async fn connect(env: &Env, generation: Gen, client: TestClient) -> Session {
+pub(crate) async fn connect(env: &Env, generation: Gen, client: TestClient) -> Session {
     let args = env.args();
     let cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_smolweb")).configure(|c| {
         c.arg("--mcp")
@@ -185,7 +185,7 @@ pub async fn connect(env: &Env, generation: Gen, client: TestClient) -> Session 
 }
 
 /// Call a tool with JSON arguments.
-pub async fn call(s: &Session, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(s: &Session, tool: &str, args: Value) -> CallToolResult {
     let shown = args.to_string();
     let args = args.as_object().cloned().unwrap_or_default();
     let call = s.call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args));
@@ -196,12 +196,12 @@ pub async fn call(s: &Session, tool: &str, args: Value) -> CallToolResult {
 }
 
 /// The structuredContent of a result.
-pub fn sc(r: &CallToolResult) -> Value {
+pub(crate) fn sc(r: &CallToolResult) -> Value {
     r.structured_content.clone().unwrap_or(json!(null))
 }
 
 /// The text blocks of a result.
-pub fn texts(r: &CallToolResult) -> Vec<String> {
+pub(crate) fn texts(r: &CallToolResult) -> Vec<String> {
     r.content
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
@@ -209,7 +209,7 @@ pub fn texts(r: &CallToolResult) -> Vec<String> {
 }
 
 /// The error code of an error result (asserting isError).
-pub fn error_code(r: &CallToolResult) -> String {
+pub(crate) fn error_code(r: &CallToolResult) -> String {
     let v = sc(r);
     assert_eq!(v["kind"], "error", "expected an error, got {v}");
     assert_eq!(r.is_error, Some(true), "error results set isError");

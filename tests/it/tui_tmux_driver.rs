@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Is tmux usable? When not: a loud SKIP on stderr (or a failure with SMOLWEB_REQUIRE_TMUX=1).
-pub fn tmux_available(test: &str) -> bool {
+pub(crate) fn tmux_available(test: &str) -> bool {
     let ok = Command::new("tmux")
         .arg("-V")
         .output()
@@ -25,7 +25,7 @@ pub fn tmux_available(test: &str) -> bool {
     ok
 }
 
-pub struct Tmux {
+pub(crate) struct Tmux {
     session: String,
     socket: String,
 }
@@ -33,7 +33,7 @@ pub struct Tmux {
 impl Tmux {
     /// Start `command` (run by the shell) in a fresh session of `width` x `height`, on a
     /// private tmux server socket so the user's sessions are never touched.
-    pub fn start(name: &str, command: &str, width: u16, height: u16) -> Tmux {
+    pub(crate) fn start(name: &str, command: &str, width: u16, height: u16) -> Tmux {
         let t = Tmux {
             session: name.to_string(),
             socket: format!("smolweb-test-{}-{name}", std::process::id()),
@@ -65,7 +65,7 @@ impl Tmux {
 
     /// Send keys in tmux syntax ("j", "Enter", "Escape", "C-t"), one call per key so that
     /// Escape is never merged with the next key into an Alt chord.
-    pub fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         for k in keys {
             let status = self
                 .cmd()
@@ -78,7 +78,7 @@ impl Tmux {
     }
 
     /// Type literal text.
-    pub fn type_text(&self, text: &str) {
+    pub(crate) fn type_text(&self, text: &str) {
         let status = self
             .cmd()
             .args(["send-keys", "-t", &self.session, "-l", text])
@@ -87,7 +87,7 @@ impl Tmux {
         assert!(status.success());
     }
 
-    pub fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let out = self
             .cmd()
             .args(["capture-pane", "-p", "-t", &self.session])
@@ -97,7 +97,7 @@ impl Tmux {
     }
 
     /// Wait until the screen contains `text` (at most 15 s); returns the screen.
-    pub fn wait_for(&self, text: &str) -> String {
+    pub(crate) fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(15);
         loop {
             let s = self.screen();

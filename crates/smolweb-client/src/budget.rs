@@ -7,14 +7,14 @@ use smolweb_net::{FetchError, NetOptions};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug)]
-pub struct Budget {
+pub(crate) struct Budget {
     total: Duration,
     deadline: Instant,
 }
 
 impl Budget {
     /// A budget of `total` starting at `started`.
-    pub fn from(started: Instant, total: Duration) -> Budget {
+    pub(crate) fn from(started: Instant, total: Duration) -> Budget {
         Budget {
             total,
             deadline: started + total,
@@ -22,12 +22,12 @@ impl Budget {
     }
 
     /// What is left (zero once spent).
-    pub fn left(&self) -> Duration {
+    pub(crate) fn left(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
     /// `opts` with what is left of the budget as the timeout of the next step.
-    pub fn step(&self, opts: &NetOptions) -> Result<NetOptions, FetchError> {
+    pub(crate) fn step(&self, opts: &NetOptions) -> Result<NetOptions, FetchError> {
         let left = self.left();
         if left.is_zero() {
             return Err(FetchError::Timeout(self.total));

@@ -232,7 +232,7 @@ impl Default for Tui {
 #[serde(default, deny_unknown_fields)]
 pub struct Feeds {
     /// Opening `about:feeds` refreshes in the background when the last refresh is older.
-    pub refresh_after_minutes: u64,
+    pub(crate) refresh_after_minutes: u64,
     /// Feeds fetched at once during a refresh (different hosts; one host is paced).
     pub refresh_concurrency: usize,
     /// Offer the `subscriptions_list` tool to agents.

@@ -156,7 +156,7 @@ mod gopher;
 mod limits;
 pub mod offline;
 mod politeness;
-pub mod transport;
+pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
-pub struct Limited {
+pub(crate) struct Limited {
     inner: Arc<dyn Transport>,
     all: Arc<Semaphore>,
     max_in_flight: usize,
@@ -65,7 +65,7 @@ impl Drop for Turn<'_> {
 }
 
 impl Limited {
-    pub fn new(inner: Arc<dyn Transport>, max_in_flight: usize, per_host: usize) -> Limited {
+    pub(crate) fn new(inner: Arc<dyn Transport>, max_in_flight: usize, per_host: usize) -> Limited {
         Limited {
             inner,
             all: Arc::new(Semaphore::new(max_in_flight.max(1))),

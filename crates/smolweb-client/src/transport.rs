@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// A boxed, sendable future.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// One request over the network.
 pub trait Transport: Send + Sync {

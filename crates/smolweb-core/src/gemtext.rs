@@ -121,7 +121,7 @@ impl Document {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ParseState {
     /// True when the text starts inside a preformatted block.
-    pub in_preformat: bool,
+    pub(crate) in_preformat: bool,
 }
 
 /// A parsed line that borrows from the body: what [`Line`] holds, without allocating. Links
@@ -153,7 +153,7 @@ impl<'a> LineView<'a> {
     }
 
     /// The owned line, links resolved against `base`.
-    pub fn to_line(&self, base: Option<&Url>) -> Line {
+    pub(crate) fn to_line(&self, base: Option<&Url>) -> Line {
         Line {
             kind: self.kind,
             content: self.content.to_string(),
@@ -216,7 +216,7 @@ pub fn parse(body: &str, base: Option<&Url>) -> Document {
 }
 
 /// Parse starting from a given state; returns the document and the state at the end.
-pub fn parse_with_state(
+pub(crate) fn parse_with_state(
     body: &str,
     base: Option<&Url>,
     state: ParseState,
@@ -230,7 +230,7 @@ pub fn parse_with_state(
 }
 
 /// The first level-1 heading's text, found without building a document.
-pub fn first_heading(body: &str) -> Option<&str> {
+pub(crate) fn first_heading(body: &str) -> Option<&str> {
     views(body, ParseState::default())
         .find(|v| v.kind == LineKind::Heading1)
         .and_then(|v| v.text)

@@ -97,7 +97,7 @@ pub struct Converted {
 }
 
 /// The note left where a form was.
-pub const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
+pub(crate) const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
 
 /// The article must keep at least this share (1/N) of the page's text, else the whole page is
 /// given (`fallback-full`).

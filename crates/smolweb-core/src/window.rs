@@ -52,7 +52,7 @@ pub struct GemtextWindow<'a> {
     /// unparsed text line.
     pub partial_line: bool,
     /// Parser state at the window start.
-    pub start_state: ParseState,
+    pub(crate) start_state: ParseState,
 }
 
 /// Where a window falls: byte range, char count, and whether it is a piece of a long line.

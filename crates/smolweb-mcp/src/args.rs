@@ -15,13 +15,13 @@ use serde_json::Value;
 
 /// Why arguments do not match: the field (a path such as `urls[2]`) and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
+pub(crate) struct Mismatch {
     pub field: String,
     pub message: String,
 }
 
 /// Check `args` against `schema` (a tool's input schema).
-pub fn check(schema: &JsonObject, args: &JsonObject) -> Result<(), Mismatch> {
+pub(crate) fn check(schema: &JsonObject, args: &JsonObject) -> Result<(), Mismatch> {
     if let Some(required) = schema.get("required").and_then(Value::as_array) {
         for name in required.iter().filter_map(Value::as_str) {
             if !args.contains_key(name) {

@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 const KEY: &str = "smolweb";
 
 /// What came of a question.
-pub enum Ask<T> {
+pub(crate) enum Ask<T> {
     Answer(T),
     Declined,
     /// The client cannot ask its user.
@@ -32,9 +32,9 @@ pub enum Ask<T> {
 
 /// The round-trip parts a tool received on a 2026-07-28 retry.
 #[derive(Clone, Debug, Default)]
-pub struct Retry {
+pub(crate) struct Retry {
     pub state: Option<String>,
-    pub responses: Option<InputResponses>,
+    pub(crate) responses: Option<InputResponses>,
 }
 
 fn is_modern(ctx: &RequestContext<RoleServer>) -> bool {
@@ -53,7 +53,7 @@ fn now_unix() -> i64 {
 
 /// Ask `message` with a form of type `T`. `purpose` and `digest` bind a 2026 state to this
 /// question and these exact arguments.
-pub async fn ask<T>(
+pub(crate) async fn ask<T>(
     ctx: &RequestContext<RoleServer>,
     retry: &Retry,
     sealer: &Sealer,

@@ -30,7 +30,7 @@ use smolweb_store::subscriptions::Subscription;
 use std::fmt::Write;
 use time::OffsetDateTime;
 
-pub const SUBSCRIPTIONS_LIST: &str = "subscriptions_list";
+pub(crate) const SUBSCRIPTIONS_LIST: &str = "subscriptions_list";
 
 const FEED_FETCH_TEXT: &str = "\
 Read a feed: a Gemini page in the gemlog convention (dated links), a Gopher phlog menu, or an \
@@ -49,10 +49,10 @@ entries. You cannot add or remove subscriptions: ask the user to do it in smolwe
 untrusted text written by the feeds' authors.";
 
 /// Most entries per subscription `subscriptions_list` returns.
-pub const MAX_ENTRIES_PER_FEED: usize = 50;
+pub(crate) const MAX_ENTRIES_PER_FEED: usize = 50;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct FeedEntryOut {
+pub(crate) struct FeedEntryOut {
     pub title: String,
     /// Absolute URL of the entry (may be another scheme).
     pub url: String,
@@ -61,7 +61,7 @@ pub struct FeedEntryOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct FeedOut {
+pub(crate) struct FeedOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -79,13 +79,13 @@ pub struct FeedOut {
 /// What `feed_fetch` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum FeedResult {
+pub(crate) enum FeedResult {
     Feed(Box<FeedOut>),
     Error(ErrorOut),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct SubscribedEntryOut {
+pub(crate) struct SubscribedEntryOut {
     pub title: String,
     pub url: String,
     pub published: Option<String>,
@@ -94,7 +94,7 @@ pub struct SubscribedEntryOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct SubscriptionOut {
+pub(crate) struct SubscriptionOut {
     pub url: String,
     /// The feed's title from its last refresh (untrusted text), or null.
     pub title: Option<String>,
@@ -103,21 +103,21 @@ pub struct SubscriptionOut {
     /// Why the last refresh failed, or null.
     pub error: Option<String>,
     /// Unread entries of this subscription (all of them, not only those listed).
-    pub unread_count: u64,
+    pub(crate) unread_count: u64,
     /// Newest first.
     pub entries: Vec<SubscribedEntryOut>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct SubscriptionsOut {
+pub(crate) struct SubscriptionsOut {
     pub subscriptions: Vec<SubscriptionOut>,
-    pub total_unread: u64,
+    pub(crate) total_unread: u64,
 }
 
 /// What `subscriptions_list` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum SubscriptionsResult {
+pub(crate) enum SubscriptionsResult {
     SubscriptionsList(SubscriptionsOut),
     Error(ErrorOut),
 }
@@ -191,7 +191,7 @@ fn feed_out(
 }
 
 /// Run `feed_fetch`.
-pub async fn feed_fetch(client: &Client, p: &FeedFetchParams) -> FeedResult {
+pub(crate) async fn feed_fetch(client: &Client, p: &FeedFetchParams) -> FeedResult {
     let family = family_of(&p.url);
     let Ok(offset) = usize::try_from(p.offset) else {
         let info = RequestInfoOut {
@@ -239,7 +239,7 @@ fn matches(s: &Subscription, filter: Option<&str>) -> bool {
 }
 
 /// Run `subscriptions_list` over the store's subscriptions.
-pub fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> SubscriptionsResult {
+pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> SubscriptionsResult {
     let subs = match client.subscriptions().list() {
         Ok(s) => s,
         Err(e) => {
@@ -286,7 +286,7 @@ pub fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> Subscript
 }
 
 /// The text block of a `feed_fetch` result.
-pub fn render_feed(r: &FeedResult, offset: u64) -> String {
+pub(crate) fn render_feed(r: &FeedResult, offset: u64) -> String {
     let mut out = String::new();
     match r {
         FeedResult::Feed(f) => {
@@ -327,7 +327,7 @@ pub fn render_feed(r: &FeedResult, offset: u64) -> String {
 }
 
 /// The text block of a `subscriptions_list` result.
-pub fn render_subscriptions(r: &SubscriptionsResult) -> String {
+pub(crate) fn render_subscriptions(r: &SubscriptionsResult) -> String {
     let mut out = String::new();
     match r {
         SubscriptionsResult::SubscriptionsList(l) => {

@@ -18,9 +18,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 /// The contract's batch limit.
-pub const MAX_BATCH: usize = 50;
+pub(crate) const MAX_BATCH: usize = 50;
 
-pub fn limits(client: &Client) -> Limits {
+pub(crate) fn limits(client: &Client) -> Limits {
     let mcp = &client.config().mcp;
     Limits {
         chars: mcp.max_rendered_chars.max(1),
@@ -103,7 +103,7 @@ fn check_offset(offset: i64) -> Result<usize, Refusal> {
 
 /// A Gemini fetch without elicitation. `input` replaces any query; `waits` hears of waits
 /// for a slot or a paced turn.
-pub async fn gemini(
+pub(crate) async fn gemini(
     client: &Client,
     url: &str,
     input: Option<&str>,
@@ -141,7 +141,7 @@ fn check_search(search: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-pub async fn gopher(
+pub(crate) async fn gopher(
     client: &Client,
     url: &str,
     search: Option<&str>,
@@ -170,7 +170,7 @@ pub async fn gopher(
 
 /// What a batch tells its caller while it runs.
 #[derive(Clone, Debug, PartialEq)]
-pub enum BatchEvent {
+pub(crate) enum BatchEvent {
     /// This many elements are finished.
     Done(usize),
     /// An element waits before its request is sent: one sentence that names its URL.
@@ -223,7 +223,7 @@ async fn element(
 
 /// Fetch many URLs: order kept, bounded concurrency, a [`BatchEvent::Done`] after each
 /// element and a [`BatchEvent::Waiting`] for each wait (no receiver: nothing is told).
-pub async fn batch(
+pub(crate) async fn batch(
     client: &Arc<Client>,
     family: Family,
     urls: &[String],
@@ -279,14 +279,14 @@ pub async fn batch(
 /// between. Values strictly increase, as MCP asks of the notifications for one token: a wait
 /// moves the value a sixteenth of the way to the next whole element.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub(crate) struct Progress {
     done: usize,
     last: f64,
 }
 
 impl Progress {
     /// The value to send for `event`, or None when it would not be above the last one.
-    pub fn next(&mut self, event: &BatchEvent) -> Option<f64> {
+    pub(crate) fn next(&mut self, event: &BatchEvent) -> Option<f64> {
         let value = match event {
             BatchEvent::Done(n) => {
                 self.done = *n;

@@ -20,21 +20,21 @@ use smolweb_client::{Approved, Client};
 use smolweb_store::approvals::{Approval, Request};
 
 /// A finished result or a question for a 2026-07-28 client.
-pub enum Reply<T> {
+pub(crate) enum Reply<T> {
     Done(T),
     NeedInput(InputRequiredResult),
 }
 
 /// Everything a consent round needs.
-pub struct ConsentCtx<'a> {
+pub(crate) struct ConsentCtx<'a> {
     pub client: &'a Client,
-    pub sealer: &'a Sealer,
+    pub(crate) sealer: &'a Sealer,
     pub ctx: &'a RequestContext<RoleServer>,
     pub retry: &'a Retry,
 }
 
 /// A gated change with its parameters checked.
-pub enum Plan<O> {
+pub(crate) enum Plan<O> {
     /// Nothing to change (already so); the answer as it is.
     Nothing(O),
     /// Ask for `request`; `out` is the result to complete.
@@ -48,7 +48,7 @@ pub enum Plan<O> {
 }
 
 /// How the result of a gated change reports a queued or a performed change.
-pub trait Gated {
+pub(crate) trait Gated {
     /// The change waits in the approval queue as `approval_id`.
     fn queued(&mut self, message: String, approval_id: String);
     /// The human approved and the change was made.
@@ -65,7 +65,7 @@ enum Consent {
 
 impl ConsentCtx<'_> {
     /// The MCP client's name as the human will read it in a question or the queue.
-    pub fn client_name(&self) -> String {
+    pub(crate) fn client_name(&self) -> String {
         self.ctx
             .client_info()
             .map(|i| i.name)
@@ -111,7 +111,7 @@ impl ConsentCtx<'_> {
 }
 
 /// Run a planned change: ask or queue, perform, reply.
-pub async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<Reply<O>, ErrorOut> {
+pub(crate) async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<Reply<O>, ErrorOut> {
     let (mut out, request, question, digest) = match plan {
         Plan::Nothing(out) => return Ok(Reply::Done(out)),
         Plan::Ask {

@@ -11,7 +11,7 @@
 //! sent over the network). Results never contain a private key or a file path.
 
 use super::gate::{self, Gated, Plan};
-pub use super::gate::{ConsentCtx, Reply};
+pub(crate) use super::gate::{ConsentCtx, Reply};
 use super::outcome::iso;
 use super::params::{CertAction, CertUpdateParams, TrustAction, TrustUpdateParams};
 use super::results::*;
@@ -24,12 +24,12 @@ use smolweb_store::approvals::Request;
 use smolweb_store::identity::{CreatedBy, Scope};
 
 /// An error as the store tools return it (retryable as the code says).
-pub fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
+pub(crate) fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
     error_out(RequestInfoOut::default(), code, message)
 }
 
 /// The contract code of a store failure.
-pub fn store_code(e: &StoreError) -> ErrorCode {
+pub(crate) fn store_code(e: &StoreError) -> ErrorCode {
     match e {
         StoreError::Exists(_) => ErrorCode::CertificateExists,
         StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
@@ -40,12 +40,12 @@ pub fn store_code(e: &StoreError) -> ErrorCode {
     }
 }
 
-pub fn store_err(e: &StoreError) -> ErrorOut {
+pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
     err(store_code(e), e.to_string())
 }
 
 /// `sha256:<64 hex>` in lowercase, from that or bare hex.
-pub fn normalize_fingerprint(s: &str) -> Option<String> {
+pub(crate) fn normalize_fingerprint(s: &str) -> Option<String> {
     let s = s.trim().to_ascii_lowercase();
     let hex = s.strip_prefix("sha256:").unwrap_or(&s);
     (hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| format!("sha256:{hex}"))
@@ -61,7 +61,7 @@ fn host_matches(filter: Option<&str>, host: &str) -> bool {
         .is_none_or(|f| f.is_empty() || f.eq_ignore_ascii_case(host))
 }
 
-pub fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
+pub(crate) fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
     // A corrupt identity file is skipped and named (by file name, never its path), so one bad
     // file does not hide the rest.
     let scan = match client.identities().scan() {
@@ -108,7 +108,7 @@ pub fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
     })
 }
 
-pub fn trust_list(client: &Client, host: Option<&str>) -> TrustListResult {
+pub(crate) fn trust_list(client: &Client, host: Option<&str>) -> TrustListResult {
     let pins = match client.known_hosts().list() {
         Ok(l) => l,
         Err(e) => return TrustListResult::Error(store_err(&e)),
@@ -224,7 +224,10 @@ impl Gated for TrustUpdateOut {
     }
 }
 
-pub async fn cert_update(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Reply<CertUpdateResult> {
+pub(crate) async fn cert_update(
+    c: &ConsentCtx<'_>,
+    p: &CertUpdateParams,
+) -> Reply<CertUpdateResult> {
     let r = match cert_plan(c, p) {
         Ok(plan) => gate::run(c, plan).await,
         Err(e) => Err(e),
@@ -347,7 +350,10 @@ fn host_port(p: &TrustUpdateParams) -> Result<(String, u16), ErrorOut> {
     Ok((host, port))
 }
 
-pub async fn trust_update(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Reply<TrustUpdateResult> {
+pub(crate) async fn trust_update(
+    c: &ConsentCtx<'_>,
+    p: &TrustUpdateParams,
+) -> Reply<TrustUpdateResult> {
     let r = match trust_plan(c, p) {
         Ok(plan) => gate::run(c, plan).await,
         Err(e) => Err(e),

@@ -18,19 +18,19 @@ use time::format_description::well_known::Rfc3339;
 
 /// Which tool family asked: decides the request_info keys and the error enum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub(crate) enum Family {
     Gemini,
     Gopher,
 }
 
 /// Window sizes (from `config.mcp`).
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     pub chars: usize,
     pub items: usize,
 }
 
-pub fn iso(t: OffsetDateTime) -> String {
+pub(crate) fn iso(t: OffsetDateTime) -> String {
     t.format(&Rfc3339).unwrap_or_default()
 }
 
@@ -39,11 +39,11 @@ fn non_empty(s: &str) -> Option<String> {
 }
 
 /// Strip any query (a Gemini query may hold a secret answer).
-pub fn without_query(url: &str) -> String {
+pub(crate) fn without_query(url: &str) -> String {
     smolweb_core::url::strip_query(url).to_string()
 }
 
-pub fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {
+pub(crate) fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {
     let mut out = RequestInfoOut {
         url: non_empty(&without_query(&info.url)),
         host: non_empty(&info.host),
@@ -73,7 +73,7 @@ pub fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut {
     out
 }
 
-pub fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
+pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
     CacheMeta {
         cached: f.cached,
         cached_at: f.cached_at.map(iso),
@@ -94,7 +94,7 @@ fn line_type(kind: LineKind) -> LineType {
     }
 }
 
-pub fn line_out(l: &Line) -> LineOut {
+pub(crate) fn line_out(l: &Line) -> LineOut {
     let keeps_text = matches!(
         l.kind,
         LineKind::Heading1
@@ -184,7 +184,7 @@ fn binary_note(page: &Page) -> String {
 }
 
 /// A fetched page as the result kind of its family, windowed at `offset`.
-pub fn page_result(
+pub(crate) fn page_result(
     family: Family,
     info: RequestInfoOut,
     fetched: &Fetched,
@@ -293,7 +293,7 @@ pub fn page_result(
 }
 
 /// The `next_step` text of a 6x answer.
-pub fn certificate_next_step(status: u8) -> &'static str {
+pub(crate) fn certificate_next_step(status: u8) -> &'static str {
     match status {
         60 => {
             "The capsule wants a client certificate (a persistent identity). Ask the user \
@@ -328,7 +328,7 @@ fn status_name(status: u8) -> &'static str {
 }
 
 /// Error body for a capsule's 4x/5x answer.
-pub fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> ErrorBody {
+pub(crate) fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> ErrorBody {
     let temporary = status < 50;
     let code = match status {
         44 => ErrorCode::SlowDown,
@@ -351,7 +351,7 @@ pub fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> ErrorBo
     body
 }
 
-pub fn fetch_error_body(e: &FetchError) -> ErrorBody {
+pub(crate) fn fetch_error_body(e: &FetchError) -> ErrorBody {
     let mut body = error_body(e.code(), e.to_string(), e.retryable());
     if let FetchError::SlowDown {
         retry_after_seconds,
@@ -362,7 +362,7 @@ pub fn fetch_error_body(e: &FetchError) -> ErrorBody {
     body
 }
 
-pub fn error_result(family: Family, out: ErrorOut) -> FetchResult {
+pub(crate) fn error_result(family: Family, out: ErrorOut) -> FetchResult {
     match family {
         Family::Gemini => FetchResult::Gemini(GeminiResult::Error(out)),
         Family::Gopher => FetchResult::Gopher(GopherResult::Error(out)),
@@ -370,7 +370,7 @@ pub fn error_result(family: Family, out: ErrorOut) -> FetchResult {
 }
 
 /// Map any outcome (window at `offset` for pages).
-pub fn map_outcome(
+pub(crate) fn map_outcome(
     family: Family,
     outcome: &Outcome,
     offset: usize,

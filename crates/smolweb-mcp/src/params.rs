@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct GeminiFetchParams {
+pub(crate) struct GeminiFetchParams {
     /// The gemini:// URL to fetch.
     pub url: String,
     /// Answer to an input prompt (status 10/11): sent percent-encoded as the query, replacing
@@ -28,7 +28,7 @@ pub struct GeminiFetchParams {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct GopherFetchParams {
+pub(crate) struct GopherFetchParams {
     /// The gopher:// URL to fetch.
     pub url: String,
     /// Search string for a type-7 (search) item; percent-encoded and sent after a TAB.
@@ -44,7 +44,7 @@ pub struct GopherFetchParams {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct BatchParams {
+pub(crate) struct BatchParams {
     /// 1 to 50 URLs; results come back in the same order.
     #[schemars(length(min = 1, max = 50))]
     pub urls: Vec<String>,
@@ -54,7 +54,7 @@ pub struct BatchParams {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct HostFilter {
+pub(crate) struct HostFilter {
     /// Only entries for this host.
     #[serde(default)]
     pub host: Option<String>,
@@ -62,13 +62,13 @@ pub struct HostFilter {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum CertAction {
+pub(crate) enum CertAction {
     Create,
     Remove,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct CertUpdateParams {
+pub(crate) struct CertUpdateParams {
     /// `create` a new identity for the scope, or `remove` one.
     pub action: CertAction,
     /// The scope: gemini://host[:port]/path (the identity covers that path and below).
@@ -80,13 +80,13 @@ pub struct CertUpdateParams {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum TrustAction {
+pub(crate) enum TrustAction {
     Pin,
     Remove,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct TrustUpdateParams {
+pub(crate) struct TrustUpdateParams {
     /// `pin` a certificate fingerprint for the host, or `remove` the pin.
     pub action: TrustAction,
     pub host: String,
@@ -101,7 +101,7 @@ pub struct TrustUpdateParams {
 
 /// Elicitation form: a yes/no question.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct Confirm {
+pub(crate) struct Confirm {
     /// Tick to allow the change.
     pub approve: bool,
 }
@@ -109,7 +109,7 @@ rmcp::elicit_safe!(Confirm);
 
 /// Elicitation form: the answer to a capsule's prompt.
 #[derive(Clone, Deserialize, JsonSchema)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// Your answer (sent to the capsule only).
     pub answer: String,
 }

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct FeedFetchParams {
+pub(crate) struct FeedFetchParams {
     /// The feed's URL: a gemlog page, a Gopher phlog menu, or an Atom, RSS or JSON Feed document
     /// (gemini:// or gopher://).
     pub url: String,
@@ -23,13 +23,13 @@ fn default_max_entries() -> i64 {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-pub struct SubscriptionsParams {
+pub(crate) struct SubscriptionsParams {
     /// Only subscriptions whose URL or title contains this text (case-insensitive).
     #[serde(default)]
     pub filter: Option<String>,
     /// Only entries the user has not read.
     #[serde(default)]
-    pub unread_only: bool,
+    pub(crate) unread_only: bool,
     /// Newest entries listed per subscription (1 to 50, default 10).
     #[serde(default = "default_max_entries")]
     #[schemars(range(min = 1, max = 50))]

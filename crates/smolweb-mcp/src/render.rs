@@ -239,7 +239,7 @@ fn gopher(out: &mut String, r: &GopherResult, offset: u64) {
 }
 
 /// Render one fetch result; `offset` is the window start that was asked for.
-pub fn fetch(r: &FetchResult, offset: u64) -> String {
+pub(crate) fn fetch(r: &FetchResult, offset: u64) -> String {
     let mut out = String::new();
     match r {
         FetchResult::Gemini(g) => gemini(&mut out, g, offset),
@@ -249,13 +249,13 @@ pub fn fetch(r: &FetchResult, offset: u64) -> String {
 }
 
 /// Render an error of a store tool.
-pub fn store_error(e: &ErrorOut) -> String {
+pub(crate) fn store_error(e: &ErrorOut) -> String {
     let mut out = String::new();
     error(&mut out, e);
     out
 }
 
-pub fn cert_list(l: &CertListOut) -> String {
+pub(crate) fn cert_list(l: &CertListOut) -> String {
     let mut out = format!("client_cert_list · {} identities\n", l.entries.len());
     for e in &l.entries {
         let _ = writeln!(
@@ -276,7 +276,7 @@ pub fn cert_list(l: &CertListOut) -> String {
     out
 }
 
-pub fn trust_list(l: &TrustListOut) -> String {
+pub(crate) fn trust_list(l: &TrustListOut) -> String {
     let mut out = format!("trust_list · {} pinned certificates\n", l.entries.len());
     for e in &l.entries {
         let _ = writeln!(
@@ -302,7 +302,7 @@ fn pending_lines(out: &mut String, id: Option<&str>, next: Option<&str>) {
     }
 }
 
-pub fn cert_update(u: &CertUpdateOut) -> String {
+pub(crate) fn cert_update(u: &CertUpdateOut) -> String {
     let mut out = format!(
         "client_cert_update {} gemini://{}:{}{} · changed {}\n{}\n",
         u.action, u.host, u.port, u.path, u.changed, u.message
@@ -311,7 +311,7 @@ pub fn cert_update(u: &CertUpdateOut) -> String {
     out
 }
 
-pub fn trust_update(u: &TrustUpdateOut) -> String {
+pub(crate) fn trust_update(u: &TrustUpdateOut) -> String {
     let mut out = format!(
         "trust_update {} {}:{} · changed {}\n{}\n",
         u.action, u.host, u.port, u.changed, u.message

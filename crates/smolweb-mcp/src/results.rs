@@ -7,11 +7,11 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-pub use smolweb_core::code::ErrorCode;
+pub(crate) use smolweb_core::code::ErrorCode;
 
 /// What was asked and how it went; only keys that applied. Never a query string.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
-pub struct RequestInfoOut {
+pub(crate) struct RequestInfoOut {
     /// The URL asked for, without its query (Gemini).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -59,7 +59,7 @@ pub struct RequestInfoOut {
 
 // Where a fetched result came from (flattened into the fetched kinds).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
-pub struct CacheMeta {
+pub(crate) struct CacheMeta {
     /// True when answered from the body held since an earlier download (no new request).
     pub cached: bool,
     /// When the held body was downloaded (ISO-8601), or null.
@@ -70,7 +70,7 @@ pub struct CacheMeta {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum LineType {
+pub(crate) enum LineType {
     Text,
     Link,
     Heading1,
@@ -82,7 +82,7 @@ pub enum LineType {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct LinkOut {
+pub(crate) struct LinkOut {
     /// Absolute URL (gemini, gopher, http(s), about or mailto), or, for a refused link, the
     /// target as written.
     pub url: String,
@@ -99,7 +99,7 @@ pub struct LinkOut {
 /// kept exactly as sent; absent when there is nothing to say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum TextHint {
+pub(crate) enum TextHint {
     /// Bidi controls (embeddings, overrides, isolates or marks): the text may display in
     /// another order than it is stored ("Trojan Source").
     BidiControls,
@@ -112,7 +112,7 @@ pub enum TextHint {
 
 impl TextHint {
     /// The serialized name (kebab-case, as `serde` writes it).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             TextHint::BidiControls => "bidi-controls",
             TextHint::InvisibleCharacters => "invisible-characters",
@@ -123,9 +123,9 @@ impl TextHint {
 
 /// One gemtext line: `type` and `content` always, plus only what those cannot say.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct LineOut {
+pub(crate) struct LineOut {
     #[serde(rename = "type")]
-    pub line_type: LineType,
+    pub(crate) line_type: LineType,
     /// The line as sent, marker included.
     pub content: String,
     /// Marker stripped (headings, list items, quotes).
@@ -144,7 +144,7 @@ pub struct LineOut {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct DocumentOut {
+pub(crate) struct DocumentOut {
     pub lines: Vec<LineOut>,
     /// The links of this window, in order (the text rendering numbers them from 1).
     pub links: Vec<LinkOut>,
@@ -152,7 +152,7 @@ pub struct DocumentOut {
 
 /// A window position shared by text-like results.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct WindowMeta {
+pub(crate) struct WindowMeta {
     /// True when more remains after this window.
     pub truncated: bool,
     /// Characters of the whole decoded body.
@@ -162,7 +162,7 @@ pub struct WindowMeta {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct GemtextOut {
+pub(crate) struct GemtextOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -185,7 +185,7 @@ pub struct GemtextOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct MimeOut {
+pub(crate) struct MimeOut {
     #[serde(rename = "type")]
     pub mime_type: String,
     pub subtype: String,
@@ -194,7 +194,7 @@ pub struct MimeOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct SuccessOut {
+pub(crate) struct SuccessOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -212,7 +212,7 @@ pub struct SuccessOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct GeminiBinaryOut {
+pub(crate) struct GeminiBinaryOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -222,7 +222,7 @@ pub struct GeminiBinaryOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct InputOut {
+pub(crate) struct InputOut {
     pub request_info: RequestInfoOut,
     /// The capsule's prompt text (untrusted data).
     pub prompt: String,
@@ -231,7 +231,7 @@ pub struct InputOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct RedirectOut {
+pub(crate) struct RedirectOut {
     pub request_info: RequestInfoOut,
     /// The target, resolved to an absolute URL. Not followed.
     pub new_url: String,
@@ -242,7 +242,7 @@ pub struct RedirectOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct CertificateOut {
+pub(crate) struct CertificateOut {
     pub request_info: RequestInfoOut,
     pub status: u8,
     /// The capsule's text (untrusted data).
@@ -253,7 +253,7 @@ pub struct CertificateOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// One of the contract's error codes (e.g. `INVALID_REQUEST`).
     #[schemars(with = "String")]
     pub code: ErrorCode,
@@ -275,7 +275,7 @@ pub struct ErrorBody {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct ErrorOut {
+pub(crate) struct ErrorOut {
     pub request_info: Box<RequestInfoOut>,
     pub error: ErrorBody,
 }
@@ -283,7 +283,7 @@ pub struct ErrorOut {
 /// What `gemini_fetch` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GeminiResult {
+pub(crate) enum GeminiResult {
     Gemtext(GemtextOut),
     Success(SuccessOut),
     Binary(GeminiBinaryOut),
@@ -294,7 +294,7 @@ pub enum GeminiResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct MenuItemOut {
+pub(crate) struct MenuItemOut {
     #[serde(rename = "type")]
     pub item_type: String,
     pub title: String,
@@ -310,7 +310,7 @@ pub struct MenuItemOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct MenuOut {
+pub(crate) struct MenuOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -326,7 +326,7 @@ pub struct MenuOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct GopherTextOut {
+pub(crate) struct GopherTextOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -343,7 +343,7 @@ pub struct GopherTextOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct GopherBinaryOut {
+pub(crate) struct GopherBinaryOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
@@ -357,7 +357,7 @@ pub struct GopherBinaryOut {
 /// What `gopher_fetch` returns.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GopherResult {
+pub(crate) enum GopherResult {
     Menu(MenuOut),
     Text(GopherTextOut),
     Binary(GopherBinaryOut),
@@ -367,13 +367,13 @@ pub enum GopherResult {
 /// Either fetch family, as produced by the outcome mapping.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum FetchResult {
+pub(crate) enum FetchResult {
     Gemini(GeminiResult),
     Gopher(GopherResult),
 }
 
 impl FetchResult {
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         matches!(
             self,
             FetchResult::Gemini(GeminiResult::Error(_))
@@ -383,7 +383,7 @@ impl FetchResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct CertEntry {
+pub(crate) struct CertEntry {
     pub url: String,
     pub host: String,
     pub port: u16,
@@ -400,7 +400,7 @@ pub struct CertEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct CertListOut {
+pub(crate) struct CertListOut {
     pub request_info: Box<RequestInfoOut>,
     pub entries: Vec<CertEntry>,
     /// Identity files that could not be read (named by file name; left untouched, the other
@@ -410,7 +410,7 @@ pub struct CertListOut {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
-pub struct CertUpdateOut {
+pub(crate) struct CertUpdateOut {
     pub request_info: Box<RequestInfoOut>,
     pub action: String,
     pub host: String,
@@ -430,7 +430,7 @@ pub struct CertUpdateOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct TrustEntry {
+pub(crate) struct TrustEntry {
     pub host: String,
     pub port: u16,
     pub fingerprint: String,
@@ -441,13 +441,13 @@ pub struct TrustEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct TrustListOut {
+pub(crate) struct TrustListOut {
     pub request_info: Box<RequestInfoOut>,
     pub entries: Vec<TrustEntry>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
-pub struct TrustUpdateOut {
+pub(crate) struct TrustUpdateOut {
     pub request_info: Box<RequestInfoOut>,
     pub action: String,
     pub host: String,
@@ -463,34 +463,38 @@ pub struct TrustUpdateOut {
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum CertListResult {
+pub(crate) enum CertListResult {
     ClientCertList(CertListOut),
     Error(ErrorOut),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum CertUpdateResult {
+pub(crate) enum CertUpdateResult {
     ClientCertUpdate(CertUpdateOut),
     Error(ErrorOut),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TrustListResult {
+pub(crate) enum TrustListResult {
     TrustList(TrustListOut),
     Error(ErrorOut),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum TrustUpdateResult {
+pub(crate) enum TrustUpdateResult {
     TrustUpdate(TrustUpdateOut),
     Error(ErrorOut),
 }
 
 /// Build an `error` body from a code and message.
-pub fn error_body(code: ErrorCode, message: impl Into<String>, retryable: bool) -> ErrorBody {
+pub(crate) fn error_body(
+    code: ErrorCode,
+    message: impl Into<String>,
+    retryable: bool,
+) -> ErrorBody {
     ErrorBody {
         code,
         message: message.into(),
@@ -503,7 +507,11 @@ pub fn error_body(code: ErrorCode, message: impl Into<String>, retryable: bool) 
 }
 
 /// An `error` result with a request_info; `retryable` is the code's default.
-pub fn error_out(info: RequestInfoOut, code: ErrorCode, message: impl Into<String>) -> ErrorOut {
+pub(crate) fn error_out(
+    info: RequestInfoOut,
+    code: ErrorCode,
+    message: impl Into<String>,
+) -> ErrorOut {
     ErrorOut {
         request_info: Box::new(info),
         error: error_body(code, message, code.retryable()),

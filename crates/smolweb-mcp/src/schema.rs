@@ -40,21 +40,21 @@ fn generate<T: JsonSchema>(settings: SchemaSettings) -> Map<String, Value> {
 }
 
 /// Input schema of a parameter type (top-level object).
-pub fn input<T: JsonSchema>() -> Arc<JsonObject> {
+pub(crate) fn input<T: JsonSchema>() -> Arc<JsonObject> {
     let mut map = generate::<T>(SchemaSettings::draft2020_12());
     map.insert("type".into(), json!("object"));
     Arc::new(map)
 }
 
 /// Output schema of a result enum: top-level object + `oneOf` by kind.
-pub fn output<T: JsonSchema>() -> Arc<JsonObject> {
+pub(crate) fn output<T: JsonSchema>() -> Arc<JsonObject> {
     let mut map = generate::<T>(SchemaSettings::draft2020_12().for_serialize());
     map.insert("type".into(), json!("object"));
     Arc::new(map)
 }
 
 /// Output schema of a batch tool: `{"result": [one single-fetch result per URL]}`.
-pub fn batch_output<T: JsonSchema>() -> Arc<JsonObject> {
+pub(crate) fn batch_output<T: JsonSchema>() -> Arc<JsonObject> {
     let mut item = generate::<T>(SchemaSettings::draft2020_12().for_serialize());
     let defs = item.remove("$defs");
     let schema_uri = item.remove("$schema");

@@ -11,15 +11,15 @@ use sha2::{Digest, Sha256};
 type HmacSha256 = Hmac<Sha256>;
 
 /// How long a question may wait for its answer.
-pub const STATE_TTL_SECONDS: i64 = 600;
+pub(crate) const STATE_TTL_SECONDS: i64 = 600;
 
-pub struct Sealer {
+pub(crate) struct Sealer {
     key: [u8; 32],
 }
 
 /// Why a returned state was refused.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SealError {
+pub(crate) enum SealError {
     #[error("the request state is malformed")]
     Malformed,
     #[error("the request state was not issued by this smolweb process")]
@@ -31,7 +31,7 @@ pub enum SealError {
 }
 
 /// SHA-256 over the parts that identify a call (tool name and its arguments).
-pub fn digest(parts: &[&str]) -> String {
+pub(crate) fn digest(parts: &[&str]) -> String {
     let mut h = Sha256::new();
     for p in parts {
         h.update((p.len() as u64).to_be_bytes());
@@ -47,7 +47,7 @@ impl Default for Sealer {
 }
 
 impl Sealer {
-    pub fn new() -> Sealer {
+    pub(crate) fn new() -> Sealer {
         Sealer {
             key: rand::random(),
         }
@@ -60,7 +60,7 @@ impl Sealer {
     }
 
     /// Seal a state for `purpose` and the call `digest`, valid until `now + TTL`.
-    pub fn seal(&self, purpose: &str, digest: &str, now_unix: i64) -> String {
+    pub(crate) fn seal(&self, purpose: &str, digest: &str, now_unix: i64) -> String {
         let payload = format!("{purpose}.{digest}.{}", now_unix + STATE_TTL_SECONDS);
         let mac = self
             .mac(&payload)
@@ -70,7 +70,7 @@ impl Sealer {
     }
 
     /// Check a returned state against the purpose and call digest expected now.
-    pub fn open(
+    pub(crate) fn open(
         &self,
         state: &str,
         purpose: &str,

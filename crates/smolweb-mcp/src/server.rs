@@ -27,10 +27,10 @@ use smolweb_client::Client;
 use smolweb_core::code::ErrorCode;
 use std::sync::Arc;
 
-pub const POLICY_URI: &str = "smolweb://policy";
+pub(crate) const POLICY_URI: &str = "smolweb://policy";
 
 #[derive(Clone)]
-pub struct SmolwebServer {
+pub(crate) struct SmolwebServer {
     client: Arc<Client>,
     sealer: Arc<Sealer>,
     tool_router: ToolRouter<SmolwebServer>,
@@ -142,7 +142,7 @@ impl SmolwebServer {
         &self.client
     }
 
-    pub fn new(client: Arc<Client>) -> SmolwebServer {
+    pub(crate) fn new(client: Arc<Client>) -> SmolwebServer {
         SmolwebServer {
             tool_router: Self::tool_router() + Self::feed_tools(&client),
             client,
@@ -150,13 +150,8 @@ impl SmolwebServer {
         }
     }
 
-    /// Every tool as `tools/list` shows it (`mcp::call` checks arguments against these schemas).
-    pub fn tools(&self) -> Vec<Tool> {
-        self.tool_router.list_all()
-    }
-
     /// The effective settings an agent may see (no file paths).
-    pub fn policy(&self) -> Value {
+    pub(crate) fn policy(&self) -> Value {
         let c = self.client.config();
         json!({
             "network": {

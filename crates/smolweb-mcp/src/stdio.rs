@@ -55,7 +55,7 @@ pub async fn run(client: Arc<Client>) -> Result<(), ServeError> {
 }
 
 /// Serve MCP over any byte streams (stdin/stdout in production, pipes in tests).
-pub async fn serve<R, W>(client: Arc<Client>, input: R, output: W) -> Result<(), ServeError>
+pub(crate) async fn serve<R, W>(client: Arc<Client>, input: R, output: W) -> Result<(), ServeError>
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,

@@ -9,9 +9,9 @@ use smolweb_core::html::window::web_window;
 use smolweb_net::http::WebError;
 
 /// Largest `max_chars`.
-pub const MAX_CHARS: i64 = 1_000_000;
+pub(crate) const MAX_CHARS: i64 = 1_000_000;
 
-pub const DESCRIPTION: &str = "\
+pub(crate) const DESCRIPTION: &str = "\
 Read a public web page (http:// or https://). HTML comes back as markdown: by default only the \
 article (extract='main'; the whole page when the article looks incomplete, extraction = \
 'fallback-full'), or the whole page (extract='full'); format='raw' gives the text as sent. \
@@ -39,7 +39,7 @@ pub(super) fn failure(error: &WebError, page: Option<PageOut>) -> FetchUrlOut {
 }
 
 /// Run one `fetch_url` call.
-pub async fn fetch_url(client: &Client, p: &FetchUrlParams) -> FetchUrlOut {
+pub(crate) async fn fetch_url(client: &Client, p: &FetchUrlParams) -> FetchUrlOut {
     if !(1..=MAX_CHARS).contains(&p.max_chars) {
         let e = WebError::InvalidInput(format!("max_chars must be 1 to {MAX_CHARS}"));
         return failure(&e, None);
@@ -111,7 +111,7 @@ fn page_out(f: &WebFetched, start: usize, max_chars: usize) -> PageOut {
 }
 
 /// The text block: one line saying the content is untrusted, then the window (or the error).
-pub fn render(out: &FetchUrlOut) -> String {
+pub(crate) fn render(out: &FetchUrlOut) -> String {
     let (page, error) = match out {
         FetchUrlOut::Page(p) => (Some(p), None),
         FetchUrlOut::Failure(f) => (f.page.as_ref(), Some(&f.error)),

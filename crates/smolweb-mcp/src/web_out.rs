@@ -13,7 +13,7 @@ fn default_max_chars() -> i64 {
 /// How the body is given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum FormatParam {
+pub(crate) enum FormatParam {
     /// HTML converted to markdown (other text as it is).
     #[default]
     Markdown,
@@ -24,7 +24,7 @@ pub enum FormatParam {
 /// Which part of an HTML page is kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ExtractParam {
+pub(crate) enum ExtractParam {
     /// The article, without navigation, banners and footers; the whole page when the article
     /// looks lossy.
     #[default]
@@ -37,7 +37,7 @@ pub enum ExtractParam {
 // safe-fetch-mcp-server's.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct FetchUrlParams {
+pub(crate) struct FetchUrlParams {
     /// The absolute http:// or https:// URL to read.
     pub url: String,
     /// `markdown` (default) or `raw`.
@@ -63,7 +63,7 @@ pub struct FetchUrlParams {
 /// One window of a fetched page and what is known about it. Page metadata is untrusted text.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PageOut {
+pub(crate) struct PageOut {
     /// This window of the text (the same as the text block, without its first line).
     pub text: String,
     /// The final HTTP status.
@@ -79,7 +79,7 @@ pub struct PageOut {
     pub total_chars: u64,
     pub start_index: u64,
     /// Where the next window starts; null at the end.
-    pub next_start_index: Option<u64>,
+    pub(crate) next_start_index: Option<u64>,
     /// True when served from smolweb's copy (no new request).
     pub from_cache: bool,
     /// `main`, `full`, `fallback-full` or `none`.
@@ -107,7 +107,7 @@ pub struct PageOut {
 
 /// Why there is no (usable) page.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct WebErrorOut {
+pub(crate) struct WebErrorOut {
     /// INVALID_INPUT, POLICY_REJECTED, DNS_RESOLUTION_FAILED, CONNECTION_FAILED, TIMEOUT,
     /// REDIRECT_FAILED, INVALID_RESPONSE, UNSUPPORTED_CONTENT_TYPE or INTERNAL_ERROR.
     pub code: String,
@@ -119,7 +119,7 @@ pub struct WebErrorOut {
 /// A failure; for a 4xx/5xx answer the page fields are present too.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct FailureOut {
+pub(crate) struct FailureOut {
     pub error: WebErrorOut,
     #[serde(flatten)]
     pub page: Option<PageOut>,
@@ -128,13 +128,13 @@ pub struct FailureOut {
 /// The `structuredContent` of `fetch_url`.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum FetchUrlOut {
+pub(crate) enum FetchUrlOut {
     Page(PageOut),
     Failure(FailureOut),
 }
 
 impl FetchUrlOut {
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         matches!(self, FetchUrlOut::Failure(_))
     }
 }

@@ -10,7 +10,7 @@
 
 mod header;
 
-pub use header::read_header;
+pub(crate) use header::read_header;
 
 use super::tls::identity::{self, ChosenIdentity};
 use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};
@@ -26,7 +26,11 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::client::TlsStream;
 
 /// Fetch a gemini:// URL within `opts.timeout`.
-pub async fn fetch(net: &Net, url: &Url, opts: &NetOptions) -> Result<GeminiResponse, FetchError> {
+pub(crate) async fn fetch(
+    net: &Net,
+    url: &Url,
+    opts: &NetOptions,
+) -> Result<GeminiResponse, FetchError> {
     if url.scheme() != Scheme::Gemini {
         return Err(FetchError::InvalidRequest(format!(
             "not a gemini:// URL: {}",

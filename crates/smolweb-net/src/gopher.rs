@@ -12,7 +12,7 @@ use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, Goph
 use tokio::io::AsyncWriteExt;
 
 /// Item types that open interactive sessions instead of returning a document.
-pub const NOT_FETCHABLE: &[char] = &['2', '8', 'T'];
+pub(crate) const NOT_FETCHABLE: &[char] = &['2', '8', 'T'];
 
 fn check_field(what: &str, value: &str, limit: usize) -> Result<(), FetchError> {
     if value.len() > limit {
@@ -30,7 +30,7 @@ fn check_field(what: &str, value: &str, limit: usize) -> Result<(), FetchError> 
 }
 
 /// The request line for `target` (pure): validated, with CRLF.
-pub fn request_line(target: &GopherTarget) -> Result<String, FetchError> {
+pub(crate) fn request_line(target: &GopherTarget) -> Result<String, FetchError> {
     if NOT_FETCHABLE.contains(&target.item_type) {
         return Err(FetchError::NotFetchable(target.item_type));
     }
@@ -45,7 +45,7 @@ pub fn request_line(target: &GopherTarget) -> Result<String, FetchError> {
 }
 
 /// Fetch a gopher item within `opts.timeout`.
-pub async fn fetch(target: &GopherTarget, opts: &NetOptions) -> Result<Vec<u8>, FetchError> {
+pub(crate) async fn fetch(target: &GopherTarget, opts: &NetOptions) -> Result<Vec<u8>, FetchError> {
     let line = request_line(target)?;
     tokio::time::timeout(opts.timeout, fetch_in_budget(target, &line, opts))
         .await

@@ -31,7 +31,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 /// Ports an agent request never connects to. Mostly the WHATWG fetch "bad ports" list (minus
 /// finger, 79, which smolweb users do reach over gopher://), plus common databases, caches and
 /// control APIs that listen on TCP without authentication by default.
-pub const DANGEROUS_PORTS: &[u16] = &[
+pub(crate) const DANGEROUS_PORTS: &[u16] = &[
     0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 87, 95, 101, 102,
     103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 445,
     465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990,
@@ -43,7 +43,7 @@ pub const DANGEROUS_PORTS: &[u16] = &[
 /// Cloud instance metadata services (credentials, user data): AWS, Azure, Google Cloud, Oracle,
 /// OpenStack and DigitalOcean at 169.254.169.254; the AWS ECS task and EKS Pod Identity
 /// endpoints; Alibaba Cloud at 100.100.100.200.
-pub const METADATA_V4: &[Ipv4Addr] = &[
+pub(crate) const METADATA_V4: &[Ipv4Addr] = &[
     Ipv4Addr::new(169, 254, 169, 254),
     Ipv4Addr::new(169, 254, 170, 2),
     Ipv4Addr::new(169, 254, 170, 23),
@@ -51,14 +51,14 @@ pub const METADATA_V4: &[Ipv4Addr] = &[
 ];
 
 /// The IPv6 metadata endpoints (AWS instance metadata and EKS Pod Identity).
-pub const METADATA_V6: &[Ipv6Addr] = &[
+pub(crate) const METADATA_V6: &[Ipv6Addr] = &[
     Ipv6Addr::new(0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0254),
     Ipv6Addr::new(0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0023),
 ];
 
 /// Names that the cloud's resolver points at a metadata service, refused before any lookup
 /// (compared after the host normalizer: case and a final dot do not matter).
-pub const METADATA_NAMES: &[&str] = &[
+pub(crate) const METADATA_NAMES: &[&str] = &[
     "metadata",
     "metadata.google.internal",
     "instance-data",
@@ -67,7 +67,7 @@ pub const METADATA_NAMES: &[&str] = &[
 
 /// What kind of address an IP is, for the guard's purposes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AddressClass {
+pub(crate) enum AddressClass {
     Public,
     Loopback,
     /// RFC 1918.
@@ -93,25 +93,20 @@ pub enum AddressClass {
 }
 
 impl AddressClass {
-    /// Refused unless an option opens it (everything but public addresses).
-    pub fn is_refused(self) -> bool {
-        self != AddressClass::Public
-    }
-
     /// Refused whatever the options and the allow list say (tier 1 of the module docs).
-    pub fn always_refused(self) -> bool {
+    pub(crate) fn always_refused(self) -> bool {
         matches!(self, AddressClass::Metadata | AddressClass::Unspecified)
     }
 
     /// Opened by `allow_private`: loopback, RFC 1918 and unique-local addresses only.
-    pub fn opened_by_allow_private(self) -> bool {
+    pub(crate) fn opened_by_allow_private(self) -> bool {
         matches!(
             self,
             AddressClass::Loopback | AddressClass::Private | AddressClass::UniqueLocal
         )
     }
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             AddressClass::Public => "public",
             AddressClass::Loopback => "loopback",
@@ -131,7 +126,7 @@ impl AddressClass {
 }
 
 /// Classify any IP address.
-pub fn classify(ip: IpAddr) -> AddressClass {
+pub(crate) fn classify(ip: IpAddr) -> AddressClass {
     match ip {
         IpAddr::V4(v4) => classify_v4(v4),
         IpAddr::V6(v6) => classify_v6(v6),
@@ -148,7 +143,7 @@ fn in_v4(ip: Ipv4Addr, net: [u8; 4], prefix: u32) -> bool {
 }
 
 /// Classify an IPv4 address.
-pub fn classify_v4(ip: Ipv4Addr) -> AddressClass {
+pub(crate) fn classify_v4(ip: Ipv4Addr) -> AddressClass {
     use AddressClass::*;
     if METADATA_V4.contains(&ip) {
         return Metadata;
@@ -187,7 +182,7 @@ fn in_v6(ip: Ipv6Addr, net: u128, prefix: u32) -> bool {
 }
 
 /// The IPv4 address an IPv6 address stands for, when it embeds one.
-pub fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+pub(crate) fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     let bits = u128::from(ip);
     let low32 = Ipv4Addr::from((bits & 0xffff_ffff) as u32);
     if in_v6(ip, 0xffff_0000_0000, 96) || in_v6(ip, 0x0064_ff9b << 96, 96) {
@@ -205,7 +200,7 @@ pub fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
 }
 
 /// Classify an IPv6 address (embedded IPv4 forms by the address they embed).
-pub fn classify_v6(ip: Ipv6Addr) -> AddressClass {
+pub(crate) fn classify_v6(ip: Ipv6Addr) -> AddressClass {
     use AddressClass::*;
     let bits = u128::from(ip);
     if bits == 0 {
@@ -243,14 +238,14 @@ pub fn classify_v6(ip: Ipv6Addr) -> AddressClass {
 }
 
 /// Is `port` refused for this request?
-pub fn port_refused(port: u16, for_agent: bool) -> bool {
+pub(crate) fn port_refused(port: u16, for_agent: bool) -> bool {
     for_agent && DANGEROUS_PORTS.contains(&port)
 }
 
 /// Is `host` named in the allow list? Both sides go through the one host normalizer
 /// ([`normalize_host`]: case, brackets, a final dot, IDNA); an entry that is not a host (one
 /// with a port or a scheme) names nothing.
-pub fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
+pub(crate) fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
     let Ok(host) = normalize_host(host) else {
         return false;
     };
@@ -260,7 +255,7 @@ pub fn host_allowed(host: &str, allowed_hosts: &[String]) -> bool {
 }
 
 /// Is `host` the name of a cloud metadata service ([`METADATA_NAMES`])?
-pub fn is_metadata_name(host: &str) -> bool {
+pub(crate) fn is_metadata_name(host: &str) -> bool {
     normalize_host(host).is_ok_and(|h| METADATA_NAMES.contains(&h.as_str()))
 }
 
@@ -292,7 +287,7 @@ fn refusal(ip: IpAddr, class: AddressClass, opts: &NetOptions) -> String {
 /// Judge a host and its resolved addresses (pure): Ok when every address may be reached.
 /// Called with no addresses before the lookup (the port and the metadata names are judged
 /// then), and with the lookup's answer after it.
-pub fn check_addresses(
+pub(crate) fn check_addresses(
     host: &str,
     port: u16,
     addrs: &[SocketAddr],
@@ -325,7 +320,7 @@ pub fn check_addresses(
 }
 
 /// Resolve `host:port` once and check every address. The caller applies the timeout budget.
-pub async fn resolve_checked(
+pub(crate) async fn resolve_checked(
     host: &str,
     port: u16,
     opts: &NetOptions,

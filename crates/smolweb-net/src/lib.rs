@@ -4,12 +4,12 @@
 //! the MCP error codes.
 
 pub mod cache;
-pub mod gemini;
-pub mod gopher;
-pub mod guard;
+pub(crate) mod gemini;
+pub(crate) mod gopher;
+pub(crate) mod guard;
 pub mod http;
 pub mod policy;
-pub mod tls;
+pub(crate) mod tls;
 
 pub use smolweb_core::code::ErrorCode;
 pub use smolweb_core::page::Ending;

@@ -19,12 +19,12 @@
 //!   objects, so both are shared; per-connection facts (host, port, trust once, result slot)
 //!   reach them through the [`CONNECTION`] task-local set around the handshake.
 
-pub mod identity;
-pub mod verifier;
+pub(crate) mod identity;
+pub(crate) mod verifier;
 
-pub use identity::ChosenIdentity;
-pub use verifier::{
-    CONNECTION, CertDetails, Connection, Slot, TofuVerifier, VerifyOutcome, cert_details, decide,
+pub(crate) use identity::ChosenIdentity;
+pub(crate) use verifier::{
+    CONNECTION, Connection, Slot, TofuVerifier, VerifyOutcome, cert_details,
 };
 
 use super::FetchError;
@@ -44,7 +44,7 @@ type CacheKey = (Option<String>, u16);
 type HostKey = (Option<String>, String, u16);
 
 /// The process-wide TLS state of a [`super::Net`].
-pub struct TlsState {
+pub(crate) struct TlsState {
     provider: Arc<CryptoProvider>,
     caches: Mutex<HashMap<CacheKey, Arc<ClientSessionMemoryCache>>>,
     /// Fingerprint accepted at the last full handshake, per (identity, host, port).
@@ -62,7 +62,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl TlsState {
-    pub fn new(known_hosts: KnownHosts, policy: TofuPolicy) -> TlsState {
+    pub(crate) fn new(known_hosts: KnownHosts, policy: TofuPolicy) -> TlsState {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         TlsState {
             verifier: Arc::new(TofuVerifier {
@@ -78,12 +78,12 @@ impl TlsState {
         }
     }
 
-    pub fn provider(&self) -> &Arc<CryptoProvider> {
+    pub(crate) fn provider(&self) -> &Arc<CryptoProvider> {
         &self.provider
     }
 
     /// Drop every remembered session (the next fetches do full handshakes).
-    pub fn forget_sessions(&self) {
+    pub(crate) fn forget_sessions(&self) {
         lock(&self.caches).clear();
         lock(&self.session_certs).clear();
     }
@@ -98,7 +98,7 @@ impl TlsState {
 
     /// Before connecting: drop the host's sessions unless they were made with the certificate
     /// that is pinned now (`pinned`: the current pin's fingerprint, if any).
-    pub fn prepare_resumption(
+    pub(crate) fn prepare_resumption(
         &self,
         identity: Option<&str>,
         name: &ServerName<'static>,
@@ -119,7 +119,7 @@ impl TlsState {
     }
 
     /// After a full handshake accepted `fingerprint`: sessions from now on belong to it.
-    pub fn remember_session_cert(
+    pub(crate) fn remember_session_cert(
         &self,
         identity: Option<&str>,
         host: &str,
@@ -131,7 +131,7 @@ impl TlsState {
     }
 
     /// The resolver presenting an identity, loaded once per fingerprint.
-    pub fn client_resolver(
+    pub(crate) fn client_resolver(
         &self,
         fingerprint: &str,
         load: impl FnOnce() -> Result<Arc<dyn ResolvesClientCert>, FetchError>,
@@ -147,7 +147,7 @@ impl TlsState {
     /// A per-connection client config (protocol versions depend on the identity); it shares
     /// the provider, the verifier, the resolver and the session cache of (identity, port).
     /// Drive its handshake inside `CONNECTION.scope(..)`.
-    pub fn client_config(
+    pub(crate) fn client_config(
         &self,
         identity: Option<&ChosenIdentity>,
         allow_tls12_with_identity: bool,

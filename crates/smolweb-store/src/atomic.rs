@@ -25,30 +25,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// File and directory modes (unix permission bits; ignored elsewhere).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Modes {
+pub(crate) struct Modes {
     /// Mode of the written file.
     pub file: u32,
     /// Mode of a directory this helper creates.
     pub dir: u32,
     /// Also chmod the parent directory to `dir` on every write (key material).
-    pub enforce_dir: bool,
+    pub(crate) enforce_dir: bool,
 }
 
 impl Modes {
     /// Ordinary data files (pins, history, bookmarks): owner read/write only.
-    pub const DATA: Modes = Modes {
+    pub(crate) const DATA: Modes = Modes {
         file: 0o600,
         dir: 0o700,
         enforce_dir: false,
     };
     /// Private keys and their directory: 0600 files in a 0700 directory, enforced each write.
-    pub const SECRET: Modes = Modes {
+    pub(crate) const SECRET: Modes = Modes {
         file: 0o600,
         dir: 0o700,
         enforce_dir: true,
     };
     /// Files meant to be shared (exported certificates).
-    pub const PUBLIC: Modes = Modes {
+    pub(crate) const PUBLIC: Modes = Modes {
         file: 0o644,
         dir: 0o700,
         enforce_dir: false,
@@ -63,14 +63,14 @@ fn io_err(path: &Path, source: std::io::Error) -> StoreError {
 }
 
 /// `<file>.lock`, the sidecar every writer of `path` locks.
-pub fn lock_path(path: &Path) -> PathBuf {
+pub(crate) fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     path.with_file_name(name)
 }
 
 /// Create `dir` (and parents) if missing, with `modes.dir`; chmod it when `enforce_dir`.
-pub fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
+pub(crate) fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
     if !dir.is_dir() {
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true);
@@ -84,7 +84,7 @@ pub fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
 }
 
 /// Set unix permission bits (no-op elsewhere).
-pub fn set_mode(path: &Path, mode: u32) -> Result<(), StoreError> {
+pub(crate) fn set_mode(path: &Path, mode: u32) -> Result<(), StoreError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -166,7 +166,7 @@ fn open_checked(path: &Path, mut opts: OpenOptions) -> Result<File, StoreError> 
 
 /// Open an existing data file for reading (None: it does not exist). A symbolic link or
 /// anything but a regular file is [`StoreError::NotRegular`].
-pub fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
+pub(crate) fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
     let mut opts = OpenOptions::new();
     opts.read(true);
     match open_checked(path, opts) {
@@ -181,7 +181,7 @@ pub fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
 /// Run `f` while holding the lock on `lock_file` (exclusive or shared). The lock file and its
 /// directory are created if missing; a lock file that is a link is refused like a data file.
 /// The lock is released when `f` returns.
-pub fn with_lock<R>(
+pub(crate) fn with_lock<R>(
     lock_file: &Path,
     exclusive: bool,
     f: impl FnOnce() -> Result<R, StoreError>,
@@ -205,7 +205,7 @@ pub fn with_lock<R>(
 }
 
 /// Read the file's text; `None` when it does not exist. Never through a link.
-pub fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
+pub(crate) fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
     let Some(mut file) = open_data_file(path)? else {
         return Ok(None);
     };
@@ -216,7 +216,7 @@ pub fn read_text(path: &Path) -> Result<Option<String>, StoreError> {
 }
 
 /// Read the file's bytes; `None` when it does not exist. Never through a link.
-pub fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+pub(crate) fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
     let Some(mut file) = open_data_file(path)? else {
         return Ok(None);
     };
@@ -242,7 +242,7 @@ static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// Atomically replace `path` with `contents` (temp file in the same directory, `sync_all`,
 /// rename, best-effort directory fsync). Does NOT lock: callers hold the lock.
-pub fn write_file(path: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreError> {
+pub(crate) fn write_file(path: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreError> {
     let dir = parent_of(path);
     ensure_dir(dir, modes)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -283,7 +283,7 @@ fn write_temp(temp: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreErr
 }
 
 /// Read a file under the lock and parse it with `parse`; a missing file gives `T::default()`.
-pub fn read<T: Default, E: ParseFailure>(
+pub(crate) fn read<T: Default, E: ParseFailure>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T, StoreError> {
@@ -292,7 +292,9 @@ pub fn read<T: Default, E: ParseFailure>(
 
 /// Under an exclusive lock: read the current contents (missing = default), apply `mutate`,
 /// and atomically replace the file with `render(&value)`. Returns what `mutate` returned.
-pub fn update<T: Default, R, E: ParseFailure>(
+/// (The stores call [`update_if`]; this plain form is what the unit tests below exercise.)
+#[cfg(test)]
+pub(crate) fn update<T: Default, R, E: ParseFailure>(
     path: &Path,
     parse: impl FnOnce(&str) -> Result<T, E>,
     render: impl FnOnce(&T) -> String,
@@ -310,7 +312,7 @@ pub fn update<T: Default, R, E: ParseFailure>(
 /// Like [`update`], with explicit modes, and `mutate` says whether anything changed: the file
 /// is only rewritten when it returns `true` (so frequent no-op checks do not churn the disk).
 /// `render` may fail (then nothing is written).
-pub fn update_if<T: Default, R, E: ParseFailure>(
+pub(crate) fn update_if<T: Default, R, E: ParseFailure>(
     path: &Path,
     modes: Modes,
     parse: impl FnOnce(&str) -> Result<T, E>,
@@ -330,12 +332,12 @@ pub fn update_if<T: Default, R, E: ParseFailure>(
 
 /// Parse TOML text into `T`, for use as a `parse` argument (the TOML error, described without
 /// quoting the file, becomes the `Corrupt` reason).
-pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
+pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, toml::de::Error> {
     toml::from_str(text)
 }
 
 /// Render `T` as TOML, for use as an [`update_if`] `render` argument.
-pub fn render_toml<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+pub(crate) fn render_toml<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     toml::to_string_pretty(value).map_err(|e| StoreError::Invalid(format!("cannot render: {e}")))
 }
 

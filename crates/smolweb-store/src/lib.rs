@@ -10,7 +10,7 @@
 //! discovers directories.
 
 pub mod approvals;
-pub mod atomic;
+pub(crate) mod atomic;
 pub mod bookmarks;
 pub mod history;
 pub mod identity;
@@ -53,8 +53,8 @@ pub enum StoreError {
 pub mod files {
     pub const KNOWN_HOSTS: &str = "known_hosts.toml";
     pub const IDENTITIES_DIR: &str = "identities";
-    pub const APPROVALS: &str = "approvals.toml";
-    pub const BOOKMARKS: &str = "bookmarks.gmi";
+    pub(crate) const APPROVALS: &str = "approvals.toml";
+    pub(crate) const BOOKMARKS: &str = "bookmarks.gmi";
     pub const HISTORY: &str = "history.toml";
-    pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
+    pub(crate) const SUBSCRIPTIONS: &str = "subscriptions.toml";
 }

@@ -9,7 +9,12 @@
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 // Test support: a broken fixture should fail the test where it happens.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::new_without_default)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::new_without_default
+)]
 
 pub mod certs;
 pub mod gemini;

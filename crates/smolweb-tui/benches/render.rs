@@ -3,7 +3,12 @@
 //! resize < 10 ms, < 50 MB of memory for the page. Each step includes drawing the frame on
 //! ratatui's TestBackend. Memory is the resident-set growth, printed once. A search over the
 //! whole page and a step to the next match are measured too.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout, clippy::print_stderr)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;

@@ -39,10 +39,9 @@ use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;
 
 pub use dialog::{Dialog, Popup};
-pub use download::{download_name, handler_for};
+pub(crate) use download::{download_name, handler_for};
 pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
-pub use identities::IDENTITY_LIST_TOP;
-pub use keys::{DIGIT_TIMEOUT_MS, Digits};
+pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
@@ -56,7 +55,7 @@ pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 pub struct Settings {
     pub text_width: u16,
     pub home: String,
-    pub identity_days: u32,
+    pub(crate) identity_days: u32,
     /// Copying to the clipboard (OSC 52) is allowed.
     pub copy: bool,
     /// Programs that open downloads, by MIME type or major type.
@@ -201,7 +200,7 @@ impl App {
         usize::from(self.height.saturating_sub(2)).max(1)
     }
     /// Width of the text column and its left margin.
-    pub fn text_column(&self) -> (usize, usize) {
+    pub(crate) fn text_column(&self) -> (usize, usize) {
         let w = usize::from(self.width).max(1);
         let text = usize::from(self.settings.text_width)
             .min(w.saturating_sub(2))
@@ -209,10 +208,10 @@ impl App {
         (text, (w - text) / 2)
     }
 
-    pub fn set_status(&mut self, text: impl Into<String>) {
+    pub(crate) fn set_status(&mut self, text: impl Into<String>) {
         self.status = Status::info(text, self.now);
     }
-    pub fn set_error(&mut self, text: impl Into<String>) {
+    pub(crate) fn set_error(&mut self, text: impl Into<String>) {
         self.status = Status::error(text, self.now);
     }
 
@@ -294,7 +293,7 @@ impl App {
     }
 
     /// Lay out the rows of the active page for the view.
-    pub fn refresh_frame(&mut self) {
+    pub(crate) fn refresh_frame(&mut self) {
         let height = self.page_height();
         let (text_w, _) = self.text_column();
         let Some(dv) = self.doc_view_mut() else {
@@ -336,7 +335,7 @@ impl App {
     }
 
     /// Columns for text that scrolls sideways (preformatted, menus, plain text).
-    pub fn side_cols(&self) -> usize {
+    pub(crate) fn side_cols(&self) -> usize {
         let (_, margin) = self.text_column();
         usize::from(self.width).saturating_sub(margin + 12).max(8)
     }
@@ -421,13 +420,13 @@ impl App {
     }
 
     /// Pending approvals count (badge).
-    pub fn pending_count(&self) -> usize {
+    pub(crate) fn pending_count(&self) -> usize {
         self.lists.approvals.len()
     }
 }
 
 /// The tab bar labels, in order (" 1 title ").
-pub fn tab_labels(app: &App) -> Vec<String> {
+pub(crate) fn tab_labels(app: &App) -> Vec<String> {
     let n = app.tabs.len().max(1);
     let room = (usize::from(app.width) / n).clamp(8, 30);
     app.tabs
@@ -443,7 +442,7 @@ pub fn tab_labels(app: &App) -> Vec<String> {
 }
 
 /// The tab under a column of the tab bar.
-pub fn tab_at(app: &App, col: u16) -> Option<usize> {
+pub(crate) fn tab_at(app: &App, col: u16) -> Option<usize> {
     let mut x = 0usize;
     for (i, l) in tab_labels(app).iter().enumerate() {
         let w = crate::layout::display_width(l);
@@ -457,7 +456,7 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
 
 /// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
-pub fn truncate_cells(text: &str, max: usize) -> String {
+pub(crate) fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let text = crate::layout::sanitize(text, false);
     if crate::layout::display_width(&text) <= max {

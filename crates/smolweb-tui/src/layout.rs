@@ -16,7 +16,7 @@ use std::sync::Arc;
 use unicode_width::UnicodeWidthChar;
 
 mod wrap;
-pub use wrap::{display_width, wrap};
+pub(crate) use wrap::{display_width, wrap};
 
 /// Kind of a display line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,7 +229,7 @@ impl Doc {
     }
 
     /// Fold or unfold preformatted blocks. Returns whether the page has any.
-    pub fn set_folded(&mut self, folded: bool) -> bool {
+    pub(crate) fn set_folded(&mut self, folded: bool) -> bool {
         let any = self.all.iter().any(|d| d.kind == Kind::Fence);
         if self.folded != folded {
             self.folded = folded;
@@ -385,7 +385,7 @@ impl Doc {
     }
 
     /// Use `width` for wrapping from now on (drops the cache when it changes).
-    pub fn set_width(&mut self, width: usize) {
+    pub(crate) fn set_width(&mut self, width: usize) {
         let width = width.max(4);
         if width != self.cache_width {
             self.cache_width = width;
@@ -415,7 +415,7 @@ impl Doc {
     }
 
     /// Number of screen rows of line `i` at the current width (at least 1).
-    pub fn row_count(&mut self, i: usize) -> usize {
+    pub(crate) fn row_count(&mut self, i: usize) -> usize {
         self.rows_of(i).len().max(1)
     }
 
@@ -476,7 +476,7 @@ impl Doc {
     }
 
     /// Move `pos` up by `n` rows, stopping at the top.
-    pub fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
+    pub(crate) fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
         while n > 0 {
             if pos.row > 0 {
                 pos.row -= 1;
@@ -503,13 +503,13 @@ impl Doc {
     }
 
     /// The highest top position that still fills a screen of `height` rows.
-    pub fn max_top(&mut self, height: usize) -> Pos {
+    pub(crate) fn max_top(&mut self, height: usize) -> Pos {
         let end = self.end();
         self.backward(end, height.saturating_sub(1))
     }
 
     /// Clamp a top position so the screen stays full.
-    pub fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
+    pub(crate) fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
         let pos = Pos {
             line: pos.line.min(self.lines.len().saturating_sub(1)),
             row: pos.row,
@@ -557,7 +557,7 @@ impl Doc {
     }
 
     /// The row of line `i` that holds byte `at` of its text.
-    pub fn row_at(&mut self, i: usize, at: usize) -> usize {
+    pub(crate) fn row_at(&mut self, i: usize, at: usize) -> usize {
         let rows = self.rows_of(i);
         rows.iter()
             .rposition(|&(a, _)| a as usize <= at)
@@ -575,7 +575,7 @@ pub struct Hit {
 
 /// Byte ranges of `needle` in `text`, folding case when asked (ranges are in `text` even
 /// where lowercasing changes a character's length).
-pub fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usize)> {
+pub(crate) fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usize)> {
     if !fold {
         return text
             .match_indices(needle)
@@ -632,7 +632,7 @@ fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {
 
 /// The scheme of a link that leaves Gemini/Gopher ("https", "mailto", also "action" which
 /// only the browser's own pages may use), else None.
-pub fn external_scheme(url: &str) -> Option<&str> {
+pub(crate) fn external_scheme(url: &str) -> Option<&str> {
     let (scheme, _) = url.split_once(':')?;
     let valid = !scheme.is_empty()
         && scheme
@@ -645,7 +645,7 @@ pub fn external_scheme(url: &str) -> Option<&str> {
 }
 
 /// Four-cell tag of a gopher item type.
-pub fn type_tag(item_type: char) -> &'static str {
+pub(crate) fn type_tag(item_type: char) -> &'static str {
     match item_type {
         '1' => "DIR ",
         '0' => "TXT ",
@@ -663,7 +663,7 @@ pub fn type_tag(item_type: char) -> &'static str {
 /// one space, as wrapping assumed); every other character becomes what the core sanitizer
 /// says a terminal is shown ([`smolweb_core::text::shown`]: controls and bidi overrides
 /// marked, invisible format characters dropped).
-pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
+pub(crate) fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
     if !text.contains(['\t', '\n', '\r']) && smolweb_core::text::is_terminal_safe(text) {
         return Cow::Borrowed(text);
     }
@@ -684,7 +684,7 @@ pub fn sanitize(text: &str, expand: bool) -> Cow<'_, str> {
 
 /// Call `f` with each character of `text` as a terminal is shown it: tabs as they are (the
 /// caller expands them), marked characters as the replacement mark, dropped ones not at all.
-pub fn each_shown(text: &str, mut f: impl FnMut(char)) {
+pub(crate) fn each_shown(text: &str, mut f: impl FnMut(char)) {
     use smolweb_core::text::{REPLACEMENT, Shown, shown};
     let mut prev = None;
     let mut chars = text.chars().peekable();

@@ -8,8 +8,8 @@
 
 pub mod app;
 pub mod keymap;
-pub mod layout;
-pub mod term;
+pub(crate) mod layout;
+pub(crate) mod term;
 pub mod theme;
 pub mod view;
 

@@ -45,7 +45,7 @@ pub enum TermError {
 }
 
 /// Put the terminal back as we found it. Safe to call more than once.
-pub fn restore() {
+pub(crate) fn restore() {
     let _ = disable_raw_mode();
     let _ = execute!(
         std::io::stdout(),
@@ -80,7 +80,7 @@ fn setup() -> Result<Term, TermError> {
 }
 
 /// Run the browser until the user quits.
-pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
+pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
     app.settings.web_external = config.web.open_external;
@@ -91,7 +91,7 @@ pub async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermE
 }
 
 /// Translate a terminal event into a message.
-pub fn translate(ev: Event) -> Option<Msg> {
+pub(crate) fn translate(ev: Event) -> Option<Msg> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => {
             let code = match k.code {

@@ -13,7 +13,7 @@ use super::Env;
 use std::path::{Path, PathBuf};
 
 /// The SDK 2.x interpreter, or None after saying SKIP for `test` (a failure when required).
-pub fn interpreter(test: &str) -> Option<PathBuf> {
+pub(crate) fn interpreter(test: &str) -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let candidates = [
         std::env::var_os("SMOLWEB_PYTHON").map(PathBuf::from),
@@ -32,7 +32,7 @@ pub fn interpreter(test: &str) -> Option<PathBuf> {
 }
 
 /// The SDK 1.x interpreter, or None after saying SKIP for `test` (a failure when required).
-pub fn interpreter_mcp1(test: &str) -> Option<PathBuf> {
+pub(crate) fn interpreter_mcp1(test: &str) -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let candidates = [
         std::env::var_os("SMOLWEB_PYTHON_MCP1").map(PathBuf::from),
@@ -71,7 +71,7 @@ fn find<const N: usize>(
 
 /// Run tests/python/`script` with `[mode] smolweb data_dir config extra...`, within 120 s;
 /// it must exit 0 and print "OK". Returns its stdout.
-pub async fn run(
+pub(crate) async fn run(
     python: &Path,
     script: &str,
     mode: Option<&str>,

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-pub struct Raw {
+pub(crate) struct Raw {
     pub child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -19,7 +19,7 @@ pub struct Raw {
 
 impl Raw {
     /// Spawn the server; nothing is sent yet.
-    pub fn spawn(env: &Env) -> Raw {
+    pub(crate) fn spawn(env: &Env) -> Raw {
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_smolweb"))
             .arg("--mcp")
             .args(env.args())
@@ -50,13 +50,13 @@ impl Raw {
     }
 
     /// Spawn and complete the initialize handshake (protocol 2025-06-18).
-    pub fn initialized(env: &Env) -> Raw {
+    pub(crate) fn initialized(env: &Env) -> Raw {
         Raw::initialized_with(env, "2025-06-18")
     }
 
     /// Spawn and complete the initialize handshake asking for `version`; the server must
     /// answer with that version.
-    pub fn initialized_with(env: &Env, version: &str) -> Raw {
+    pub(crate) fn initialized_with(env: &Env, version: &str) -> Raw {
         let mut raw = Raw::spawn(env);
         raw.send(
             &json!({"jsonrpc":"2.0","id":"init","method":"initialize","params":{
@@ -69,12 +69,12 @@ impl Raw {
         raw
     }
 
-    pub fn send(&mut self, v: &Value) {
+    pub(crate) fn send(&mut self, v: &Value) {
         self.send_line(v.to_string().as_bytes());
     }
 
     /// Write `bytes` and a newline.
-    pub fn send_line(&mut self, bytes: &[u8]) {
+    pub(crate) fn send_line(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(bytes).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -82,7 +82,7 @@ impl Raw {
     }
 
     /// Write raw bytes (no newline added).
-    pub fn send_bytes(&mut self, bytes: &[u8]) {
+    pub(crate) fn send_bytes(&mut self, bytes: &[u8]) {
         self.stdin
             .as_mut()
             .expect("stdin is open")
@@ -90,12 +90,12 @@ impl Raw {
             .unwrap();
     }
 
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         drop(self.stdin.take());
     }
 
     /// The next line, parsed (panics if it is not JSON or none comes within `within`).
-    pub fn next(&mut self, within: Duration) -> Value {
+    pub(crate) fn next(&mut self, within: Duration) -> Value {
         match self.lines.recv_timeout(within) {
             Ok(line) => {
                 let v: Value = serde_json::from_str(&line)
@@ -110,7 +110,7 @@ impl Raw {
     }
 
     /// Wait (at most 30 s) for the reply to request `id`; other lines are kept in `seen`.
-    pub fn reply(&mut self, id: impl Into<Value>) -> Value {
+    pub(crate) fn reply(&mut self, id: impl Into<Value>) -> Value {
         let id = id.into();
         if let Some(v) = self
             .seen
@@ -130,13 +130,13 @@ impl Raw {
     }
 
     /// A `tools/call` request.
-    pub fn call(&mut self, id: i64, tool: &str, args: Value) {
+    pub(crate) fn call(&mut self, id: i64, tool: &str, args: Value) {
         self.send(&json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
             "params":{"name":tool,"arguments":args}}));
     }
 
     /// Wait (at most `within`) for the process to exit; true if it did.
-    pub fn exited_within(&mut self, within: Duration) -> bool {
+    pub(crate) fn exited_within(&mut self, within: Duration) -> bool {
         let deadline = Instant::now() + within;
         while Instant::now() < deadline {
             if self.child.try_wait().unwrap().is_some() {
@@ -148,7 +148,7 @@ impl Raw {
     }
 
     /// Peak resident memory of the server so far, in KiB (Linux `VmHWM`).
-    pub fn peak_rss_kib(&self) -> Option<u64> {
+    pub(crate) fn peak_rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         line.split_whitespace().nth(1)?.parse().ok()

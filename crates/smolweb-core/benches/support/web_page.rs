@@ -2,7 +2,7 @@
 //! styles and scripts, a navigation bar, an article of paragraphs with inline links and
 //! emphasis, lists, a table and code, asides, and a footer, the way news pages look.
 
-pub fn article(bytes: usize) -> String {
+pub(crate) fn article(bytes: usize) -> String {
     let mut out = String::with_capacity(bytes + 4096);
     out.push_str(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>The long \

@@ -26,7 +26,7 @@ const MAGIC: &[(usize, &[u8], &str)] = &[
 
 /// Guess a MIME type from magic bytes (PNG, GIF, JPEG, WebP, BMP, PDF, ZIP, gzip, bzip2, xz,
 /// 7z, tar, Ogg, FLAC, MP3, WAV, MP4, ELF), else "application/octet-stream".
-pub fn sniff_mime(bytes: &[u8]) -> &'static str {
+pub(crate) fn sniff_mime(bytes: &[u8]) -> &'static str {
     if let Some(kind) = riff(bytes) {
         return kind;
     }

@@ -6,7 +6,7 @@ use super::invisible;
 use dom_query::Document;
 
 /// Longest metadata value kept, in characters.
-pub const MAX_FIELD_CHARS: usize = 500;
+pub(crate) const MAX_FIELD_CHARS: usize = 500;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
@@ -37,7 +37,7 @@ fn meta_content(doc: &Document, selectors: &[&str]) -> Option<String> {
 }
 
 /// What the `<head>` (and `<html lang>`) says, read before the page is cleaned.
-pub fn from_document(doc: &Document, page_url: &str) -> Metadata {
+pub(super) fn from_document(doc: &Document, page_url: &str) -> Metadata {
     let canonical = doc.select("link[rel~='canonical'][href]").attr("href");
     let canonical_url = canonical.and_then(|href| {
         let base = url::Url::parse(page_url).ok()?;
@@ -86,7 +86,7 @@ impl Metadata {
 
     /// Fill what is missing from what the readability pass found (its title is preferred:
     /// it drops the " | Site" tails).
-    pub fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
+    pub(crate) fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
         if let Some(t) = clean(Some(&r.title)) {
             self.title = Some(t);
         }
@@ -99,7 +99,7 @@ impl Metadata {
 
     /// Remove invisible characters from every field (they are cleaned on the way in too; this
     /// is the last word).
-    pub fn strip_invisible(&mut self) {
+    pub(crate) fn strip_invisible(&mut self) {
         for f in [
             &mut self.title,
             &mut self.byline,

@@ -63,14 +63,14 @@ pub struct Report {
     /// Removed hidden text addressed an AI.
     pub suspicious: bool,
     /// The page had scripts (app shells are scripts and little else).
-    pub had_scripts: bool,
+    pub(crate) had_scripts: bool,
     /// Hidden elements removed.
-    pub hidden_removed: usize,
+    pub(crate) hidden_removed: usize,
     pub forms_removed: usize,
 }
 
 /// Does this text speak to an AI?
-pub fn addresses_ai(text: &str) -> bool {
+pub(crate) fn addresses_ai(text: &str) -> bool {
     let lower = invisible::strip(text).to_lowercase();
     AI_ADDRESS.iter().any(|w| contains_word(&lower, w))
 }
@@ -111,7 +111,7 @@ fn remove_comments(doc: &Document) {
 }
 
 /// Is this element hidden by its attributes or inline style?
-pub fn is_hidden(node: &NodeRef) -> bool {
+pub(crate) fn is_hidden(node: &NodeRef) -> bool {
     if node.has_attr("hidden") {
         return true;
     }
@@ -132,7 +132,7 @@ pub fn is_hidden(node: &NodeRef) -> bool {
 }
 
 /// Does an inline style hide its element?
-pub fn style_hides(style: &str) -> bool {
+pub(crate) fn style_hides(style: &str) -> bool {
     let decls = declarations(style);
     let get = |name: &str| {
         decls

@@ -1,4 +1,3 @@
-
 use super::*;
 
 // Every test that builds a Page needs `Url::parse` (and the gemtext ones the real parser) from

@@ -14,19 +14,19 @@
 //! move along the same baseline or a wide gap in a `TJ` array is a space.
 
 /// Operands kept for one operator (the text operators need at most six).
-pub const MAX_OPERANDS: usize = 16;
+pub(crate) const MAX_OPERANDS: usize = 16;
 /// Elements kept of one array operand (a `TJ` line of kerned glyph runs).
-pub const MAX_ARRAY: usize = 8192;
+pub(crate) const MAX_ARRAY: usize = 8192;
 /// Form XObjects nested in one another that are entered.
-pub const MAX_FORM_DEPTH: usize = 4;
+pub(crate) const MAX_FORM_DEPTH: usize = 4;
 /// Operators read between two `keep_going` checks.
-pub const CHECK_EVERY: usize = 4096;
+pub(crate) const CHECK_EVERY: usize = 4096;
 /// A `TJ` adjustment below this (thousandths of a text unit, negative moves right) is a space.
 const TJ_SPACE: f32 = -150.0;
 
 /// One operand, as far as text extraction cares.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Operand {
+pub(crate) enum Operand {
     Number(f32),
     Str(Vec<u8>),
     Name(Vec<u8>),
@@ -37,7 +37,7 @@ pub enum Operand {
 }
 
 /// What a named XObject is, for the walker.
-pub enum XObject<'r> {
+pub(super) enum XObject<'r> {
     /// A form: its decoded content and the resources its text is read with.
     Form(Vec<u8>, Box<dyn Resources + 'r>),
     Image,
@@ -45,7 +45,7 @@ pub enum XObject<'r> {
 }
 
 /// The fonts and XObjects a content stream refers to by name.
-pub trait Resources {
+pub(super) trait Resources {
     /// Append the text of `bytes` shown in font `font` (a name from `Tf`); false when the
     /// font is unknown.
     fn decode(&self, font: &[u8], bytes: &[u8], out: &mut String) -> bool;
@@ -55,10 +55,10 @@ pub trait Resources {
 
 /// The text of one page, being built.
 #[derive(Debug, Default)]
-pub struct PageText {
+pub(crate) struct PageText {
     pub text: String,
     /// An image was drawn (inline or as an XObject).
-    pub saw_image: bool,
+    pub(crate) saw_image: bool,
     /// `keep_going` said no: the text stops early.
     pub stopped: bool,
     font: Option<Vec<u8>>,
@@ -84,7 +84,12 @@ enum Break {
 
 impl PageText {
     /// Read `content` with `res`, appending to this page's text.
-    pub fn read(&mut self, content: &[u8], res: &dyn Resources, keep_going: &dyn Fn() -> bool) {
+    pub(super) fn read(
+        &mut self,
+        content: &[u8],
+        res: &dyn Resources,
+        keep_going: &dyn Fn() -> bool,
+    ) {
         self.read_at(content, res, keep_going, 0);
     }
 

@@ -74,7 +74,7 @@ pub(crate) fn normalize_component(s: &str, query: bool) -> String {
 }
 
 /// Encode every byte but RFC 3986 unreserved characters (space becomes `%20`).
-pub fn encode_all(s: &str) -> String {
+pub(crate) fn encode_all(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
         if is_unreserved(b) {

@@ -1,4 +1,3 @@
-
 use super::body::STRIDE;
 use super::*;
 use proptest::prelude::*;

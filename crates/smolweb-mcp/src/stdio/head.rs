@@ -13,7 +13,7 @@ use serde_json::Value;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The request id in `head` (the first bytes of a message), if it is there whole.
-pub fn request_id(head: &[u8]) -> Option<Value> {
+pub(crate) fn request_id(head: &[u8]) -> Option<Value> {
     let mut s = Scan {
         b: head.strip_prefix(BOM).unwrap_or(head),
         i: 0,

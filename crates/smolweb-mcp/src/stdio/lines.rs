@@ -6,11 +6,11 @@
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 /// How much of an over-long line is kept to look for its id.
-pub const HEAD_BYTES: usize = 64 * 1024;
+pub(crate) const HEAD_BYTES: usize = 64 * 1024;
 
 /// One read from the stream.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub(super) enum Line {
     /// A whole line, without its `\n` (nor a `\r` before it).
     Message(Vec<u8>),
     /// A line longer than the limit, dropped; `bytes` is its length without the newline,
@@ -20,7 +20,7 @@ pub enum Line {
     Eof,
 }
 
-pub struct Lines<R> {
+pub(super) struct Lines<R> {
     read: R,
     max: usize,
     buf: Vec<u8>,
@@ -42,7 +42,7 @@ impl Skipped {
 }
 
 impl<R: AsyncBufRead + Unpin> Lines<R> {
-    pub fn new(read: R, max: usize) -> Lines<R> {
+    pub(super) fn new(read: R, max: usize) -> Lines<R> {
         Lines {
             read,
             max,
@@ -51,7 +51,7 @@ impl<R: AsyncBufRead + Unpin> Lines<R> {
     }
 
     /// The next line. Not cancellation-safe: the caller awaits it to completion.
-    pub async fn next(&mut self) -> std::io::Result<Line> {
+    pub(super) async fn next(&mut self) -> std::io::Result<Line> {
         self.buf.clear();
         let mut skipped: Option<Skipped> = None;
         loop {

@@ -11,19 +11,19 @@
 use rmcp::model::ClientJsonRpcMessage;
 use serde_json::{Value, json};
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const INVALID_PARAMS: i64 = -32602;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(super) const INVALID_REQUEST: i64 = -32600;
+pub(super) const INVALID_PARAMS: i64 = -32602;
 
 #[derive(Debug, PartialEq)]
-pub enum Verdict {
+pub(super) enum Verdict {
     Forward,
     Reply(Value),
     Drop,
 }
 
 /// A JSON-RPC error reply.
-pub fn error_reply(id: Value, code: i64, message: String, data: Option<Value>) -> Value {
+pub(crate) fn error_reply(id: Value, code: i64, message: String, data: Option<Value>) -> Value {
     let mut error = json!({ "code": code, "message": message });
     if let (Some(d), Some(obj)) = (data, error.as_object_mut()) {
         obj.insert("data".into(), d);
@@ -33,7 +33,7 @@ pub fn error_reply(id: Value, code: i64, message: String, data: Option<Value>) -
 
 /// The reply to a line over the size limit, with the request's id when its first bytes
 /// (`head`) hold it.
-pub fn too_long(bytes: u64, max: usize, head: &[u8]) -> Value {
+pub(crate) fn too_long(bytes: u64, max: usize, head: &[u8]) -> Value {
     error_reply(
         super::head::request_id(head).unwrap_or(Value::Null),
         INVALID_REQUEST,
@@ -44,7 +44,7 @@ pub fn too_long(bytes: u64, max: usize, head: &[u8]) -> Value {
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-pub fn judge(line: &[u8]) -> Verdict {
+pub(super) fn judge(line: &[u8]) -> Verdict {
     let line = line.strip_prefix(BOM).unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Drop;

@@ -8,7 +8,7 @@ use smolweb_core::response::{MAX_HEADER_BYTES, header_end};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// Read the header; returns it with the bytes that followed it.
-pub async fn read_header<R: AsyncRead + Unpin>(
+pub(crate) async fn read_header<R: AsyncRead + Unpin>(
     reader: &mut R,
     map_err: impl Fn(std::io::Error) -> FetchError,
 ) -> Result<(Header, Vec<u8>), FetchError> {

@@ -15,16 +15,16 @@ use std::sync::atomic::Ordering;
 
 /// The identity a connection will offer.
 #[derive(Debug, Clone)]
-pub struct ChosenIdentity {
+pub(crate) struct ChosenIdentity {
     pub fingerprint: String,
     pub name: String,
     /// Shared by every connection with this identity (rustls resumes only with the same one).
-    pub resolver: Arc<dyn ResolvesClientCert>,
+    pub(crate) resolver: Arc<dyn ResolvesClientCert>,
 }
 
 /// Presents one identity whenever the server asks, and notes that it did in the connection.
 #[derive(Debug)]
-pub struct Resolver {
+pub(crate) struct Resolver {
     key: Arc<CertifiedKey>,
 }
 
@@ -47,7 +47,7 @@ impl ResolvesClientCert for Resolver {
 
 /// Presents nothing (one shared instance, so identity-less sessions resume).
 #[derive(Debug)]
-pub struct NoIdentity;
+pub(crate) struct NoIdentity;
 
 impl ResolvesClientCert for NoIdentity {
     fn resolve(&self, _: &[&[u8]], _: &[SignatureScheme]) -> Option<Arc<CertifiedKey>> {
@@ -65,7 +65,7 @@ fn store_error(e: impl std::fmt::Display) -> FetchError {
 
 /// Which identity (if any) this request offers. Refuses an explicitly chosen identity that
 /// agents may not use.
-pub fn choose(
+pub(crate) fn choose(
     identities: &Identities,
     host: &str,
     port: u16,
@@ -96,7 +96,7 @@ pub fn choose(
 }
 
 /// Load (or reuse) the key material of `identity` for presenting.
-pub fn load(
+pub(crate) fn load(
     state: &TlsState,
     identities: &Identities,
     identity: &Identity,

@@ -18,7 +18,7 @@ use time::format_description::well_known::Rfc3339;
 
 /// What the verifier decided for one connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum VerifyOutcome {
+pub(crate) enum VerifyOutcome {
     Accepted {
         cert: CertInfo,
         tofu: TofuState,
@@ -29,10 +29,7 @@ pub enum VerifyOutcome {
 }
 
 /// Slot the verifier fills and the fetcher reads after the handshake.
-pub type Slot = Mutex<Option<VerifyOutcome>>;
-
-/// Fingerprint and validity of a certificate (what TOFU needs).
-pub type CertDetails = CertInfo;
+pub(crate) type Slot = Mutex<Option<VerifyOutcome>>;
 
 /// A server certificate that does not parse as X.509.
 #[derive(Debug, thiserror::Error)]
@@ -46,7 +43,7 @@ impl From<BadCertificate> for FetchError {
 }
 
 /// Hash and parse a DER certificate.
-pub fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
+pub(crate) fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
     let (_, cert) = x509_parser::parse_x509_certificate(der).map_err(BadCertificate)?;
     let validity = cert.validity();
     Ok(CertInfo {
@@ -62,7 +59,7 @@ pub(crate) fn rfc3339(t: OffsetDateTime) -> String {
 
 /// Map a store verdict to the connection outcome (pure). `trust_once` accepts exactly that
 /// changed fingerprint without saving it.
-pub fn decide(
+pub(crate) fn decide(
     verdict: Verdict,
     cert: &CertInfo,
     host: &str,
@@ -115,7 +112,7 @@ pub fn decide(
 /// What one connection's handshake needs beyond the shared verifier: where it goes, the
 /// caller's "trust once" choice, and the slots the verifier and the identity resolver fill.
 #[derive(Debug, Default)]
-pub struct Connection {
+pub(crate) struct Connection {
     pub host: String,
     pub port: u16,
     pub trust_once: Option<String>,
@@ -133,7 +130,7 @@ tokio::task_local! {
 
 /// The TOFU verifier, one per `Net` (shared so that sessions can resume).
 #[derive(Debug)]
-pub struct TofuVerifier {
+pub(crate) struct TofuVerifier {
     pub known_hosts: KnownHosts,
     pub policy: TofuPolicy,
     pub provider: Arc<CryptoProvider>,

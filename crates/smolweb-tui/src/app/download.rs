@@ -34,7 +34,7 @@ const EXTENSIONS: &[(&str, &str)] = &[
 ];
 
 /// A file name for a download of `url` with type `mime`.
-pub fn download_name(url: &str, mime: &Mime) -> String {
+pub(crate) fn download_name(url: &str, mime: &Mime) -> String {
     let mut name = super::nav::file_name(url);
     let essence = mime.essence();
     let ext = EXTENSIONS
@@ -59,7 +59,10 @@ pub fn download_name(url: &str, mime: &Mime) -> String {
 }
 
 /// The command configured for a type: the full type first, then its major type.
-pub fn handler_for<'h>(handlers: &'h BTreeMap<String, String>, mime: &Mime) -> Option<&'h str> {
+pub(crate) fn handler_for<'h>(
+    handlers: &'h BTreeMap<String, String>,
+    mime: &Mime,
+) -> Option<&'h str> {
     handlers
         .get(&mime.essence())
         .or_else(|| handlers.get(&mime.mime_type))

@@ -7,7 +7,7 @@ use crate::keymap::{Action, Code, Context, Key};
 use crate::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
-pub const DIGIT_TIMEOUT_MS: u64 = 1000;
+pub(crate) const DIGIT_TIMEOUT_MS: u64 = 1000;
 
 /// A link number being typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -22,7 +22,7 @@ pub struct Request {
     /// The answer was to a sensitive prompt: never keep the query.
     pub sensitive: bool,
     /// Pin the presented certificate once the page arrives ("trust and save").
-    pub pin_after: bool,
+    pub(crate) pin_after: bool,
     pub opts: FetchOptions,
 }
 
@@ -50,7 +50,7 @@ impl Request {
 type HostPort = (String, u16);
 
 #[derive(Debug, Default)]
-pub struct Loads {
+pub(crate) struct Loads {
     requests: HashMap<u64, Request>,
     next_id: u64,
     identity_for: HashMap<HostPort, String>,
@@ -65,7 +65,7 @@ fn host_port(url: &str) -> Option<HostPort> {
 
 impl Loads {
     /// Register a request (with the session's choices for its host) and give it an id.
-    pub fn start(&mut self, mut req: Request) -> (u64, &Request) {
+    pub(super) fn start(&mut self, mut req: Request) -> (u64, &Request) {
         if let Some(key) = host_port(&req.url) {
             if req.opts.identity == IdentityChoice::Auto
                 && let Some(fp) = self.identity_for.get(&key)
@@ -83,29 +83,29 @@ impl Loads {
     }
 
     /// The request for an answer, if it is still wanted.
-    pub fn take(&mut self, id: u64) -> Option<Request> {
+    pub(super) fn take(&mut self, id: u64) -> Option<Request> {
         self.requests.remove(&id)
     }
 
-    pub fn forget(&mut self, id: u64) {
+    pub(super) fn forget(&mut self, id: u64) {
         self.requests.remove(&id);
     }
 
     /// Use this identity for every later request to the host of `url`.
-    pub fn use_identity(&mut self, url: &str, fingerprint: &str) {
+    pub(crate) fn use_identity(&mut self, url: &str, fingerprint: &str) {
         if let Some(key) = host_port(url) {
             self.identity_for.insert(key, fingerprint.to_string());
         }
     }
 
     /// Accept this changed certificate of `host:port` until the browser quits.
-    pub fn trust_once(&mut self, host: &str, port: u16, fingerprint: &str) {
+    pub(super) fn trust_once(&mut self, host: &str, port: u16, fingerprint: &str) {
         self.trusted_once
             .insert((host.to_string(), port), fingerprint.to_string());
     }
 
     /// The certificate is now pinned: no session exception is needed any more.
-    pub fn pinned(&mut self, host: &str, port: u16) {
+    pub(super) fn pinned(&mut self, host: &str, port: u16) {
         self.trusted_once.remove(&(host.to_string(), port));
     }
 }

@@ -26,7 +26,7 @@ const STORE_PAGES: [&str; 5] = [
 ];
 
 /// Same-host redirects followed without asking.
-pub const MAX_REDIRECTS: usize = 5;
+pub(super) const MAX_REDIRECTS: usize = 5;
 
 impl App {
     pub(super) fn new_tab(&mut self, url: &str) -> Vec<Effect> {
@@ -35,7 +35,7 @@ impl App {
     }
 
     /// Go to `url` in the active tab: built-in screens, external links, prompts, or a fetch.
-    pub fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
+    pub(crate) fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
         let Some(tab) = self.tab().map(|t| t.id) else {
             return Vec::new();
         };
@@ -500,7 +500,7 @@ fn is_gopher_search(url: &str) -> bool {
 }
 
 /// What history keeps of a URL: never a query, nor a gopher search string (`%09...`).
-pub fn history_url(url: &str) -> String {
+pub(crate) fn history_url(url: &str) -> String {
     let mut plain = strip_query(url);
     if plain
         .get(..9)
@@ -513,12 +513,12 @@ pub fn history_url(url: &str) -> String {
 }
 
 /// The URL without `?query`.
-pub fn strip_query(url: &str) -> String {
+pub(super) fn strip_query(url: &str) -> String {
     smolweb_core::url::strip_query(url).to_string()
 }
 
 /// `sha256:abcdef…` shortened for the status line.
-pub fn short_fp(fp: &str) -> String {
+pub(crate) fn short_fp(fp: &str) -> String {
     let body = fp.strip_prefix("sha256:").unwrap_or(fp);
     format!("sha256:{}…", body.get(..16).unwrap_or(body))
 }
@@ -531,7 +531,7 @@ fn short_url(url: &str) -> String {
 }
 
 /// A safe file name for a download, from the last path segment.
-pub fn file_name(url: &str) -> String {
+pub(super) fn file_name(url: &str) -> String {
     let path = strip_query(url);
     let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     let clean: String = last

@@ -49,7 +49,7 @@ pub struct Prompt {
     pub selected: Option<usize>,
     /// The prefilled text is selected: typing replaces it, Backspace clears it (as in a
     /// web browser's address bar); any editing key keeps it instead.
-    pub replace_on_type: bool,
+    pub(crate) replace_on_type: bool,
 }
 
 impl Prompt {
@@ -69,7 +69,7 @@ impl Prompt {
         }
     }
     /// Is the text masked (status 11)?
-    pub fn masked(&self) -> bool {
+    pub(crate) fn masked(&self) -> bool {
         matches!(
             self.purpose,
             Purpose::Input {

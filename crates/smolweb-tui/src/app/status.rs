@@ -3,9 +3,9 @@
 //! any message when a question opens over the page.
 
 /// How long an information message stays.
-pub const STATUS_TTL_MS: u64 = 5_000;
+pub(crate) const STATUS_TTL_MS: u64 = 5_000;
 /// How long an error message stays.
-pub const ERROR_TTL_MS: u64 = 10_000;
+pub(crate) const ERROR_TTL_MS: u64 = 10_000;
 
 /// A status line message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -27,9 +27,9 @@ pub struct DocView {
     pub hscroll: usize,
     pub selected: Option<usize>,
     /// The link under the mouse pointer.
-    pub hover: Option<usize>,
+    pub(crate) hover: Option<usize>,
     pub search: Option<Search>,
-    pub special: Special,
+    pub(crate) special: Special,
     /// A web page converted whole (the reader's main/full toggle), not just its main content.
     pub web_full: bool,
 }
@@ -135,7 +135,7 @@ impl Tab {
     }
 
     /// The most recent gemini:// URL of the tab, newest first.
-    pub fn last_url_with(&self, prefix: &str) -> Option<&str> {
+    pub(crate) fn last_url_with(&self, prefix: &str) -> Option<&str> {
         self.current
             .iter()
             .chain(self.back.iter().rev())
@@ -170,13 +170,13 @@ impl Tabs {
     pub fn active(&self) -> Option<&Tab> {
         self.list.get(self.active)
     }
-    pub fn active_mut(&mut self) -> Option<&mut Tab> {
+    pub(crate) fn active_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
     }
-    pub fn by_id(&self, id: u64) -> Option<&Tab> {
+    pub(crate) fn by_id(&self, id: u64) -> Option<&Tab> {
         self.list.iter().find(|t| t.id == id)
     }
-    pub fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
+    pub(crate) fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
         self.list.iter_mut().find(|t| t.id == id)
     }
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Tab> {
@@ -195,7 +195,7 @@ impl Tabs {
     }
 
     /// Close the active tab (never the last one); it can be reopened.
-    pub fn close_active(&mut self) -> bool {
+    pub(crate) fn close_active(&mut self) -> bool {
         if self.list.len() <= 1 {
             return false;
         }
@@ -210,7 +210,7 @@ impl Tabs {
     }
 
     /// Reopen the last closed tab where it was; returns whether it is empty.
-    pub fn reopen(&mut self) -> Option<bool> {
+    pub(crate) fn reopen(&mut self) -> Option<bool> {
         let (at, tab) = self.closed.pop()?;
         let empty = tab.current.is_none();
         let at = at.min(self.list.len());

@@ -37,7 +37,7 @@ fn cell_width(g: &str) -> usize {
 }
 
 /// Display width in cells.
-pub fn display_width(text: &str) -> usize {
+pub(crate) fn display_width(text: &str) -> usize {
     if text.is_ascii() && !text.bytes().any(|b| b < 0x20 || b == 0x7f) {
         return text.len();
     }
@@ -49,7 +49,7 @@ fn is_space(g: &str) -> bool {
 }
 
 /// Wrap `text` into rows of at most `width` cells. Always returns at least one row.
-pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
     let width = width.max(1);
     if text.len() <= width && text.is_ascii() {
         let end = text.trim_end().len();

@@ -20,7 +20,7 @@ struct Task {
     progress: watch::Receiver<u64>,
 }
 
-pub struct Shell {
+pub(crate) struct Shell {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
     tasks: HashMap<u64, Task>,
@@ -42,7 +42,7 @@ enum Job {
 }
 
 impl Shell {
-    pub fn new(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>) -> Shell {
+    pub(super) fn new(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>) -> Shell {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let mut worker = StoreWorker {
             client: Arc::clone(&client),
@@ -94,7 +94,7 @@ impl Shell {
         let _ = self.tx.send(msg);
     }
 
-    pub fn run(&mut self, _app: &crate::app::App, fx: Vec<Effect>) {
+    pub(super) fn run(&mut self, _app: &crate::app::App, fx: Vec<Effect>) {
         for e in fx {
             self.effect(e);
         }
@@ -177,7 +177,7 @@ impl Shell {
     }
 
     /// Send byte counts of loads that moved since the last tick.
-    pub fn report_progress(&mut self) {
+    pub(crate) fn report_progress(&mut self) {
         for (id, t) in &mut self.tasks {
             if t.progress.has_changed().unwrap_or(false) {
                 let bytes = *t.progress.borrow_and_update();
@@ -188,13 +188,13 @@ impl Shell {
 
     /// Ask the store thread for what other processes may have changed (pending agent
     /// requests, identities), answered as messages.
-    pub fn poll_stores(&self) {
+    pub(crate) fn poll_stores(&self) {
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(Job::PollStores);
         }
     }
 
-    pub fn abort_all(&mut self) {
+    pub(crate) fn abort_all(&mut self) {
         for (_, t) in self.tasks.drain() {
             t.handle.abort();
         }
@@ -440,7 +440,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 }
 
 /// Write `bytes` under `dir` as `name`, not overwriting: "name", "name-1", ...
-pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
+pub(super) fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
     let failed = |path: &std::path::Path, e: std::io::Error| ShellError::Write {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -478,7 +478,7 @@ pub fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, 
 }
 
 /// The terminal sequence that puts `text` on the clipboard (OSC 52, base64).
-pub fn osc52(text: &str) -> String {
+pub(crate) fn osc52(text: &str) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut b64 = String::with_capacity(text.len().div_ceil(3) * 4);
     for chunk in text.as_bytes().chunks(3) {

@@ -15,17 +15,17 @@ use smolweb_tui::theme::Theme;
 use smolweb_tui::view;
 use std::sync::Arc;
 
-pub fn app_sized(width: u16, height: u16) -> App {
+pub(crate) fn app_sized(width: u16, height: u16) -> App {
     let mut app = App::new(Settings::default(), Keymap::default(), Theme::default());
     app.update(Msg::Resize { width, height });
     app
 }
 
-pub fn app() -> App {
+pub(crate) fn app() -> App {
     app_sized(80, 24)
 }
 
-pub fn info(url: &str) -> RequestInfo {
+pub(crate) fn info(url: &str) -> RequestInfo {
     let u = Url::parse(url).ok();
     RequestInfo {
         url: url.split('?').next().unwrap().to_string(),
@@ -35,7 +35,7 @@ pub fn info(url: &str) -> RequestInfo {
     }
 }
 
-pub fn tls(tofu: TofuState) -> TlsInfo {
+pub(crate) fn tls(tofu: TofuState) -> TlsInfo {
     TlsInfo {
         version: "TLSv1.3".into(),
         cipher: "TLS13_AES_256_GCM_SHA384".into(),
@@ -49,7 +49,7 @@ pub fn tls(tofu: TofuState) -> TlsInfo {
     }
 }
 
-pub fn page_with(url: &str, mime: &str, body: &[u8]) -> Outcome {
+pub(crate) fn page_with(url: &str, mime: &str, body: &[u8]) -> Outcome {
     let u = Url::parse(url).expect("test URL parses");
     let page = Page::from_gemini(u, parse_mime(mime), body.to_vec());
     Outcome::Page {
@@ -62,11 +62,11 @@ pub fn page_with(url: &str, mime: &str, body: &[u8]) -> Outcome {
     }
 }
 
-pub fn gem(url: &str, body: &str) -> Outcome {
+pub(crate) fn gem(url: &str, body: &str) -> Outcome {
     page_with(url, "text/gemini", body.as_bytes())
 }
 
-pub fn menu(url: &str, body: &str) -> Outcome {
+pub(crate) fn menu(url: &str, body: &str) -> Outcome {
     let u = Url::parse(url).expect("test URL parses");
     let page = Page::from_gopher(u, '1', body.as_bytes().to_vec());
     Outcome::Page {
@@ -80,7 +80,7 @@ pub fn menu(url: &str, body: &str) -> Outcome {
 }
 
 /// The fetches among effects: (id, url, options).
-pub fn fetches(fx: &[Effect]) -> Vec<(u64, String, FetchOptions)> {
+pub(crate) fn fetches(fx: &[Effect]) -> Vec<(u64, String, FetchOptions)> {
     fx.iter()
         .filter_map(|e| match e {
             Effect::Fetch { id, url, opts } => Some((*id, url.clone(), opts.clone())),
@@ -90,14 +90,14 @@ pub fn fetches(fx: &[Effect]) -> Vec<(u64, String, FetchOptions)> {
 }
 
 /// The one fetch among effects.
-pub fn fetch(fx: &[Effect]) -> (u64, String, FetchOptions) {
+pub(crate) fn fetch(fx: &[Effect]) -> (u64, String, FetchOptions) {
     let f = fetches(fx);
     assert_eq!(f.len(), 1, "expected one fetch in {fx:?}");
     f.into_iter().next().unwrap()
 }
 
 /// Press keys by name ("j", "ctrl-t", "enter"); returns all effects.
-pub fn press(app: &mut App, keys: &[&str]) -> Vec<Effect> {
+pub(crate) fn press(app: &mut App, keys: &[&str]) -> Vec<Effect> {
     let mut fx = Vec::new();
     for k in keys {
         fx.extend(app.update(Msg::Key(Key::parse(k).expect("key name"))));
@@ -106,7 +106,7 @@ pub fn press(app: &mut App, keys: &[&str]) -> Vec<Effect> {
 }
 
 /// Type text into a prompt.
-pub fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
+pub(crate) fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
     let mut fx = Vec::new();
     for c in text.chars() {
         fx.extend(app.update(Msg::Key(Key::ch(c))));
@@ -115,7 +115,7 @@ pub fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
 }
 
 /// Answer a fetch.
-pub fn answer(app: &mut App, id: u64, outcome: Outcome) -> Vec<Effect> {
+pub(crate) fn answer(app: &mut App, id: u64, outcome: Outcome) -> Vec<Effect> {
     app.update(Msg::Fetched {
         id,
         outcome: Box::new(outcome),
@@ -123,14 +123,14 @@ pub fn answer(app: &mut App, id: u64, outcome: Outcome) -> Vec<Effect> {
 }
 
 /// Start at `url` and answer with `outcome`.
-pub fn open(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
+pub(crate) fn open(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
     let fx = app.start(Some(url.to_string()));
     let (id, _, _) = fetch(&fx);
     answer(app, id, outcome)
 }
 
 /// Go to `url` through the address bar and answer with `outcome`.
-pub fn go(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
+pub(crate) fn go(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
     press(app, &[":", "ctrl-u"]);
     type_text(app, url);
     let fx = press(app, &["enter"]);
@@ -139,7 +139,7 @@ pub fn go(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
 }
 
 /// The screen as text, one line per row, trailing spaces removed.
-pub fn screen(app: &App) -> String {
+pub(crate) fn screen(app: &App) -> String {
     let backend = TestBackend::new(app.width, app.height);
     let mut term = Terminal::new(backend).unwrap();
     term.draw(|f| view::draw(f, app)).unwrap();
@@ -164,7 +164,7 @@ pub fn screen(app: &App) -> String {
 }
 
 /// Compare with tests/snapshots/NAME.txt; UPDATE_SNAPSHOTS=1 rewrites it.
-pub fn assert_snapshot(name: &str, text: &str) {
+pub(crate) fn assert_snapshot(name: &str, text: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
         .join(format!("{name}.txt"));
