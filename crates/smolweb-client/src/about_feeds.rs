@@ -17,7 +17,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 /// The mark in front of an unread entry's label.
-pub(crate) const UNREAD: &str = "● ";
+pub const UNREAD: &str = "● ";
 
 fn iso(t: OffsetDateTime) -> String {
     t.format(&Rfc3339).unwrap_or_default()

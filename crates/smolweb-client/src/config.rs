@@ -10,7 +10,7 @@ use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
 mod web;
-pub use web::Web;
+pub(crate) use web::Web;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -234,7 +234,7 @@ pub struct Feeds {
     /// Opening `about:feeds` refreshes in the background when the last refresh is older.
     pub(crate) refresh_after_minutes: u64,
     /// Feeds fetched at once during a refresh (different hosts; one host is paced).
-    pub refresh_concurrency: usize,
+    pub(crate) refresh_concurrency: usize,
     /// Offer the `subscriptions_list` tool to agents.
     pub agent_can_list_subscriptions: bool,
 }

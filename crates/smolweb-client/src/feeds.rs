@@ -79,7 +79,7 @@ pub fn describe(o: &Outcome) -> String {
 
 /// Read a fetched page as a feed: gemtext and menus by the gemlog convention, XML or JSON
 /// bodies by feed-rs. The title falls back to the page's own title.
-pub(crate) fn feed_of_page(page: &Page) -> Result<Feed, NotAFeed> {
+pub fn feed_of_page(page: &Page) -> Result<Feed, NotAFeed> {
     let base = page.url.to_string();
     // A web page arrives converted to gemtext for reading; a feed served over http(s) is
     // read from the body as sent.

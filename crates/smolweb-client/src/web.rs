@@ -51,7 +51,7 @@ pub struct WebFetched {
 }
 
 /// The web's share of a [`Client`].
-pub(crate) struct WebState {
+pub struct WebState {
     fetcher: OnceLock<Result<Arc<HttpFetcher>, WebError>>,
     cache: Cache<Arc<WebPage>>,
     robots: RobotsCache,
@@ -82,7 +82,7 @@ fn cache_key(url: &str, format: WebFormat, extract: Extract, cap: u64) -> String
 
 impl Client {
     /// The body cap of this face, lowered by `max_bytes` when given.
-    pub(crate) fn web_body_cap(&self, max_bytes: Option<u64>) -> u64 {
+    pub fn web_body_cap(&self, max_bytes: Option<u64>) -> u64 {
         let face_cap = match self.face {
             Face::Agent => self.config.web.max_response_bytes,
             Face::Human => self.config.web.tui_max_response_bytes,
@@ -134,7 +134,7 @@ impl Client {
     }
 
     /// Drop the held copy of this query's page (a reload).
-    pub(crate) fn forget_web(&self, q: &WebQuery) -> bool {
+    pub fn forget_web(&self, q: &WebQuery) -> bool {
         let Ok(url) = smolweb_net::http::parse_target(&q.url, false) else {
             return false;
         };
@@ -145,7 +145,7 @@ impl Client {
     }
 
     /// The page held in the cache for this query, if any (no network).
-    pub(crate) fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
+    pub fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
         let url = smolweb_net::http::parse_target(&q.url, false).ok()?;
         let cap = self.web_body_cap(q.max_bytes);
         let key = cache_key(url.as_str(), q.format, q.extract, cap);

@@ -49,7 +49,7 @@ pub enum Charset {
 }
 
 impl Charset {
-    pub(crate) fn utf8() -> Charset {
+    pub fn utf8() -> Charset {
         Charset::Whatwg(encoding_rs::UTF_8)
     }
 
@@ -62,7 +62,7 @@ impl Charset {
     }
 
     /// The charset a label names, or None when it names none smolweb knows.
-    pub(crate) fn for_label(label: &str) -> Option<Charset> {
+    pub fn for_label(label: &str) -> Option<Charset> {
         let label = clean_label(label);
         if CP437_LABELS.iter().any(|l| l.eq_ignore_ascii_case(label)) {
             return Some(Charset::Cp437);
@@ -99,7 +99,7 @@ pub enum Source {
 pub struct Decoded {
     pub text: String,
     pub charset: Charset,
-    pub source: Source,
+    pub(crate) source: Source,
     /// The declared label, when it named no encoding smolweb knows.
     pub unknown_label: Option<String>,
 }

@@ -138,7 +138,7 @@ pub struct LineView<'a> {
     /// Link lines: the URL as written and the label (None when the line has none).
     pub link: Option<(&'a str, Option<&'a str>)>,
     /// Fence lines: whether it opens a block, and the alt text of an opening fence.
-    pub fence: Option<(bool, Option<&'a str>)>,
+    pub(crate) fence: Option<(bool, Option<&'a str>)>,
 }
 
 impl<'a> LineView<'a> {
@@ -153,7 +153,7 @@ impl<'a> LineView<'a> {
     }
 
     /// The owned line, links resolved against `base`.
-    pub(crate) fn to_line(&self, base: Option<&Url>) -> Line {
+    pub fn to_line(&self, base: Option<&Url>) -> Line {
         Line {
             kind: self.kind,
             content: self.content.to_string(),
@@ -216,7 +216,7 @@ pub fn parse(body: &str, base: Option<&Url>) -> Document {
 }
 
 /// Parse starting from a given state; returns the document and the state at the end.
-pub(crate) fn parse_with_state(
+pub fn parse_with_state(
     body: &str,
     base: Option<&Url>,
     state: ParseState,
@@ -230,7 +230,7 @@ pub(crate) fn parse_with_state(
 }
 
 /// The first level-1 heading's text, found without building a document.
-pub(crate) fn first_heading(body: &str) -> Option<&str> {
+pub fn first_heading(body: &str) -> Option<&str> {
     views(body, ParseState::default())
         .find(|v| v.kind == LineKind::Heading1)
         .and_then(|v| v.text)

@@ -15,7 +15,7 @@ mod sniff;
 pub(crate) use sniff::sniff_mime;
 
 /// Port used when a menu line has no port field (or an empty one).
-pub(crate) const DEFAULT_PORT: u16 = 70;
+pub const DEFAULT_PORT: u16 = 70;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MenuItem {
@@ -52,7 +52,7 @@ pub fn parse_menu(text: &str) -> Vec<MenuItem> {
 /// The items of a decoded menu, parsed one line at a time (a streaming renderer never holds
 /// them all). Lines end at LF or CRLF; empty lines and "." lines are skipped; the menu ends
 /// at its final "." line (see [`terminator_at`]).
-pub(crate) fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
+pub fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
     let body = &text[..terminator_at(text).unwrap_or(text.len())];
     body.split('\n').filter_map(|line| {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -66,7 +66,7 @@ pub(crate) fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
 /// Byte index where the final "." terminator line starts: a line that is exactly "." (CRLF or
 /// LF ended, or at the end) followed by nothing but whitespace. None when the text has no
 /// terminator. A "." line followed by more text is content, not a terminator.
-pub(crate) fn terminator_at(text: &str) -> Option<usize> {
+pub fn terminator_at(text: &str) -> Option<usize> {
     let trimmed = text.trim_end();
     let dot = trimmed.len().checked_sub(1)?;
     let before = trimmed.strip_suffix('.')?;
@@ -138,7 +138,7 @@ fn url_selector(selector: &str) -> Option<&str> {
 /// and undo the dot-stuffing before it ("..x" -> ".x"); CRLF line ends become LF. Without a
 /// terminator nothing is cut and nothing un-stuffed: servers that send none (gophernicus) do
 /// not stuff dots either, so a "." or ".." line in such a text is content and stays.
-pub(crate) fn undot_text(text: &str) -> String {
+pub fn undot_text(text: &str) -> String {
     let Some(end) = terminator_at(text) else {
         return text.replace("\r\n", "\n");
     };
@@ -199,7 +199,7 @@ pub fn type_name(item_type: char) -> &'static str {
 }
 
 /// Item types whose body is text (decoded and shown); menus ('1', '7') are handled apart.
-pub(crate) fn is_text_type(item_type: char) -> bool {
+pub fn is_text_type(item_type: char) -> bool {
     matches!(
         item_type,
         '0' | '2' | '3' | '+' | 'h' | 'c' | 'X' | 'r' | 'i'
@@ -207,7 +207,7 @@ pub(crate) fn is_text_type(item_type: char) -> bool {
 }
 
 /// Item types whose body is binary (kept as bytes, never rendered).
-pub(crate) fn is_binary_type(item_type: char) -> bool {
+pub fn is_binary_type(item_type: char) -> bool {
     matches!(
         item_type,
         '4' | '5' | '6' | '9' | 'g' | 'I' | 's' | 'd' | 'p' | ';' | ':' | '<' | 'M' | 'P'

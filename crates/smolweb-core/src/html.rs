@@ -17,7 +17,7 @@ pub mod gemtext;
 /// The format-character table lives with the terminal sanitizer (one mechanism).
 pub use crate::text::invisible;
 mod meta;
-pub mod sanitize;
+pub(crate) mod sanitize;
 pub mod window;
 
 pub use meta::Metadata;
@@ -97,7 +97,7 @@ pub struct Converted {
 }
 
 /// The note left where a form was.
-pub(crate) const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
+pub const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
 
 /// The article must keep at least this share (1/N) of the page's text, else the whole page is
 /// given (`fallback-full`).

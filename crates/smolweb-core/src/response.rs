@@ -6,7 +6,7 @@
 //! the header in a buffer being read, so the reader never needs more than [`MAX_HEADER_BYTES`].
 
 /// Maximum meta length in bytes.
-pub(crate) const MAX_META_BYTES: usize = 1024;
+pub const MAX_META_BYTES: usize = 1024;
 /// Longest valid header line: status, space, meta, CRLF.
 pub const MAX_HEADER_BYTES: usize = 2 + 1 + MAX_META_BYTES + 2;
 
@@ -113,10 +113,10 @@ impl Mime {
     pub fn essence(&self) -> String {
         format!("{}/{}", self.mime_type, self.subtype)
     }
-    pub(crate) fn is_gemtext(&self) -> bool {
+    pub fn is_gemtext(&self) -> bool {
         self.mime_type == "text" && self.subtype == "gemini"
     }
-    pub(crate) fn is_text(&self) -> bool {
+    pub fn is_text(&self) -> bool {
         self.mime_type == "text"
     }
 }

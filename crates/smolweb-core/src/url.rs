@@ -23,7 +23,7 @@ use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
 pub use gopher::gopher_item_url;
 
 /// Maximum length in bytes of a Gemini request URL (without CRLF).
-pub(crate) const GEMINI_MAX_URL_BYTES: usize = 1024;
+pub const GEMINI_MAX_URL_BYTES: usize = 1024;
 /// Maximum length in bytes of a Gopher selector.
 pub const GOPHER_MAX_SELECTOR_BYTES: usize = 1024;
 /// Maximum length in bytes of a Gopher search string.

@@ -27,9 +27,9 @@ use crate::url::Url;
 pub struct TextWindow<'a> {
     pub text: &'a str,
     /// Char offset of the window start.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Chars in this window.
-    pub chars: usize,
+    pub(crate) chars: usize,
     /// Char offset of the next window, None at the end.
     pub next_offset: Option<usize>,
     pub total_chars: usize,
@@ -41,10 +41,10 @@ pub struct TextWindow<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemtextWindow<'a> {
     /// The raw text of the window.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
     pub document: Document,
-    pub offset: usize,
-    pub chars: usize,
+    pub(crate) offset: usize,
+    pub(crate) chars: usize,
     pub next_offset: Option<usize>,
     pub total_chars: usize,
     pub truncated: bool,
@@ -226,7 +226,7 @@ fn unparsed(text: &str) -> Document {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemWindow<'a, T> {
     pub items: &'a [T],
-    pub offset: usize,
+    pub(crate) offset: usize,
     pub next_offset: Option<usize>,
     pub total_items: usize,
     pub truncated: bool,

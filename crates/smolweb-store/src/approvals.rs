@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use time::OffsetDateTime;
 
 /// How long a request waits for the human.
-pub(crate) const APPROVAL_TTL_HOURS: i64 = 24;
+pub const APPROVAL_TTL_HOURS: i64 = 24;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]

@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Modes {
     /// Mode of the written file.
-    pub file: u32,
+    pub(crate) file: u32,
     /// Mode of a directory this helper creates.
-    pub dir: u32,
+    pub(crate) dir: u32,
     /// Also chmod the parent directory to `dir` on every write (key material).
     pub(crate) enforce_dir: bool,
 }

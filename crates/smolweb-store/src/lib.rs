@@ -53,8 +53,8 @@ pub enum StoreError {
 pub mod files {
     pub const KNOWN_HOSTS: &str = "known_hosts.toml";
     pub const IDENTITIES_DIR: &str = "identities";
-    pub(crate) const APPROVALS: &str = "approvals.toml";
-    pub(crate) const BOOKMARKS: &str = "bookmarks.gmi";
+    pub const APPROVALS: &str = "approvals.toml";
+    pub const BOOKMARKS: &str = "bookmarks.gmi";
     pub const HISTORY: &str = "history.toml";
-    pub(crate) const SUBSCRIPTIONS: &str = "subscriptions.toml";
+    pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
 }

@@ -26,7 +26,7 @@ use time::format_description::well_known::Rfc3339;
 const MAGIC: &str = "smolweb-offline 1";
 
 /// Temp files older than this are leftovers of a killed writer and are removed by [`Offline::sweep`].
-pub(crate) const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// One row of the index.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -54,7 +54,7 @@ pub struct OfflineEntry {
 /// A stored page as read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredPage {
-    pub url: String,
+    pub(crate) url: String,
     /// The media type line (`text/gemini; charset=utf-8`); for Gopher, what the item decoded as.
     pub media_type: String,
     pub fetched: OffsetDateTime,

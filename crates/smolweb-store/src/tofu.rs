@@ -141,7 +141,7 @@ pub fn verdict(
 
 /// A Trusted visit rewrites the file to bump `last_seen` only when the stored value is older
 /// than this, so ordinary browsing does not rewrite known_hosts on every fetch.
-pub(crate) const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
+pub const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
 
 /// On-disk shape: `[[pin]]` tables.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]

@@ -42,24 +42,24 @@ pub use dialog::{Dialog, Popup};
 pub(crate) use download::{download_name, handler_for};
 pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
-pub use lists::Lists;
+pub(crate) use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
-pub use status::Status;
+pub(crate) use status::Status;
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
 /// Settings the app reads from the config.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub text_width: u16,
-    pub home: String,
+    pub(crate) text_width: u16,
+    pub(crate) home: String,
     pub(crate) identity_days: u32,
     /// Copying to the clipboard (OSC 52) is allowed.
-    pub copy: bool,
+    pub(crate) copy: bool,
     /// Programs that open downloads, by MIME type or major type.
-    pub handlers: std::collections::BTreeMap<String, String>,
+    pub(crate) handlers: std::collections::BTreeMap<String, String>,
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub web_external: bool,
 }
@@ -81,12 +81,12 @@ impl Default for Settings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameRow {
     pub pos: Pos,
-    pub kind: Kind,
-    pub prefix: String,
-    pub tag: &'static str,
+    pub(crate) kind: Kind,
+    pub(crate) prefix: String,
+    pub(crate) tag: &'static str,
     pub text: String,
     pub link: Option<usize>,
-    pub external: bool,
+    pub(crate) external: bool,
     /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
     pub marks: Vec<Mark>,
 }
@@ -112,20 +112,20 @@ pub enum SetupError {
 #[derive(Debug)]
 pub struct App {
     pub settings: Settings,
-    pub keymap: Keymap,
-    pub theme: Theme,
+    pub(crate) keymap: Keymap,
+    pub(crate) theme: Theme,
     pub tabs: Tabs,
     loads: loads::Loads,
     pub prompt: Option<Prompt>,
     pub dialog: Dialog,
     pub status: Status,
-    pub digits: Digits,
+    pub(crate) digits: Digits,
     pub lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
-    pub feeds: Feeds,
+    pub(crate) feeds: Feeds,
     pub width: u16,
     pub height: u16,
-    pub now: u64,
+    pub(crate) now: u64,
     pub frame: Vec<FrameRow>,
     pub quit: bool,
 }
@@ -200,7 +200,7 @@ impl App {
         usize::from(self.height.saturating_sub(2)).max(1)
     }
     /// Width of the text column and its left margin.
-    pub(crate) fn text_column(&self) -> (usize, usize) {
+    pub fn text_column(&self) -> (usize, usize) {
         let w = usize::from(self.width).max(1);
         let text = usize::from(self.settings.text_width)
             .min(w.saturating_sub(2))
@@ -208,10 +208,10 @@ impl App {
         (text, (w - text) / 2)
     }
 
-    pub(crate) fn set_status(&mut self, text: impl Into<String>) {
+    pub fn set_status(&mut self, text: impl Into<String>) {
         self.status = Status::info(text, self.now);
     }
-    pub(crate) fn set_error(&mut self, text: impl Into<String>) {
+    pub fn set_error(&mut self, text: impl Into<String>) {
         self.status = Status::error(text, self.now);
     }
 
@@ -293,7 +293,7 @@ impl App {
     }
 
     /// Lay out the rows of the active page for the view.
-    pub(crate) fn refresh_frame(&mut self) {
+    pub fn refresh_frame(&mut self) {
         let height = self.page_height();
         let (text_w, _) = self.text_column();
         let Some(dv) = self.doc_view_mut() else {
@@ -335,7 +335,7 @@ impl App {
     }
 
     /// Columns for text that scrolls sideways (preformatted, menus, plain text).
-    pub(crate) fn side_cols(&self) -> usize {
+    pub fn side_cols(&self) -> usize {
         let (_, margin) = self.text_column();
         usize::from(self.width).saturating_sub(margin + 12).max(8)
     }
@@ -420,13 +420,13 @@ impl App {
     }
 
     /// Pending approvals count (badge).
-    pub(crate) fn pending_count(&self) -> usize {
+    pub fn pending_count(&self) -> usize {
         self.lists.approvals.len()
     }
 }
 
 /// The tab bar labels, in order (" 1 title ").
-pub(crate) fn tab_labels(app: &App) -> Vec<String> {
+pub fn tab_labels(app: &App) -> Vec<String> {
     let n = app.tabs.len().max(1);
     let room = (usize::from(app.width) / n).clamp(8, 30);
     app.tabs
@@ -442,7 +442,7 @@ pub(crate) fn tab_labels(app: &App) -> Vec<String> {
 }
 
 /// The tab under a column of the tab bar.
-pub(crate) fn tab_at(app: &App, col: u16) -> Option<usize> {
+pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     let mut x = 0usize;
     for (i, l) in tab_labels(app).iter().enumerate() {
         let w = crate::layout::display_width(l);
@@ -456,7 +456,7 @@ pub(crate) fn tab_at(app: &App, col: u16) -> Option<usize> {
 
 /// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
-pub(crate) fn truncate_cells(text: &str, max: usize) -> String {
+pub fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let text = crate::layout::sanitize(text, false);
     if crate::layout::display_width(&text) <= max {

@@ -47,9 +47,9 @@ pub enum Code {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
-    pub code: Code,
-    pub ctrl: bool,
-    pub alt: bool,
+    pub(crate) code: Code,
+    pub(crate) ctrl: bool,
+    pub(crate) alt: bool,
 }
 
 impl Key {

@@ -44,7 +44,7 @@ type Rows = Box<[(u32, u32)]>;
 /// One display line: an index into the page's lines, items or text lines.
 #[derive(Clone, Copy, Debug)]
 pub struct DLine {
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     src: u32,
     link: u32,
     /// Fence: the number of lines in the block.
@@ -89,18 +89,18 @@ pub struct Pos {
 /// The pieces of one screen row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowParts<'a> {
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Marker or indent ("[3] ", "• ", "  ").
-    pub prefix: String,
+    pub(crate) prefix: String,
     /// Menu item type tag ("DIR ").
-    pub tag: &'static str,
-    pub text: Cow<'a, str>,
+    pub(crate) tag: &'static str,
+    pub(crate) text: Cow<'a, str>,
     /// Byte offset of `text` in the line's text (where this row starts).
-    pub start: usize,
+    pub(crate) start: usize,
     /// Link index when the line is a link.
-    pub link: Option<usize>,
+    pub(crate) link: Option<usize>,
     /// Set on link rows: the scheme when the link leaves gemini/gopher.
-    pub external: bool,
+    pub(crate) external: bool,
 }
 
 impl Doc {
@@ -229,7 +229,7 @@ impl Doc {
     }
 
     /// Fold or unfold preformatted blocks. Returns whether the page has any.
-    pub(crate) fn set_folded(&mut self, folded: bool) -> bool {
+    pub fn set_folded(&mut self, folded: bool) -> bool {
         let any = self.all.iter().any(|d| d.kind == Kind::Fence);
         if self.folded != folded {
             self.folded = folded;
@@ -385,7 +385,7 @@ impl Doc {
     }
 
     /// Use `width` for wrapping from now on (drops the cache when it changes).
-    pub(crate) fn set_width(&mut self, width: usize) {
+    pub fn set_width(&mut self, width: usize) {
         let width = width.max(4);
         if width != self.cache_width {
             self.cache_width = width;
@@ -415,7 +415,7 @@ impl Doc {
     }
 
     /// Number of screen rows of line `i` at the current width (at least 1).
-    pub(crate) fn row_count(&mut self, i: usize) -> usize {
+    pub fn row_count(&mut self, i: usize) -> usize {
         self.rows_of(i).len().max(1)
     }
 
@@ -476,7 +476,7 @@ impl Doc {
     }
 
     /// Move `pos` up by `n` rows, stopping at the top.
-    pub(crate) fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
+    pub fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
         while n > 0 {
             if pos.row > 0 {
                 pos.row -= 1;
@@ -503,13 +503,13 @@ impl Doc {
     }
 
     /// The highest top position that still fills a screen of `height` rows.
-    pub(crate) fn max_top(&mut self, height: usize) -> Pos {
+    pub fn max_top(&mut self, height: usize) -> Pos {
         let end = self.end();
         self.backward(end, height.saturating_sub(1))
     }
 
     /// Clamp a top position so the screen stays full.
-    pub(crate) fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
+    pub fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
         let pos = Pos {
             line: pos.line.min(self.lines.len().saturating_sub(1)),
             row: pos.row,
@@ -557,7 +557,7 @@ impl Doc {
     }
 
     /// The row of line `i` that holds byte `at` of its text.
-    pub(crate) fn row_at(&mut self, i: usize, at: usize) -> usize {
+    pub fn row_at(&mut self, i: usize, at: usize) -> usize {
         let rows = self.rows_of(i);
         rows.iter()
             .rposition(|&(a, _)| a as usize <= at)
@@ -568,9 +568,9 @@ impl Doc {
 /// One occurrence of a search: display line and byte range in its text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hit {
-    pub line: usize,
-    pub start: usize,
-    pub end: usize,
+    pub(crate) line: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
 }
 
 /// Byte ranges of `needle` in `text`, folding case when asked (ranges are in `text` even

@@ -91,7 +91,7 @@ fn kind_style(t: &Theme, row: &FrameRow) -> Style {
 
 /// One screen row as styled spans: search matches highlighted (the current one in its own
 /// style), control characters made harmless, sideways scroll applied.
-pub(crate) fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
+pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
     let style = kind_style(t, row);
     let prefix_style = match row.kind {
         Kind::Link | Kind::MenuItem => t.link_number,

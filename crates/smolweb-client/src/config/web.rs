@@ -12,7 +12,7 @@ pub struct Web {
     /// Body cap of a web page for the agent face, in decompressed bytes.
     pub max_response_bytes: u64,
     /// Body cap of a web page in the terminal browser and `smolweb get`.
-    pub tui_max_response_bytes: u64,
+    pub(crate) tui_max_response_bytes: u64,
     /// Terminal browser: open http(s) links in the external browser instead of the reader view.
     pub open_external: bool,
 }

@@ -41,26 +41,26 @@ pub struct WebPage {
     pub truncated: bool,
     pub extraction: Extraction,
     /// What the body is (None: not text, `binary`).
-    pub kind: Option<BodyKind>,
+    pub(crate) kind: Option<BodyKind>,
     pub hints: Vec<Hint>,
     pub meta: Metadata,
     pub markdown_tokens: Option<u64>,
-    pub retry_after: Option<String>,
+    pub(crate) retry_after: Option<String>,
     /// The text (markdown, or the text as sent), indexed for windows.
     pub body: Body,
     /// The encoding the body was decoded from (None for a binary body).
     pub charset: Option<Charset>,
     /// The Content-Type's charset label, when it named no known encoding (see
     /// [`smolweb_core::charset`]: the body was decoded by detection).
-    pub unknown_charset: Option<String>,
+    pub(crate) unknown_charset: Option<String>,
     pub forms_removed: usize,
     pub tls: Option<WebTls>,
     pub redirects: Vec<String>,
-    pub fetched_at: OffsetDateTime,
+    pub(crate) fetched_at: OffsetDateTime,
     /// The body bytes as received (after decompression): `smolweb get --raw`.
-    pub raw: Vec<u8>,
+    pub(crate) raw: Vec<u8>,
     /// Not text (human face only: kept to be saved or opened elsewhere; `body` is empty).
-    pub binary: bool,
+    pub(crate) binary: bool,
 }
 
 impl WebPage {

@@ -22,12 +22,12 @@ use tokio::time::Instant;
 /// The name of the worker threads (a panic hook may recognise them).
 pub const PDF_THREAD: &str = "smolweb-pdf";
 /// PDFs read at once per client.
-pub(crate) const PDF_WORKERS: usize = 2;
+pub(super) const PDF_WORKERS: usize = 2;
 /// The worker's stack (lopdf parses nested objects recursively, to a bounded depth).
 const STACK_BYTES: usize = 8 << 20;
 
 /// The workers' permits of one client.
-pub(crate) struct PdfSlots(Arc<Semaphore>);
+pub(super) struct PdfSlots(Arc<Semaphore>);
 
 impl Default for PdfSlots {
     fn default() -> PdfSlots {
@@ -37,7 +37,7 @@ impl Default for PdfSlots {
 
 /// Read the text of `body` on a worker before `deadline` (see the module docs); the body
 /// comes back with the result. `budget` is the call's whole timeout, for the error.
-pub(crate) async fn read_pdf(
+pub(super) async fn read_pdf(
     slots: &PdfSlots,
     body: Vec<u8>,
     deadline: Instant,

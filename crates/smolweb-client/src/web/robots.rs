@@ -67,9 +67,9 @@ impl Client {
 
 /// Asks robots.txt before each redirect hop of a page fetch.
 pub(super) struct RobotsGate<'a> {
-    pub client: &'a Client,
-    pub fetcher: &'a HttpFetcher,
-    pub deadline: Instant,
+    pub(crate) client: &'a Client,
+    pub(crate) fetcher: &'a HttpFetcher,
+    pub(crate) deadline: Instant,
 }
 
 impl HopGate for RobotsGate<'_> {

@@ -45,7 +45,7 @@ fn is_box(b: u8) -> bool {
 
 /// How much a body that is not UTF-8 looks like CP437 art.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Evidence {
+pub(super) enum Evidence {
     None,
     /// A good share of its high bytes are box/block characters standing next to each other
     /// (latin-1 prose rarely puts two bytes of 0xB0-0xDF side by side; ANSI art does it all
@@ -56,7 +56,7 @@ pub(crate) enum Evidence {
 }
 
 /// The heuristic for a body that is not UTF-8 (see [`Evidence`]).
-pub(crate) fn evidence(bytes: &[u8]) -> Evidence {
+pub(super) fn evidence(bytes: &[u8]) -> Evidence {
     let high = bytes.iter().filter(|&&b| b >= 0x80).count();
     if high == 0 {
         return Evidence::None;

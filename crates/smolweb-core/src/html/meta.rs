@@ -6,7 +6,7 @@ use super::invisible;
 use dom_query::Document;
 
 /// Longest metadata value kept, in characters.
-pub(crate) const MAX_FIELD_CHARS: usize = 500;
+pub(super) const MAX_FIELD_CHARS: usize = 500;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
@@ -86,7 +86,7 @@ impl Metadata {
 
     /// Fill what is missing from what the readability pass found (its title is preferred:
     /// it drops the " | Site" tails).
-    pub(crate) fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
+    pub fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
         if let Some(t) = clean(Some(&r.title)) {
             self.title = Some(t);
         }
@@ -99,7 +99,7 @@ impl Metadata {
 
     /// Remove invisible characters from every field (they are cleaned on the way in too; this
     /// is the last word).
-    pub(crate) fn strip_invisible(&mut self) {
+    pub fn strip_invisible(&mut self) {
         for f in [
             &mut self.title,
             &mut self.byline,

@@ -59,14 +59,14 @@ const MAX_JUDGED_BYTES: usize = 4096;
 
 /// What sanitizing found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Report {
+pub(crate) struct Report {
     /// Removed hidden text addressed an AI.
-    pub suspicious: bool,
+    pub(crate) suspicious: bool,
     /// The page had scripts (app shells are scripts and little else).
     pub(crate) had_scripts: bool,
     /// Hidden elements removed.
     pub(crate) hidden_removed: usize,
-    pub forms_removed: usize,
+    pub(crate) forms_removed: usize,
 }
 
 /// Does this text speak to an AI?
@@ -86,7 +86,7 @@ fn contains_word(hay: &str, word: &str) -> bool {
 }
 
 /// Clean `doc` in place (see the module docs).
-pub fn sanitize(doc: &Document, page_url: &str) -> Report {
+pub(crate) fn sanitize(doc: &Document, page_url: &str) -> Report {
     let mut report = Report {
         had_scripts: doc.select("script").exists(),
         ..Report::default()

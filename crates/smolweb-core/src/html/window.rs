@@ -11,8 +11,8 @@ use crate::window::{Body, text_window};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WebWindow<'a> {
     pub text: &'a str,
-    pub start: usize,
-    pub chars: usize,
+    pub(crate) start: usize,
+    pub(crate) chars: usize,
     /// None at the end.
     pub next: Option<usize>,
     pub total_chars: usize,

@@ -14,19 +14,19 @@
 //! move along the same baseline or a wide gap in a `TJ` array is a space.
 
 /// Operands kept for one operator (the text operators need at most six).
-pub(crate) const MAX_OPERANDS: usize = 16;
+pub(super) const MAX_OPERANDS: usize = 16;
 /// Elements kept of one array operand (a `TJ` line of kerned glyph runs).
-pub(crate) const MAX_ARRAY: usize = 8192;
+pub(super) const MAX_ARRAY: usize = 8192;
 /// Form XObjects nested in one another that are entered.
-pub(crate) const MAX_FORM_DEPTH: usize = 4;
+pub(super) const MAX_FORM_DEPTH: usize = 4;
 /// Operators read between two `keep_going` checks.
-pub(crate) const CHECK_EVERY: usize = 4096;
+pub(super) const CHECK_EVERY: usize = 4096;
 /// A `TJ` adjustment below this (thousandths of a text unit, negative moves right) is a space.
 const TJ_SPACE: f32 = -150.0;
 
 /// One operand, as far as text extraction cares.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Operand {
+pub(super) enum Operand {
     Number(f32),
     Str(Vec<u8>),
     Name(Vec<u8>),
@@ -55,12 +55,12 @@ pub(super) trait Resources {
 
 /// The text of one page, being built.
 #[derive(Debug, Default)]
-pub(crate) struct PageText {
-    pub text: String,
+pub(super) struct PageText {
+    pub(crate) text: String,
     /// An image was drawn (inline or as an XObject).
     pub(crate) saw_image: bool,
     /// `keep_going` said no: the text stops early.
-    pub stopped: bool,
+    pub(crate) stopped: bool,
     font: Option<Vec<u8>>,
     /// Baseline of the last text shown.
     last_y: Option<f32>,

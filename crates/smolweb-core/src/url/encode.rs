@@ -5,7 +5,7 @@
 //! normalizer twice gives the same string (the Display/parse round trip relies on it).
 
 /// RFC 3986 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~".
-pub(crate) fn is_unreserved(b: u8) -> bool {
+pub(super) fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
@@ -47,7 +47,7 @@ fn triplet_at(bytes: &[u8], i: usize) -> Option<u8> {
 /// Normalize a path (`query == false`) or query component: keep allowed characters and valid
 /// `%XX` (uppercased; decoded when it stands for an unreserved character), encode the rest
 /// (space, non-ASCII, `"<>\^`{|}`, a stray `%`, ...).
-pub(crate) fn normalize_component(s: &str, query: bool) -> String {
+pub(super) fn normalize_component(s: &str, query: bool) -> String {
     let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut i = 0;
@@ -74,7 +74,7 @@ pub(crate) fn normalize_component(s: &str, query: bool) -> String {
 }
 
 /// Encode every byte but RFC 3986 unreserved characters (space becomes `%20`).
-pub(crate) fn encode_all(s: &str) -> String {
+pub(super) fn encode_all(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
         if is_unreserved(b) {
@@ -88,7 +88,7 @@ pub(crate) fn encode_all(s: &str) -> String {
 
 /// Encode a gopher selector for a URL path: like [`encode_all`] but "/" and the harmless
 /// sub-delims stay readable. `%`, `?`, `#`, TAB and spaces are always encoded.
-pub(crate) fn encode_selector(s: &str) -> String {
+pub(super) fn encode_selector(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
         if is_unreserved(b) || is_pchar_extra(b) || b == b'/' {
@@ -101,7 +101,7 @@ pub(crate) fn encode_selector(s: &str) -> String {
 }
 
 /// Decode `%XX` triplets to bytes; malformed escapes stay as written.
-pub(crate) fn decode_bytes(s: &str) -> Vec<u8> {
+pub(super) fn decode_bytes(s: &str) -> Vec<u8> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -118,13 +118,13 @@ pub(crate) fn decode_bytes(s: &str) -> Vec<u8> {
 }
 
 /// Percent-decode to a string (invalid UTF-8 replaced by U+FFFD).
-pub(crate) fn decode_lossy(s: &str) -> String {
+pub(super) fn decode_lossy(s: &str) -> String {
     String::from_utf8_lossy(&decode_bytes(s)).into_owned()
 }
 
 /// RFC 3986 section 5.2.4: remove "." and ".." segments. The result of an absolute path is
 /// absolute; ".." never climbs above the root.
-pub(crate) fn remove_dot_segments(path: &str) -> String {
+pub(super) fn remove_dot_segments(path: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let absolute = path.starts_with('/');
     let body = if absolute { &path[1..] } else { path };
@@ -156,7 +156,7 @@ pub(crate) fn remove_dot_segments(path: &str) -> String {
 }
 
 /// RFC 3986 section 5.2.3: merge a relative path with the base path.
-pub(crate) fn merge_paths(base: &str, reference: &str) -> String {
+pub(super) fn merge_paths(base: &str, reference: &str) -> String {
     match base.rfind('/') {
         Some(i) => format!("{}{}", &base[..=i], reference),
         None => format!("/{reference}"),

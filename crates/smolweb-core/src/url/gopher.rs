@@ -10,7 +10,7 @@ use super::{
     GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, GopherTarget, Scheme, Url, UrlError,
 };
 
-pub(crate) fn target(url: &Url) -> Result<GopherTarget, UrlError> {
+pub(super) fn target(url: &Url) -> Result<GopherTarget, UrlError> {
     if url.scheme != Scheme::Gopher {
         return Err(UrlError::UnsupportedScheme(url.scheme.as_str().into()));
     }

@@ -7,7 +7,7 @@ use super::encode::{decode_bytes, normalize_component, remove_dot_segments};
 use super::{Scheme, Url, UrlError};
 
 /// The scheme of `s` when it starts with `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`.
-pub(crate) fn scheme_of(s: &str) -> Option<&str> {
+pub(super) fn scheme_of(s: &str) -> Option<&str> {
     let colon = s.find(':')?;
     let scheme = &s[..colon];
     let mut chars = scheme.chars();
@@ -17,7 +17,7 @@ pub(crate) fn scheme_of(s: &str) -> Option<&str> {
     valid.then_some(scheme)
 }
 
-pub(crate) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
+pub(super) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
     let s = input.trim();
     if s.is_empty() {
         return Err(UrlError::Empty);
@@ -111,7 +111,7 @@ fn parse_authority(authority: &str, scheme: Scheme) -> Result<(String, u16), Url
     Ok((host, port))
 }
 
-pub(crate) fn parse_port(p: &str) -> Result<u16, UrlError> {
+pub(super) fn parse_port(p: &str) -> Result<u16, UrlError> {
     let bad = || UrlError::InvalidPort(p.to_string());
     if !p.bytes().all(|b| b.is_ascii_digit()) || p.len() > 5 {
         return Err(bad());
@@ -122,7 +122,7 @@ pub(crate) fn parse_port(p: &str) -> Result<u16, UrlError> {
     }
 }
 
-pub(crate) fn ipv6_host(lit: &str) -> Result<String, UrlError> {
+pub(super) fn ipv6_host(lit: &str) -> Result<String, UrlError> {
     lit.parse::<::core::net::Ipv6Addr>()
         .map(|a| a.to_string())
         .map_err(|_| UrlError::InvalidHost(lit.to_string()))
@@ -130,7 +130,7 @@ pub(crate) fn ipv6_host(lit: &str) -> Result<String, UrlError> {
 
 /// Percent-decode, IDNA-map (lowercase, punycode) and check a registered name. Final dots
 /// (the DNS root, `example.org.`) are dropped after mapping: they name the same host.
-pub(crate) fn domain_host(h: &str) -> Result<String, UrlError> {
+pub(super) fn domain_host(h: &str) -> Result<String, UrlError> {
     if h.is_empty() {
         return Err(UrlError::MissingHost);
     }

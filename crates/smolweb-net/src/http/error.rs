@@ -88,7 +88,7 @@ impl WebError {
     }
 
     /// A refusal or failure of the address guard, in the web's terms.
-    pub(crate) fn from_guard(e: FetchError) -> WebError {
+    pub fn from_guard(e: FetchError) -> WebError {
         match e {
             FetchError::Blocked { host, reason } => WebError::PolicyRejected {
                 message: format!(

@@ -10,9 +10,7 @@ use rustls_pki_types::pem::PemObject;
 use std::sync::Arc;
 
 /// Build the client configuration.
-pub(crate) fn client_config(
-    extra_roots: &[CertificateDer<'static>],
-) -> Result<ClientConfig, WebError> {
+pub fn client_config(extra_roots: &[CertificateDer<'static>]) -> Result<ClientConfig, WebError> {
     let mut roots = RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };

@@ -46,7 +46,7 @@ fn field(line: &str) -> Option<(String, &str)> {
 
 impl Robots {
     /// Allows everything (no robots.txt, or one that could not be used).
-    pub(crate) fn allow_all() -> Robots {
+    pub fn allow_all() -> Robots {
         Robots::default()
     }
 

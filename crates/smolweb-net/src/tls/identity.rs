@@ -16,8 +16,8 @@ use std::sync::atomic::Ordering;
 /// The identity a connection will offer.
 #[derive(Debug, Clone)]
 pub(crate) struct ChosenIdentity {
-    pub fingerprint: String,
-    pub name: String,
+    pub(crate) fingerprint: String,
+    pub(crate) name: String,
     /// Shared by every connection with this identity (rustls resumes only with the same one).
     pub(crate) resolver: Arc<dyn ResolvesClientCert>,
 }

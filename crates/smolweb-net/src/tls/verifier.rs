@@ -113,27 +113,27 @@ pub(crate) fn decide(
 /// caller's "trust once" choice, and the slots the verifier and the identity resolver fill.
 #[derive(Debug, Default)]
 pub(crate) struct Connection {
-    pub host: String,
-    pub port: u16,
-    pub trust_once: Option<String>,
-    pub slot: Slot,
+    pub(crate) host: String,
+    pub(crate) port: u16,
+    pub(crate) trust_once: Option<String>,
+    pub(crate) slot: Slot,
     /// Set when the server asked for a client certificate and one was presented.
-    pub presented: std::sync::atomic::AtomicBool,
+    pub(crate) presented: std::sync::atomic::AtomicBool,
 }
 
 tokio::task_local! {
     /// The connection whose handshake is being driven. rustls only resumes a session with the
     /// very same verifier and resolver objects, so those are shared and per-connection facts
     /// reach them through this task-local, set around the handshake future.
-    pub static CONNECTION: Arc<Connection>;
+    pub(crate) static CONNECTION: Arc<Connection>;
 }
 
 /// The TOFU verifier, one per `Net` (shared so that sessions can resume).
 #[derive(Debug)]
 pub(crate) struct TofuVerifier {
-    pub known_hosts: KnownHosts,
-    pub policy: TofuPolicy,
-    pub provider: Arc<CryptoProvider>,
+    pub(crate) known_hosts: KnownHosts,
+    pub(crate) policy: TofuPolicy,
+    pub(crate) provider: Arc<CryptoProvider>,
 }
 
 impl TofuVerifier {

@@ -9,11 +9,11 @@ use time::{Duration, OffsetDateTime};
 
 /// What generation produced (the key PEM is secret: never log it).
 pub(super) struct Generated {
-    pub cert_pem: String,
-    pub key_pem: String,
-    pub fingerprint: String,
-    pub not_before: OffsetDateTime,
-    pub not_after: OffsetDateTime,
+    pub(crate) cert_pem: String,
+    pub(crate) key_pem: String,
+    pub(crate) fingerprint: String,
+    pub(crate) not_before: OffsetDateTime,
+    pub(crate) not_after: OffsetDateTime,
 }
 
 fn crypto(e: rcgen::Error) -> StoreError {

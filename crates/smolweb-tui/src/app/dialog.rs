@@ -163,7 +163,7 @@ impl super::App {
     }
 
     /// Lines of the page info popup.
-    pub(crate) fn page_info(&self) -> Vec<(String, String)> {
+    pub fn page_info(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         let Some(e) = self.current() else {
             return out;

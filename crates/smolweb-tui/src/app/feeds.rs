@@ -22,13 +22,13 @@ pub const CHOOSE_FEED: &str = "about:subscribe";
 #[derive(Debug, Default)]
 pub struct Feeds {
     /// Followed URLs (as stored).
-    pub subscribed: Vec<String>,
+    pub(crate) subscribed: Vec<String>,
     /// URLs on the reading list.
-    pub saved: Vec<String>,
+    pub(crate) saved: Vec<String>,
     /// A background refresh: (feeds done, feeds in all).
-    pub refreshing: Option<(usize, usize)>,
+    pub(crate) refreshing: Option<(usize, usize)>,
     /// The offline copy offered after the last network failure.
-    pub offer: Option<Offer>,
+    pub(crate) offer: Option<Offer>,
 }
 
 /// An offline copy offered for a URL whose fetch failed for a network reason.

@@ -10,7 +10,7 @@ use smolweb_store::approvals::Request as AskRequest;
 use smolweb_store::identity::Identity;
 
 /// Rows above the list on the identities screen.
-pub(crate) const IDENTITY_LIST_TOP: usize = 2;
+pub(super) const IDENTITY_LIST_TOP: usize = 2;
 
 /// What approving a request changes, in a sentence.
 fn what_changes(request: &AskRequest) -> String {
@@ -34,7 +34,7 @@ fn what_changes(request: &AskRequest) -> String {
 
 impl App {
     /// The approval or identity under the cursor on the identities screen.
-    pub(crate) fn identity_selection(&self) -> Option<usize> {
+    pub fn identity_selection(&self) -> Option<usize> {
         match self.current().map(|e| &e.view) {
             Some(View::Identities { selected }) => Some(*selected),
             _ => None,

@@ -7,22 +7,22 @@ use crate::keymap::{Action, Code, Context, Key};
 use crate::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
-pub(crate) const DIGIT_TIMEOUT_MS: u64 = 1000;
+pub(super) const DIGIT_TIMEOUT_MS: u64 = 1000;
 
 /// A link number being typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Digits {
-    pub typed: String,
+pub(crate) struct Digits {
+    pub(crate) typed: String,
     at: u64,
     /// When a number was last followed without Enter (an Enter right after is swallowed).
     followed: Option<u64>,
 }
 
 impl Digits {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.typed.is_empty()
     }
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.typed.clear();
     }
     fn push(&mut self, c: char, now: u64) {

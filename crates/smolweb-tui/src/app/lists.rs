@@ -14,8 +14,8 @@ pub struct Lists {
     /// (url, title), newest first.
     pub history: Vec<(String, Option<String>)>,
     pub bookmarks: Vec<Bookmark>,
-    pub identities: Vec<Identity>,
-    pub approvals: Vec<Approval>,
+    pub(crate) identities: Vec<Identity>,
+    pub(crate) approvals: Vec<Approval>,
 }
 
 impl Lists {
@@ -30,7 +30,7 @@ impl Lists {
     }
 
     /// Add a bookmark or give it a new title.
-    pub(crate) fn set_bookmark(&mut self, url: &str, title: &str) {
+    pub fn set_bookmark(&mut self, url: &str, title: &str) {
         match self.bookmarks.iter_mut().find(|b| b.url == url) {
             Some(b) => b.title = title.to_string(),
             None => self.bookmarks.push(Bookmark {
@@ -41,7 +41,7 @@ impl Lists {
     }
 
     /// Remove a bookmark; true when there was one.
-    pub(crate) fn remove_bookmark(&mut self, url: &str) -> bool {
+    pub fn remove_bookmark(&mut self, url: &str) -> bool {
         let before = self.bookmarks.len();
         self.bookmarks.retain(|b| b.url != url);
         self.bookmarks.len() != before
@@ -73,7 +73,7 @@ impl Lists {
     }
 
     /// Rows of the identities screen: approvals first, then identities.
-    pub(crate) fn identity_rows(&self) -> usize {
+    pub fn identity_rows(&self) -> usize {
         self.identities.len() + self.approvals.len()
     }
 

@@ -13,17 +13,17 @@ use std::collections::HashMap;
 /// A request sent or about to be sent.
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub tab: u64,
-    pub url: String,
+    pub(crate) tab: u64,
+    pub(crate) url: String,
     /// Replace the current entry (reload) instead of pushing a new one.
-    pub replace: bool,
+    pub(crate) replace: bool,
     /// URLs already visited in this redirect chain.
-    pub chain: Vec<String>,
+    pub(crate) chain: Vec<String>,
     /// The answer was to a sensitive prompt: never keep the query.
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     /// Pin the presented certificate once the page arrives ("trust and save").
     pub(crate) pin_after: bool,
-    pub opts: FetchOptions,
+    pub(crate) opts: FetchOptions,
 }
 
 impl Request {
@@ -50,7 +50,7 @@ impl Request {
 type HostPort = (String, u16);
 
 #[derive(Debug, Default)]
-pub(crate) struct Loads {
+pub(super) struct Loads {
     requests: HashMap<u64, Request>,
     next_id: u64,
     identity_for: HashMap<HostPort, String>,
@@ -92,7 +92,7 @@ impl Loads {
     }
 
     /// Use this identity for every later request to the host of `url`.
-    pub(crate) fn use_identity(&mut self, url: &str, fingerprint: &str) {
+    pub(super) fn use_identity(&mut self, url: &str, fingerprint: &str) {
         if let Some(key) = host_port(url) {
             self.identity_for.insert(key, fingerprint.to_string());
         }

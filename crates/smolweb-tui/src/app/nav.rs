@@ -35,7 +35,7 @@ impl App {
     }
 
     /// Go to `url` in the active tab: built-in screens, external links, prompts, or a fetch.
-    pub(crate) fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
+    pub fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
         let Some(tab) = self.tab().map(|t| t.id) else {
             return Vec::new();
         };
@@ -500,7 +500,7 @@ fn is_gopher_search(url: &str) -> bool {
 }
 
 /// What history keeps of a URL: never a query, nor a gopher search string (`%09...`).
-pub(crate) fn history_url(url: &str) -> String {
+pub(super) fn history_url(url: &str) -> String {
     let mut plain = strip_query(url);
     if plain
         .get(..9)
@@ -518,7 +518,7 @@ pub(super) fn strip_query(url: &str) -> String {
 }
 
 /// `sha256:abcdef…` shortened for the status line.
-pub(crate) fn short_fp(fp: &str) -> String {
+pub(super) fn short_fp(fp: &str) -> String {
     let body = fp.strip_prefix("sha256:").unwrap_or(fp);
     format!("sha256:{}…", body.get(..16).unwrap_or(body))
 }

@@ -46,7 +46,7 @@ pub struct Prompt {
     pub text: String,
     /// Address completion candidates (url, title).
     pub completions: Vec<(String, String)>,
-    pub selected: Option<usize>,
+    pub(crate) selected: Option<usize>,
     /// The prefilled text is selected: typing replaces it, Backspace clears it (as in a
     /// web browser's address bar); any editing key keeps it instead.
     pub(crate) replace_on_type: bool,
@@ -69,7 +69,7 @@ impl Prompt {
         }
     }
     /// Is the text masked (status 11)?
-    pub(crate) fn masked(&self) -> bool {
+    pub fn masked(&self) -> bool {
         matches!(
             self.purpose,
             Purpose::Input {

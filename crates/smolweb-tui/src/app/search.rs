@@ -8,14 +8,14 @@ use crate::layout::{Doc, Hit, Pos, display_width};
 
 #[derive(Clone, Debug, Default)]
 pub struct Search {
-    pub query: String,
+    pub(crate) query: String,
     pub matches: Vec<Hit>,
-    pub current: Option<usize>,
+    pub(crate) current: Option<usize>,
 }
 
 impl Search {
     /// The matches on display line `line` (with whether each is the current one).
-    pub(crate) fn on_line(&self, line: usize) -> impl Iterator<Item = (Hit, bool)> + '_ {
+    pub fn on_line(&self, line: usize) -> impl Iterator<Item = (Hit, bool)> + '_ {
         let from = self.matches.partition_point(|h| h.line < line);
         let current = self.current;
         self.matches[from..]
@@ -28,7 +28,7 @@ impl Search {
 
 /// What a search step reports on the status line.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Found {
+pub enum Found {
     /// "match 2 of 5 for 'x'".
     Match(String),
     Missing(String),
@@ -39,7 +39,7 @@ pub(crate) enum Found {
 impl DocView {
     /// Search the page for `query` and go to the first match at or below the top. `cols` is
     /// the width available to text that scrolls sideways.
-    pub(crate) fn start_search(&mut self, query: &str, cols: usize) -> Found {
+    pub fn start_search(&mut self, query: &str, cols: usize) -> Found {
         let matches = self.doc.search(query);
         let found = matches.len();
         self.search = Some(Search {
@@ -54,7 +54,7 @@ impl DocView {
     }
 
     /// Go to the next (or previous) match.
-    pub(crate) fn next_match(&mut self, forward: bool, cols: usize) -> Found {
+    pub fn next_match(&mut self, forward: bool, cols: usize) -> Found {
         let Some(s) = self.search.as_mut() else {
             return Found::NoSearch;
         };

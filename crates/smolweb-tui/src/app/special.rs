@@ -17,7 +17,7 @@ use smolweb_store::identity::Scope;
 use std::fmt;
 
 /// The scheme of links on built-in pages that do something instead of going somewhere.
-pub(crate) const ACTION_SCHEME: &str = "action";
+pub(super) const ACTION_SCHEME: &str = "action";
 
 /// What a built-in page is about (the context its `action:` links act on).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -140,7 +140,7 @@ impl PageAction {
     }
 
     /// Is this an `action:` URL (known or not)?
-    pub(crate) fn is_action(url: &str) -> bool {
+    pub fn is_action(url: &str) -> bool {
         url.split_once(':')
             .is_some_and(|(s, _)| s.eq_ignore_ascii_case(ACTION_SCHEME))
     }

@@ -3,9 +3,9 @@
 //! any message when a question opens over the page.
 
 /// How long an information message stays.
-pub(crate) const STATUS_TTL_MS: u64 = 5_000;
+pub(super) const STATUS_TTL_MS: u64 = 5_000;
 /// How long an error message stays.
-pub(crate) const ERROR_TTL_MS: u64 = 10_000;
+pub(super) const ERROR_TTL_MS: u64 = 10_000;
 
 /// A status line message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub struct Status {
     pub text: String,
     pub error: bool,
     /// When it was set (milliseconds since start).
-    pub at: u64,
+    pub(crate) at: u64,
 }
 
 impl Status {

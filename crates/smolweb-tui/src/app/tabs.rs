@@ -31,7 +31,7 @@ pub struct DocView {
     pub search: Option<Search>,
     pub(crate) special: Special,
     /// A web page converted whole (the reader's main/full toggle), not just its main content.
-    pub web_full: bool,
+    pub(crate) web_full: bool,
 }
 
 impl DocView {
@@ -61,23 +61,23 @@ pub struct Entry {
     pub url: String,
     pub title: String,
     pub view: View,
-    pub info: Option<RequestInfo>,
+    pub(crate) info: Option<RequestInfo>,
 }
 
 /// A load in progress.
 #[derive(Clone, Debug)]
 pub struct Loading {
-    pub id: u64,
-    pub url: String,
-    pub bytes: u64,
+    pub(crate) id: u64,
+    pub(crate) url: String,
+    pub(crate) bytes: u64,
     pub started: u64,
 }
 
 #[derive(Debug, Default)]
 pub struct Tab {
-    pub id: u64,
+    pub(crate) id: u64,
     pub back: Vec<Entry>,
-    pub current: Option<Entry>,
+    pub(crate) current: Option<Entry>,
     pub forward: Vec<Entry>,
     pub loading: Option<Loading>,
 }
@@ -135,7 +135,7 @@ impl Tab {
     }
 
     /// The most recent gemini:// URL of the tab, newest first.
-    pub(crate) fn last_url_with(&self, prefix: &str) -> Option<&str> {
+    pub fn last_url_with(&self, prefix: &str) -> Option<&str> {
         self.current
             .iter()
             .chain(self.back.iter().rev())
@@ -170,13 +170,13 @@ impl Tabs {
     pub fn active(&self) -> Option<&Tab> {
         self.list.get(self.active)
     }
-    pub(crate) fn active_mut(&mut self) -> Option<&mut Tab> {
+    pub fn active_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
     }
-    pub(crate) fn by_id(&self, id: u64) -> Option<&Tab> {
+    pub fn by_id(&self, id: u64) -> Option<&Tab> {
         self.list.iter().find(|t| t.id == id)
     }
-    pub(crate) fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
+    pub fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
         self.list.iter_mut().find(|t| t.id == id)
     }
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Tab> {
@@ -195,7 +195,7 @@ impl Tabs {
     }
 
     /// Close the active tab (never the last one); it can be reopened.
-    pub(crate) fn close_active(&mut self) -> bool {
+    pub fn close_active(&mut self) -> bool {
         if self.list.len() <= 1 {
             return false;
         }
@@ -210,7 +210,7 @@ impl Tabs {
     }
 
     /// Reopen the last closed tab where it was; returns whether it is empty.
-    pub(crate) fn reopen(&mut self) -> Option<bool> {
+    pub fn reopen(&mut self) -> Option<bool> {
         let (at, tab) = self.closed.pop()?;
         let empty = tab.current.is_none();
         let at = at.min(self.list.len());

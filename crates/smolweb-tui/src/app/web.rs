@@ -19,7 +19,7 @@ use crate::layout::external_scheme;
 use smolweb_client::RequestInfo;
 
 /// Is `url` a web address (http or https)?
-pub(crate) fn is_web(url: &str) -> bool {
+pub(super) fn is_web(url: &str) -> bool {
     external_scheme(url)
         .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))
 }

@@ -20,7 +20,7 @@ struct Task {
     progress: watch::Receiver<u64>,
 }
 
-pub(crate) struct Shell {
+pub(super) struct Shell {
     client: Arc<Client>,
     tx: mpsc::UnboundedSender<Msg>,
     tasks: HashMap<u64, Task>,
@@ -177,7 +177,7 @@ impl Shell {
     }
 
     /// Send byte counts of loads that moved since the last tick.
-    pub(crate) fn report_progress(&mut self) {
+    pub(super) fn report_progress(&mut self) {
         for (id, t) in &mut self.tasks {
             if t.progress.has_changed().unwrap_or(false) {
                 let bytes = *t.progress.borrow_and_update();
@@ -188,13 +188,13 @@ impl Shell {
 
     /// Ask the store thread for what other processes may have changed (pending agent
     /// requests, identities), answered as messages.
-    pub(crate) fn poll_stores(&self) {
+    pub(super) fn poll_stores(&self) {
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(Job::PollStores);
         }
     }
 
-    pub(crate) fn abort_all(&mut self) {
+    pub(super) fn abort_all(&mut self) {
         for (_, t) in self.tasks.drain() {
             t.handle.abort();
         }
@@ -478,7 +478,7 @@ pub(super) fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<Pa
 }
 
 /// The terminal sequence that puts `text` on the clipboard (OSC 52, base64).
-pub(crate) fn osc52(text: &str) -> String {
+pub(super) fn osc52(text: &str) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut b64 = String::with_capacity(text.len().div_ceil(3) * 4);
     for chunk in text.as_bytes().chunks(3) {

@@ -16,7 +16,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// A gemtext page built here.
-pub(crate) fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
+pub fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
     let url = Url::parse(&format!("about:{name}")).ok()?;
     Some(Arc::new(Page::builtin(url, gemtext)))
 }
@@ -45,7 +45,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     synth("help", &g)
 }
 
-pub(crate) fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
+pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
     let back = PageAction::Back.link("Go back");
     synth("error", &format!("# {title}\n\n{text}\n\n{back}"))
 }
@@ -54,12 +54,7 @@ fn back_and_retry() -> String {
     PageAction::Back.link("Go back") + &PageAction::Retry.link("Try again")
 }
 
-pub(crate) fn failure_page(
-    url: &str,
-    status: u8,
-    meta: &str,
-    retry: Option<u64>,
-) -> Option<Arc<Page>> {
+pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
     let what = match status {
         40..=49 => "The capsule had a temporary problem",
         51 => "Not found",
@@ -80,7 +75,7 @@ pub(crate) fn failure_page(
     synth("error", &g)
 }
 
-pub(crate) fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
+pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     let g = format!(
         "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
         back_and_retry()
@@ -88,7 +83,7 @@ pub(crate) fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     synth("error", &g)
 }
 
-pub(crate) fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
+pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
     let CertChange {
         host,
         port,
@@ -111,7 +106,7 @@ If you can, check the new fingerprint with the capsule's author before you trust
 }
 
 /// The page for 60/61/62, and its context.
-pub(crate) fn client_cert_page(
+pub fn client_cert_page(
     identities: &[Identity],
     url: &str,
     info: &RequestInfo,
@@ -216,7 +211,7 @@ pub fn history_page(visits: &[Visit]) -> String {
 }
 
 /// How often a pin's "last seen" is written (the store spares writes).
-pub(crate) const LAST_SEEN_EVERY: &str = "at most once an hour";
+pub const LAST_SEEN_EVERY: &str = "at most once an hour";
 
 fn day(t: time::OffsetDateTime) -> String {
     t.date().to_string()
