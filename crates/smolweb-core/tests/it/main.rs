@@ -7,5 +7,5 @@
 // Tests say SKIP or show figures on the terminal they run in.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-mod layering;
+mod purity;
 mod web_pdf;
