@@ -12,6 +12,7 @@ mod cli;
 mod cli_feeds;
 mod cli_get;
 mod cli_secrets;
+mod layers;
 mod mcp_batch;
 mod mcp_bench;
 mod mcp_cancel;
