@@ -1,8 +1,9 @@
 //! The workspace's arrows, as Cargo sees them: each crate's normal dependencies on our crates
 //! are the ones the layering allows (core depends on none of ours, the faces on the client and
 //! never on each other, only the binary on both faces, the testkit on nothing but dev-deps),
-//! and the pure core depends on no IO, async, TLS, terminal or MCP crate. Reads
-//! `cargo metadata --no-deps --offline`, so it needs no network.
+//! and the pure core depends on no IO, async, TLS, terminal or MCP crate. Every crate is a
+//! default member, so plain `cargo test` at the root (the README's command, and CI's) runs
+//! them all. Reads `cargo metadata --no-deps --offline`, so it needs no network.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -62,8 +63,8 @@ const NOT_IN_CORE: &[&str] = &[
     "rmcp",
 ];
 
-/// Each workspace package's normal (not dev, not build) dependencies, by name.
-fn normal_deps() -> BTreeMap<String, Vec<String>> {
+/// `cargo metadata --no-deps` of the workspace.
+fn metadata() -> Value {
     let out = std::process::Command::new(env!("CARGO"))
         .args([
             "metadata",
@@ -80,7 +81,12 @@ fn normal_deps() -> BTreeMap<String, Vec<String>> {
         "cargo metadata: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each workspace package's normal (not dev, not build) dependencies, by name.
+fn normal_deps() -> BTreeMap<String, Vec<String>> {
+    let meta = metadata();
     let mut deps = BTreeMap::new();
     for package in meta["packages"].as_array().unwrap() {
         let names = package["dependencies"]
@@ -131,6 +137,24 @@ fn every_crate_depends_only_along_the_allowed_arrows() {
         "arrows against the layering:\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn plain_cargo_test_covers_every_crate() {
+    let meta = metadata();
+    let ids = |key: &str| -> Vec<String> {
+        let mut v: Vec<String> = meta[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let members = ids("workspace_members");
+    assert_eq!(members.len(), ALLOWED.len(), "{members:?}");
+    assert_eq!(ids("workspace_default_members"), members);
 }
 
 #[test]
