@@ -3,4 +3,4 @@
 # build, in-process loopback HTTP server). Prints the median.
 set -eu
 cd "$(dirname "$0")/.."
-exec cargo test --release --test web_mcp -- --ignored --nocapture --test-threads=1 bench_
+exec cargo test --release -p smolweb --test it -- --ignored --nocapture --test-threads=1 web_mcp::bench_

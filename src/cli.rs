@@ -3,10 +3,10 @@
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Parser, Subcommand};
-use smolweb::client::{Client, Face, OpenOptions, Outcome};
-use smolweb::config::Config;
-use smolweb::core::code::ErrorCode;
-use smolweb::paths::Paths;
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_core::code::ErrorCode;
+use smolweb_store::paths::Paths;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ mod manage;
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
 #[derive(Debug, Parser)]
 #[command(name = "smolweb", version, about, long_about = None)]
-pub struct Args {
+pub(crate) struct Args {
     /// Run the MCP server on stdin/stdout (for AI agents).
     #[arg(long)]
     pub mcp: bool,
@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print a page as readable text with numbered links (errors go to stderr).
     Get {
         url: String,
@@ -70,17 +70,17 @@ pub enum Command {
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
-pub mod exit {
-    pub const OK: u8 = 0;
-    pub const FAILURE: u8 = 1;
-    pub const INVALID: u8 = 2;
-    pub const NETWORK: u8 = 3;
-    pub const TLS: u8 = 4;
-    pub const REMOTE: u8 = 5;
-    pub const INPUT: u8 = 6;
-    pub const CERTIFICATE: u8 = 7;
-    pub const REDIRECT: u8 = 8;
-    pub const BLOCKED: u8 = 9;
+pub(crate) mod exit {
+    pub(crate) const OK: u8 = 0;
+    pub(crate) const FAILURE: u8 = 1;
+    pub(crate) const INVALID: u8 = 2;
+    pub(crate) const NETWORK: u8 = 3;
+    pub(crate) const TLS: u8 = 4;
+    pub(crate) const REMOTE: u8 = 5;
+    pub(crate) const INPUT: u8 = 6;
+    pub(crate) const CERTIFICATE: u8 = 7;
+    pub(crate) const REDIRECT: u8 = 8;
+    pub(crate) const BLOCKED: u8 = 9;
 }
 
 /// Install the log subscriber: `SMOLWEB_LOG` (an `EnvFilter`) or `default_level` chooses what
@@ -145,12 +145,12 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if args.mcp {
         init_logging(args.log_file.as_ref(), "warn")?;
         let client = make_client(&args, Face::Agent)?;
         let rt = runtime()?;
-        let served = rt.block_on(smolweb::mcp::run_stdio(client));
+        let served = rt.block_on(smolweb_mcp::run_stdio(client));
         // The client is gone: drop what is still running (a DNS lookup on a blocking thread
         // included) instead of waiting for it.
         rt.shutdown_timeout(std::time::Duration::from_millis(100));
@@ -202,7 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             let client = make_client(&args, Face::Human)?;
             runtime()?
-                .block_on(smolweb::tui::run(client, args.url.clone()))
+                .block_on(smolweb_tui::run(client, args.url.clone()))
                 .map_err(|e| anyhow!(e))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -210,7 +210,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// Used by `get` to say which outcome class ended the command.
-pub fn outcome_code(outcome: &Outcome) -> u8 {
+pub(crate) fn outcome_code(outcome: &Outcome) -> u8 {
     match outcome {
         Outcome::Page { .. } => exit::OK,
         Outcome::Input { .. } => exit::INPUT,

@@ -1,6 +1,10 @@
 //! The `smolweb` command: the terminal browser (`smolweb [URL]`), the MCP server
 //! (`smolweb --mcp`), and the human's own commands (`get`, `trust`, `identity`).
 
+// The binary is the one place that prints: its commands write to the terminal (under `--mcp`
+// the MCP crate owns stdout, and no library crate may print: the workspace lints deny it).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod cli;
 
 use clap::Parser;

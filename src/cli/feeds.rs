@@ -8,15 +8,15 @@
 
 use anyhow::Result;
 use clap::Subcommand;
-use smolweb::client::Client;
-use smolweb::client::feeds::{self, FeedRefresh};
-use smolweb::store::StoreError;
-use smolweb::store::subscriptions::StoredEntry;
+use smolweb_client::Client;
+use smolweb_client::feeds::{self, FeedRefresh};
+use smolweb_store::StoreError;
+use smolweb_store::subscriptions::StoredEntry;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 #[derive(Debug, Subcommand)]
-pub enum FeedsCommand {
+pub(crate) enum FeedsCommand {
     /// List subscriptions with their unread counts and last refresh.
     List,
     /// Follow a feed: a gemlog page, or an Atom, RSS or JSON Feed URL (fetched once to check).
@@ -28,11 +28,11 @@ pub enum FeedsCommand {
 }
 
 /// Exit codes of `smolweb feeds`.
-pub mod exit {
-    pub const OK: u8 = 0;
-    pub const STORE: u8 = 1;
-    pub const INVALID: u8 = 2;
-    pub const FEED_FAILED: u8 = 3;
+pub(super) mod exit {
+    pub(crate) const OK: u8 = 0;
+    pub(crate) const STORE: u8 = 1;
+    pub(crate) const INVALID: u8 = 2;
+    pub(crate) const FEED_FAILED: u8 = 3;
 }
 
 fn store_code(e: &StoreError) -> u8 {
@@ -47,7 +47,7 @@ fn fail(e: &StoreError) -> ExitCode {
     ExitCode::from(store_code(e))
 }
 
-pub fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> {
+pub(super) fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> {
     match cmd {
         FeedsCommand::List => Ok(list(client)),
         FeedsCommand::Add { url } => add(client, url),
@@ -174,7 +174,7 @@ fn print_new(r: &FeedRefresh) {
 
 /// Feed and entry titles, URLs and errors came from feeds: made safe for the terminal.
 fn line(s: &str) -> std::borrow::Cow<'_, str> {
-    smolweb::core::text::sanitize_line(s)
+    smolweb_core::text::sanitize_line(s)
 }
 
 fn iso(t: time::OffsetDateTime) -> String {

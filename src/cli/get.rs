@@ -2,16 +2,16 @@
 
 use super::outcome_code;
 use anyhow::Result;
-use smolweb::client::Outcome;
-use smolweb::core::gemtext::LineKind;
-use smolweb::core::gopher::MenuItem;
-use smolweb::core::page::{Content, LazyDocument, Page};
-use smolweb::core::text::{sanitize, sanitize_line};
+use smolweb_client::Outcome;
+use smolweb_core::gemtext::LineKind;
+use smolweb_core::gopher::MenuItem;
+use smolweb_core::page::{Content, LazyDocument, Page};
+use smolweb_core::text::{sanitize, sanitize_line};
 use std::borrow::Cow;
 use std::io::Write;
 
 /// Print the outcome; returns the exit code for its class.
-pub fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
+pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
     match outcome {
         Outcome::Page { fetched, info } => {
             if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
@@ -86,7 +86,7 @@ fn one_line(s: &str) -> Cow<'_, str> {
 /// Write a page as plain text with numbered links, starting at a char offset. Remote text is
 /// passed through the core sanitizer. The page is streamed line by line from its body: no
 /// whole-page string and no per-line document is built, so memory stays near the body size.
-pub fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
+pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
     match &page.content {
         Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {
@@ -118,7 +118,7 @@ fn write_gemtext(out: &mut impl Write, doc: &LazyDocument) -> std::io::Result<()
         match (line.kind, line.link) {
             (LineKind::Link, Some((_, label))) => {
                 let url = line.resolved_url(Some(doc.base())).unwrap_or_default();
-                if let Some(scheme) = smolweb::core::url::refused_scheme(&url) {
+                if let Some(scheme) = smolweb_core::url::refused_scheme(&url) {
                     // Not a destination: shown as text, unnumbered, its target not printed.
                     let label = sanitize_line(label.unwrap_or(&url));
                     writeln!(out, "    {label} ({scheme}: link not followed)")?;
@@ -152,7 +152,7 @@ fn write_menu(out: &mut impl Write, items: impl Iterator<Item = MenuItem>) -> st
             writeln!(out, "     {title}")?;
         } else {
             n += 1;
-            let kind = smolweb::core::gopher::type_name(item.item_type);
+            let kind = smolweb_core::gopher::type_name(item.item_type);
             let url = sanitize_line(&item.next_url);
             writeln!(out, "[{n}] {title} ({kind}) <{url}>")?;
         }

@@ -3,15 +3,15 @@
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
-use smolweb::client::Client;
-use smolweb::core::text::sanitize_line;
-use smolweb::core::url::{Scheme, Url};
-use smolweb::store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+use smolweb_client::Client;
+use smolweb_core::text::sanitize_line;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
-pub enum TrustCommand {
+pub(crate) enum TrustCommand {
     /// List pinned server certificates.
     List,
     /// Forget the pinned certificate of HOST[:PORT] (the next visit pins again).
@@ -25,7 +25,7 @@ pub enum TrustCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum IdentityCommand {
+pub(crate) enum IdentityCommand {
     /// List client identities.
     List,
     /// Create an identity for a capsule scope (gemini://host[:port]/path).
@@ -63,7 +63,7 @@ pub enum IdentityCommand {
 
 /// `HOST[:PORT]` through the one host normalizer (the form a fetch looks up).
 fn host_port(arg: &str) -> Result<(String, u16)> {
-    smolweb::core::url::host_and_port(arg, Scheme::Gemini.default_port()).map_err(|e| {
+    smolweb_core::url::host_and_port(arg, Scheme::Gemini.default_port()).map_err(|e| {
         anyhow!("{e}: give HOST or HOST:PORT, as in `smolweb trust remove example.org:1966`")
     })
 }
@@ -121,7 +121,7 @@ fn deny(client: &Client, id: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
+pub(super) fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
     match cmd {
         TrustCommand::List => {
             let pins = client.known_hosts().list()?;
@@ -171,7 +171,7 @@ fn scope_of(url: &str) -> Result<Scope> {
     })
 }
 
-pub fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
+pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
     let ids = client.identities();
     match cmd {
         IdentityCommand::List => {

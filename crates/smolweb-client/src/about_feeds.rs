@@ -1,0 +1,164 @@
+//! The gemtext of `about:feeds` and `about:offline`, built by pure functions from store rows
+//! (no IO here: [`super::about`] reads the stores and calls these).
+//!
+//! `about:feeds`: every remembered entry of every subscription, newest first, under one
+//! `## YYYY-MM-DD` heading per day (the entry's date, else the day a refresh first saw it),
+//! unread entries marked with [`UNREAD`]; then the subscriptions with unread counts, last
+//! refresh and last error. `about:offline`: the reading list (saved pages) with sizes and
+//! dates, and how much of the bound offline copies use. Remote text (titles, errors) was put on
+//! one line when stored; it is put on one line again here, so a hand-edited store cannot break
+//! the page's structure.
+
+use smolweb_core::feed::{MAX_TITLE_CHARS, one_line};
+use smolweb_store::offline::OfflineEntry;
+use smolweb_store::subscriptions::{StoredEntry, Subscription};
+use std::borrow::Cow;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// The mark in front of an unread entry's label.
+pub const UNREAD: &str = "● ";
+
+fn iso(t: OffsetDateTime) -> String {
+    t.format(&Rfc3339).unwrap_or_default()
+}
+
+/// Text for one line of the page: borrowed when it is already a clean, short line (the
+/// common case: titles were made one line when stored), else made so by [`one_line`].
+fn line(s: &str) -> Cow<'_, str> {
+    let clean = s.len() <= MAX_TITLE_CHARS
+        && !s
+            .chars()
+            .any(|c| c.is_control() || (c.is_whitespace() && c != ' '));
+    if clean {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(one_line(s))
+    }
+}
+
+/// The `about:feeds` page.
+pub fn feeds_page(subs: &[Subscription]) -> String {
+    let names: Vec<Cow<'_, str>> = subs.iter().map(|s| line(s.name())).collect();
+    let mut rows: Vec<(Cow<'_, str>, &StoredEntry, usize)> = subs
+        .iter()
+        .enumerate()
+        .flat_map(|(n, s)| s.entries.iter().map(move |e| (e.sort_key(), e, n)))
+        .collect();
+    rows.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    let unread: usize = subs.iter().map(Subscription::unread).sum();
+    let mut out = String::with_capacity(64 + rows.len() * 112);
+    out.push_str("# Feeds\n\n");
+    if subs.is_empty() {
+        out.push_str(
+            "You follow no feeds yet. Subscribe to a gemlog, an Atom, RSS or JSON feed from \
+             the browser, or with `smolweb feeds add URL`.\n",
+        );
+        return out;
+    }
+    let count =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    out.push_str(&format!(
+        "{} · {} · {unread} unread\n",
+        count(subs.len(), "subscription", "subscriptions"),
+        count(rows.len(), "entry", "entries"),
+    ));
+    let mut day = "";
+    for (key, e, n) in &rows {
+        let d = key.get(..10).unwrap_or(key);
+        if d != day {
+            out.push_str("\n## ");
+            out.push_str(d);
+            out.push('\n');
+            day = d;
+        }
+        out.push_str("=> ");
+        out.push_str(&e.url);
+        out.push(' ');
+        if !e.read {
+            out.push_str(UNREAD);
+        }
+        out.push_str(&line(&e.title));
+        out.push_str(" · ");
+        out.push_str(&names[*n]);
+        out.push('\n');
+    }
+    if rows.is_empty() {
+        out.push_str("\nNo entries yet: refresh to fetch your feeds.\n");
+    }
+    out.push_str("\n## Subscriptions\n");
+    for s in subs {
+        let when = s.refreshed.map_or_else(
+            || "never refreshed".to_string(),
+            |t| format!("refreshed {}", iso(t)),
+        );
+        out.push_str(&format!(
+            "=> {} {} ({} unread, {when})\n",
+            s.url,
+            one_line(s.name()),
+            s.unread()
+        ));
+        if let Some(err) = &s.error {
+            out.push_str(&format!("* last refresh failed: {}\n", one_line(err)));
+        }
+    }
+    out
+}
+
+/// A byte count for people (1 decimal, binary units).
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// The `about:offline` page: `saved` is the reading list, `total_bytes` what all offline copies
+/// use, `max_bytes` the configured bound.
+pub fn offline_page(saved: &[OfflineEntry], total_bytes: u64, max_bytes: u64) -> String {
+    let mut out = String::from("# Offline reading list\n\n");
+    let saved_bytes: u64 = saved.iter().map(|e| e.bytes).sum();
+    out.push_str(&format!(
+        "{} saved pages ({}) · offline copies use {} of {}\n\n",
+        saved.len(),
+        human_bytes(saved_bytes),
+        human_bytes(total_bytes),
+        human_bytes(max_bytes)
+    ));
+    if saved.is_empty() {
+        out.push_str(
+            "Nothing saved yet. Save a page for offline reading from the browser: it stays \
+             here, out of the cache's eviction, until you remove it.\n",
+        );
+    }
+    for e in saved {
+        let title = e
+            .title
+            .as_deref()
+            .map(one_line)
+            .unwrap_or_else(|| e.url.clone());
+        let saved_on = e.saved.map(|t| t.date().to_string()).unwrap_or_default();
+        out.push_str(&format!(
+            "=> {} {} ({}, saved {saved_on}, fetched {})\n",
+            e.url,
+            title,
+            human_bytes(e.bytes),
+            iso(e.fetched)
+        ));
+    }
+    out.push_str(
+        "\nPages you visit are kept too (no queries, no identity pages) and offered when the \
+         network fails; those go first when the cache is full.\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests;

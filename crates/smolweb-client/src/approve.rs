@@ -1,0 +1,153 @@
+//! Performing pending approvals (the human's "yes" to an agent's request). The change is made
+//! first and the approval removed after, so a failed change leaves the request pending.
+//! Identities made here are `created_by = agent`, `agent_use = true`, with the validity and key
+//! type of `[identity]` in the config.
+
+use super::{Approved, Client};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Request;
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity};
+
+/// The configured key type ("ed25519"; anything else is ECDSA P-256).
+fn algorithm(name: &str) -> KeyAlgorithm {
+    if name.eq_ignore_ascii_case("ed25519") {
+        KeyAlgorithm::Ed25519
+    } else {
+        KeyAlgorithm::EcdsaP256
+    }
+}
+
+pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError> {
+    let now = client.now();
+    let approval = client
+        .approvals
+        .pending(now)?
+        .into_iter()
+        .find(|a| a.id == id)
+        .ok_or_else(|| StoreError::NotFound(format!("pending request {id}")))?;
+    let (message, fingerprint) = perform(client, &approval.request, id)?;
+    let approval = match client.approvals.take(id, now) {
+        Ok(taken) => taken,
+        // Someone else removed it meanwhile; the change is made, report it.
+        Err(StoreError::NotFound(_)) => approval,
+        Err(e) => return Err(e),
+    };
+    tracing::info!(id, "approval performed");
+    Ok(Approved {
+        approval,
+        message,
+        fingerprint,
+    })
+}
+
+/// A name for an agent's identity that tells it apart from the others of the same host (so
+/// exports do not collide): host, path and the approval's short id, unless the agent chose a
+/// name of its own.
+fn agent_identity_name(name: &str, scope: &smolweb_store::identity::Scope, id: &str) -> String {
+    if !name.is_empty() && name != scope.host {
+        return name.to_string();
+    }
+    let path: String = scope
+        .path
+        .trim_matches('/')
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    let short: String = id.chars().take(8).collect();
+    if path.is_empty() {
+        format!("{}-{short}", scope.host)
+    } else {
+        format!("{}-{path}-{short}", scope.host)
+    }
+}
+
+fn perform(
+    client: &Client,
+    request: &Request,
+    id: &str,
+) -> Result<(String, Option<String>), StoreError> {
+    let now = client.now();
+    match request {
+        Request::IdentityCreate { scope, name } => {
+            let cfg = &client.config.identity;
+            let new = NewIdentity {
+                name: agent_identity_name(name, scope, id),
+                scope: scope.clone(),
+                days: cfg.days,
+                algorithm: algorithm(&cfg.algorithm),
+                created_by: CreatedBy::Agent,
+                agent_use: true,
+            };
+            let made = client.identities.create(new, now)?;
+            let msg = format!(
+                "created identity '{}' for {} ({})",
+                made.name,
+                made.scope.url(),
+                made.fingerprint
+            );
+            Ok((msg, Some(made.fingerprint)))
+        }
+        Request::IdentityRemove { fingerprint, .. } => {
+            let gone = client.identities.remove(fingerprint)?;
+            let msg = format!("deleted identity '{}' for {}", gone.name, gone.scope.url());
+            Ok((msg, Some(gone.fingerprint)))
+        }
+        Request::TrustPin {
+            host,
+            port,
+            fingerprint,
+        } => {
+            client
+                .known_hosts
+                .pin_fingerprint(host, *port, fingerprint, now)?;
+            let msg = format!("pinned certificate {fingerprint} for {host}:{port}");
+            Ok((msg, Some(fingerprint.clone())))
+        }
+        Request::TrustRemove { host, port } => {
+            let previous = client.known_hosts.get(host, *port)?.map(|p| p.fingerprint);
+            let existed = client.known_hosts.remove(host, *port)?;
+            let msg = if existed {
+                format!("forgot the pinned certificate of {host}:{port}")
+            } else {
+                format!("no certificate was pinned for {host}:{port}")
+            };
+            Ok((msg, previous))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_types() {
+        assert_eq!(algorithm("ed25519"), KeyAlgorithm::Ed25519);
+        assert_eq!(algorithm("ECDSA-P256"), KeyAlgorithm::EcdsaP256);
+        assert_eq!(algorithm("rsa"), KeyAlgorithm::EcdsaP256);
+    }
+
+    use smolweb_store::identity::Scope;
+
+    #[test]
+    fn agent_identities_get_unique_readable_names() {
+        let scope = |path: &str| Scope {
+            host: "127.0.0.1".into(),
+            port: 1965,
+            path: path.into(),
+        };
+        assert_eq!(
+            agent_identity_name("127.0.0.1", &scope("/app/login"), "ab12cd34"),
+            "127.0.0.1-app-login-ab12cd34"
+        );
+        assert_eq!(
+            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78"),
+            "127.0.0.1-ef56ab78"
+        );
+        assert_ne!(
+            agent_identity_name("127.0.0.1", &scope("/"), "ab12cd34"),
+            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78")
+        );
+        assert_eq!(agent_identity_name("work", &scope("/"), "ab12cd34"), "work");
+    }
+}

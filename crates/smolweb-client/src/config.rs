@@ -1,0 +1,291 @@
+//! TOML configuration. Every key is optional; unknown keys are rejected with their name; a
+//! missing file means defaults; a broken file is an error naming the file, the line, the
+//! column and the key, but never quoting a line or a value of it.
+//! The config file may be a symbolic link (dotfile managers make one); it is followed, unlike
+//! the data files, because it is the person's own choice of file.
+//! `assets/config.example.toml` documents every knob (a test keeps it in sync).
+
+use serde::{Deserialize, Serialize};
+use smolweb_store::parse_failure::{Quote, describe_toml};
+use std::path::{Path, PathBuf};
+
+mod web;
+pub(crate) use web::Web;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// `reason` names the line, the column and the key, never a line or a value of the file
+    /// (it may be a link to a file that is not a config at all).
+    #[error("invalid config {path}: {reason}")]
+    Invalid { path: PathBuf, reason: String },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub network: Network,
+    pub politeness: Politeness,
+    pub cache: Cache,
+    pub mcp: Mcp,
+    pub tofu: Tofu,
+    pub identity: IdentityDefaults,
+    pub tui: Tui,
+    pub feeds: Feeds,
+    pub offline: Offline,
+    pub web: Web,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Network {
+    /// One budget for DNS + connect + TLS + transfer.
+    pub timeout_seconds: u64,
+    /// Body cap for the agent face.
+    pub max_response_bytes: u64,
+    /// Body cap for the terminal browser.
+    pub tui_max_response_bytes: u64,
+    /// Agent face: allow loopback, RFC 1918 and unique-local destinations (nothing else; see
+    /// `net::guard`). The TUI always may.
+    pub allow_private_addresses: bool,
+    /// Hosts allowed whatever non-public address they resolve to, except the ones the guard
+    /// always refuses (metadata endpoints, "this host").
+    pub allowed_hosts: Vec<String>,
+    /// Present client certificates over TLS 1.2 too (sent in clear there).
+    pub allow_client_cert_over_tls12: bool,
+    /// Most network requests in flight at once in this process (the rest wait their turn).
+    pub max_in_flight: usize,
+    /// Most network requests in flight at once to one host (default 5, equal to
+    /// `mcp.batch_concurrency`'s, so a batch to one host is not split into rounds).
+    pub max_in_flight_per_host: usize,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network {
+            timeout_seconds: 30,
+            max_response_bytes: 1024 * 1024,
+            tui_max_response_bytes: 64 * 1024 * 1024,
+            allow_private_addresses: false,
+            allowed_hosts: Vec::new(),
+            allow_client_cert_over_tls12: false,
+            max_in_flight: 32,
+            max_in_flight_per_host: 5,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Politeness {
+    /// Minimum interval between two requests to one host; 0 disables pacing.
+    pub per_host_interval_ms: u64,
+    /// Honour robots.txt on the agent face.
+    pub respect_robots: bool,
+    /// Honour robots.txt in the terminal browser too.
+    pub tui_respect_robots: bool,
+}
+
+impl Default for Politeness {
+    fn default() -> Self {
+        Politeness {
+            per_host_interval_ms: 1000,
+            respect_robots: true,
+            tui_respect_robots: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cache {
+    /// Time to live of a cached body; 0 disables the cache.
+    pub ttl_seconds: u64,
+    pub max_entries: usize,
+    /// Most bytes held (raw and decoded bodies and parsed lines of every entry).
+    pub max_bytes: usize,
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        Cache {
+            ttl_seconds: 300,
+            max_entries: 1000,
+            max_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mcp {
+    pub max_rendered_chars: usize,
+    pub max_menu_items: usize,
+    pub batch_concurrency: usize,
+    /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
+    pub max_message_bytes: usize,
+}
+
+impl Default for Mcp {
+    fn default() -> Self {
+        Mcp {
+            max_rendered_chars: 50_000,
+            max_menu_items: 1000,
+            batch_concurrency: 5,
+            max_message_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tofu {
+    /// Accept and re-pin a new certificate when the pinned one has expired.
+    pub accept_new_when_expired: bool,
+    /// Refuse certificates whose validity starts in the future.
+    pub refuse_not_yet_valid: bool,
+    /// Refuse expired certificates even when pinned.
+    pub refuse_expired: bool,
+}
+
+impl Default for Tofu {
+    fn default() -> Self {
+        Tofu {
+            accept_new_when_expired: true,
+            refuse_not_yet_valid: true,
+            refuse_expired: false,
+        }
+    }
+}
+
+impl Tofu {
+    pub fn policy(&self) -> smolweb_store::tofu::TofuPolicy {
+        smolweb_store::tofu::TofuPolicy {
+            accept_new_when_expired: self.accept_new_when_expired,
+            refuse_not_yet_valid: self.refuse_not_yet_valid,
+            refuse_expired: self.refuse_expired,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdentityDefaults {
+    /// Validity of new identities, in days.
+    pub days: u32,
+    /// "ecdsa-p256" or "ed25519".
+    pub algorithm: String,
+}
+
+impl Default for IdentityDefaults {
+    fn default() -> Self {
+        IdentityDefaults {
+            days: 365,
+            algorithm: "ecdsa-p256".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tui {
+    /// Text column width (reflow); the page is centred in wider terminals.
+    pub text_width: u16,
+    /// The start page.
+    pub home: String,
+    /// Command that opens external links and `E` (page in the browser); empty = $BROWSER's commands, then xdg-open.
+    pub external_command: String,
+    /// Where downloads are saved; empty = the platform download directory.
+    pub downloads_dir: String,
+    /// Copy URLs to the clipboard through the terminal (OSC 52).
+    pub osc52_copy: bool,
+    /// Programs that open downloads: MIME type ("image/png") or major type ("image") ->
+    /// command; unlisted types use xdg-open.
+    pub handlers: std::collections::BTreeMap<String, String>,
+    /// Key bindings: action name -> list of keys ("j", "ctrl-d", "space", "enter", ...).
+    pub keys: std::collections::BTreeMap<String, Vec<String>>,
+    /// Colours: element name -> colour ("red", "lightblue", "#ff8800", "245").
+    pub theme: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for Tui {
+    fn default() -> Self {
+        Tui {
+            text_width: 80,
+            home: "about:home".into(),
+            external_command: String::new(),
+            downloads_dir: String::new(),
+            osc52_copy: true,
+            handlers: Default::default(),
+            keys: Default::default(),
+            theme: Default::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Feeds {
+    /// Opening `about:feeds` refreshes in the background when the last refresh is older.
+    pub(crate) refresh_after_minutes: u64,
+    /// Feeds fetched at once during a refresh (different hosts; one host is paced).
+    pub(crate) refresh_concurrency: usize,
+    /// Offer the `subscriptions_list` tool to agents.
+    pub agent_can_list_subscriptions: bool,
+}
+
+impl Default for Feeds {
+    fn default() -> Self {
+        Feeds {
+            refresh_after_minutes: 60,
+            refresh_concurrency: 4,
+            agent_can_list_subscriptions: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Offline {
+    /// Size bound of the offline page cache in bytes (saved pages count, and are never
+    /// evicted); 0 keeps no copies of visited pages (saved pages are still kept).
+    pub max_bytes: u64,
+    /// Also keep pages that were fetched while presenting a client identity.
+    pub keep_identity_pages: bool,
+}
+
+impl Default for Offline {
+    fn default() -> Self {
+        Offline {
+            max_bytes: 200 * 1024 * 1024,
+            keep_identity_pages: false,
+        }
+    }
+}
+
+impl Config {
+    /// Parse TOML text; unknown keys are an error naming the key.
+    pub fn from_toml(text: &str) -> Result<Config, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    /// Load from a file; a missing file gives defaults.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Config::from_toml(&text).map_err(|e| ConfigError::Invalid {
+                path: path.to_path_buf(),
+                reason: describe_toml(&e, &text, Quote::Keys),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(source) => Err(ConfigError::Io {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+}

@@ -1,0 +1,447 @@
+//! Feeds over the facade: fetch one feed URL, refresh every subscription.
+//!
+//! Every fetch goes through [`Client::open_following`] (cache, robots, pacing, the address
+//! guard, TOFU and the one timeout, same-host redirects followed), so a feed is never fetched
+//! around policy. A page becomes a feed by what it is ([`feed_of_page`]): gemtext and Gopher
+//! menus by the gemlog convention, XML/JSON bodies as Atom, RSS or JSON Feed.
+//!
+//! [`refresh_all`] fetches subscriptions with bounded concurrency
+//! (`[feeds] refresh_concurrency`): feeds of different hosts in parallel, feeds of one host one
+//! after another, `[politeness] per_host_interval_ms` apart (on both faces: a refresh is a
+//! batch of requests to hosts the human did not just click). A feed that fails records its
+//! error in the store and never stops the others; answers that arrive together are merged
+//! into the store in one locked rewrite. [`candidates`] is what the browser's subscribe key
+//! offers for a page.
+
+use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
+use smolweb_core::page::{Content, Page};
+use smolweb_core::url::Scheme;
+use smolweb_store::StoreError;
+use smolweb_store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Most same-host redirects followed to reach a feed.
+const MAX_REDIRECTS: usize = 5;
+
+/// What fetching a feed URL gave.
+#[derive(Clone, Debug)]
+pub enum FeedOutcome {
+    /// A page that reads as a feed.
+    Feed {
+        info: RequestInfo,
+        fetched: Fetched,
+        feed: Feed,
+    },
+    /// A page, but not a feed (`reason` says why, naming announced feeds when there are some).
+    NotAFeed {
+        info: RequestInfo,
+        fetched: Fetched,
+        reason: String,
+    },
+    /// Anything but a page: input, redirect to another host, certificate, failure, error.
+    Other(Outcome),
+}
+
+impl FeedOutcome {
+    /// One line on why this is not a feed (None for a feed).
+    pub fn failure(&self) -> Option<String> {
+        match self {
+            FeedOutcome::Feed { .. } => None,
+            FeedOutcome::NotAFeed { reason, .. } => Some(reason.clone()),
+            FeedOutcome::Other(o) => Some(describe(o)),
+        }
+    }
+}
+
+/// A short sentence for an outcome that is not a page.
+pub fn describe(o: &Outcome) -> String {
+    match o {
+        Outcome::Page { .. } => "a page".to_string(),
+        Outcome::Input { .. } => "the URL asks for input; it is not a feed".to_string(),
+        Outcome::Redirect { target, .. } => {
+            format!(
+                "redirects to {} (another server; not followed)",
+                feed::one_line(target)
+            )
+        }
+        Outcome::Certificate { status, .. } => {
+            format!("status {status}: the capsule wants a client certificate")
+        }
+        Outcome::Failure { status, meta, .. } => {
+            format!("status {status}: {}", feed::one_line(meta))
+        }
+        Outcome::Error { error, .. } => feed::one_line(&error.to_string()),
+    }
+}
+
+/// Read a fetched page as a feed: gemtext and menus by the gemlog convention, XML or JSON
+/// bodies by feed-rs. The title falls back to the page's own title.
+pub fn feed_of_page(page: &Page) -> Result<Feed, NotAFeed> {
+    let base = page.url.to_string();
+    // A web page arrives converted to gemtext for reading; a feed served over http(s) is
+    // read from the body as sent.
+    let web = matches!(page.url.scheme(), Scheme::Http | Scheme::Https);
+    let mut feed = match &page.content {
+        _ if web && syndication::looks_like(&page.raw) => {
+            syndication::parse(&page.raw, &base).map_err(|e| not_a_feed(page, &e.to_string()))?
+        }
+        Content::Gemtext(doc) => gemlog::from_document(doc),
+        Content::Menu(items) => gemlog::from_links(
+            None,
+            items
+                .iter()
+                .filter(|i| !i.is_info() && !i.next_url.is_empty())
+                .map(|i| (i.title.as_str(), i.next_url.as_str())),
+        ),
+        Content::Text | Content::Binary if syndication::looks_like(&page.raw) => {
+            match syndication::parse(&page.raw, &base) {
+                Ok(f) => f,
+                Err(e) => return Err(not_a_feed(page, &e.to_string())),
+            }
+        }
+        _ => return Err(not_a_feed(page, "neither gemtext, a menu, XML nor JSON")),
+    };
+    if feed.title.is_none() {
+        feed.title = page.title().map(feed::one_line);
+    }
+    Ok(feed)
+}
+
+fn is_html(page: &Page) -> bool {
+    matches!(page.mime.subtype.as_str(), "html" | "xhtml+xml")
+}
+
+/// The HTML of a page: a web page keeps it as sent in `raw` (its body is the reader view's
+/// gemtext); an HTML page from a capsule has it as its body.
+fn html_of(page: &Page) -> std::borrow::Cow<'_, str> {
+    if matches!(page.url.scheme(), Scheme::Http | Scheme::Https) {
+        String::from_utf8_lossy(&page.raw)
+    } else {
+        std::borrow::Cow::Borrowed(page.body.text())
+    }
+}
+
+/// Why a page is not a feed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotAFeed {
+    #[error("not a feed ({0})")]
+    Unreadable(String),
+    /// An HTML page that announces feeds (`<link rel="alternate">`): their URLs.
+    #[error("not a feed; the page announces: {}", .0.join(", "))]
+    Announces(Vec<String>),
+}
+
+/// The reason a page is not a feed, naming the feeds an HTML page announces.
+fn not_a_feed(page: &Page, why: &str) -> NotAFeed {
+    let announced = if is_html(page) {
+        discover::alternates(&html_of(page), &page.url.to_string())
+    } else {
+        Vec::new()
+    };
+    if announced.is_empty() {
+        return NotAFeed::Unreadable(feed::one_line(why));
+    }
+    NotAFeed::Announces(announced.into_iter().map(|a| a.url).collect())
+}
+
+/// Something the "subscribe" key can offer for a page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub url: String,
+    /// What it is known to be (None: a link that looks like a feed, not fetched yet).
+    pub kind: Option<FeedKind>,
+    /// A label for the choice (the feed's or the link's title).
+    pub title: Option<String>,
+}
+
+/// Link targets that are feeds by their name (`atom.xml`, `feed.xml`, `index.rss`, ...).
+fn looks_like_feed_link(url: &str) -> bool {
+    let path = url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let name = path.rsplit('/').next().unwrap_or("");
+    name.ends_with(".atom")
+        || name.ends_with(".rss")
+        || matches!(
+            name,
+            "atom.xml" | "feed.xml" | "rss.xml" | "index.xml" | "feed.json"
+        )
+}
+
+/// What the "subscribe" key offers for a page, in order: the page itself when it reads as a
+/// feed with entries, then the feeds an HTML page announces (`<link rel="alternate">`), then
+/// links whose names say they are feeds. Deduplicated; the browser asks which when there are
+/// several, and subscribes directly when there is one.
+pub fn candidates(page: &Page) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let own = page.url.to_string();
+    if let Ok(f) = feed_of_page(page)
+        && !f.entries.is_empty()
+    {
+        out.push(Candidate {
+            url: own.clone(),
+            kind: Some(f.kind),
+            title: f.title,
+        });
+    }
+    if is_html(page) {
+        for a in discover::alternates(&html_of(page), &own) {
+            out.push(Candidate {
+                url: a.url,
+                kind: Some(a.kind),
+                title: a.title,
+            });
+        }
+    }
+    if let Content::Gemtext(doc) = &page.content {
+        for l in doc.links().filter(|l| looks_like_feed_link(&l.url)) {
+            out.push(Candidate {
+                url: l.url.clone(),
+                kind: None,
+                title: l.text.as_deref().map(feed::one_line),
+            });
+        }
+    }
+    let mut seen = Vec::new();
+    out.retain(|c| {
+        let fresh = !seen.contains(&c.url);
+        seen.push(c.url.clone());
+        fresh
+    });
+    out
+}
+
+impl Client {
+    /// The subscriptions store of this client's data directory.
+    pub fn subscriptions(&self) -> Subscriptions {
+        Subscriptions::new(self.paths.subscriptions())
+    }
+
+    /// Fetch `url` and read it as a feed.
+    pub async fn fetch_feed(&self, url: &str, opts: &OpenOptions) -> FeedOutcome {
+        match self.open_feed_url(url, opts).await {
+            Outcome::Page { info, fetched } => match feed_of_page(&fetched.page) {
+                Ok(feed) => FeedOutcome::Feed {
+                    info,
+                    fetched,
+                    feed,
+                },
+                Err(why) => FeedOutcome::NotAFeed {
+                    info,
+                    fetched,
+                    reason: why.to_string(),
+                },
+            },
+            other => FeedOutcome::Other(other),
+        }
+    }
+
+    /// The one place a feed URL is fetched: gemini://, gopher:// and http(s):// all go through
+    /// `open_following` (so the guard, pins, robots and limits apply); an http(s) feed is then
+    /// read from the body as sent (see [`feed_of_page`]).
+    async fn open_feed_url(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        self.open_following(url, opts, MAX_REDIRECTS).await.0
+    }
+
+    /// Fetch one subscription (bypassing the in-memory cache) and merge it into the store.
+    pub async fn refresh_feed(&self, url: &str) -> FeedRefresh {
+        let fetched = self.fetch_for_refresh(url).await;
+        let recorded = self
+            .subscriptions()
+            .record(url, &fetched.refreshed, self.now());
+        fetched.into_result(recorded.map_err(|e| e.to_string()))
+    }
+
+    /// The fetch half of a refresh: what to merge into the store.
+    async fn fetch_for_refresh(&self, url: &str) -> Fetch {
+        let opts = OpenOptions {
+            refresh: true,
+            ..OpenOptions::default()
+        };
+        let outcome = self.fetch_feed(url, &opts).await;
+        let failure = outcome.failure();
+        let (refreshed, title) = match outcome {
+            FeedOutcome::Feed { feed, .. } => (
+                Refreshed::Ok {
+                    title: feed.title.clone(),
+                    entries: feed.entries,
+                },
+                feed.title,
+            ),
+            _ => (Refreshed::Failed(failure.clone().unwrap_or_default()), None),
+        };
+        Fetch {
+            url: url.to_string(),
+            refreshed,
+            title,
+            failure,
+        }
+    }
+
+    /// True when some subscription was never refreshed or not within
+    /// `[feeds] refresh_after_minutes` (what opening `about:feeds` checks).
+    pub fn feeds_due(&self) -> Result<bool, StoreError> {
+        let age = time::Duration::minutes(self.config.feeds.refresh_after_minutes as i64);
+        let now = self.now();
+        Ok(self
+            .subscriptions()
+            .list()?
+            .iter()
+            .any(|s| s.refreshed.is_none_or(|t| now - t >= age)))
+    }
+}
+
+/// What refreshing one subscription did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedRefresh {
+    pub url: String,
+    pub title: Option<String>,
+    /// Entries seen for the first time, in feed order.
+    pub new_entries: Vec<StoredEntry>,
+    /// Why the refresh failed (the old entries are kept).
+    pub error: Option<String>,
+}
+
+/// A fetched feed waiting to be merged into the store.
+struct Fetch {
+    url: String,
+    refreshed: Refreshed,
+    title: Option<String>,
+    failure: Option<String>,
+}
+
+impl Fetch {
+    /// The refresh result once the store answered (`Err`: why it could not record).
+    fn into_result(self, recorded: Result<Vec<StoredEntry>, String>) -> FeedRefresh {
+        let (new_entries, error) = match recorded {
+            Ok(fresh) => (fresh, self.failure),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        FeedRefresh {
+            url: self.url,
+            title: self.title,
+            new_entries,
+            error,
+        }
+    }
+}
+
+/// Refresh every subscription; `on_done(done, total, result)` is called as each finishes
+/// (progress). Results come back in subscription order. Fetches run in spawned tasks; the
+/// answers that arrive together are merged into the store in one locked rewrite (on a
+/// blocking thread), so a hundred feeds do not cost a hundred rewrites of the file.
+pub async fn refresh_all(
+    client: &Arc<Client>,
+    mut on_done: impl FnMut(usize, usize, &FeedRefresh),
+) -> Result<Vec<FeedRefresh>, StoreError> {
+    let subs = client.subscriptions().list()?;
+    let total = subs.len();
+    let mut by_host: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+    for (i, s) in subs.iter().enumerate() {
+        by_host
+            .entry(host_of(&s.url))
+            .or_default()
+            .push((i, s.url.clone()));
+    }
+    let limit = client.config.feeds.refresh_concurrency.max(1);
+    let gap = Duration::from_millis(client.config.politeness.per_host_interval_ms);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limit));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Fetch)>();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (_, feeds) in by_host {
+        let (client, slots, tx) = (client.clone(), slots.clone(), tx.clone());
+        tasks.spawn(async move {
+            for (n, (i, url)) in feeds.into_iter().enumerate() {
+                if n > 0 && !gap.is_zero() {
+                    tokio::time::sleep(gap).await;
+                }
+                let Ok(_slot) = slots.acquire().await else {
+                    return;
+                };
+                let _ = tx.send((i, client.fetch_for_refresh(&url).await));
+            }
+        });
+    }
+    drop(tx);
+    let mut results: Vec<Option<FeedRefresh>> = vec![None; total];
+    let mut done = 0;
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        for (i, r) in record_batch(client, batch).await {
+            done += 1;
+            on_done(done, total, &r);
+            results[i] = Some(r);
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+    Ok(subs
+        .into_iter()
+        .zip(results)
+        .map(|(s, r)| {
+            r.unwrap_or_else(|| FeedRefresh {
+                url: s.url,
+                title: None,
+                new_entries: Vec::new(),
+                error: Some("the refresh task stopped".to_string()),
+            })
+        })
+        .collect())
+}
+
+/// Merge a batch of fetched feeds into the store in one rewrite, off the async threads.
+async fn record_batch(client: &Client, batch: Vec<(usize, Fetch)>) -> Vec<(usize, FeedRefresh)> {
+    let store = client.subscriptions();
+    let now = client.now();
+    let keys: Vec<(usize, String)> = batch.iter().map(|(i, f)| (*i, f.url.clone())).collect();
+    let joined = tokio::task::spawn_blocking(move || {
+        let items: Vec<(String, &Refreshed)> = batch
+            .iter()
+            .map(|(_, f)| (f.url.clone(), &f.refreshed))
+            .collect();
+        let recorded = store.record_many(&items, now);
+        (batch, recorded)
+    })
+    .await;
+    match joined {
+        Ok((batch, Ok(lists))) => batch
+            .into_iter()
+            .zip(lists)
+            .map(|((i, f), fresh)| (i, f.into_result(Ok(fresh))))
+            .collect(),
+        Ok((batch, Err(e))) => {
+            let message = e.to_string();
+            batch
+                .into_iter()
+                .map(|(i, f)| (i, f.into_result(Err(message.clone()))))
+                .collect()
+        }
+        Err(e) => keys
+            .into_iter()
+            .map(|(i, url)| {
+                let r = FeedRefresh {
+                    url,
+                    title: None,
+                    new_entries: Vec::new(),
+                    error: Some(format!("the store task failed: {e}")),
+                };
+                (i, r)
+            })
+            .collect(),
+    }
+}
+
+/// The host part of a URL for grouping (the whole string when it has none).
+fn host_of(url: &str) -> String {
+    url.split_once("://")
+        .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or(rest))
+        .unwrap_or(url)
+        .to_ascii_lowercase()
+}

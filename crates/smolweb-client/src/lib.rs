@@ -1,0 +1,501 @@
+//! The facade both faces use: `open(url, options) -> Outcome`.
+//!
+//! Order of work: about: pages -> cache (unless refresh) -> policy (robots, pacing; the address
+//! guard runs inside `net`) -> net -> decode into a [`Page`] -> cache store -> [`Outcome`].
+//! One time budget per call covers all of it (`budget`); every network request passes the
+//! process-wide in-flight bounds (`limits`: in all and per host), waiting its turn in line.
+//! An answer from the cache keeps the `timestamp` of the request that filled it.
+//! Redirects are returned, not followed ([`Client::open_following`] follows same-host ones).
+//! UI-agnostic: no terminal or MCP types here.
+//!
+//! Secrets: a Gemini URL with a query (or an `input` answer) is never read from or stored in
+//! the cache, never logged, and never put in [`RequestInfo::url`]; `has_query` says one was
+//! sent. Logging is at debug level with query-less URLs only.
+//!
+//! Faces: the agent face uses the `[network]` safety defaults (private addresses refused unless
+//! allowed, 1 MiB bodies), honours robots.txt per `respect_robots` and paces each host by
+//! `per_host_interval_ms`. The human face may reach private addresses, uses the TUI body cap,
+//! honours robots.txt only with `tui_respect_robots`, and is not paced (a 44 SLOW DOWN is still
+//! honoured on both faces).
+
+use smolweb_core::page::Page;
+use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
+use std::sync::Arc;
+use time::OffsetDateTime;
+
+/// Which face is asking: decides defaults (private addresses, robots, body cap, identities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Face {
+    Human,
+    Agent,
+}
+
+/// Per-call options.
+#[derive(Clone, Debug, Default)]
+pub struct OpenOptions {
+    /// Answer to a 10/11 prompt: percent-encoded and sent as the query (replacing any).
+    pub input: Option<String>,
+    /// Gopher type-7 search string.
+    pub search: Option<String>,
+    /// Skip the cache read, drop held windows, store the fresh answer.
+    pub refresh: bool,
+    pub identity: IdentityChoice,
+    /// Accept this changed certificate fingerprint once (human "trust once").
+    pub trust_once: Option<String>,
+    /// Receives body bytes read so far.
+    pub progress: Option<tokio::sync::watch::Sender<u64>>,
+    /// Told when a request waits for an in-flight slot or a paced turn (batch progress).
+    pub waits: Option<smolweb_net::WaitNotices>,
+    /// Web pages: convert the whole page instead of its main content (the reader's toggle).
+    pub web_full: bool,
+}
+
+/// What was asked and how it went, as far as it is safe to repeat (never a query).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RequestInfo {
+    /// The URL without its query.
+    pub url: String,
+    pub host: String,
+    pub port: u16,
+    /// Gemini: the path.
+    pub path: Option<String>,
+    /// Gopher: item type and selector.
+    pub item_type: Option<char>,
+    pub selector: Option<String>,
+    /// Gemini: a query was sent.
+    pub has_query: bool,
+    /// Gopher: a search string was given for a non-search item.
+    pub search_ignored: bool,
+    /// When the request was sent (None when refused before sending).
+    pub timestamp: Option<OffsetDateTime>,
+    pub tls: Option<TlsInfo>,
+    /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
+    pub web: Option<smolweb_core::webtext::Shown>,
+}
+
+/// A page, fresh or from the cache.
+#[derive(Clone, Debug)]
+pub struct Fetched {
+    pub page: Arc<Page>,
+    pub cached: bool,
+    pub cached_at: Option<OffsetDateTime>,
+}
+
+impl Fetched {
+    pub fn cache_age_seconds(&self, now: OffsetDateTime) -> Option<f64> {
+        self.cached_at
+            .filter(|_| self.cached)
+            .map(|t| (now - t).as_seconds_f64().max(0.0))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Page {
+        info: RequestInfo,
+        fetched: Fetched,
+    },
+    /// 10/11.
+    Input {
+        info: RequestInfo,
+        prompt: String,
+        sensitive: bool,
+    },
+    /// 30/31 (not followed).
+    Redirect {
+        info: RequestInfo,
+        /// Absolute, resolved against the request URL.
+        target: String,
+        permanent: bool,
+        cross_host: bool,
+        /// The target's scheme ("gemini", "gopher", "https", ...).
+        scheme: String,
+    },
+    /// 60/61/62.
+    Certificate {
+        info: RequestInfo,
+        status: u8,
+        message: String,
+    },
+    /// 4x/5x from the capsule.
+    Failure {
+        info: RequestInfo,
+        status: u8,
+        meta: String,
+        /// Seconds to wait for 44.
+        retry_after_seconds: Option<u64>,
+    },
+    /// We could not get an answer (or refused to ask).
+    Error {
+        info: RequestInfo,
+        error: FetchError,
+    },
+}
+
+impl Outcome {
+    pub fn info(&self) -> &RequestInfo {
+        match self {
+            Outcome::Page { info, .. }
+            | Outcome::Input { info, .. }
+            | Outcome::Redirect { info, .. }
+            | Outcome::Certificate { info, .. }
+            | Outcome::Failure { info, .. }
+            | Outcome::Error { info, .. } => info,
+        }
+    }
+}
+
+mod about;
+pub mod about_feeds;
+mod approve;
+mod budget;
+pub mod config;
+pub mod feeds;
+mod gemini;
+mod gopher;
+mod limits;
+pub mod offline;
+mod politeness;
+pub(crate) mod transport;
+pub mod web;
+
+use crate::config::Config;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
+use smolweb_net::policy::RobotsCache;
+use smolweb_net::policy::pacing::Pacer;
+use smolweb_net::{Net, NetOptions};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::{Approval, Approvals};
+use smolweb_store::bookmarks::Bookmarks;
+use smolweb_store::history::History;
+use smolweb_store::identity::Identities;
+use smolweb_store::paths::Paths;
+use smolweb_store::tofu::KnownHosts;
+use std::time::{Duration, Instant};
+use transport::Transport;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// What approving a pending request did.
+#[derive(Clone, Debug)]
+pub struct Approved {
+    pub approval: Approval,
+    /// One sentence for the human.
+    pub message: String,
+    /// The fingerprint created, pinned or removed.
+    pub fingerprint: Option<String>,
+}
+
+/// The facade. Cheap to share behind an `Arc`; all methods take `&self`.
+pub struct Client {
+    config: Config,
+    paths: Paths,
+    face: Face,
+    known_hosts: KnownHosts,
+    identities: Identities,
+    approvals: Approvals,
+    bookmarks: Bookmarks,
+    history: History,
+    transport: Arc<dyn Transport>,
+    cache: Cache,
+    robots: RobotsCache,
+    pacer: Pacer,
+    web: web::WebState,
+}
+
+impl Client {
+    /// Build the client for a face. Creates the data directory if needed.
+    pub fn new(config: Config, paths: Paths, face: Face) -> Result<Client, ClientError> {
+        std::fs::create_dir_all(&paths.data_dir).map_err(|source| StoreError::Io {
+            path: paths.data_dir.clone(),
+            source,
+        })?;
+        let net = Net::new(
+            KnownHosts::new(paths.known_hosts()),
+            Identities::new(paths.identities_dir()),
+            config.tofu.policy(),
+        );
+        Client::with_transport(config, paths, face, Arc::new(net), Arc::new(SystemClock))
+    }
+
+    /// Build a client over another transport and monotonic clock (tests, simulations).
+    /// Does not create the data directory.
+    pub fn with_transport(
+        config: Config,
+        paths: Paths,
+        face: Face,
+        transport: Arc<dyn Transport>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Client, ClientError> {
+        let ttl = Duration::from_secs(config.cache.ttl_seconds);
+        let interval = match face {
+            Face::Agent => Duration::from_millis(config.politeness.per_host_interval_ms),
+            Face::Human => Duration::ZERO,
+        };
+        let net = &config.network;
+        let transport: Arc<dyn Transport> = Arc::new(limits::Limited::new(
+            transport,
+            net.max_in_flight,
+            net.max_in_flight_per_host,
+        ));
+        Ok(Client {
+            known_hosts: KnownHosts::new(paths.known_hosts()),
+            identities: Identities::new(paths.identities_dir()),
+            approvals: Approvals::new(paths.approvals()),
+            bookmarks: Bookmarks::new(paths.bookmarks()),
+            history: History::new(paths.history()),
+            cache: Cache::new(
+                ttl,
+                config.cache.max_entries,
+                config.cache.max_bytes,
+                clock.clone(),
+            ),
+            robots: RobotsCache::new(clock.clone()),
+            web: web::WebState::new(&config, clock.clone()),
+            pacer: Pacer::new(interval, clock),
+            transport,
+            config,
+            paths,
+            face,
+        })
+    }
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    pub fn paths(&self) -> &Paths {
+        &self.paths
+    }
+    pub fn face(&self) -> Face {
+        self.face
+    }
+    pub fn known_hosts(&self) -> &KnownHosts {
+        &self.known_hosts
+    }
+    pub fn identities(&self) -> &Identities {
+        &self.identities
+    }
+    pub fn approvals(&self) -> &Approvals {
+        &self.approvals
+    }
+    pub fn bookmarks(&self) -> &Bookmarks {
+        &self.bookmarks
+    }
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+    /// Wall clock used for timestamps and expiry.
+    pub fn now(&self) -> OffsetDateTime {
+        OffsetDateTime::now_utc()
+    }
+
+    /// When the next paced request to `host` may leave (None: now). For tests and status lines.
+    pub fn next_request_slot(&self, host: &str) -> Option<Instant> {
+        self.pacer.next_slot(host)
+    }
+
+    /// Wait for `host`'s paced turn (see [`Pacer::wait_turn`]), telling `waits` of a wait.
+    async fn paced_turn(
+        &self,
+        host: &str,
+        max_wait: Duration,
+        waits: Option<&smolweb_net::WaitNotices>,
+    ) -> Result<(), Duration> {
+        let tell = |wait| {
+            let host = host.to_string();
+            smolweb_net::tell_wait(waits, smolweb_net::Wait::Paced { host, wait });
+        };
+        self.pacer.wait_turn(host, max_wait, tell).await
+    }
+
+    /// Network options for this face and call.
+    fn net_options(&self, opts: &OpenOptions) -> NetOptions {
+        let net = &self.config.network;
+        let (max_body, allow_private, for_agent) = match self.face {
+            Face::Agent => (net.max_response_bytes, net.allow_private_addresses, true),
+            Face::Human => (net.tui_max_response_bytes, true, false),
+        };
+        NetOptions {
+            timeout: Duration::from_secs(net.timeout_seconds),
+            max_body,
+            allow_private,
+            allowed_hosts: net.allowed_hosts.clone(),
+            for_agent,
+            identity: opts.identity.clone(),
+            allow_client_cert_over_tls12: net.allow_client_cert_over_tls12,
+            trust_once: opts.trust_once.clone(),
+            progress: opts.progress.clone(),
+            waits: opts.waits.clone(),
+        }
+    }
+
+    /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
+    /// problem is an `Outcome::Error`.
+    pub async fn open(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        let started = Instant::now();
+        let parsed = match Url::parse(url) {
+            Ok(u) => u,
+            Err(e) => {
+                let info = RequestInfo {
+                    url: smolweb_core::url::strip_query(url).to_string(),
+                    has_query: url.contains('?'),
+                    ..RequestInfo::default()
+                };
+                return Outcome::Error {
+                    info,
+                    error: FetchError::InvalidRequest(e.to_string()),
+                };
+            }
+        };
+        let budget = budget::Budget::from(
+            started,
+            Duration::from_secs(self.config.network.timeout_seconds),
+        );
+        match parsed.scheme() {
+            Scheme::About => self.open_about(parsed),
+            Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
+            Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
+            Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
+        }
+    }
+
+    fn open_about(&self, url: Url) -> Outcome {
+        let info = RequestInfo {
+            url: url.to_string(),
+            timestamp: Some(self.now()),
+            ..RequestInfo::default()
+        };
+        match about::page_text(self, url.path().trim_start_matches('/')) {
+            Ok(text) => Outcome::Page {
+                info,
+                fetched: Fetched {
+                    page: Arc::new(Page::builtin(url, &text)),
+                    cached: false,
+                    cached_at: None,
+                },
+            },
+            Err(error) => Outcome::Error { info, error },
+        }
+    }
+
+    /// Open and follow redirects that keep host, port and scheme, at most `max` times,
+    /// stopping on a loop (`FetchError::Protocol("redirect loop: ...")`). Returns the final
+    /// outcome and the URLs (without query) visited before it. The `input` answer is sent to
+    /// the first URL only.
+    pub async fn open_following(
+        &self,
+        url: &str,
+        opts: &OpenOptions,
+        max: usize,
+    ) -> (Outcome, Vec<String>) {
+        let mut chain = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut current = url.to_string();
+        let mut hop_opts = opts.clone();
+        loop {
+            let outcome = self.open(&current, &hop_opts).await;
+            hop_opts.input = None;
+            let Outcome::Redirect {
+                info,
+                target,
+                cross_host,
+                scheme,
+                ..
+            } = &outcome
+            else {
+                return (outcome, chain);
+            };
+            let same_scheme = Url::parse(&current).is_ok_and(|u| u.scheme().as_str() == scheme);
+            if *cross_host || !same_scheme || chain.len() >= max {
+                return (outcome, chain);
+            }
+            seen.push(normalized(&current));
+            let next = normalized(target);
+            chain.push(info.url.clone());
+            if seen.contains(&next) {
+                let shown = smolweb_core::url::strip_query(&next).to_string();
+                let error = FetchError::Protocol(format!("redirect loop: {shown}"));
+                let info = info.clone();
+                return (Outcome::Error { info, error }, chain);
+            }
+            current = next;
+        }
+    }
+
+    /// Drop a cached page (e.g. before a reload). Returns whether one was held.
+    pub fn forget(&self, url: &str) -> bool {
+        self.cache_key(url).is_some_and(|k| self.cache.remove(&k))
+    }
+
+    /// The cached page for `url`, without any network (windows, back/forward).
+    pub fn cached(&self, url: &str) -> Option<Fetched> {
+        let entry = self.cache.get(&self.cache_key(url)?)?;
+        Some(cached_fetched(entry))
+    }
+
+    /// The cache key of a URL string; None when it may not be cached (Gemini with a query).
+    fn cache_key(&self, url: &str) -> Option<String> {
+        let parsed = Url::parse(url).ok()?;
+        match parsed.scheme() {
+            Scheme::Gemini if parsed.query().is_some() => None,
+            Scheme::Gemini => Some(parsed.to_string()),
+            Scheme::Gopher => {
+                let target = parsed.gopher_target().ok()?;
+                Some(gopher::request_url(&target, target.search.as_deref()).1)
+            }
+            // The web keeps its own cache (keyed by conversion options too).
+            Scheme::About | Scheme::Http | Scheme::Https => None,
+        }
+    }
+
+    /// Perform a pending approval (create/remove identity — an identity made here is
+    /// `created_by = agent` — or pin/unpin a certificate) and remove it from the queue.
+    /// When the change fails the approval stays pending.
+    pub fn approve(&self, id: &str) -> Result<Approved, StoreError> {
+        approve::approve(self, id)
+    }
+
+    /// Drop a pending approval without doing it.
+    pub fn deny(&self, id: &str) -> Result<Approval, StoreError> {
+        self.approvals.take(id, self.now())
+    }
+}
+
+/// A URL in normalized form when it parses, else as given.
+fn normalized(url: &str) -> String {
+    Url::parse(url).map_or_else(|_| url.to_string(), |u| u.to_string())
+}
+
+fn cached_fetched(entry: CacheEntry) -> Fetched {
+    Fetched {
+        page: entry.page,
+        cached: true,
+        cached_at: Some(entry.cached_at),
+    }
+}
+
+/// An error outcome. Refusals (nothing was sent) carry no timestamp.
+fn error(mut info: RequestInfo, error: FetchError) -> Outcome {
+    // No URL: a Gopher one carries the search, which is never logged.
+    tracing::debug!(host = %info.host, port = info.port, code = %error.code(), "fetch failed");
+    if matches!(
+        error,
+        FetchError::InvalidRequest(_)
+            | FetchError::NotFetchable(_)
+            | FetchError::Blocked { .. }
+            | FetchError::BlockedByRobots { .. }
+            | FetchError::RobotsUnavailable { .. }
+    ) {
+        info.timestamp = None;
+    }
+    Outcome::Error { info, error }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,322 @@
+//! Offline reading over the facade: what may be kept, keeping it, reading it back, the
+//! reading list ("save for offline").
+//!
+//! Never kept ([`Client::offline_refusal`]): anything on the agent face; a URL with a query
+//! (Gemini query, Gopher search) or a request that carried an input answer (so no status-11
+//! flow is ever on disk); a page fetched while presenting a client identity unless
+//! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose; an answer
+//! whose end was not confirmed (no TLS close_notify, a menu without its "." line: see
+//! [`smolweb_core::page::Ending`]), which may be cut short, even when saved on purpose. Kept
+//! copies live in the cache directory ([`smolweb_store::offline`]), bounded by
+//! `[offline] max_bytes`.
+//!
+//! Reading back rebuilds the [`Page`] from the stored bytes exactly as a fetch would have
+//! (gemtext parsed, menus parsed, charsets decoded) and marks it `cached: true` with
+//! `cached_at` = when it was downloaded, so a face can say how old it is.
+
+use super::{Client, Face, Fetched, OpenOptions, Outcome};
+use smolweb_core::page::{Content, Page};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::FetchError;
+use smolweb_store::StoreError;
+use smolweb_store::offline::{NewPage, Offline, OfflineEntry};
+use std::sync::Arc;
+use time::OffsetDateTime;
+
+/// Most linked pages fetched by one "save with its links".
+pub const MAX_SAVED_LINKS: usize = 50;
+
+/// Why an offline operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OfflineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The page could not be fetched or may not be kept (the reason is for the human).
+    #[error("{url} was not saved: {reason}")]
+    NotSaved { url: String, reason: String },
+}
+
+/// A page read from the offline copy.
+#[derive(Clone, Debug)]
+pub struct OfflineCopy {
+    /// `cached: true`, `cached_at` = when it was downloaded.
+    pub fetched: Fetched,
+    pub fetched_at: OffsetDateTime,
+    /// On the reading list.
+    pub saved: bool,
+}
+
+impl OfflineCopy {
+    /// Age of the copy in whole seconds at `now` (0 when the clock went back).
+    pub fn age_seconds(&self, now: OffsetDateTime) -> u64 {
+        (now - self.fetched_at).whole_seconds().max(0) as u64
+    }
+}
+
+/// What "save for offline" did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SaveReport {
+    /// URLs saved (the page first, then its same-capsule links).
+    pub saved: Vec<String>,
+    /// Links that could not be fetched or kept, with why.
+    pub failed: Vec<(String, String)>,
+}
+
+/// True for failures where an offline copy is worth offering: the network did not answer
+/// (DNS, connection, timeout), as opposed to a capsule's own answer or a policy refusal.
+pub fn is_network_failure(error: &FetchError) -> bool {
+    matches!(
+        error,
+        FetchError::Dns { .. } | FetchError::Connection { .. } | FetchError::Timeout(_)
+    )
+}
+
+/// The media type line stored with a page (what `Page::from_gemini` needs to rebuild it).
+fn media_type(page: &Page) -> String {
+    let mut out = page.mime.essence();
+    if let Some(c) = &page.mime.charset {
+        out.push_str("; charset=");
+        out.push_str(c);
+    }
+    if let Some(l) = &page.lang {
+        out.push_str("; lang=");
+        out.push_str(l);
+    }
+    out
+}
+
+/// Rebuild a page from stored bytes: Gemini by its media type, Gopher by its item type.
+fn rebuild(url: Url, media: &str, body: Vec<u8>) -> Option<Page> {
+    match url.scheme() {
+        Scheme::Gemini => Some(Page::from_gemini(url, parse_mime(media), body)),
+        Scheme::Gopher => {
+            let item = url.gopher_target().ok()?.item_type;
+            Some(Page::from_gopher(url, item, body))
+        }
+        // Web pages are not kept offline yet (see `offline_refusal`).
+        Scheme::About | Scheme::Http | Scheme::Https => None,
+    }
+}
+
+impl Client {
+    /// The offline cache of this client's cache directory.
+    pub fn offline(&self) -> Offline {
+        Offline::new(self.paths.offline_dir(), self.config.offline.max_bytes)
+    }
+
+    /// Why this answer may not be kept offline (None: it may). `save` is true for a page the
+    /// human asked to save (binaries allowed then).
+    pub fn offline_refusal(
+        &self,
+        opts: &OpenOptions,
+        outcome: &Outcome,
+        save: bool,
+    ) -> Option<&'static str> {
+        if self.face == Face::Agent {
+            return Some("pages fetched for an agent are never kept");
+        }
+        let Outcome::Page { info, fetched } = outcome else {
+            return Some("only pages are kept");
+        };
+        let page = &fetched.page;
+        match page.url.scheme() {
+            Scheme::About => return Some("built-in pages are not kept"),
+            Scheme::Http | Scheme::Https => return Some("web pages are not kept offline"),
+            Scheme::Gemini | Scheme::Gopher => {}
+        }
+        if info.has_query || page.url.query().is_some() || opts.input.is_some() {
+            return Some("a page reached with a query or an input answer is never kept");
+        }
+        if opts.search.is_some() {
+            return Some("search results are never kept");
+        }
+        let with_identity = info.tls.as_ref().is_some_and(|t| t.client_cert.is_some());
+        if with_identity && !self.config.offline.keep_identity_pages {
+            return Some("pages fetched with a client identity are not kept (keep_identity_pages)");
+        }
+        if matches!(page.content, Content::Binary) && !save {
+            return Some("binary files are kept only when saved");
+        }
+        if !page.ending.is_clean() {
+            return Some(
+                "the answer ended without its end marker (TLS close_notify, or a menu's final \
+                 \".\" line), so it may be incomplete; an offline copy is only kept of a complete one",
+            );
+        }
+        None
+    }
+
+    /// Keep a copy of a visited page when the rules allow it (call after each visit on the
+    /// human face; answers from the memory cache are not rewritten). Returns whether a copy was
+    /// written.
+    pub fn keep_offline(
+        &self,
+        opts: &OpenOptions,
+        outcome: &Outcome,
+    ) -> Result<bool, OfflineError> {
+        if self.offline_refusal(opts, outcome, false).is_some() {
+            return Ok(false);
+        }
+        let Outcome::Page { fetched, .. } = outcome else {
+            return Ok(false);
+        };
+        if fetched.cached {
+            return Ok(false);
+        }
+        Ok(self.store_offline(&fetched.page, fetched.cached_at, false)?)
+    }
+
+    fn store_offline(
+        &self,
+        page: &Page,
+        fetched_at: Option<OffsetDateTime>,
+        save: bool,
+    ) -> Result<bool, StoreError> {
+        let url = page.url.to_string();
+        let media = media_type(page);
+        let new = NewPage {
+            url: &url,
+            media_type: &media,
+            title: page.title(),
+            body: &page.raw,
+            fetched: fetched_at.unwrap_or_else(|| self.now()),
+            save,
+        };
+        self.offline().put(&new, self.now())
+    }
+
+    /// The offline copy of `url`, if one is kept (no network).
+    pub fn offline_copy(&self, url: &str) -> Result<Option<OfflineCopy>, OfflineError> {
+        let Ok(parsed) = Url::parse(url) else {
+            return Ok(None);
+        };
+        if parsed.query().is_some() {
+            return Ok(None);
+        }
+        let key = parsed.to_string();
+        let store = self.offline();
+        let Some(stored) = store.get(&key, self.now())? else {
+            return Ok(None);
+        };
+        let saved = store.entry(&key)?.is_some_and(|e| e.saved.is_some());
+        let Some(page) = rebuild(parsed, &stored.media_type, stored.body) else {
+            return Ok(None);
+        };
+        Ok(Some(OfflineCopy {
+            fetched: Fetched {
+                page: Arc::new(page),
+                cached: true,
+                cached_at: Some(stored.fetched),
+            },
+            fetched_at: stored.fetched,
+            saved,
+        }))
+    }
+
+    /// The copy to offer after a failed fetch of `url`: only for network failures.
+    pub fn offline_fallback(
+        &self,
+        url: &str,
+        outcome: &Outcome,
+    ) -> Result<Option<OfflineCopy>, OfflineError> {
+        match outcome {
+            Outcome::Error { error, .. } if is_network_failure(error) => self.offline_copy(url),
+            _ => Ok(None),
+        }
+    }
+
+    /// Put a page on the reading list: fetch it (same-host redirects followed) and keep it out
+    /// of eviction; with `with_links`, also the pages of the same capsule (scheme, host, port)
+    /// it links to, one level, at most [`MAX_SAVED_LINKS`], paced like a feed refresh.
+    pub async fn save_for_offline(
+        &self,
+        url: &str,
+        with_links: bool,
+    ) -> Result<SaveReport, OfflineError> {
+        let mut report = SaveReport::default();
+        let page = match self.save_one(url).await {
+            Ok(page) => page,
+            Err(reason) => {
+                return Err(OfflineError::NotSaved {
+                    url: url.to_string(),
+                    reason,
+                });
+            }
+        };
+        report.saved.push(page.url.to_string());
+        if !with_links {
+            return Ok(report);
+        }
+        let gap = std::time::Duration::from_millis(self.config.politeness.per_host_interval_ms);
+        for (n, link) in same_capsule_links(&page).into_iter().enumerate() {
+            if n > 0 && !gap.is_zero() {
+                tokio::time::sleep(gap).await;
+            }
+            match self.save_one(&link).await {
+                Ok(p) => report.saved.push(p.url.to_string()),
+                Err(why) => report.failed.push((link, why)),
+            }
+        }
+        Ok(report)
+    }
+
+    async fn save_one(&self, url: &str) -> Result<Arc<Page>, String> {
+        let opts = OpenOptions::default();
+        let (outcome, _) = self.open_following(url, &opts, 5).await;
+        if let Some(why) = self.offline_refusal(&opts, &outcome, true) {
+            return Err(match &outcome {
+                Outcome::Page { .. } => why.to_string(),
+                other => super::feeds::describe(other),
+            });
+        }
+        let Outcome::Page { fetched, .. } = outcome else {
+            return Err("only pages are kept".to_string());
+        };
+        let fetched_at = if fetched.cached {
+            fetched.cached_at
+        } else {
+            None
+        };
+        self.store_offline(&fetched.page, fetched_at, true)
+            .map_err(|e| e.to_string())?;
+        Ok(fetched.page)
+    }
+
+    /// Take a page off the reading list (its copy becomes evictable).
+    pub fn unsave_offline(&self, url: &str) -> Result<bool, StoreError> {
+        let key = Url::parse(url).map_or_else(|_| url.to_string(), |u| u.to_string());
+        self.offline().unsave(&key)
+    }
+
+    /// The reading list, most recently saved first.
+    pub fn reading_list(&self) -> Result<Vec<OfflineEntry>, StoreError> {
+        self.offline().saved()
+    }
+}
+
+/// Links of `page` to other pages of the same capsule (scheme, host, port), without queries,
+/// deduplicated, at most [`MAX_SAVED_LINKS`].
+fn same_capsule_links(page: &Page) -> Vec<String> {
+    let targets: Vec<&str> = match &page.content {
+        Content::Gemtext(doc) => doc.links().map(|l| l.url.as_str()).collect(),
+        Content::Menu(items) => items.iter().map(|i| i.next_url.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let own = page.url.to_string();
+    let mut out: Vec<String> = Vec::new();
+    for t in targets {
+        let Ok(u) = Url::parse(t) else { continue };
+        let same = u.scheme() == page.url.scheme()
+            && u.host() == page.url.host()
+            && u.port() == page.url.port();
+        let key = u.to_string();
+        if same && u.query().is_none() && key != own && !out.contains(&key) {
+            out.push(key);
+        }
+        if out.len() >= MAX_SAVED_LINKS {
+            break;
+        }
+    }
+    out
+}

@@ -1,0 +1,206 @@
+//! The human face of the web: a web page as an [`Outcome`] the browser and `smolweb get`
+//! already show, made from the same [`WebPage`](super::WebPage) `fetch_url` returns. A
+//! converted page (and a markdown one) is rewritten as gemtext ([`markdown_to_gemtext`]) and
+//! parsed into a [`Page`] whose content is that gemtext (links absolute, numbered by the
+//! renderers); other text (plain, JSON, XML, a PDF's text) is a text page. The `mime` is the
+//! page's own Content-Type (`application/pdf` for a PDF, whatever it was sent as), so a face
+//! can tell a web page from a capsule, `raw` is the body as received, and `info.web` says what
+//! the text is ([`Shown`](smolweb_core::webtext::Shown)). An https page's certificate was
+//! verified against the trusted roots (there is no TOFU on the web): `info.tls` carries its
+//! fingerprint and TLS version with [`TofuState::Trusted`].
+//!
+//! A 4xx/5xx answer is an [`Outcome::Failure`] with status 50 (4xx) or 40 (5xx, 408, 429: try
+//! later) and `HTTP <code>` in the meta; a failure to fetch is an [`Outcome::Error`] whose
+//! [`FetchError`] is the nearest Gemini-side error ([`web_error_as_fetch`]).
+
+use super::{WebFetched, WebFormat, WebQuery};
+use crate::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::html::gemtext::markdown_to_gemtext;
+use smolweb_core::html::{Extract, Extraction};
+use smolweb_core::page::{Page, mime_of};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
+use smolweb_core::webtext::BodyKind;
+use smolweb_net::http::WebError;
+use smolweb_net::{FetchError, TlsInfo, TofuState};
+use std::sync::Arc;
+
+/// The gemtext page of a fetched web page (pure; see the module docs). `url` is the page's
+/// URL as smolweb's own type; the final URL after redirects is used when it parses.
+pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
+    let web = &fetched.page;
+    let url = Url::parse(&web.final_url).unwrap_or(url);
+    let own_mime = || {
+        if smolweb_core::pdf::is_pdf(&web.raw) {
+            mime_of("application/pdf")
+        } else {
+            parse_mime(web.content_type.as_deref().unwrap_or("text/html"))
+        }
+    };
+    if web.binary {
+        let mime = match web.content_type.as_deref() {
+            None if !smolweb_core::pdf::is_pdf(&web.raw) => mime_of("application/octet-stream"),
+            _ => own_mime(),
+        };
+        return Page::from_gemini(url, mime, web.raw.clone());
+    }
+    // HTML (converted) and markdown are rewritten as gemtext; other text is shown as text.
+    let as_gemtext = web.extraction != Extraction::None || web.kind == Some(BodyKind::Markdown);
+    let (text, essence) = if as_gemtext {
+        let t = reader_gemtext(web.body.text(), web.meta.title.as_deref());
+        (t, "text/gemini")
+    } else {
+        (web.body.text().to_string(), "text/plain")
+    };
+    let mut shown = mime_of(essence);
+    shown.charset = Some("utf-8".into());
+    let mut page = Page::from_gemini(url, shown, text.into_bytes());
+    page.mime = own_mime();
+    // The page info tells how the web page was decoded, not the reader's own gemtext.
+    page.charset = web.charset;
+    page.unknown_charset = web.unknown_charset.clone();
+    page.lang = web.meta.lang.clone();
+    page.raw = web.raw.clone();
+    page
+}
+
+/// The gemtext of a converted page's markdown, headed by the page's title (pure).
+/// Readability drops a heading that repeats the title: the reader gets it back.
+pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
+    let body = markdown_to_gemtext(markdown);
+    match title {
+        Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
+        _ => body,
+    }
+}
+
+/// The Gemini-side error nearest to a web failure (for the faces that speak `FetchError`).
+pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
+    match e {
+        WebError::InvalidInput(m) => FetchError::InvalidRequest(m.clone()),
+        WebError::PolicyRejected { message, .. } => FetchError::Blocked {
+            host: host.to_string(),
+            reason: message.clone(),
+        },
+        WebError::Dns { host, message } => FetchError::Dns {
+            host: host.clone(),
+            message: message.clone(),
+        },
+        WebError::Connection { message, .. } if message.starts_with("TLS") => {
+            FetchError::Tls(message.clone())
+        }
+        WebError::Connection { host, message } => FetchError::Connection {
+            host: host.clone(),
+            port,
+            message: message.clone(),
+        },
+        WebError::Timeout(d) => FetchError::Timeout(*d),
+        WebError::Redirect(m) | WebError::InvalidResponse(m) => FetchError::Protocol(m.clone()),
+        WebError::Status { message, .. } => FetchError::Protocol(message.clone()),
+        WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
+            FetchError::Protocol(e.to_string())
+        }
+        WebError::Internal(m) => FetchError::Internal(m.clone()),
+    }
+}
+
+/// Open an http(s) URL for the human face (see the module docs): the main content, or the
+/// whole page when [`OpenOptions::web_full`] asks for it.
+pub(crate) async fn open_reader(
+    client: &Client,
+    url: Url,
+    original: &str,
+    opts: &OpenOptions,
+) -> Outcome {
+    client
+        .open_web_reader(url, original, extract_of(opts), opts.refresh)
+        .await
+}
+
+/// The conversion a human asked for.
+fn extract_of(opts: &OpenOptions) -> Extract {
+    if opts.web_full {
+        Extract::Full
+    } else {
+        Extract::Main
+    }
+}
+
+impl Client {
+    /// Fetch an http(s) page and return it as a reader-view [`Outcome`] (for the browser's
+    /// web pages; `extract` toggles main content / full page; `refresh` skips the held copy).
+    pub async fn open_web_reader(
+        &self,
+        url: Url,
+        original: &str,
+        extract: Extract,
+        refresh: bool,
+    ) -> Outcome {
+        let info = RequestInfo {
+            url: original.trim().to_string(),
+            host: url.host().to_string(),
+            port: url.port(),
+            ..RequestInfo::default()
+        };
+        let query = WebQuery {
+            url: original.to_string(),
+            format: WebFormat::Markdown,
+            extract,
+            max_bytes: None,
+        };
+        if refresh {
+            self.forget_web(&query);
+        }
+        let fetched = match self.fetch_web(&query).await {
+            Ok(f) => f,
+            Err(e) => {
+                let error = web_error_as_fetch(&e, url.host(), url.port());
+                return super::super::error(info, error);
+            }
+        };
+        reader_outcome(url, info, &fetched)
+    }
+}
+
+/// The reader-view [`Outcome`] of a fetched web page (pure: what [`Client::open_web_reader`]
+/// answers once the page is fetched). `info` is the request's; the page's final URL, time,
+/// certificate and what its text is ([`WebPage::shown`](super::WebPage::shown)) are added.
+/// A 4xx/5xx answer is a failure (see the module docs).
+pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> Outcome {
+    info.timestamp = Some(fetched.page.fetched_at);
+    info.url = fetched.page.final_url.clone();
+    info.web = fetched.page.shown();
+    info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
+        version: t.version.clone().unwrap_or_else(|| "TLS".into()),
+        cipher: String::new(),
+        cert_fingerprint: t.cert_fingerprint.clone(),
+        cert_not_after: String::new(),
+        tofu: TofuState::Trusted,
+        client_cert: None,
+        client_cert_warning: None,
+        pin_warning: None,
+    });
+    let status = fetched.page.status;
+    if status >= 400 {
+        let temporary = status >= 500 || status == 408 || status == 429;
+        let meta = match &fetched.page.retry_after {
+            Some(r) => format!("HTTP {status} (Retry-After: {r})"),
+            None => format!("HTTP {status}"),
+        };
+        return Outcome::Failure {
+            info,
+            status: if temporary { 40 } else { 50 },
+            meta,
+            retry_after_seconds: None,
+        };
+    }
+    let page = Arc::new(reader_page(url, fetched));
+    Outcome::Page {
+        info,
+        fetched: Fetched {
+            page,
+            cached: fetched.from_cache,
+            cached_at: Some(fetched.page.fetched_at),
+        },
+    }
+}

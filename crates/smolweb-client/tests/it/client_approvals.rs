@@ -1,0 +1,124 @@
+//! Approving and denying an agent's pending requests through the client performs (or drops)
+//! the change in the shared stores.
+
+use smolweb_client::config::Config;
+use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_store::StoreError;
+use smolweb_store::approvals::Request;
+use smolweb_store::identity::{CreatedBy, Scope};
+use smolweb_store::paths::Paths;
+
+const FP: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+fn human() -> (Client, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
+    (
+        Client::new(Config::default(), paths, Face::Human).unwrap(),
+        dir,
+    )
+}
+
+fn ask(c: &Client, request: Request) -> String {
+    c.approvals()
+        .add(request, "test-agent", c.now())
+        .unwrap()
+        .id
+}
+
+async fn about_identities(c: &Client) -> String {
+    match c.open("about:identities", &OpenOptions::default()).await {
+        Outcome::Page { fetched, .. } => fetched.page.body.text().to_string(),
+        o => panic!("{o:?}"),
+    }
+}
+
+#[tokio::test]
+async fn approving_a_pin_pins_and_clears_the_request() {
+    let (c, _dir) = human();
+    let id = ask(
+        &c,
+        Request::TrustPin {
+            host: "example.org".into(),
+            port: 1965,
+            fingerprint: FP.into(),
+        },
+    );
+    assert!(about_identities(&c).await.contains(&id), "pending shown");
+    let done = c.approve(&id).unwrap();
+    assert_eq!(done.fingerprint.as_deref(), Some(FP));
+    let pin = c
+        .known_hosts()
+        .get("example.org", 1965)
+        .unwrap()
+        .expect("pinned");
+    assert_eq!(pin.fingerprint, FP);
+    assert!(c.approvals().pending(c.now()).unwrap().is_empty());
+    assert!(!about_identities(&c).await.contains(&id));
+
+    let id = ask(
+        &c,
+        Request::TrustRemove {
+            host: "example.org".into(),
+            port: 1965,
+        },
+    );
+    c.approve(&id).unwrap();
+    assert!(c.known_hosts().get("example.org", 1965).unwrap().is_none());
+}
+
+#[tokio::test]
+async fn approving_an_identity_creates_an_agent_identity_and_removal_deletes_it() {
+    let (c, _dir) = human();
+    let scope = Scope {
+        host: "example.org".into(),
+        port: 1965,
+        path: "/app".into(),
+    };
+    let id = ask(
+        &c,
+        Request::IdentityCreate {
+            scope: scope.clone(),
+            name: "app login".into(),
+        },
+    );
+    let done = c.approve(&id).unwrap();
+    let made = c.identities().list().unwrap();
+    assert_eq!(made.len(), 1);
+    assert_eq!(made[0].created_by, CreatedBy::Agent);
+    assert!(made[0].agent_use);
+    assert_eq!(made[0].scope, scope);
+    assert_eq!(
+        done.fingerprint.as_deref(),
+        Some(made[0].fingerprint.as_str())
+    );
+    assert!(about_identities(&c).await.contains("app login"));
+
+    let id = ask(
+        &c,
+        Request::IdentityRemove {
+            fingerprint: made[0].fingerprint.clone(),
+            scope,
+        },
+    );
+    c.approve(&id).unwrap();
+    assert!(c.identities().list().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn denying_changes_nothing() {
+    let (c, _dir) = human();
+    let id = ask(
+        &c,
+        Request::TrustPin {
+            host: "example.org".into(),
+            port: 1965,
+            fingerprint: FP.into(),
+        },
+    );
+    let denied = c.deny(&id).unwrap();
+    assert_eq!(denied.id, id);
+    assert!(c.known_hosts().get("example.org", 1965).unwrap().is_none());
+    assert!(c.approvals().pending(c.now()).unwrap().is_empty());
+    assert!(matches!(c.approve(&id), Err(StoreError::NotFound(_))));
+}

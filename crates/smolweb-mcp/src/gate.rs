@@ -1,0 +1,134 @@
+//! The one flow of every consent-gated change (identity create/remove, trust pin/remove):
+//! ask the human (elicitation on either protocol generation) or queue the request for their
+//! approval, perform an approved change through `Client::approve` (the same path the CLI takes),
+//! and reply.
+//!
+//! A gated tool supplies two things: a `Plan` (its checked parameters: either an answer with
+//! nothing to change, or the approval `Request`, the question and the call digest), and a
+//! result type implementing `Gated` (how a queued or a performed change reads). A new gated
+//! tool is those two and one call to [`run`].
+
+use super::ask::{Ask, Retry, ask};
+use super::manage::{err, store_err};
+use super::params::Confirm;
+use super::results::{ErrorCode, ErrorOut};
+use super::seal::Sealer;
+use rmcp::RoleServer;
+use rmcp::model::InputRequiredResult;
+use rmcp::service::RequestContext;
+use smolweb_client::{Approved, Client};
+use smolweb_store::approvals::{Approval, Request};
+
+/// A finished result or a question for a 2026-07-28 client.
+pub(crate) enum Reply<T> {
+    Done(T),
+    NeedInput(InputRequiredResult),
+}
+
+/// Everything a consent round needs.
+pub(crate) struct ConsentCtx<'a> {
+    pub client: &'a Client,
+    pub(crate) sealer: &'a Sealer,
+    pub ctx: &'a RequestContext<RoleServer>,
+    pub retry: &'a Retry,
+}
+
+/// A gated change with its parameters checked.
+pub(crate) enum Plan<O> {
+    /// Nothing to change (already so); the answer as it is.
+    Nothing(O),
+    /// Ask for `request`; `out` is the result to complete.
+    Ask {
+        out: O,
+        request: Request,
+        question: String,
+        /// Binds a 2026-07-28 answer to this very call (see `seal`).
+        digest: String,
+    },
+}
+
+/// How the result of a gated change reports a queued or a performed change.
+pub(crate) trait Gated {
+    /// The change waits in the approval queue as `approval_id`.
+    fn queued(&mut self, message: String, approval_id: String);
+    /// The human approved and the change was made.
+    fn performed(&mut self, client: &Client, done: Approved);
+}
+
+/// What asking for consent came to.
+enum Consent {
+    Approved(Approved),
+    Pending(Approval),
+    NeedInput(InputRequiredResult),
+    Failed(ErrorOut),
+}
+
+impl ConsentCtx<'_> {
+    /// The MCP client's name as the human will read it in a question or the queue.
+    pub(crate) fn client_name(&self) -> String {
+        self.ctx
+            .client_info()
+            .map(|i| i.name)
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "an MCP client".into())
+    }
+
+    async fn consent(&self, request: Request, call_digest: &str, question: String) -> Consent {
+        let answer = ask::<Confirm>(
+            self.ctx,
+            self.retry,
+            self.sealer,
+            "consent",
+            call_digest,
+            question,
+        )
+        .await;
+        let client = self.client;
+        let add = || {
+            client
+                .approvals()
+                .add(request, &self.client_name(), client.now())
+        };
+        match answer {
+            Ask::Answer(Confirm { approve: true }) => {
+                match add().and_then(|queued| client.approve(&queued.id)) {
+                    Ok(done) => Consent::Approved(done),
+                    Err(e) => Consent::Failed(store_err(&e)),
+                }
+            }
+            Ask::Unsupported => match add() {
+                Ok(queued) => Consent::Pending(queued),
+                Err(e) => Consent::Failed(store_err(&e)),
+            },
+            Ask::NeedInput(r) => Consent::NeedInput(r),
+            Ask::Invalid(m) => Consent::Failed(err(ErrorCode::InvalidRequest, m)),
+            Ask::Answer(Confirm { approve: false }) | Ask::Declined => Consent::Failed(err(
+                ErrorCode::UserDeclined,
+                "the user declined the change; do not ask again unless they bring it up",
+            )),
+        }
+    }
+}
+
+/// Run a planned change: ask or queue, perform, reply.
+pub(crate) async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<Reply<O>, ErrorOut> {
+    let (mut out, request, question, digest) = match plan {
+        Plan::Nothing(out) => return Ok(Reply::Done(out)),
+        Plan::Ask {
+            out,
+            request,
+            question,
+            digest,
+        } => (out, request, question, digest),
+    };
+    match c.consent(request, &digest, question).await {
+        Consent::NeedInput(r) => return Ok(Reply::NeedInput(r)),
+        Consent::Failed(e) => return Err(e),
+        Consent::Pending(a) => {
+            let message = format!("waiting for the user's approval: {}", a.request.describe());
+            out.queued(message, a.id);
+        }
+        Consent::Approved(done) => out.performed(c.client, done),
+    }
+    Ok(Reply::Done(out))
+}

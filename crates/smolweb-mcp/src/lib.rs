@@ -1,0 +1,36 @@
+//! The agent's face: `smolweb --mcp` over stdio with rmcp. The only module that knows rmcp.
+//!
+//! `server` holds the tool router and handler; `params` and `results` are the contract's
+//! parameter and result types (serde + schemars), `schema` makes their JSON Schemas portable;
+//! `outcome` maps a client `Outcome` to a result kind (windows via `core::window`); `render` is
+//! the compact text block; `fetch` validates and runs single and batch fetches; `manage` holds
+//! the identity and trust tools, `gate` their one consent flow (`ask` elicits on both protocol generations,
+//! `seal` protects the 2026-07-28 round-trip state); `text` is what the agent reads.
+//! `stdio` is the front end that owns stdin/stdout (bounded lines, JSON-RPC errors for bad
+//! messages) and feeds rmcp; `call` is what every `tools/call` passes through (`args` checks
+//! its arguments against the tool's schema, answered per protocol generation; a cancelled call
+//! is dropped).
+//! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
+
+mod args;
+mod ask;
+mod call;
+mod feeds;
+mod fetch;
+mod gate;
+mod manage;
+pub(crate) mod outcome;
+mod params;
+mod params_feeds;
+pub(crate) mod render;
+pub(crate) mod results;
+mod schema;
+mod seal;
+pub(crate) mod server;
+mod stdio;
+mod text;
+mod web;
+pub(crate) mod web_out;
+
+pub(crate) use server::SmolwebServer;
+pub use stdio::run as run_stdio;

@@ -1,0 +1,519 @@
+//! The result kinds of the MCP contract as serde + schemars types.
+//!
+//! One enum per tool family, internally tagged by `kind`, so the derived schema is a `oneOf`
+//! discriminated by `kind` and the serialized value is exactly the `structuredContent`.
+//! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
+//! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+pub(crate) use smolweb_core::code::ErrorCode;
+
+/// What was asked and how it went; only keys that applied. Never a query string.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct RequestInfoOut {
+    /// The URL asked for, without its query (Gemini).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
+    /// Gemini: the path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Gopher: the item type.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub item_type: Option<String>,
+    /// Gopher: the selector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
+    /// Gemini: a query (or an input answer) was sent; its value is never repeated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub has_query: Option<bool>,
+    /// Gopher: a search string was given for an item that is not a search; it was not sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_ignored: Option<bool>,
+    /// When the request was sent (ISO-8601 UTC); for an answer from smolweb's copy, when the
+    /// request that filled the copy was sent. Absent when refused before sending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cipher: Option<String>,
+    /// `sha256:<hex>` of the server certificate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cert_fingerprint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tofu_warning: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_cert_warning: Option<String>,
+    /// Fetched results: whether the body's end was confirmed (Gemini: TLS close_notify seen;
+    /// Gopher menus: their final "." line; other Gopher items: the connection's close). false
+    /// means the body may have been cut short (many capsules close that way, so it is often
+    /// complete anyway). Repeated from smolweb's copy for cached answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_cleanly: Option<bool>,
+}
+
+// Where a fetched result came from (flattened into the fetched kinds).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CacheMeta {
+    /// True when answered from the body held since an earlier download (no new request).
+    pub cached: bool,
+    /// When the held body was downloaded (ISO-8601), or null.
+    pub cached_at: Option<String>,
+    /// Age of the held body in seconds, or null.
+    pub cache_age_seconds: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum LineType {
+    Text,
+    Link,
+    Heading1,
+    Heading2,
+    Heading3,
+    List,
+    Quote,
+    Preformat,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct LinkOut {
+    /// Absolute URL (gemini, gopher, http(s), about or mailto), or, for a refused link, the
+    /// target as written.
+    pub url: String,
+    /// The label, or null.
+    pub text: Option<String>,
+    /// Set when the link's scheme is not one smolweb follows (`javascript`, `data`, `file`,
+    /// `vbscript`, `telnet`, unknown ones): the link is kept as text, is not in
+    /// `document.links` and must not be followed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_scheme: Option<String>,
+}
+
+/// What smolweb noticed in a text result that the text does not show. The text itself is
+/// kept exactly as sent; absent when there is nothing to say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum TextHint {
+    /// Bidi controls (embeddings, overrides, isolates or marks): the text may display in
+    /// another order than it is stored ("Trojan Source").
+    BidiControls,
+    /// Invisible format characters (zero-width spaces and joiners, word joiners, tag
+    /// characters, soft hyphens, ...): two strings that look alike may differ.
+    InvisibleCharacters,
+    /// The declared charset is not one smolweb knows; `charset` says how the body was decoded.
+    UnknownCharsetLabel,
+}
+
+impl TextHint {
+    /// The serialized name (kebab-case, as `serde` writes it).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            TextHint::BidiControls => "bidi-controls",
+            TextHint::InvisibleCharacters => "invisible-characters",
+            TextHint::UnknownCharsetLabel => "unknown-charset-label",
+        }
+    }
+}
+
+/// One gemtext line: `type` and `content` always, plus only what those cannot say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct LineOut {
+    #[serde(rename = "type")]
+    pub(crate) line_type: LineType,
+    /// The line as sent, marker included.
+    pub content: String,
+    /// Marker stripped (headings, list items, quotes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<LinkOut>,
+    /// Opening fence of a preformatted block only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alt_text: Option<String>,
+    /// Opening fence of a preformatted block only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct DocumentOut {
+    pub lines: Vec<LineOut>,
+    /// The links of this window, in order (the text rendering numbers them from 1).
+    pub links: Vec<LinkOut>,
+}
+
+/// A window position shared by text-like results.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct WindowMeta {
+    /// True when more remains after this window.
+    pub truncated: bool,
+    /// Characters of the whole decoded body.
+    pub total_chars: u64,
+    /// Pass this as `offset` for the next window; null at the end.
+    pub next_offset: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct GemtextOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub document: DocumentOut,
+    pub charset: String,
+    pub lang: Option<String>,
+    /// Body size in bytes.
+    pub size: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+    /// True when this window is (part of) one line longer than the limit, given unparsed.
+    pub partial_line: bool,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
+    /// smolweb: the answer to the capsule's prompt was typed by the user (never shown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_from_user: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct MimeOut {
+    #[serde(rename = "type")]
+    pub mime_type: String,
+    pub subtype: String,
+    pub charset: Option<String>,
+    pub lang: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct SuccessOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub mime_type: MimeOut,
+    pub content: String,
+    pub size: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_from_user: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct GeminiBinaryOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub mime_type: MimeOut,
+    pub size: u64,
+    pub note: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct InputOut {
+    pub request_info: RequestInfoOut,
+    /// The capsule's prompt text (untrusted data).
+    pub prompt: String,
+    /// True for status 11: the answer is secret (a password or similar).
+    pub sensitive: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct RedirectOut {
+    pub request_info: RequestInfoOut,
+    /// The target, resolved to an absolute URL. Not followed.
+    pub new_url: String,
+    pub permanent: bool,
+    /// The target is on another host.
+    pub cross_host: bool,
+    pub scheme: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CertificateOut {
+    pub request_info: RequestInfoOut,
+    pub status: u8,
+    /// The capsule's text (untrusted data).
+    pub message: String,
+    /// True only for 60 (a client certificate is required).
+    pub required: bool,
+    pub next_step: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct ErrorBody {
+    /// One of the contract's error codes (e.g. `INVALID_REQUEST`).
+    #[schemars(with = "String")]
+    pub code: ErrorCode,
+    pub message: String,
+    /// May the same request succeed later?
+    pub retryable: bool,
+    /// The capsule's status for 4x/5x answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u8>,
+    /// The capsule's meta text for 4x/5x answers (untrusted data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<String>,
+    /// True for 4x, false for 5x.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temporary: Option<bool>,
+    /// Seconds to wait (44 SLOW DOWN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_seconds: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct ErrorOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub error: ErrorBody,
+}
+
+/// What `gemini_fetch` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum GeminiResult {
+    Gemtext(GemtextOut),
+    Success(SuccessOut),
+    Binary(GeminiBinaryOut),
+    Input(InputOut),
+    Redirect(RedirectOut),
+    Certificate(CertificateOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct MenuItemOut {
+    #[serde(rename = "type")]
+    pub item_type: String,
+    pub title: String,
+    pub selector: String,
+    pub host: String,
+    pub port: u16,
+    /// Where following the item leads; "" for info lines and items that cannot be followed.
+    pub next_url: String,
+    /// Set when the item's target has a scheme smolweb does not follow (`URL:javascript:...`,
+    /// `URL:file:...`, telnet items): `next_url` is "" and the item is text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_scheme: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct MenuOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub items: Vec<MenuItemOut>,
+    pub truncated: bool,
+    pub total_items: u64,
+    /// Pass this as `offset` for the next items; null at the end.
+    pub next_offset: Option<u64>,
+    /// Present when the text holds bidi controls or invisible characters, in titles or selectors, or
+    /// its charset label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct GopherTextOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    pub text: String,
+    pub charset: String,
+    /// Body size in bytes.
+    pub bytes: u64,
+    #[serde(flatten)]
+    pub window: WindowMeta,
+    /// Present when the text holds bidi controls or invisible characters, or its charset
+    /// label was unknown (see the values).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<TextHint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct GopherBinaryOut {
+    pub request_info: RequestInfoOut,
+    #[serde(flatten)]
+    pub cache: CacheMeta,
+    /// Body size in bytes (the bytes themselves are never returned).
+    pub bytes: u64,
+    /// Guessed from magic bytes.
+    pub mime_type: String,
+    pub note: String,
+}
+
+/// What `gopher_fetch` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum GopherResult {
+    Menu(MenuOut),
+    Text(GopherTextOut),
+    Binary(GopherBinaryOut),
+    Error(ErrorOut),
+}
+
+/// Either fetch family, as produced by the outcome mapping.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum FetchResult {
+    Gemini(GeminiResult),
+    Gopher(GopherResult),
+}
+
+impl FetchResult {
+    pub(crate) fn is_error(&self) -> bool {
+        matches!(
+            self,
+            FetchResult::Gemini(GeminiResult::Error(_))
+                | FetchResult::Gopher(GopherResult::Error(_))
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CertEntry {
+    pub url: String,
+    pub host: String,
+    pub port: u16,
+    pub path: String,
+    pub fingerprint: String,
+    pub not_before: String,
+    pub not_after: String,
+    pub expired: bool,
+    pub name: String,
+    /// "human" or "agent".
+    pub created_by: String,
+    /// May an agent's request present this identity?
+    pub agent_use: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CertListOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub entries: Vec<CertEntry>,
+    /// Identity files that could not be read (named by file name; left untouched, the other
+    /// identities still work). Absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct CertUpdateOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub action: String,
+    pub host: String,
+    pub port: u16,
+    pub path: String,
+    pub fingerprint: Option<String>,
+    /// Expiry of the identity created (ISO-8601), or null.
+    pub expires: Option<String>,
+    pub changed: bool,
+    pub message: String,
+    /// True when the change waits for the user's approval in smolweb.
+    pub pending: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_step: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct TrustEntry {
+    pub host: String,
+    pub port: u16,
+    pub fingerprint: String,
+    pub first_seen: String,
+    pub last_seen: String,
+    pub expires: Option<String>,
+    pub expired: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct TrustListOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub entries: Vec<TrustEntry>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct TrustUpdateOut {
+    pub request_info: Box<RequestInfoOut>,
+    pub action: String,
+    pub host: String,
+    pub port: u16,
+    pub changed: bool,
+    pub message: String,
+    pub pending: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_step: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum CertListResult {
+    ClientCertList(CertListOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum CertUpdateResult {
+    ClientCertUpdate(CertUpdateOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum TrustListResult {
+    TrustList(TrustListOut),
+    Error(ErrorOut),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum TrustUpdateResult {
+    TrustUpdate(TrustUpdateOut),
+    Error(ErrorOut),
+}
+
+/// Build an `error` body from a code and message.
+pub(crate) fn error_body(
+    code: ErrorCode,
+    message: impl Into<String>,
+    retryable: bool,
+) -> ErrorBody {
+    ErrorBody {
+        code,
+        message: message.into(),
+        retryable,
+        status: None,
+        meta: None,
+        temporary: None,
+        retry_after_seconds: None,
+    }
+}
+
+/// An `error` result with a request_info; `retryable` is the code's default.
+pub(crate) fn error_out(
+    info: RequestInfoOut,
+    code: ErrorCode,
+    message: impl Into<String>,
+) -> ErrorOut {
+    ErrorOut {
+        request_info: Box::new(info),
+        error: error_body(code, message, code.retryable()),
+    }
+}

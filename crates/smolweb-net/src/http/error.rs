@@ -1,0 +1,169 @@
+//! [`WebError`]: why a web fetch gave no answer, with its `fetch_url` code.
+
+use crate::FetchError;
+use smolweb_core::code::ErrorCode;
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WebError {
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The guard, robots.txt or a redirect rule refused. `retryable` only for a robots.txt
+    /// that could not be read (try again later, the same way).
+    #[error("{message}")]
+    PolicyRejected { message: String, retryable: bool },
+    #[error("cannot resolve {host}: {message}")]
+    Dns { host: String, message: String },
+    #[error("cannot connect to {host}: {message}")]
+    Connection { host: String, message: String },
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("{0}")]
+    Redirect(String),
+    #[error("{0}")]
+    InvalidResponse(String),
+    /// The server answered 4xx/5xx (its page is still returned). Retryable for 408, 429, 5xx.
+    #[error("{message}")]
+    Status {
+        status: u16,
+        message: String,
+        retryable: bool,
+    },
+    #[error("unsupported content type {content_type} ({bytes} bytes): only text can be read")]
+    Unsupported { content_type: String, bytes: u64 },
+    /// A PDF without text that can be read (encrypted, images only, too large); `reason` says
+    /// which.
+    #[error("this PDF ({bytes} bytes) has no text smolweb can read: {reason}")]
+    UnreadablePdf { reason: String, bytes: u64 },
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl WebError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            WebError::InvalidInput(_) => ErrorCode::InvalidInput,
+            WebError::PolicyRejected { .. } => ErrorCode::PolicyRejected,
+            WebError::Dns { .. } => ErrorCode::DnsResolutionFailed,
+            WebError::Connection { .. } => ErrorCode::ConnectionFailed,
+            WebError::Timeout(_) => ErrorCode::Timeout,
+            WebError::Redirect(_) => ErrorCode::RedirectFailed,
+            WebError::InvalidResponse(_) | WebError::Status { .. } => ErrorCode::InvalidResponse,
+            WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
+                ErrorCode::UnsupportedContentType
+            }
+            WebError::Internal(_) => ErrorCode::InternalError,
+        }
+    }
+
+    pub fn retryable(&self) -> bool {
+        match self {
+            WebError::PolicyRejected { retryable, .. } | WebError::Status { retryable, .. } => {
+                *retryable
+            }
+            other => other.code().retryable(),
+        }
+    }
+
+    /// The error for a 4xx/5xx answer (None below 400). Retry-After is quoted in the message.
+    pub fn for_status(status: u16, retry_after: Option<&str>) -> Option<WebError> {
+        if status < 400 {
+            return None;
+        }
+        let retryable = status == 408 || status == 429 || status >= 500;
+        let mut message = format!("the server answered HTTP {status}");
+        match retry_after.map(str::trim).filter(|r| !r.is_empty()) {
+            Some(r) => message.push_str(&format!(
+                "; Retry-After: {}",
+                r.chars().take(64).collect::<String>()
+            )),
+            None if retryable => message.push_str("; it may work later"),
+            None => {}
+        }
+        Some(WebError::Status {
+            status,
+            message,
+            retryable,
+        })
+    }
+
+    /// A refusal or failure of the address guard, in the web's terms.
+    pub fn from_guard(e: FetchError) -> WebError {
+        match e {
+            FetchError::Blocked { host, reason } => WebError::PolicyRejected {
+                message: format!(
+                    "destination {host} is refused: {reason}; do not retry another way"
+                ),
+                retryable: false,
+            },
+            FetchError::Dns { host, message } => WebError::Dns { host, message },
+            FetchError::Connection { host, message, .. } => WebError::Connection { host, message },
+            FetchError::Timeout(d) => WebError::Timeout(d),
+            FetchError::InvalidRequest(m) => WebError::InvalidInput(m),
+            other => WebError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// The guard's verdict carried through reqwest's error chain from the resolver.
+#[derive(Debug)]
+pub(super) struct GuardError(pub FetchError);
+
+impl std::fmt::Display for GuardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for GuardError {}
+
+/// Map a reqwest error (its source chain decides: the guard's verdict, TLS, timeouts, connect).
+pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration) -> WebError {
+    let host = url.host_str().unwrap_or_default().to_string();
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    let mut messages = Vec::new();
+    while let Some(s) = source {
+        if let Some(g) = s.downcast_ref::<GuardError>() {
+            return WebError::from_guard(g.0.clone());
+        }
+        // rustls errors arrive wrapped in an io::Error, whose `source()` skips the inner one.
+        let tls = s.downcast_ref::<rustls::Error>().or_else(|| {
+            s.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if let Some(t) = tls {
+            return WebError::Connection {
+                host,
+                message: format!("TLS: {t}"),
+            };
+        }
+        messages.push(s.to_string());
+        source = s.source();
+    }
+    messages.dedup();
+    let message = messages.join(": ");
+    // Some connectors flatten the rustls error into text; its wording still says TLS.
+    let lower = message.to_ascii_lowercase();
+    if e.is_connect()
+        && ["peer certificate", "certificate", "handshake", "tls"]
+            .iter()
+            .any(|w| lower.contains(w))
+    {
+        return WebError::Connection {
+            host,
+            message: format!("TLS: {message}"),
+        };
+    }
+    if e.is_timeout() {
+        WebError::Timeout(budget)
+    } else if e.is_connect() {
+        WebError::Connection { host, message }
+    } else if e.is_decode() || e.is_body() {
+        WebError::InvalidResponse(format!("the body could not be read: {message}"))
+    } else if e.is_builder() {
+        WebError::InvalidInput(message)
+    } else {
+        WebError::InvalidResponse(message)
+    }
+}

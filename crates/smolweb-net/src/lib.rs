@@ -1,0 +1,439 @@
+//! The network edge: Gemini over TLS (TOFU decided inside the certificate verifier, client
+//! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the address
+//! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
+//! the MCP error codes.
+
+pub mod cache;
+pub(crate) mod gemini;
+pub(crate) mod gopher;
+pub(crate) mod guard;
+pub mod http;
+pub mod policy;
+pub(crate) mod tls;
+
+pub use smolweb_core::code::ErrorCode;
+pub use smolweb_core::page::Ending;
+use std::time::Duration;
+
+/// A pinned certificate that the server no longer presents (TOFU refused the connection):
+/// what the warning page shows and what "trust once" and "trust and save" act on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
+)]
+pub struct CertChange {
+    pub host: String,
+    pub port: u16,
+    /// Fingerprint of the pinned certificate.
+    pub pinned: String,
+    /// Fingerprint of the certificate presented now.
+    pub presented: String,
+    /// Expiry of the pinned certificate (RFC 3339, or "unknown").
+    pub pinned_not_after: String,
+    /// Expiry of the certificate presented now (RFC 3339).
+    pub presented_not_after: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    #[error("gopher item type '{0}' cannot be fetched (telnet/CSO sessions)")]
+    NotFetchable(char),
+    #[error("destination {host} is blocked: {reason}")]
+    Blocked { host: String, reason: String },
+    #[error("robots.txt of {host} disallows {path}")]
+    BlockedByRobots { host: String, path: String },
+    #[error("robots.txt of {host} is temporarily unavailable")]
+    RobotsUnavailable { host: String },
+    #[error("cannot resolve {host}: {message}")]
+    Dns { host: String, message: String },
+    #[error("cannot connect to {host}:{port}: {message}")]
+    Connection {
+        host: String,
+        port: u16,
+        message: String,
+    },
+    #[error("timed out after {0:?}")]
+    Timeout(Duration),
+    #[error("TLS error: {0}")]
+    Tls(String),
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    #[error("response larger than the limit of {limit} bytes")]
+    TooLarge { limit: u64 },
+    #[error("slow down: the host asks to wait {retry_after_seconds} s")]
+    SlowDown { retry_after_seconds: u64 },
+    #[error("{change}")]
+    CertificateChanged { change: Box<CertChange> },
+    #[error("the certificate of {host} expired on {not_after}")]
+    CertificateExpired { host: String, not_after: String },
+    #[error("the certificate of {host} is not valid before {not_before}")]
+    CertificateNotYetValid { host: String, not_before: String },
+    #[error("the certificate store is unavailable: {0}")]
+    CertificateStoreUnavailable(String),
+    #[error("client certificate refused: {0}")]
+    ClientCertRefused(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl FetchError {
+    /// The contract's error code for this failure.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            FetchError::InvalidRequest(_) => ErrorCode::InvalidRequest,
+            FetchError::NotFetchable(_) => ErrorCode::NotFetchable,
+            FetchError::Blocked { .. } => ErrorCode::Blocked,
+            FetchError::BlockedByRobots { .. } => ErrorCode::BlockedByRobots,
+            FetchError::RobotsUnavailable { .. } => ErrorCode::RobotsUnavailable,
+            FetchError::Dns { .. } => ErrorCode::DnsError,
+            FetchError::Connection { .. } => ErrorCode::ConnectionError,
+            FetchError::Timeout(_) => ErrorCode::Timeout,
+            FetchError::Tls(_) => ErrorCode::TlsError,
+            FetchError::Protocol(_) => ErrorCode::ProtocolError,
+            FetchError::TooLarge { .. } => ErrorCode::ResponseTooLarge,
+            FetchError::SlowDown { .. } => ErrorCode::SlowDown,
+            FetchError::CertificateChanged { .. } => ErrorCode::CertificateChanged,
+            FetchError::CertificateExpired { .. } => ErrorCode::CertificateExpired,
+            FetchError::CertificateNotYetValid { .. } => ErrorCode::CertificateNotYetValid,
+            FetchError::CertificateStoreUnavailable(_) => ErrorCode::CertificateStoreUnavailable,
+            FetchError::ClientCertRefused(_) => ErrorCode::ClientCertRefused,
+            FetchError::Internal(_) => ErrorCode::InternalError,
+        }
+    }
+
+    /// May the same request succeed if tried again later? (The code decides.)
+    pub fn retryable(&self) -> bool {
+        self.code().retryable()
+    }
+}
+
+/// TOFU state of the server certificate for this fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TofuState {
+    /// First visit: the certificate was pinned now.
+    FirstUse,
+    Trusted,
+    /// The pinned certificate had expired; the new one was pinned per policy.
+    ReplacedExpired {
+        previous: String,
+    },
+    /// The human chose "trust once" for a changed certificate (not saved).
+    TrustedOnce,
+}
+
+/// TLS facts of a Gemini fetch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsInfo {
+    /// "TLSv1.3" / "TLSv1.2".
+    pub version: String,
+    /// IANA cipher suite name.
+    pub cipher: String,
+    /// `sha256:<hex>` of the server certificate DER.
+    pub cert_fingerprint: String,
+    pub cert_not_after: String,
+    pub tofu: TofuState,
+    /// Fingerprint of the client identity presented, if any.
+    pub client_cert: Option<String>,
+    /// Set when an identity was withheld or sent with a caveat (e.g. TLS 1.2).
+    pub client_cert_warning: Option<String>,
+    /// Set when the certificate was accepted but its pin could not be saved (disk full):
+    /// why. The pin then lasts only as long as this process.
+    pub pin_warning: Option<String>,
+}
+
+impl TlsInfo {
+    /// The `tofu_warning` text of the MCP contract, when there is something to say.
+    pub fn tofu_warning(&self) -> Option<String> {
+        if let Some(why) = &self.pin_warning {
+            return Some(format!(
+                "the server certificate was accepted but its pin could not be saved ({why}); \
+                 the next run will treat this host as a first visit again"
+            ));
+        }
+        match &self.tofu {
+            TofuState::FirstUse => {
+                Some("first visit: the server certificate was pinned (trust on first use)".into())
+            }
+            TofuState::Trusted => None,
+            TofuState::ReplacedExpired { previous } => Some(format!(
+                "the pinned certificate {previous} had expired; the new certificate was pinned"
+            )),
+            TofuState::TrustedOnce => {
+                Some("a changed certificate was trusted for this session only".into())
+            }
+        }
+    }
+}
+
+/// Which client identity to present.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IdentityChoice {
+    /// The identity whose scope covers the URL (longest prefix), if any.
+    #[default]
+    Auto,
+    /// Present none.
+    None,
+    /// Present this fingerprint.
+    Fingerprint(String),
+}
+
+/// Why a request is held back before it is sent (told to [`NetOptions::waits`], for a caller
+/// that reports progress: a batch says which of its URLs waits and for what).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// All of the host's in-flight slots (`network.max_in_flight_per_host`) are taken.
+    HostSlot { host: String, limit: usize },
+    /// All of the process's in-flight slots (`network.max_in_flight`) are taken.
+    AnySlot { limit: usize },
+    /// The host's next paced turn is `wait` away (`politeness.per_host_interval_ms`, or a 44).
+    Paced { host: String, wait: Duration },
+}
+
+/// Where waits are told; a send that finds no receiver is ignored.
+pub type WaitNotices = tokio::sync::mpsc::UnboundedSender<Wait>;
+
+/// Tell `notices` (if any) about a wait.
+pub fn tell_wait(notices: Option<&WaitNotices>, wait: Wait) {
+    if let Some(n) = notices {
+        let _ = n.send(wait);
+    }
+}
+
+/// Per-request knobs (filled by `client` from the config and the face).
+#[derive(Clone, Debug)]
+pub struct NetOptions {
+    pub timeout: Duration,
+    pub max_body: u64,
+    pub allow_private: bool,
+    pub allowed_hosts: Vec<String>,
+    /// An agent's request: identities with agent_use = false are never presented.
+    pub for_agent: bool,
+    pub identity: IdentityChoice,
+    pub allow_client_cert_over_tls12: bool,
+    /// Accept this exact changed certificate once (human "trust once"), without saving it.
+    pub trust_once: Option<String>,
+    /// Receives the count of body bytes read so far (loading indicators).
+    pub progress: Option<tokio::sync::watch::Sender<u64>>,
+    /// Told when the request waits for a slot or a paced turn before it is sent.
+    pub waits: Option<WaitNotices>,
+}
+
+impl Default for NetOptions {
+    fn default() -> Self {
+        NetOptions {
+            timeout: Duration::from_secs(30),
+            max_body: 1024 * 1024,
+            allow_private: false,
+            allowed_hosts: Vec::new(),
+            for_agent: true,
+            identity: IdentityChoice::Auto,
+            allow_client_cert_over_tls12: false,
+            trust_once: None,
+            progress: None,
+            waits: None,
+        }
+    }
+}
+
+/// A raw Gemini answer.
+#[derive(Clone, Debug)]
+pub struct GeminiResponse {
+    pub header: smolweb_core::response::Header,
+    /// Body bytes (2x only; empty otherwise).
+    pub body: Vec<u8>,
+    pub tls: TlsInfo,
+    /// How the body ended: `NoCloseNotify` when the server closed without TLS close_notify
+    /// (2x only; `Clean` otherwise).
+    pub ending: Ending,
+}
+
+/// The network stack of one process: TLS configurations (one per identity, kept for session
+/// resumption), the shared TOFU and identity stores.
+pub struct Net {
+    known_hosts: smolweb_store::tofu::KnownHosts,
+    identities: smolweb_store::identity::Identities,
+    tofu_policy: smolweb_store::tofu::TofuPolicy,
+    tls: tls::TlsState,
+}
+
+impl Net {
+    pub fn new(
+        known_hosts: smolweb_store::tofu::KnownHosts,
+        identities: smolweb_store::identity::Identities,
+        tofu_policy: smolweb_store::tofu::TofuPolicy,
+    ) -> Net {
+        Net {
+            tls: tls::TlsState::new(known_hosts.clone(), tofu_policy),
+            known_hosts,
+            identities,
+            tofu_policy,
+        }
+    }
+
+    pub fn known_hosts(&self) -> &smolweb_store::tofu::KnownHosts {
+        &self.known_hosts
+    }
+
+    pub fn identities(&self) -> &smolweb_store::identity::Identities {
+        &self.identities
+    }
+
+    pub fn tofu_policy(&self) -> smolweb_store::tofu::TofuPolicy {
+        self.tofu_policy
+    }
+
+    /// Drop all remembered TLS sessions: the next Gemini fetches do full handshakes (and so
+    /// run the TOFU verifier again).
+    pub fn forget_sessions(&self) {
+        self.tls.forget_sessions();
+    }
+
+    /// Fetch a gemini:// URL (its query included) and return the raw answer.
+    pub async fn gemini(
+        &self,
+        url: &smolweb_core::url::Url,
+        opts: &NetOptions,
+    ) -> Result<GeminiResponse, FetchError> {
+        gemini::fetch(self, url, opts).await
+    }
+
+    /// Fetch a gopher item: send `selector[TAB search]CRLF`, read to close (bounded).
+    pub async fn gopher(
+        &self,
+        target: &smolweb_core::url::GopherTarget,
+        opts: &NetOptions,
+    ) -> Result<Vec<u8>, FetchError> {
+        gopher::fetch(target, opts).await
+    }
+}
+
+/// Connect to the first checked address that answers (never to anything unchecked).
+async fn connect(
+    host: &str,
+    port: u16,
+    addrs: &[std::net::SocketAddr],
+) -> Result<tokio::net::TcpStream, FetchError> {
+    let mut last = String::from("no address to connect to");
+    for addr in addrs {
+        match tokio::net::TcpStream::connect(addr).await {
+            Ok(stream) => {
+                // Small request, small answers: never wait for Nagle.
+                stream
+                    .set_nodelay(true)
+                    .map_err(|e| FetchError::Connection {
+                        host: host.to_string(),
+                        port,
+                        message: e.to_string(),
+                    })?;
+                return Ok(stream);
+            }
+            Err(e) => last = format!("{addr}: {e}"),
+        }
+    }
+    Err(FetchError::Connection {
+        host: host.to_string(),
+        port,
+        message: last,
+    })
+}
+
+/// Read until EOF into `body` (which may already hold bytes), refusing more than `max` bytes
+/// and reporting progress. An `UnexpectedEof` (the peer closed without TLS close_notify; only
+/// a TLS stream reports it) ends the body too, since many capsules close that way, but the
+/// answer says so: [`Ending::NoCloseNotify`]. Other read errors go through `map_err`.
+async fn read_body<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut R,
+    body: &mut Vec<u8>,
+    max: u64,
+    progress: Option<&tokio::sync::watch::Sender<u64>>,
+    map_err: impl Fn(std::io::Error) -> FetchError,
+) -> Result<Ending, FetchError> {
+    use tokio::io::AsyncReadExt;
+    let too_large = || FetchError::TooLarge { limit: max };
+    if body.len() as u64 > max {
+        return Err(too_large());
+    }
+    let mut chunk = vec![0u8; 16 * 1024];
+    loop {
+        if let Some(p) = progress {
+            p.send_replace(body.len() as u64);
+        }
+        let n = match reader.read(&mut chunk).await {
+            Ok(0) => return Ok(Ending::Clean),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                return Ok(Ending::NoCloseNotify);
+            }
+            Err(e) => return Err(map_err(e)),
+        };
+        if (body.len() + n) as u64 > max {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn internal(e: std::io::Error) -> FetchError {
+        FetchError::Internal(e.to_string())
+    }
+
+    #[tokio::test]
+    async fn body_is_bounded_and_progress_reported() {
+        let (tx, rx) = tokio::sync::watch::channel(0u64);
+        let mut body = b"ab".to_vec();
+        let mut input: &[u8] = b"cdef";
+        let ending = read_body(&mut input, &mut body, 6, Some(&tx), internal)
+            .await
+            .unwrap();
+        assert_eq!(ending, Ending::Clean);
+        assert_eq!(body, b"abcdef");
+        assert_eq!(*rx.borrow(), 6);
+        let mut body = Vec::new();
+        let mut input: &[u8] = b"1234567";
+        let err = read_body(&mut input, &mut body, 6, None, internal)
+            .await
+            .unwrap_err();
+        assert_eq!(err, FetchError::TooLarge { limit: 6 });
+    }
+
+    #[tokio::test]
+    async fn unexpected_eof_ends_the_body_and_says_so() {
+        let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::UnexpectedEof);
+        let mut body = Vec::new();
+        let ending = read_body(&mut reader, &mut body, 100, None, internal)
+            .await
+            .unwrap();
+        assert_eq!(body, b"xyz");
+        assert_eq!(ending, Ending::NoCloseNotify);
+        let mut reader = tokio_test_reader(b"xyz", std::io::ErrorKind::ConnectionReset);
+        let err = read_body(&mut reader, &mut Vec::new(), 100, None, internal).await;
+        assert!(err.is_err());
+    }
+
+    /// A reader that yields `data` and then fails with `kind`.
+    fn tokio_test_reader(
+        data: &'static [u8],
+        kind: std::io::ErrorKind,
+    ) -> impl tokio::io::AsyncRead + Unpin {
+        use tokio::io::AsyncReadExt;
+        data.chain(FailingReader(kind))
+    }
+
+    struct FailingReader(std::io::ErrorKind);
+
+    impl tokio::io::AsyncRead for FailingReader {
+        fn poll_read(
+            self: std::pin::Pin<&mut Self>,
+            _cx: &mut std::task::Context<'_>,
+            _buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Err(std::io::Error::from(self.0)))
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Bookmarks, stored as a gemtext file of `=> URL title` lines (readable as a page).
+
+use super::StoreError;
+use super::atomic::{self, Modes};
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bookmark {
+    pub url: String,
+    pub title: String,
+}
+
+/// Parse the gemtext file: every `=> URL [title]` line is a bookmark, other lines are
+/// ignored (they are not kept on the next write). Never fails.
+fn parse(text: &str) -> Result<Vec<Bookmark>, std::convert::Infallible> {
+    Ok(text.lines().filter_map(parse_link).collect())
+}
+
+fn parse_link(line: &str) -> Option<Bookmark> {
+    let rest = line.strip_prefix("=>")?.trim();
+    let (url, title) = match rest.split_once(char::is_whitespace) {
+        Some((u, t)) => (u, t.trim()),
+        None => (rest, ""),
+    };
+    (!url.is_empty()).then(|| Bookmark {
+        url: url.to_string(),
+        title: title.to_string(),
+    })
+}
+
+fn render(list: &[Bookmark]) -> String {
+    let mut out = String::from("# Bookmarks\n\n");
+    for b in list {
+        if b.title.is_empty() {
+            out.push_str(&format!("=> {}\n", b.url));
+        } else {
+            out.push_str(&format!("=> {} {}\n", b.url, b.title));
+        }
+    }
+    out
+}
+
+/// A title fits on its link line: line breaks and control characters become spaces.
+fn clean_title(title: &str) -> String {
+    let one_line: String = title
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    one_line.trim().to_string()
+}
+
+/// The bookmarks file (`bookmarks.gmi`).
+#[derive(Clone, Debug)]
+pub struct Bookmarks {
+    path: PathBuf,
+}
+
+impl Bookmarks {
+    pub fn new(path: PathBuf) -> Bookmarks {
+        Bookmarks { path }
+    }
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+    /// Bookmarks in file order (oldest first).
+    pub fn list(&self) -> Result<Vec<Bookmark>, StoreError> {
+        atomic::read(&self.path, parse)
+    }
+    fn update<R>(
+        &self,
+        mutate: impl FnOnce(&mut Vec<Bookmark>) -> (R, bool),
+    ) -> Result<R, StoreError> {
+        atomic::update_if(
+            &self.path,
+            Modes::DATA,
+            parse,
+            |l| Ok(render(l)),
+            |l| Ok(mutate(l)),
+        )
+    }
+    /// Add (or retitle) a bookmark; returns true when it was new.
+    pub fn add(&self, url: &str, title: &str) -> Result<bool, StoreError> {
+        let url = url.trim();
+        if url.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(StoreError::Invalid(format!(
+                "not a bookmarkable URL: {url:?}"
+            )));
+        }
+        let title = clean_title(title);
+        self.update(|list| match list.iter_mut().find(|b| b.url == url) {
+            Some(b) => {
+                let changed = b.title != title;
+                b.title = title;
+                (false, changed)
+            }
+            None => {
+                list.push(Bookmark {
+                    url: url.to_string(),
+                    title,
+                });
+                (true, true)
+            }
+        })
+    }
+    /// Remove a bookmark; returns whether it existed.
+    pub fn remove(&self, url: &str) -> Result<bool, StoreError> {
+        let url = url.trim();
+        self.update(|list| {
+            let before = list.len();
+            list.retain(|b| b.url != url);
+            let removed = list.len() != before;
+            (removed, removed)
+        })
+    }
+    /// The bookmarks as a gemtext page.
+    pub fn to_gemtext(&self) -> Result<String, StoreError> {
+        Ok(render(&self.list()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_lines() {
+        let text = "# Bookmarks\n\n=> gemini://a/ Alpha site\n=>gemini://b/\n=>   \ntext\n=> gopher://c:70/1/x  Spaced  title \n";
+        let got = parse(text).unwrap();
+        let want = [
+            ("gemini://a/", "Alpha site"),
+            ("gemini://b/", ""),
+            ("gopher://c:70/1/x", "Spaced  title"),
+        ];
+        assert_eq!(got.len(), want.len());
+        for (b, (u, t)) in got.iter().zip(want) {
+            assert_eq!((b.url.as_str(), b.title.as_str()), (u, t));
+        }
+        assert_eq!(parse(&render(&got)).unwrap(), got);
+    }
+
+    #[test]
+    fn titles_stay_on_one_line() {
+        assert_eq!(clean_title(" a\nb\r\tc "), "a b  c");
+    }
+}

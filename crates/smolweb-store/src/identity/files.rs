@@ -1,0 +1,244 @@
+//! On-disk layout of the identities directory: `<hex>.toml` metadata (with the certificate
+//! PEM) and `<hex>.key` private key PEM, both 0600, in a 0700 directory whose modes are
+//! re-applied on every write. One directory lock (`<dir>/.lock`) covers all of them, so
+//! "no two identities with the same name and scope" holds across processes.
+
+use super::{Identity, KeyMaterial, Scan, Unreadable};
+use crate::StoreError;
+use crate::atomic::{self, Modes};
+use crate::parse_failure::ParseFailure;
+use std::path::{Path, PathBuf};
+
+fn io_err(path: &Path, source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The file stem of a fingerprint: its 64 lowercase hex digits. Accepts `sha256:<hex>` or the
+/// bare hex (either case); anything else is Invalid (never becomes a path).
+pub(super) fn stem(fingerprint: &str) -> Result<String, StoreError> {
+    let fp = fingerprint.trim();
+    let hex = fp
+        .get(..7)
+        .filter(|p| p.eq_ignore_ascii_case("sha256:"))
+        .map_or(fp, |_| &fp[7..]);
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(hex.to_ascii_lowercase())
+    } else {
+        Err(StoreError::Invalid(format!(
+            "not an identity fingerprint (sha256:<64 hex>): {fingerprint}"
+        )))
+    }
+}
+
+pub(super) fn with_dir_lock<R>(
+    dir: &Path,
+    exclusive: bool,
+    f: impl FnOnce() -> Result<R, StoreError>,
+) -> Result<R, StoreError> {
+    if exclusive {
+        atomic::ensure_dir(dir, Modes::SECRET)?;
+    }
+    atomic::with_lock(&dir.join(".lock"), exclusive, f)
+}
+
+fn parse_file(path: &Path) -> Result<Option<Identity>, StoreError> {
+    let Some(text) = atomic::read_text(path)? else {
+        return Ok(None);
+    };
+    atomic::parse_toml::<Identity>(&text)
+        .map(Some)
+        .map_err(|e| StoreError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.describe(&text),
+        })
+}
+
+pub(super) fn load_one(dir: &Path, stem: &str) -> Result<Option<Identity>, StoreError> {
+    parse_file(&dir.join(format!("{stem}.toml")))
+}
+
+/// Every `*.toml` in the directory (a missing directory = none), sorted by scope then name;
+/// a file that cannot be read or parsed is the error, naming it.
+pub(super) fn load_all(dir: &Path) -> Result<Vec<Identity>, StoreError> {
+    let scan = scan(dir)?;
+    match scan.unreadable.into_iter().next() {
+        Some(bad) => Err(bad.into_error()),
+        None => Ok(scan.identities),
+    }
+}
+
+/// Every `*.toml` in the directory, the readable ones parsed and the others named (left
+/// untouched). Only a directory that cannot be listed is an error.
+pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Scan::default()),
+        Err(e) => return Err(io_err(dir, e)),
+    };
+    let mut out = Scan::default();
+    for entry in entries {
+        let path = entry.map_err(|e| io_err(dir, e))?.path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        match parse_file(&path) {
+            Ok(found) => out.identities.extend(found),
+            Err(StoreError::Corrupt { path, reason }) => {
+                out.unreadable.push(Unreadable { path, reason })
+            }
+            Err(StoreError::Io { path, source }) => out.unreadable.push(Unreadable {
+                path,
+                reason: source.to_string(),
+            }),
+            Err(StoreError::NotRegular { path, kind }) => out.unreadable.push(Unreadable {
+                path,
+                reason: format!("it is {kind}, not a regular file"),
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    out.identities.sort_by(|a, b| {
+        (&a.scope.host, a.scope.port, &a.scope.path, &a.name).cmp(&(
+            &b.scope.host,
+            b.scope.port,
+            &b.scope.path,
+            &b.name,
+        ))
+    });
+    out.unreadable.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+pub(super) fn read_key(dir: &Path, stem: &str) -> Result<String, StoreError> {
+    let path = dir.join(format!("{stem}.key"));
+    atomic::read_text(&path)?
+        .ok_or_else(|| io_err(&path, std::io::Error::from(std::io::ErrorKind::NotFound)))
+}
+
+/// Write the metadata (and, for a new identity, the key first, so metadata never exists
+/// without its key). Caller holds the exclusive directory lock.
+pub(super) fn write_identity(
+    dir: &Path,
+    identity: &Identity,
+    key_pem: Option<&str>,
+) -> Result<(), StoreError> {
+    let stem = stem(&identity.fingerprint)?;
+    let key_path = dir.join(format!("{stem}.key"));
+    if let Some(key) = key_pem {
+        atomic::write_file(&key_path, key.as_bytes(), Modes::SECRET)?;
+    } else if key_path.exists() {
+        atomic::set_mode(&key_path, Modes::SECRET.file)?;
+    }
+    let body = atomic::render_toml(identity)?;
+    let text = format!(
+        "# smolweb client identity {}. The private key is in {stem}.key.\n\n{body}",
+        identity.name.replace(['\r', '\n'], " ")
+    );
+    let meta = dir.join(format!("{stem}.toml"));
+    let written = atomic::write_file(&meta, text.as_bytes(), Modes::SECRET);
+    if written.is_err() && key_pem.is_some() {
+        let _ = std::fs::remove_file(&key_path);
+    }
+    written
+}
+
+/// Delete the key, then the metadata (a failed second step can be retried).
+pub(super) fn remove_identity(dir: &Path, stem: &str) -> Result<(), StoreError> {
+    for ext in ["key", "toml"] {
+        let path = dir.join(format!("{stem}.{ext}"));
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_err(&path, e)),
+        }
+    }
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// A file name made of the identity name: letters, digits, '-', '_' and '.' kept, the rest
+/// '_'; never empty, never starting with '.'.
+pub(super) fn safe_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let trimmed = cleaned.trim_start_matches('.');
+    if trimmed.is_empty() {
+        "identity".into()
+    } else {
+        trimmed.into()
+    }
+}
+
+pub(super) fn export(
+    dir: &Path,
+    name: &str,
+    km: &KeyMaterial,
+) -> Result<(PathBuf, PathBuf), StoreError> {
+    let base = safe_name(name);
+    let crt = dir.join(format!("{base}.crt"));
+    let key = dir.join(format!("{base}.key"));
+    for p in [&crt, &key] {
+        if p.exists() {
+            return Err(StoreError::Exists(p.display().to_string()));
+        }
+    }
+    let private = Modes {
+        enforce_dir: false,
+        ..Modes::SECRET
+    };
+    atomic::write_file(&key, km.key_pem.as_bytes(), private)?;
+    atomic::write_file(&crt, km.cert_pem.as_bytes(), Modes::PUBLIC)?;
+    Ok((crt, key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems() {
+        let hex = "ab".repeat(32);
+        assert_eq!(stem(&format!("sha256:{hex}")).unwrap(), hex);
+        assert_eq!(
+            stem(&format!("SHA256:{}", hex.to_uppercase())).unwrap(),
+            hex
+        );
+        assert_eq!(stem(&hex).unwrap(), hex);
+        for bad in [
+            "",
+            "sha256:",
+            "../../etc/passwd",
+            "sha256:abc",
+            &format!("{hex}/"),
+        ] {
+            assert!(stem(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn safe_names() {
+        let cases = [
+            ("alice", "alice"),
+            ("my id/../x", "my_id_.._x"),
+            ("..hidden", "hidden"),
+            ("", "identity"),
+            ("é-ok_1.2", "é-ok_1.2"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(safe_name(input), want, "{input}");
+        }
+    }
+}

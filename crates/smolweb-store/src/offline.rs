@@ -1,0 +1,354 @@
+//! The offline page cache: copies of pages on disk, bounded by size, in the cache directory.
+//!
+//! Layout: `index.toml` (one row per page: URL, file, bytes, fetched, last used, saved) and
+//! `pages/<sha256 of the URL>.page` (a short text header naming the URL, the answer's media
+//! type and the fetch time, a blank line, then the body bytes as received).
+//! Invariants:
+//! - Every change of the index runs under its lock through [`atomic::update_if`]; a page file
+//!   is written inside that same critical section with [`atomic::write_file`] (temp file,
+//!   fsync, rename), so a killed writer leaves the old copy whole, and two processes storing
+//!   at once merge their rows. Files are 0600 in 0700 directories.
+//! - The page file is self-describing; the index is bookkeeping. A file whose header does not
+//!   name the URL asked for (or does not parse) is treated as missing, never shown.
+//! - Size bound: after each store, pages that are not saved are evicted least recently used
+//!   first until the total is at most `max_bytes`. Saved pages (the reading list) are never
+//!   evicted and count toward the total. A bound of 0 keeps no unsaved pages.
+//! - What may be stored (no queries, no identity pages, nothing from the agent) is decided by
+//!   the caller (`client::offline`); this module stores what it is given.
+
+use super::StoreError;
+use super::atomic::{self, Modes};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+const MAGIC: &str = "smolweb-offline 1";
+
+/// Temp files older than this are leftovers of a killed writer and are removed by [`Offline::sweep`].
+pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// One row of the index.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OfflineEntry {
+    pub url: String,
+    /// Body size in bytes.
+    pub bytes: u64,
+    #[serde(with = "time::serde::rfc3339")]
+    pub fetched: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub last_used: OffsetDateTime,
+    /// When the human saved it for offline reading (None: an ordinary, evictable copy).
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub saved: Option<OffsetDateTime>,
+    /// The page's title when it has one (for the reading list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// A stored page as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPage {
+    pub(crate) url: String,
+    /// The media type line (`text/gemini; charset=utf-8`); for Gopher, what the item decoded as.
+    pub media_type: String,
+    pub fetched: OffsetDateTime,
+    pub body: Vec<u8>,
+}
+
+/// What to store.
+#[derive(Clone, Debug)]
+pub struct NewPage<'a> {
+    pub url: &'a str,
+    pub media_type: &'a str,
+    pub title: Option<&'a str>,
+    pub body: &'a [u8],
+    pub fetched: OffsetDateTime,
+    /// Put it on the reading list (kept out of eviction).
+    pub save: bool,
+}
+
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Index {
+    #[serde(default, rename = "page")]
+    pages: Vec<OfflineEntry>,
+}
+
+fn render(index: &Index) -> Result<String, StoreError> {
+    let body = atomic::render_toml(index)?;
+    Ok(format!(
+        "# smolweb offline copies (index; the pages are in pages/).\n\n{body}"
+    ))
+}
+
+fn second(t: OffsetDateTime) -> OffsetDateTime {
+    t.replace_nanosecond(0).unwrap_or(t)
+}
+
+/// The offline cache directory.
+#[derive(Clone, Debug)]
+pub struct Offline {
+    dir: PathBuf,
+    max_bytes: u64,
+}
+
+impl Offline {
+    pub fn new(dir: PathBuf, max_bytes: u64) -> Offline {
+        Offline { dir, max_bytes }
+    }
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+    fn index_path(&self) -> PathBuf {
+        self.dir.join("index.toml")
+    }
+    fn pages_dir(&self) -> PathBuf {
+        self.dir.join("pages")
+    }
+    /// The file holding `url`'s copy.
+    pub fn page_path(&self, url: &str) -> PathBuf {
+        let digest = Sha256::digest(url.as_bytes());
+        self.pages_dir()
+            .join(format!("{}.page", hex::encode(digest)))
+    }
+
+    fn update<R>(
+        &self,
+        mutate: impl FnOnce(&mut Index) -> Result<(R, bool), StoreError>,
+    ) -> Result<R, StoreError> {
+        atomic::update_if(
+            &self.index_path(),
+            Modes::DATA,
+            atomic::parse_toml::<Index>,
+            render,
+            mutate,
+        )
+    }
+
+    /// All rows, most recently used first.
+    pub fn list(&self) -> Result<Vec<OfflineEntry>, StoreError> {
+        let mut pages = atomic::read(&self.index_path(), atomic::parse_toml::<Index>)?.pages;
+        pages.sort_by_key(|p| std::cmp::Reverse(p.last_used));
+        Ok(pages)
+    }
+
+    /// The reading list (saved pages), most recently saved first.
+    pub fn saved(&self) -> Result<Vec<OfflineEntry>, StoreError> {
+        let mut pages: Vec<_> = self
+            .list()?
+            .into_iter()
+            .filter(|p| p.saved.is_some())
+            .collect();
+        pages.sort_by_key(|p| std::cmp::Reverse(p.saved));
+        Ok(pages)
+    }
+
+    /// Store (or replace) a copy, then evict down to the bound. Returns false when it was not
+    /// kept: an unsaved page larger than the whole bound (or a bound of 0). A page already
+    /// saved stays saved.
+    pub fn put(&self, page: &NewPage<'_>, now: OffsetDateTime) -> Result<bool, StoreError> {
+        let bytes = page.body.len() as u64;
+        let now = second(now);
+        let stored = self.update(|index| {
+            let known = index.pages.iter().position(|p| p.url == page.url);
+            let was_saved = known.and_then(|i| index.pages[i].saved);
+            let saved = if page.save {
+                was_saved.or(Some(now))
+            } else {
+                was_saved
+            };
+            if saved.is_none() && bytes > self.max_bytes {
+                return Ok((false, false));
+            }
+            atomic::write_file(&self.page_path(page.url), &encode(page), Modes::DATA)?;
+            let row = OfflineEntry {
+                url: page.url.to_string(),
+                bytes,
+                fetched: second(page.fetched),
+                last_used: now,
+                saved,
+                title: page.title.map(str::to_string).filter(|t| !t.is_empty()),
+            };
+            match known {
+                Some(i) => index.pages[i] = row,
+                None => index.pages.push(row),
+            }
+            self.evict(index);
+            Ok((true, true))
+        })?;
+        self.sweep(STALE_TEMP);
+        Ok(stored)
+    }
+
+    /// Drop unsaved rows (and files), least recently used first, until the total fits.
+    fn evict(&self, index: &mut Index) {
+        let mut total: u64 = index.pages.iter().map(|p| p.bytes).sum();
+        if total <= self.max_bytes {
+            return;
+        }
+        index.pages.sort_by_key(|p| std::cmp::Reverse(p.last_used));
+        let mut keep = Vec::with_capacity(index.pages.len());
+        for p in std::mem::take(&mut index.pages).into_iter().rev() {
+            if total > self.max_bytes && p.saved.is_none() {
+                total -= p.bytes;
+                let _ = std::fs::remove_file(self.page_path(&p.url));
+            } else {
+                keep.push(p);
+            }
+        }
+        keep.reverse();
+        index.pages = keep;
+    }
+
+    /// Read the copy of `url` (None when there is none or it does not check out) and mark it
+    /// used.
+    pub fn get(&self, url: &str, now: OffsetDateTime) -> Result<Option<StoredPage>, StoreError> {
+        let path = self.page_path(url);
+        let Some(raw) = atomic::read_bytes(&path)? else {
+            return Ok(None);
+        };
+        let Some(page) = decode(&raw).filter(|p| p.url == url) else {
+            return Ok(None);
+        };
+        let now = second(now);
+        self.update(|index| {
+            let row = index.pages.iter_mut().find(|p| p.url == url);
+            let touched = row.is_some();
+            if let Some(row) = row {
+                row.last_used = now;
+            }
+            Ok(((), touched))
+        })?;
+        Ok(Some(page))
+    }
+
+    /// The index row of `url`, if it has a copy.
+    pub fn entry(&self, url: &str) -> Result<Option<OfflineEntry>, StoreError> {
+        Ok(self.list()?.into_iter().find(|p| p.url == url))
+    }
+
+    /// Take `url` off the reading list (the copy stays, evictable). Returns whether it was saved.
+    pub fn unsave(&self, url: &str) -> Result<bool, StoreError> {
+        self.update(|index| {
+            let row = index
+                .pages
+                .iter_mut()
+                .find(|p| p.url == url && p.saved.is_some());
+            let found = row.is_some();
+            if let Some(row) = row {
+                row.saved = None;
+            }
+            self.evict(index);
+            Ok((found, found))
+        })
+    }
+
+    /// Forget the copy of `url` entirely. Returns whether there was one.
+    pub fn remove(&self, url: &str) -> Result<bool, StoreError> {
+        self.update(|index| {
+            let before = index.pages.len();
+            index.pages.retain(|p| p.url != url);
+            let found = index.pages.len() != before;
+            if found {
+                let _ = std::fs::remove_file(self.page_path(url));
+            }
+            Ok((found, found))
+        })
+    }
+
+    /// Total bytes of all copies.
+    pub fn total_bytes(&self) -> Result<u64, StoreError> {
+        Ok(self.list()?.iter().map(|p| p.bytes).sum())
+    }
+
+    /// Remove temp files left by killed writers (older than `age`). Best effort.
+    pub fn sweep(&self, age: std::time::Duration) {
+        let Ok(dir) = std::fs::read_dir(self.pages_dir()) else {
+            return;
+        };
+        for entry in dir.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if !(name.starts_with('.') && name.ends_with(".tmp")) {
+                continue;
+            }
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|elapsed| elapsed >= age);
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+fn encode(page: &NewPage<'_>) -> Vec<u8> {
+    let fetched = page.fetched.format(&Rfc3339).unwrap_or_default();
+    let media = page.media_type.replace(['\r', '\n'], " ");
+    let mut out = format!(
+        "{MAGIC}\nurl: {}\ntype: {media}\nfetched: {fetched}\n\n",
+        page.url
+    )
+    .into_bytes();
+    out.extend_from_slice(page.body);
+    out
+}
+
+fn decode(raw: &[u8]) -> Option<StoredPage> {
+    let end = raw.windows(2).position(|w| w == b"\n\n")?;
+    let head = std::str::from_utf8(&raw[..end]).ok()?;
+    let mut lines = head.lines();
+    if lines.next()? != MAGIC {
+        return None;
+    }
+    let (mut url, mut media_type, mut fetched) = (None, None, None);
+    for line in lines {
+        let (key, value) = line.split_once(": ")?;
+        match key {
+            "url" => url = Some(value.to_string()),
+            "type" => media_type = Some(value.to_string()),
+            "fetched" => fetched = OffsetDateTime::parse(value, &Rfc3339).ok(),
+            _ => {}
+        }
+    }
+    Some(StoredPage {
+        url: url?,
+        media_type: media_type?,
+        fetched: fetched?,
+        body: raw[end + 2..].to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_decode_round_trip_keeps_binary_bodies() {
+        let t = OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap();
+        let page = NewPage {
+            url: "gemini://a.example/x",
+            media_type: "image/png",
+            title: None,
+            body: b"\x89PNG\n\n\x00\xff",
+            fetched: t,
+            save: false,
+        };
+        let back = decode(&encode(&page)).unwrap();
+        assert_eq!(back.url, page.url);
+        assert_eq!(back.media_type, "image/png");
+        assert_eq!(back.fetched, t);
+        assert_eq!(back.body, page.body);
+        assert!(decode(b"garbage\n\nbody").is_none());
+        assert!(decode(b"").is_none());
+    }
+}

@@ -1,0 +1,91 @@
+//! Where smolweb keeps things. The data directory (shared stores) is `--data-dir`, else
+//! `SMOLWEB_HOME`, else the platform data directory; the config file is `--config`, else
+//! `SMOLWEB_CONFIG`, else `config.toml` in the platform config directory (or in the data
+//! directory when one was given explicitly, so tests never read the real home). The cache
+//! directory (offline copies of pages) is `cache/` in the data directory when that was given
+//! explicitly, else the platform cache directory.
+
+use crate::files;
+use std::path::{Path, PathBuf};
+
+/// Why no paths could be chosen.
+#[derive(Debug, thiserror::Error)]
+pub enum PathsError {
+    #[error("no home directory: set SMOLWEB_HOME or --data-dir")]
+    NoHome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paths {
+    pub data_dir: PathBuf,
+    pub config_file: PathBuf,
+    pub downloads_dir: PathBuf,
+    /// Rebuildable files (the offline page cache); never holds secrets.
+    pub cache_dir: PathBuf,
+}
+
+impl Paths {
+    /// Resolve from explicit overrides and the environment values (passed in, not read here).
+    pub fn resolve(
+        data_dir: Option<PathBuf>,
+        config: Option<PathBuf>,
+        env_home: Option<PathBuf>,
+        env_config: Option<PathBuf>,
+    ) -> Result<Paths, PathsError> {
+        let explicit = data_dir.or(env_home);
+        let dirs = directories::ProjectDirs::from("", "", "smolweb");
+        let data_dir = match (&explicit, &dirs) {
+            (Some(d), _) => d.clone(),
+            (None, Some(p)) => p.data_dir().to_path_buf(),
+            (None, None) => return Err(PathsError::NoHome),
+        };
+        let config_file = match (config.or(env_config), &explicit, &dirs) {
+            (Some(c), _, _) => c,
+            (None, Some(d), _) => d.join("config.toml"),
+            (None, None, Some(p)) => p.config_dir().join("config.toml"),
+            (None, None, None) => data_dir.join("config.toml"),
+        };
+        let downloads_dir = match (&explicit, directories::UserDirs::new()) {
+            (Some(d), _) => d.join("downloads"),
+            (None, Some(u)) => u
+                .download_dir()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| data_dir.join("downloads")),
+            (None, None) => data_dir.join("downloads"),
+        };
+        let cache_dir = match (&explicit, &dirs) {
+            (Some(d), _) => d.join("cache"),
+            (None, Some(p)) => p.cache_dir().to_path_buf(),
+            (None, None) => data_dir.join("cache"),
+        };
+        Ok(Paths {
+            data_dir,
+            config_file,
+            downloads_dir,
+            cache_dir,
+        })
+    }
+
+    pub fn known_hosts(&self) -> PathBuf {
+        self.data_dir.join(files::KNOWN_HOSTS)
+    }
+    pub fn identities_dir(&self) -> PathBuf {
+        self.data_dir.join(files::IDENTITIES_DIR)
+    }
+    pub fn approvals(&self) -> PathBuf {
+        self.data_dir.join(files::APPROVALS)
+    }
+    pub fn bookmarks(&self) -> PathBuf {
+        self.data_dir.join(files::BOOKMARKS)
+    }
+    pub fn history(&self) -> PathBuf {
+        self.data_dir.join(files::HISTORY)
+    }
+    pub fn subscriptions(&self) -> PathBuf {
+        self.data_dir.join(files::SUBSCRIPTIONS)
+    }
+    /// The offline page cache (inside the cache directory).
+    pub fn offline_dir(&self) -> PathBuf {
+        self.cache_dir.join("offline")
+    }
+}

@@ -1,0 +1,306 @@
+//! The human's subscriptions and what was read, in `subscriptions.toml` in the data directory.
+//!
+//! Every change goes through [`atomic::update_if`] (lock, re-read, merge, atomic replace), so a
+//! browser and a CLI refreshing at once both keep their entries: a refresh adds the entries it
+//! saw to what is on disk at that moment (union by entry URL), and marking read only ever sets
+//! flags. An entry keeps its `read` flag and `first_seen` time across refreshes. Each
+//! subscription keeps at most [`MAX_ENTRIES`] entries (newest by date, then first seen).
+//! Subscription URLs are stored normalized ([`smolweb_core::feed::subscription_url`]).
+
+use super::StoreError;
+use super::atomic::{self, Modes};
+use smolweb_core::feed::{self, Entry};
+use std::path::{Path, PathBuf};
+use time::OffsetDateTime;
+
+/// Most entries remembered per subscription.
+pub const MAX_ENTRIES: usize = 300;
+
+/// One remembered entry of a subscription.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredEntry {
+    pub url: String,
+    pub title: String,
+    /// RFC 3339 UTC as the feed gave it (see [`smolweb_core::feed::Entry`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    /// When a refresh first saw this entry.
+    #[serde(with = "time::serde::rfc3339")]
+    pub first_seen: OffsetDateTime,
+    #[serde(default)]
+    pub read: bool,
+}
+
+impl StoredEntry {
+    /// The time the entry is sorted and grouped by: its date, else when it was first seen.
+    pub fn sort_key(&self) -> std::borrow::Cow<'_, str> {
+        match &self.published {
+            Some(p) => std::borrow::Cow::Borrowed(p.as_str()),
+            None => std::borrow::Cow::Owned(iso(self.first_seen)),
+        }
+    }
+}
+
+/// One followed feed.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Subscription {
+    pub url: String,
+    /// The feed's title from the last successful refresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub added: OffsetDateTime,
+    /// When the last refresh finished (success or failure).
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub refreshed: Option<OffsetDateTime>,
+    /// Why the last refresh failed (None after a success).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Newest first.
+    #[serde(default, rename = "entry")]
+    pub entries: Vec<StoredEntry>,
+}
+
+impl Subscription {
+    /// The title to show: the feed's, else its URL.
+    pub fn name(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.url)
+    }
+    pub fn unread(&self) -> usize {
+        self.entries.iter().filter(|e| !e.read).count()
+    }
+}
+
+/// What one refresh of one feed brought.
+#[derive(Clone, Debug)]
+pub enum Refreshed {
+    Ok {
+        title: Option<String>,
+        entries: Vec<Entry>,
+    },
+    /// The fetch or the parse failed; the entries on disk are kept.
+    Failed(String),
+}
+
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubscriptionsFile {
+    #[serde(default, rename = "subscription")]
+    subscriptions: Vec<Subscription>,
+}
+
+fn render(file: &SubscriptionsFile) -> Result<String, StoreError> {
+    let body = atomic::render_toml(file)?;
+    Ok(format!(
+        "# smolweb subscriptions and read state (shared by the browser, the CLI and the MCP server).\n\n{body}"
+    ))
+}
+
+fn iso(t: OffsetDateTime) -> String {
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+fn second(t: OffsetDateTime) -> OffsetDateTime {
+    t.replace_nanosecond(0).unwrap_or(t)
+}
+
+/// The subscriptions file.
+#[derive(Clone, Debug)]
+pub struct Subscriptions {
+    path: PathBuf,
+}
+
+impl Subscriptions {
+    pub fn new(path: PathBuf) -> Subscriptions {
+        Subscriptions { path }
+    }
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn update<R>(
+        &self,
+        mutate: impl FnOnce(&mut SubscriptionsFile) -> Result<(R, bool), StoreError>,
+    ) -> Result<R, StoreError> {
+        atomic::update_if(
+            &self.path,
+            Modes::DATA,
+            atomic::parse_toml::<SubscriptionsFile>,
+            render,
+            mutate,
+        )
+    }
+
+    /// All subscriptions, in the order they were added.
+    pub fn list(&self) -> Result<Vec<Subscription>, StoreError> {
+        Ok(atomic::read(&self.path, atomic::parse_toml::<SubscriptionsFile>)?.subscriptions)
+    }
+
+    /// One subscription by URL (normalized first).
+    pub fn get(&self, url: &str) -> Result<Option<Subscription>, StoreError> {
+        let url = normalize(url)?;
+        Ok(self.list()?.into_iter().find(|s| s.url == url))
+    }
+
+    /// Follow `url`. Returns the stored (normalized) URL and whether it was new.
+    pub fn add(&self, url: &str, now: OffsetDateTime) -> Result<(String, bool), StoreError> {
+        let url = normalize(url)?;
+        self.update(|file| {
+            if file.subscriptions.iter().any(|s| s.url == url) {
+                return Ok(((url.clone(), false), false));
+            }
+            file.subscriptions.push(Subscription {
+                url: url.clone(),
+                title: None,
+                added: second(now),
+                refreshed: None,
+                error: None,
+                entries: Vec::new(),
+            });
+            Ok(((url.clone(), true), true))
+        })
+    }
+
+    /// Stop following `url` (its read state goes with it). `NotFound` when not followed.
+    pub fn remove(&self, url: &str) -> Result<Subscription, StoreError> {
+        let url = normalize(url)?;
+        self.update(|file| {
+            let i = file
+                .subscriptions
+                .iter()
+                .position(|s| s.url == url)
+                .ok_or_else(|| StoreError::NotFound(format!("no subscription to {url}")))?;
+            Ok((file.subscriptions.remove(i), true))
+        })
+    }
+
+    /// Merge one refresh into what is on disk now and return the entries it saw first.
+    /// A subscription removed meanwhile stays removed (nothing is returned).
+    pub fn record(
+        &self,
+        url: &str,
+        outcome: &Refreshed,
+        now: OffsetDateTime,
+    ) -> Result<Vec<StoredEntry>, StoreError> {
+        let url = normalize(url)?;
+        let mut fresh = self.record_many(&[(url, outcome)], now)?;
+        Ok(fresh.pop().unwrap_or_default())
+    }
+
+    /// [`Subscriptions::record`] for several feeds in one locked rewrite of the file (what a
+    /// refresh of many feeds does with the answers that arrived together). `batch` holds
+    /// stored (normalized) URLs; the result has one list of new entries per element.
+    pub fn record_many(
+        &self,
+        batch: &[(String, &Refreshed)],
+        now: OffsetDateTime,
+    ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
+        let now = second(now);
+        self.update(|file| {
+            let mut changed = false;
+            let mut out = Vec::with_capacity(batch.len());
+            for (url, outcome) in batch {
+                let Some(sub) = file.subscriptions.iter_mut().find(|s| s.url == *url) else {
+                    out.push(Vec::new());
+                    continue;
+                };
+                changed = true;
+                sub.refreshed = Some(now);
+                out.push(match outcome {
+                    Refreshed::Failed(reason) => {
+                        sub.error = Some(feed::one_line(reason));
+                        Vec::new()
+                    }
+                    Refreshed::Ok { title, entries } => {
+                        sub.error = None;
+                        if title.is_some() {
+                            sub.title = title.clone();
+                        }
+                        merge(sub, entries, now)
+                    }
+                });
+            }
+            Ok((out, changed))
+        })
+    }
+
+    /// Mark every entry with this URL read (in all subscriptions). Returns whether one was
+    /// unread. Nothing is written when nothing changes.
+    pub fn mark_read(&self, entry_url: &str) -> Result<bool, StoreError> {
+        self.update(|file| {
+            let mut changed = false;
+            for e in file
+                .subscriptions
+                .iter_mut()
+                .flat_map(|s| s.entries.iter_mut())
+                .filter(|e| e.url == entry_url && !e.read)
+            {
+                e.read = true;
+                changed = true;
+            }
+            Ok((changed, changed))
+        })
+    }
+
+    /// Mark all entries read, of one subscription or (None) of all. Returns how many changed.
+    pub fn mark_all_read(&self, url: Option<&str>) -> Result<usize, StoreError> {
+        let url = url.map(normalize).transpose()?;
+        self.update(|file| {
+            let mut n = 0;
+            for sub in file
+                .subscriptions
+                .iter_mut()
+                .filter(|s| url.as_ref().is_none_or(|u| *u == s.url))
+            {
+                for e in sub.entries.iter_mut().filter(|e| !e.read) {
+                    e.read = true;
+                    n += 1;
+                }
+            }
+            Ok((n, n > 0))
+        })
+    }
+}
+
+/// A subscription URL in stored form, or `Invalid` with the reason.
+fn normalize(url: &str) -> Result<String, StoreError> {
+    feed::subscription_url(url).map_err(|e| StoreError::Invalid(e.to_string()))
+}
+
+/// Add the entries not known yet (by URL), refresh titles and dates of known ones, keep the
+/// newest [`MAX_ENTRIES`]. Returns the new ones, in feed order.
+fn merge(sub: &mut Subscription, entries: &[Entry], now: OffsetDateTime) -> Vec<StoredEntry> {
+    let mut fresh = Vec::new();
+    for e in entries {
+        if let Some(known) = sub.entries.iter_mut().find(|k| k.url == e.url) {
+            known.title = e.title.clone();
+            if e.published.is_some() {
+                known.published = e.published.clone();
+            }
+            continue;
+        }
+        if fresh.iter().any(|f: &StoredEntry| f.url == e.url) {
+            continue;
+        }
+        fresh.push(StoredEntry {
+            url: e.url.clone(),
+            title: e.title.clone(),
+            published: e.published.clone(),
+            first_seen: now,
+            read: false,
+        });
+    }
+    sub.entries.extend(fresh.iter().cloned());
+    sub.entries
+        .sort_by_cached_key(|e| std::cmp::Reverse((e.sort_key().into_owned(), e.first_seen)));
+    sub.entries.truncate(MAX_ENTRIES);
+    fresh.retain(|f| sub.entries.iter().any(|e| e.url == f.url));
+    fresh
+}

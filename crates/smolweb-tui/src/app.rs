@@ -1,0 +1,477 @@
+//! The browser's state and its one entry point, [`App::update`]: a message in (a key, a
+//! click, a fetch result, a tick), effects out (fetch, cancel, store changes, open
+//! externally). No terminal and no IO here, so tests drive it with key sequences and fake
+//! fetch results.
+//!
+//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), `loads::Loads`
+//! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
+//! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
+//! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
+//! (`download`), the identities screen (`identities`), the reader view of web pages (`web`:
+//! the main/full toggle, the external browser) and [`Feeds`] (subscriptions, the offline
+//! reading list, a feed refresh, an offered offline copy); `messages` holds what goes between
+//! the app and its shell. `update` routes each message to them; the files named after a flow
+//! (`keys`, `nav`) do the routing that needs more than one room.
+//!
+//! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
+//! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
+//! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
+
+mod dialog;
+mod download;
+mod feeds;
+mod identities;
+mod keys;
+mod lists;
+mod loads;
+mod messages;
+mod nav;
+mod prompt;
+mod search;
+mod special;
+mod status;
+mod tabs;
+mod web;
+
+use crate::keymap::{ConfigError as KeyError, Keymap};
+use crate::layout::{Kind, Pos};
+use crate::theme::{Theme, ThemeError};
+use smolweb_client::config::Tui;
+
+pub use dialog::{Dialog, Popup};
+pub(crate) use download::{download_name, handler_for};
+pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
+pub(crate) use keys::Digits;
+pub(crate) use lists::Lists;
+pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+pub use prompt::{Prompt, Purpose, user_url};
+pub use search::Search;
+pub use special::{PageAction, Reach, Special, pages};
+pub(crate) use status::Status;
+pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
+
+/// Settings the app reads from the config.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub(crate) text_width: u16,
+    pub(crate) home: String,
+    pub(crate) identity_days: u32,
+    /// Copying to the clipboard (OSC 52) is allowed.
+    pub(crate) copy: bool,
+    /// Programs that open downloads, by MIME type or major type.
+    pub(crate) handlers: std::collections::BTreeMap<String, String>,
+    /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
+    pub web_external: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            text_width: 80,
+            home: "about:home".into(),
+            identity_days: 365,
+            copy: true,
+            handlers: Default::default(),
+            web_external: false,
+        }
+    }
+}
+
+/// One laid-out screen row of the active page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameRow {
+    pub pos: Pos,
+    pub(crate) kind: Kind,
+    pub(crate) prefix: String,
+    pub(crate) tag: &'static str,
+    pub text: String,
+    pub link: Option<usize>,
+    pub(crate) external: bool,
+    /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
+    pub marks: Vec<Mark>,
+}
+
+/// A highlighted piece of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub start: usize,
+    pub end: usize,
+    pub current: bool,
+}
+
+/// Settings, keymap or theme from the config that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error(transparent)]
+    Theme(#[from] ThemeError),
+}
+
+/// The whole browser state, by room.
+#[derive(Debug)]
+pub struct App {
+    pub settings: Settings,
+    pub(crate) keymap: Keymap,
+    pub(crate) theme: Theme,
+    pub tabs: Tabs,
+    loads: loads::Loads,
+    pub prompt: Option<Prompt>,
+    pub dialog: Dialog,
+    pub status: Status,
+    pub(crate) digits: Digits,
+    pub lists: Lists,
+    /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
+    pub(crate) feeds: Feeds,
+    pub width: u16,
+    pub height: u16,
+    pub(crate) now: u64,
+    pub frame: Vec<FrameRow>,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
+        App {
+            settings,
+            keymap,
+            theme,
+            tabs: Tabs::default(),
+            loads: loads::Loads::default(),
+            prompt: None,
+            dialog: Dialog::default(),
+            status: Status::default(),
+            digits: Digits::default(),
+            lists: Lists::default(),
+            feeds: Feeds::default(),
+            width: 80,
+            height: 24,
+            now: 0,
+            frame: Vec::new(),
+            quit: false,
+        }
+    }
+
+    /// Settings, keymap and theme from the `[tui]` config table.
+    pub fn from_config(tui: &Tui, identity_days: u32) -> Result<App, SetupError> {
+        let settings = Settings {
+            text_width: tui.text_width.max(20),
+            home: tui.home.clone(),
+            identity_days,
+            copy: tui.osc52_copy,
+            handlers: tui.handlers.clone(),
+            web_external: false,
+        };
+        Ok(App::new(
+            settings,
+            Keymap::from_config(&tui.keys)?,
+            Theme::from_config(&tui.theme)?,
+        ))
+    }
+
+    /// Open the first tab at `url` (or home). Returns the effects to run.
+    pub fn start(&mut self, url: Option<String>) -> Vec<Effect> {
+        let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
+        let url = url.unwrap_or_else(|| self.settings.home.clone());
+        fx.extend(self.new_tab(&url));
+        self.refresh_frame();
+        fx
+    }
+
+    pub fn tab(&self) -> Option<&Tab> {
+        self.tabs.active()
+    }
+    pub fn current(&self) -> Option<&Entry> {
+        self.tab().and_then(|t| t.current.as_ref())
+    }
+    pub fn doc_view(&self) -> Option<&DocView> {
+        self.tab().and_then(Tab::doc_view)
+    }
+    fn doc_view_mut(&mut self) -> Option<&mut DocView> {
+        self.tabs.active_mut().and_then(Tab::doc_view_mut)
+    }
+    /// The URL of the active tab (what is loading, else what is shown).
+    pub fn current_url(&self) -> Option<&str> {
+        self.current().map(|e| e.url.as_str())
+    }
+
+    /// Rows of the page area.
+    pub fn page_height(&self) -> usize {
+        usize::from(self.height.saturating_sub(2)).max(1)
+    }
+    /// Width of the text column and its left margin.
+    pub fn text_column(&self) -> (usize, usize) {
+        let w = usize::from(self.width).max(1);
+        let text = usize::from(self.settings.text_width)
+            .min(w.saturating_sub(2))
+            .max(1);
+        (text, (w - text) / 2)
+    }
+
+    pub fn set_status(&mut self, text: impl Into<String>) {
+        self.status = Status::info(text, self.now);
+    }
+    pub fn set_error(&mut self, text: impl Into<String>) {
+        self.status = Status::error(text, self.now);
+    }
+
+    /// The one entry point.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let fx = match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Click { col, row } => self.on_click(col, row),
+            Msg::Hover { col, row } => {
+                self.on_hover(col, row);
+                Vec::new()
+            }
+            Msg::Wheel(n) => {
+                self.scroll(n * 3);
+                Vec::new()
+            }
+            Msg::Resize { width, height } => {
+                self.width = width;
+                self.height = height;
+                Vec::new()
+            }
+            Msg::Tick(now) => self.on_tick(now),
+            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Fetched { id, outcome } => self.on_fetched(id, *outcome),
+            Msg::Progress { id, bytes } => {
+                for t in self.tabs.iter_mut() {
+                    if let Some(l) = t.loading.as_mut().filter(|l| l.id == id) {
+                        l.bytes = bytes;
+                    }
+                }
+                Vec::new()
+            }
+            Msg::Lists { history, bookmarks } => {
+                self.lists.history = history;
+                self.lists.bookmarks = bookmarks;
+                Vec::new()
+            }
+            Msg::Identities(list) => {
+                self.lists.identities = list;
+                self.clamp_identity_selection();
+                Vec::new()
+            }
+            Msg::Approvals(list) => {
+                self.lists.approvals = list;
+                self.clamp_identity_selection();
+                Vec::new()
+            }
+            Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
+            Msg::Done(Ok(text)) => {
+                self.set_status(text);
+                self.follow_store_page()
+            }
+            Msg::Done(Err(ShellError::Start {
+                program,
+                url,
+                message,
+            })) => self.ask(
+                format!(
+                    "Cannot start {program}: {message}. Copy {url} to the clipboard instead? (y/n)"
+                ),
+                dialog::Pending::Copy(url),
+            ),
+            Msg::Done(Err(e)) => {
+                self.set_error(e.to_string());
+                Vec::new()
+            }
+            Msg::Feeds(m) => self.on_feeds(m),
+        };
+        self.refresh_frame();
+        fx
+    }
+
+    fn on_paste(&mut self, text: &str) -> Vec<Effect> {
+        if let Some(p) = self.prompt.as_mut() {
+            p.text.push_str(&text.replace(['\n', '\r'], " "));
+            self.update_completions();
+        }
+        Vec::new()
+    }
+
+    /// Lay out the rows of the active page for the view.
+    pub fn refresh_frame(&mut self) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        let Some(dv) = self.doc_view_mut() else {
+            self.frame.clear();
+            return;
+        };
+        dv.doc.set_width(text_w);
+        dv.top = dv.doc.clamp_top(dv.top, height);
+        let rows = dv.doc.screen(dv.top, height);
+        let search = dv.search.as_ref();
+        let frame = rows
+            .into_iter()
+            .filter_map(|pos| {
+                let p = dv.doc.row(pos.line, pos.row)?;
+                let (a, b) = (p.start, p.start + p.text.len());
+                let marks = search
+                    .into_iter()
+                    .flat_map(|s| s.on_line(pos.line))
+                    .filter(|(h, _)| h.start < b && h.end > a)
+                    .map(|(h, current)| Mark {
+                        start: h.start.max(a) - a,
+                        end: h.end.min(b) - a,
+                        current,
+                    })
+                    .collect();
+                Some(FrameRow {
+                    pos,
+                    kind: p.kind,
+                    prefix: p.prefix,
+                    tag: p.tag,
+                    text: p.text.into_owned(),
+                    link: p.link,
+                    external: p.external,
+                    marks,
+                })
+            })
+            .collect();
+        self.frame = frame;
+    }
+
+    /// Columns for text that scrolls sideways (preformatted, menus, plain text).
+    pub fn side_cols(&self) -> usize {
+        let (_, margin) = self.text_column();
+        usize::from(self.width).saturating_sub(margin + 12).max(8)
+    }
+
+    /// Scroll the page by `n` rows (negative = up).
+    pub fn scroll(&mut self, n: i32) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        if let Some(dv) = self.doc_view_mut() {
+            dv.doc.set_width(text_w);
+            let top = if n >= 0 {
+                dv.doc.forward(dv.top, n.unsigned_abs() as usize)
+            } else {
+                dv.doc.backward(dv.top, n.unsigned_abs() as usize)
+            };
+            dv.top = dv.doc.clamp_top(top, height);
+        }
+    }
+
+    /// Approximate position in the page, in percent (by lines).
+    pub fn percent(&self) -> Option<usize> {
+        let dv = self.doc_view()?;
+        let last = self.frame.last().map_or(0, |r| r.pos.line);
+        let total = dv.doc.len();
+        if total == 0 || (dv.top == Pos::default() && last + 1 >= total) {
+            return None;
+        }
+        Some(((last + 1) * 100 / total).min(100))
+    }
+
+    /// A store changed: a page made from the stores is made again (in place, keeping the
+    /// reader's place). The status line keeps the message of the change.
+    fn follow_store_page(&mut self) -> Vec<Effect> {
+        let url = match self.current_url() {
+            Some(u @ ("about:trust" | "about:bookmarks" | "about:history")) => u.to_string(),
+            _ => return Vec::new(),
+        };
+        if self.tab().is_some_and(|t| t.loading.is_some()) {
+            return Vec::new();
+        }
+        let status = self.status.clone();
+        let fx = self.navigate(&url, FetchOptions::default(), true);
+        self.status = status;
+        fx
+    }
+
+    /// Where the link under the pointer, or else the selected link, goes.
+    pub fn link_target(&self) -> Option<&str> {
+        let dv = self.doc_view()?;
+        dv.doc.link_url(dv.hover.or(dv.selected)?)
+    }
+
+    fn on_hover(&mut self, _col: u16, row: u16) {
+        let link = usize::from(row)
+            .checked_sub(1)
+            .and_then(|i| self.frame.get(i))
+            .and_then(|r| r.link);
+        if let Some(dv) = self.doc_view_mut() {
+            dv.hover = link;
+        }
+    }
+
+    /// Copy the link's URL (or the page's) to the clipboard.
+    fn copy_url(&mut self) -> Vec<Effect> {
+        let Some(text) = self
+            .link_target()
+            .or(self.current_url())
+            .map(str::to_string)
+        else {
+            return Vec::new();
+        };
+        self.copy(text)
+    }
+
+    fn copy(&mut self, text: String) -> Vec<Effect> {
+        if !self.settings.copy {
+            self.set_error("copying is off ([tui] osc52_copy = false)");
+            return Vec::new();
+        }
+        self.set_status(format!("copied {text}"));
+        vec![Effect::Copy { text }]
+    }
+
+    /// Pending approvals count (badge).
+    pub fn pending_count(&self) -> usize {
+        self.lists.approvals.len()
+    }
+}
+
+/// The tab bar labels, in order (" 1 title ").
+pub fn tab_labels(app: &App) -> Vec<String> {
+    let n = app.tabs.len().max(1);
+    let room = (usize::from(app.width) / n).clamp(8, 30);
+    app.tabs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let spin = if t.loading.is_some() { "…" } else { "" };
+            let title: String = format!("{}{}", t.title(), spin);
+            let label = format!(" {} {} ", i + 1, crate::layout::sanitize(&title, false));
+            truncate_cells(&label, room)
+        })
+        .collect()
+}
+
+/// The tab under a column of the tab bar.
+pub fn tab_at(app: &App, col: u16) -> Option<usize> {
+    let mut x = 0usize;
+    for (i, l) in tab_labels(app).iter().enumerate() {
+        let w = crate::layout::display_width(l);
+        if usize::from(col) < x + w {
+            return Some(i);
+        }
+        x += w + 1;
+    }
+    None
+}
+
+/// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
+/// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
+pub fn truncate_cells(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let text = crate::layout::sanitize(text, false);
+    if crate::layout::display_width(&text) <= max {
+        return text.into_owned();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in text.chars() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw + 1 > max {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}

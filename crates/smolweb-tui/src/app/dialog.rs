@@ -1,0 +1,239 @@
+//! The dialog room: the popup over the page (page info, a yes/no question) and what a "yes"
+//! will do. A key answers the question or closes the popup; nothing else reaches the page
+//! while a question is open.
+
+use super::loads::Request;
+use crate::keymap::{Code, Key};
+
+/// A popup over the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Popup {
+    /// Lines of the page info box.
+    Info(Vec<(String, String)>),
+    /// A yes/no question.
+    Confirm(String),
+    /// What to do with a download (open, save, cancel).
+    Download(String),
+}
+
+/// What a "yes" does.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    External(String),
+    Redirect(Box<Request>),
+    DeleteIdentity(String),
+    ForgetPin {
+        host: String,
+        port: u16,
+    },
+    /// Copy a URL that could not be opened.
+    Copy(String),
+    DeleteBookmark(String),
+    /// Approve an agent's request (by id).
+    Approve(String),
+    /// A non-text answer: open, save or cancel.
+    Download {
+        page: std::sync::Arc<smolweb_core::page::Page>,
+        name: String,
+    },
+    /// Save a page for offline reading: y with its links, n the page only, esc cancels.
+    SaveOffline(String),
+}
+
+/// The answer to a question.
+#[derive(Debug)]
+pub enum Answer {
+    Yes(Pending),
+    /// "Open" for a download.
+    Open(Pending),
+    No,
+}
+
+#[derive(Debug, Default)]
+pub struct Dialog {
+    pub popup: Option<Popup>,
+    pending: Option<Pending>,
+}
+
+impl Dialog {
+    /// Ask a yes/no question.
+    pub fn ask(&mut self, question: String, pending: Pending) {
+        self.popup = Some(Popup::Confirm(question));
+        self.pending = Some(pending);
+    }
+
+    pub fn show(&mut self, popup: Popup) {
+        self.popup = Some(popup);
+    }
+
+    /// Is a question waiting for y/n?
+    pub fn asking(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// A key while a question is open: None when the key is no answer. A download is
+    /// answered with o (open), s or Enter (save), c (cancel).
+    pub fn answer(&mut self, key: Key) -> Option<Answer> {
+        let download = matches!(self.pending, Some(Pending::Download { .. }));
+        let save_offline = matches!(self.pending, Some(Pending::SaveOffline(_)));
+        let (yes, open, no) = if save_offline {
+            (
+                matches!(key.code, Code::Char('y' | 'Y')),
+                matches!(key.code, Code::Char('n' | 'N') | Code::Enter),
+                matches!(key.code, Code::Char('c' | 'C') | Code::Esc),
+            )
+        } else if download {
+            (
+                matches!(key.code, Code::Char('s' | 'S') | Code::Enter),
+                matches!(key.code, Code::Char('o' | 'O')),
+                matches!(key.code, Code::Char('c' | 'C' | 'n' | 'N') | Code::Esc),
+            )
+        } else {
+            (
+                matches!(key.code, Code::Char('y' | 'Y') | Code::Enter),
+                false,
+                matches!(key.code, Code::Char('n' | 'N') | Code::Esc),
+            )
+        };
+        if !yes && !open && !no {
+            return None;
+        }
+        self.popup = None;
+        let pending = self.pending.take()?;
+        Some(match (yes, open) {
+            (true, _) => Answer::Yes(pending),
+            (_, true) => Answer::Open(pending),
+            _ => Answer::No,
+        })
+    }
+
+    /// Close the popup; true when one was open.
+    pub fn close(&mut self) -> bool {
+        self.popup.take().is_some()
+    }
+}
+
+impl super::App {
+    pub(super) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
+        // A message under a question would read as part of it.
+        self.status.clear();
+        self.dialog.ask(question, pending);
+        Vec::new()
+    }
+
+    pub(super) fn confirm_key(&mut self, key: Key) -> Vec<super::Effect> {
+        use super::{Effect, StoreOp};
+        match self.dialog.answer(key) {
+            None => Vec::new(),
+            Some(Answer::No) => {
+                self.set_status("cancelled");
+                Vec::new()
+            }
+            Some(Answer::Yes(Pending::External(url))) => {
+                self.set_status(format!("opening {url}"));
+                vec![Effect::OpenExternal { url }]
+            }
+            Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
+            Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
+                vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
+            }
+            Some(Answer::Yes(Pending::Copy(url))) => self.copy(url),
+            Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
+                self.lists.remove_bookmark(&url);
+                vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+            }
+            Some(Answer::Yes(Pending::Download { page, name })) => {
+                self.set_status(format!("saving {name}…"));
+                vec![Effect::Save { page, name }]
+            }
+            Some(Answer::Open(Pending::Download { page, name })) => {
+                self.set_status(format!("opening {name}…"));
+                vec![Effect::Open { page, name }]
+            }
+            Some(Answer::Yes(Pending::SaveOffline(url))) => self.save_offline(url, true),
+            Some(Answer::Open(Pending::SaveOffline(url))) => self.save_offline(url, false),
+            Some(Answer::Open(_)) => Vec::new(),
+            Some(Answer::Yes(Pending::Approve(id))) => {
+                vec![Effect::Store(StoreOp::Approve { id })]
+            }
+            Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
+                vec![Effect::Store(StoreOp::Forget { host, port })]
+            }
+        }
+    }
+
+    /// Lines of the page info popup.
+    pub fn page_info(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(e) = self.current() else {
+            return out;
+        };
+        out.push(("URL".into(), e.url.clone()));
+        if let Some(dv) = self.doc_view() {
+            let p = dv.doc.page();
+            out.push(("Type".into(), p.mime.essence()));
+            out.push(("Size".into(), format!("{} bytes", p.size())));
+            if let Some(c) = p.charset {
+                let shown = match &p.unknown_charset {
+                    Some(label) => format!("{} (the declared \"{label}\" is unknown)", c.name()),
+                    None => c.name(),
+                };
+                out.push(("Charset".into(), shown));
+            }
+            if let Some(l) = &p.lang {
+                out.push(("Language".into(), l.clone()));
+            }
+            if let Some(t) = transfer(p) {
+                out.push(("Transfer".into(), t.into()));
+            }
+        }
+        if let Some(rows) = self.web_info_rows() {
+            out.extend(rows);
+            return out;
+        }
+        let tls = e.info.as_ref().and_then(|i| i.tls.as_ref());
+        match tls {
+            Some(t) => {
+                out.push(("TLS".into(), format!("{} {}", t.version, t.cipher)));
+                out.push(("Certificate".into(), t.cert_fingerprint.clone()));
+                out.push(("Expires".into(), t.cert_not_after.clone()));
+                let trust = match &t.tofu {
+                    smolweb_net::TofuState::FirstUse => "pinned on this visit (first use)",
+                    smolweb_net::TofuState::Trusted => "matches the pinned certificate",
+                    smolweb_net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
+                    smolweb_net::TofuState::TrustedOnce => "changed; trusted for this session only",
+                };
+                out.push(("Trust".into(), trust.into()));
+                let ident = match &t.client_cert {
+                    Some(fp) => self
+                        .lists
+                        .identity(fp)
+                        .map_or(fp.clone(), |i| format!("{} ({})", i.name, fp)),
+                    None => "none".into(),
+                };
+                out.push(("Identity".into(), ident));
+                if let Some(w) = &t.client_cert_warning {
+                    out.push(("Note".into(), w.clone()));
+                }
+            }
+            None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
+        }
+        out
+    }
+}
+
+/// How a fetched page's transfer ended, for page info (None for pages not fetched over
+/// Gemini or Gopher: built-in pages, the web, whose framing the HTTP client checks).
+fn transfer(p: &smolweb_core::page::Page) -> Option<&'static str> {
+    use smolweb_core::page::{Content, Ending};
+    use smolweb_core::url::Scheme;
+    match (p.ending, p.url.scheme(), &p.content) {
+        (Ending::Clean, Scheme::Gemini, _) => Some("complete (TLS close_notify seen)"),
+        (Ending::Clean, Scheme::Gopher, Content::Menu(_)) => Some("complete (final \".\" line)"),
+        (Ending::Clean, Scheme::Gopher, _) => {
+            Some("ended with the connection (Gopher sends no end marker for this type)")
+        }
+        (Ending::Clean, _, _) => None,
+        (ending, _, _) => Some(ending.describe()),
+    }
+}

@@ -1,0 +1,131 @@
+//! Downloads: a non-text answer is not shown but offered (open with the handler configured
+//! for its type, save to the downloads directory, or cancel), with its size and type first,
+//! and a warning first when its end was not confirmed (no TLS close_notify): it may be cut.
+//! Names come from the URL's last segment with an extension that fits the type.
+
+use super::dialog::Pending;
+use super::{App, Effect};
+use smolweb_core::page::Page;
+use smolweb_core::response::Mime;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Extensions of common types, for names that have none.
+const EXTENSIONS: &[(&str, &str)] = &[
+    ("text/gemini", "gmi"),
+    ("text/plain", "txt"),
+    ("text/html", "html"),
+    ("text/markdown", "md"),
+    ("image/png", "png"),
+    ("image/jpeg", "jpg"),
+    ("image/gif", "gif"),
+    ("image/webp", "webp"),
+    ("image/svg+xml", "svg"),
+    ("audio/mpeg", "mp3"),
+    ("audio/ogg", "ogg"),
+    ("audio/flac", "flac"),
+    ("video/mp4", "mp4"),
+    ("video/webm", "webm"),
+    ("application/pdf", "pdf"),
+    ("application/zip", "zip"),
+    ("application/gzip", "gz"),
+    ("application/epub+zip", "epub"),
+    ("application/json", "json"),
+];
+
+/// A file name for a download of `url` with type `mime`.
+pub(crate) fn download_name(url: &str, mime: &Mime) -> String {
+    let mut name = super::nav::file_name(url);
+    let essence = mime.essence();
+    let ext = EXTENSIONS
+        .iter()
+        .find(|(m, _)| *m == essence)
+        .map(|(_, e)| *e)
+        .or(if mime.mime_type == "text" {
+            Some("txt")
+        } else {
+            None
+        });
+    let has_ext = name.rsplit_once('.').is_some_and(|(s, e)| {
+        !s.is_empty() && !e.is_empty() && e.len() <= 5 && e.chars().all(char::is_alphanumeric)
+    });
+    if let Some(ext) = ext
+        && !has_ext
+    {
+        name.push('.');
+        name.push_str(ext);
+    }
+    name
+}
+
+/// The command configured for a type: the full type first, then its major type.
+pub(crate) fn handler_for<'h>(
+    handlers: &'h BTreeMap<String, String>,
+    mime: &Mime,
+) -> Option<&'h str> {
+    handlers
+        .get(&mime.essence())
+        .or_else(|| handlers.get(&mime.mime_type))
+        .map(String::as_str)
+        .filter(|c| !c.trim().is_empty())
+}
+
+impl App {
+    /// Offer a non-text answer: open, save or cancel.
+    pub(super) fn offer_download(&mut self, url: &str, page: Arc<Page>) -> Vec<Effect> {
+        let name = download_name(url, &page.mime);
+        let handler = handler_for(&self.settings.handlers, &page.mime)
+            .unwrap_or("xdg-open")
+            .to_string();
+        // A body whose end was not confirmed may be cut short: say so before it is saved.
+        let warning = if page.ending.is_clean() {
+            String::new()
+        } else {
+            format!("Warning: {}. ", page.ending.describe())
+        };
+        let question = format!(
+            "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
+            page.mime.essence(),
+            crate::view::human_bytes(page.size() as u64),
+        );
+        let fx = self.ask(question.clone(), Pending::Download { page, name });
+        self.dialog.show(super::Popup::Download(question));
+        fx
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smolweb_core::response::parse_mime;
+
+    #[test]
+    fn names_fit_the_type() {
+        let cases = [
+            ("gemini://h/pic.png", "image/png", "pic.png"),
+            ("gemini://h/pic", "image/png", "pic.png"),
+            ("gemini://h/notes", "text/gemini", "notes.gmi"),
+            ("gemini://h/", "text/gemini", "h.gmi"),
+            ("gemini://h/readme", "text/x-rst", "readme.txt"),
+            ("gemini://h/blob", "application/x-unknown", "blob"),
+            (
+                "gopher://h/9/file.tar.gz",
+                "application/octet-stream",
+                "file.tar.gz",
+            ),
+        ];
+        for (url, mime, want) in cases {
+            assert_eq!(download_name(url, &parse_mime(mime)), want, "{url} {mime}");
+        }
+    }
+
+    #[test]
+    fn handlers_by_type_then_major_type() {
+        let mut h = BTreeMap::new();
+        h.insert("image/png".to_string(), "feh".to_string());
+        h.insert("image".to_string(), "sxiv".to_string());
+        assert_eq!(handler_for(&h, &parse_mime("image/png")), Some("feh"));
+        assert_eq!(handler_for(&h, &parse_mime("image/gif")), Some("sxiv"));
+        assert_eq!(handler_for(&h, &parse_mime("audio/ogg")), None);
+    }
+}

@@ -1,0 +1,422 @@
+//! The feeds-and-offline room: what the browser knows of the subscriptions and the reading
+//! list (mirrored from the stores, for the subscribe and save toggles), a background feed
+//! refresh in progress, and the offline copy offered after a network failure; plus the keys
+//! that act on them (subscribe, refresh, save for offline, read the offline copy).
+//!
+//! Invariants: nothing here does IO. Subscribing, refreshing, saving and reading the offline
+//! store are [`FeedOp`] effects the shell carries out; their results come back as
+//! [`FeedMsg`]s. An offered copy belongs to one URL and is only shown while that URL's error
+//! page is the tab's current entry.
+
+use super::dialog::Pending;
+use super::special::{PageAction, Special, pages};
+use super::{App, Effect, FetchOptions};
+use crate::keymap::Action;
+use smolweb_client::feeds::{Candidate, candidates};
+use smolweb_client::offline::OfflineCopy;
+
+/// The built-in page that asks which feed to follow.
+pub const CHOOSE_FEED: &str = "about:subscribe";
+
+/// What the browser mirrors of the feed and offline stores, and what is under way.
+#[derive(Debug, Default)]
+pub struct Feeds {
+    /// Followed URLs (as stored).
+    pub(crate) subscribed: Vec<String>,
+    /// URLs on the reading list.
+    pub(crate) saved: Vec<String>,
+    /// A background refresh: (feeds done, feeds in all).
+    pub(crate) refreshing: Option<(usize, usize)>,
+    /// The offline copy offered after the last network failure.
+    pub(crate) offer: Option<Offer>,
+}
+
+/// An offline copy offered for a URL whose fetch failed for a network reason.
+#[derive(Clone, Debug)]
+pub struct Offer {
+    pub url: String,
+    pub copy: Box<OfflineCopy>,
+    /// How old the copy was when it was offered, in seconds.
+    pub age_seconds: u64,
+}
+
+/// What a whole refresh did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefreshSummary {
+    pub feeds: usize,
+    pub new_entries: usize,
+    /// Feeds whose refresh failed (their errors are on `about:feeds`).
+    pub failed: usize,
+}
+
+/// Feed and offline work for the shell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FeedOp {
+    /// Follow `url`, then fetch it once.
+    Subscribe {
+        url: String,
+    },
+    Unsubscribe {
+        url: String,
+    },
+    /// Refresh every subscription when the last refresh is older than configured.
+    RefreshIfDue,
+    /// Refresh every subscription now.
+    Refresh,
+    /// Put a page (and, with links, the same-capsule pages it links to) on the reading list.
+    SaveOffline {
+        url: String,
+        with_links: bool,
+    },
+    /// Take a page off the reading list.
+    Unsave {
+        url: String,
+    },
+}
+
+/// Feed and offline results from the shell.
+#[derive(Clone, Debug)]
+pub enum FeedMsg {
+    /// What the stores hold now.
+    Lists {
+        subscribed: Vec<String>,
+        saved: Vec<String>,
+    },
+    /// A refresh moved on.
+    Progress { done: usize, total: usize },
+    /// A refresh ended (Err: the store could not be read).
+    Refreshed(Result<RefreshSummary, String>),
+    /// A fetch failed for a network reason and an offline copy exists.
+    Offer(Offer),
+    /// A feed or offline change: a sentence for the status line, or why it failed.
+    Changed(Result<String, String>),
+}
+
+/// "3 min", "2 h", "5 days": an age for people.
+pub fn human_age(seconds: u64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s if s < 2 * 86_400 => "1 day".to_string(),
+        s => format!("{} days", s / 86_400),
+    }
+}
+
+/// The page that asks which of several feeds to follow.
+fn choice_page(url: &str, list: &[Candidate]) -> String {
+    let mut g = format!("# Subscribe\n\n{url} offers more than one feed. Which one?\n\n");
+    for c in list {
+        let label = c.title.as_deref().unwrap_or(&c.url);
+        let kind = c
+            .kind
+            .map(|k| format!(" ({})", k.as_str()))
+            .unwrap_or_default();
+        g.push_str(&PageAction::Subscribe(c.url.clone()).link(&format!("{label}{kind}")));
+    }
+    g.push('\n');
+    g.push_str(&PageAction::Back.link("Go back"));
+    g
+}
+
+/// A URL that can stand on a gemtext link line of a built-in page.
+fn linkable(url: &str) -> bool {
+    !url.is_empty() && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+impl App {
+    pub(super) fn on_feeds(&mut self, msg: FeedMsg) -> Vec<Effect> {
+        match msg {
+            FeedMsg::Lists { subscribed, saved } => {
+                self.feeds.subscribed = subscribed;
+                self.feeds.saved = saved;
+                Vec::new()
+            }
+            FeedMsg::Progress { done, total } => {
+                self.feeds.refreshing = Some((done, total));
+                Vec::new()
+            }
+            FeedMsg::Refreshed(Ok(s)) if s.feeds == 0 => {
+                self.feeds.refreshing = None;
+                self.set_status(format!(
+                    "you follow no feeds yet: {} on a gemlog follows it",
+                    self.keymap.hint(Action::Subscribe)
+                ));
+                Vec::new()
+            }
+            FeedMsg::Refreshed(Ok(s)) => {
+                self.feeds.refreshing = None;
+                let failed = if s.failed > 0 {
+                    format!(", {} failed (see about:feeds)", s.failed)
+                } else {
+                    String::new()
+                };
+                self.set_status(format!(
+                    "{} feeds refreshed: {} new entries{failed}",
+                    s.feeds, s.new_entries
+                ));
+                self.follow_feed_page()
+            }
+            FeedMsg::Refreshed(Err(e)) => {
+                self.feeds.refreshing = None;
+                self.set_error(format!("cannot refresh feeds: {e}"));
+                Vec::new()
+            }
+            FeedMsg::Offer(offer) => self.on_offer(offer),
+            FeedMsg::Changed(Ok(text)) => {
+                self.set_status(text);
+                self.follow_feed_page()
+            }
+            FeedMsg::Changed(Err(e)) => {
+                self.set_error(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Make `about:feeds` or `about:offline` again when it is shown (keeping the status).
+    fn follow_feed_page(&mut self) -> Vec<Effect> {
+        let url = match self.current_url() {
+            Some(u @ ("about:feeds" | "about:offline")) => u.to_string(),
+            _ => return Vec::new(),
+        };
+        if self.tab().is_some_and(|t| t.loading.is_some()) {
+            return Vec::new();
+        }
+        let status = self.status.clone();
+        let fx = self.navigate(&url, FetchOptions::default(), true);
+        self.status = status;
+        fx
+    }
+
+    /// Opening `about:feeds` (not a reload of it) refreshes the feeds when they are due.
+    pub(super) fn feeds_opened(&self, url: &str, replace: bool) -> Vec<Effect> {
+        if url == "about:feeds" && !replace && self.feeds.refreshing.is_none() {
+            vec![Effect::Feeds(FeedOp::RefreshIfDue)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn on_offer(&mut self, offer: Offer) -> Vec<Effect> {
+        let showing_error = self.current_url() == Some(offer.url.as_str())
+            && self.doc_view().is_some_and(|d| d.special == Special::Error);
+        if showing_error {
+            self.offer_on_error_page(&offer);
+            self.set_error(format!(
+                "offline: a copy from {} ago is kept; press {} to read it",
+                human_age(offer.age_seconds),
+                self.keymap.hint(Action::OfflineCopy)
+            ));
+        }
+        self.feeds.offer = Some(offer);
+        Vec::new()
+    }
+
+    /// Add a link to the offered copy at the end of the error page shown for its URL.
+    fn offer_on_error_page(&mut self, offer: &Offer) {
+        let Some(tab) = self.tab() else {
+            return;
+        };
+        let id = tab.id;
+        let info = tab.current.as_ref().and_then(|e| e.info.clone());
+        let Some(text) = self
+            .doc_view()
+            .map(|d| d.doc.page().body.text().to_string())
+        else {
+            return;
+        };
+        let label = format!(
+            "Read the offline copy ({} old, {})",
+            human_age(offer.age_seconds),
+            self.keymap.hint(Action::OfflineCopy)
+        );
+        let page = pages::synth("error", &(text + &PageAction::OfflineCopy.link(&label)));
+        self.show_doc(id, &offer.url, page, Special::Error, info, true);
+    }
+
+    /// The link selected on a built-in list page, else the current page's URL.
+    fn feed_target(&self, list_page: &str) -> Option<String> {
+        if self.current_url() == Some(list_page) {
+            return self.link_target().map(str::to_string);
+        }
+        self.current_url().map(str::to_string)
+    }
+
+    /// Subscribe to the page's feed, or unsubscribe when it is followed. On `about:feeds`,
+    /// the selected subscription is unsubscribed.
+    pub(super) fn toggle_subscription(&mut self) -> Vec<Effect> {
+        let Some(url) = self.feed_target("about:feeds") else {
+            self.set_status(format!(
+                "select a subscription first ({})",
+                self.keymap.hint(Action::NextLink)
+            ));
+            return Vec::new();
+        };
+        let page = self.doc_view().map(|d| d.doc.page().clone());
+        let mut list = match &page {
+            Some(p) if !url.starts_with("about:") => candidates(p),
+            _ => Vec::new(),
+        };
+        if let Some(followed) = std::iter::once(url.as_str())
+            .chain(list.iter().map(|c| c.url.as_str()))
+            .find(|u| self.feeds.subscribed.iter().any(|s| s == u))
+            .map(str::to_string)
+        {
+            self.feeds.subscribed.retain(|s| *s != followed);
+            return vec![Effect::Feeds(FeedOp::Unsubscribe { url: followed })];
+        }
+        if url.starts_with("about:") {
+            self.set_status("built-in pages cannot be followed");
+            return Vec::new();
+        }
+        list.retain(|c| linkable(&c.url));
+        match list.len() {
+            0 => {
+                self.set_error("no feed here: not a gemlog, and no feed is announced or linked");
+                Vec::new()
+            }
+            1 => self.subscribe(list.remove(0).url),
+            _ => {
+                let tab = self.tabs.active().map_or(0, |t| t.id);
+                let page = pages::synth("subscribe", &choice_page(&url, &list));
+                self.show_doc(tab, CHOOSE_FEED, page, Special::None, None, false);
+                self.set_status("pick the feed to follow");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Follow one feed (from the key or the choice page).
+    pub(super) fn subscribe(&mut self, url: String) -> Vec<Effect> {
+        self.set_status(format!("subscribing to {url}…"));
+        if !self.feeds.subscribed.contains(&url) {
+            self.feeds.subscribed.push(url.clone());
+        }
+        vec![Effect::Feeds(FeedOp::Subscribe { url })]
+    }
+
+    pub(super) fn refresh_feeds(&mut self) -> Vec<Effect> {
+        if let Some((done, total)) = self.feeds.refreshing {
+            self.set_status(format!("already refreshing feeds ({done}/{total})"));
+            return Vec::new();
+        }
+        self.feeds.refreshing = Some((0, 0));
+        vec![Effect::Feeds(FeedOp::Refresh)]
+    }
+
+    /// Save the page for offline reading (asking whether with its links), or take it off the
+    /// reading list. On `about:offline`, the selected page is taken off.
+    pub(super) fn toggle_offline(&mut self) -> Vec<Effect> {
+        let Some(url) = self.feed_target("about:offline") else {
+            self.set_status(format!(
+                "select a saved page first ({})",
+                self.keymap.hint(Action::NextLink)
+            ));
+            return Vec::new();
+        };
+        if self.feeds.saved.contains(&url) {
+            self.feeds.saved.retain(|s| *s != url);
+            return vec![Effect::Feeds(FeedOp::Unsave { url })];
+        }
+        if url.starts_with("about:") {
+            self.set_status("built-in pages are not saved for offline reading");
+            return Vec::new();
+        }
+        self.ask(
+            format!(
+                "Save {url} for offline reading. Also the pages of the same capsule it links to? (y: with links, n: this page only, esc: cancel)"
+            ),
+            Pending::SaveOffline(url),
+        )
+    }
+
+    /// The answer to the save question.
+    pub(super) fn save_offline(&mut self, url: String, with_links: bool) -> Vec<Effect> {
+        let what = if with_links { " and its links" } else { "" };
+        self.set_status(format!("saving {url}{what} for offline reading…"));
+        if !self.feeds.saved.contains(&url) {
+            self.feeds.saved.push(url.clone());
+        }
+        vec![Effect::Feeds(FeedOp::SaveOffline { url, with_links })]
+    }
+
+    /// Show the offline copy offered for the current URL in place of its error page.
+    pub(super) fn read_offline_copy(&mut self) -> Vec<Effect> {
+        let current = self.current_url().map(str::to_string);
+        let Some(offer) = self
+            .feeds
+            .offer
+            .clone()
+            .filter(|o| Some(&o.url) == current.as_ref())
+        else {
+            self.set_status("no offline copy is offered for this page");
+            return Vec::new();
+        };
+        let tab = self.tabs.active().map_or(0, |t| t.id);
+        let page = Some(offer.copy.fetched.page.clone());
+        self.show_doc(tab, &offer.url, page, Special::None, None, true);
+        let when = offer
+            .copy
+            .fetched_at
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        self.set_status(format!(
+            "offline copy, {} old (downloaded {when}); {} tries the network again",
+            human_age(offer.age_seconds),
+            self.keymap.hint(Action::Reload)
+        ));
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_for_people() {
+        let cases = [
+            (0, "0 s"),
+            (59, "59 s"),
+            (60, "1 min"),
+            (3599, "59 min"),
+            (3600, "1 h"),
+            (86_399, "23 h"),
+            (86_400, "1 day"),
+            (10 * 86_400, "10 days"),
+        ];
+        for (s, want) in cases {
+            assert_eq!(human_age(s), want, "{s}");
+        }
+    }
+
+    #[test]
+    fn the_choice_page_links_each_feed_as_an_action() {
+        let list = vec![
+            Candidate {
+                url: "gemini://cap.test/atom.xml".into(),
+                kind: None,
+                title: Some("Atom".into()),
+            },
+            Candidate {
+                url: "gemini://cap.test/feed.json".into(),
+                kind: None,
+                title: None,
+            },
+        ];
+        let g = choice_page("gemini://cap.test/", &list);
+        assert!(
+            g.contains("=> action:subscribe:gemini://cap.test/atom.xml Atom\n"),
+            "{g}"
+        );
+        assert!(
+            g.contains(
+                "=> action:subscribe:gemini://cap.test/feed.json gemini://cap.test/feed.json\n"
+            ),
+            "{g}"
+        );
+        assert!(!linkable("gemini://a b/"));
+        assert!(linkable("gemini://a/b"));
+    }
+}

@@ -1,0 +1,442 @@
+//! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
+//! number, keymap), the typed link number, and what each named action does.
+
+use super::search::Found;
+use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
+use crate::keymap::{Action, Code, Context, Key};
+use crate::layout::{Pos, display_width, sanitize};
+
+/// How long a typed link number waits for more digits before it is followed.
+pub(super) const DIGIT_TIMEOUT_MS: u64 = 1000;
+
+/// A link number being typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Digits {
+    pub(crate) typed: String,
+    at: u64,
+    /// When a number was last followed without Enter (an Enter right after is swallowed).
+    followed: Option<u64>,
+}
+
+impl Digits {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.typed.is_empty()
+    }
+    pub(crate) fn clear(&mut self) {
+        self.typed.clear();
+    }
+    fn push(&mut self, c: char, now: u64) {
+        self.typed.push(c);
+        self.at = now;
+    }
+    /// The number, emptying the buffer (0 when none).
+    fn take(&mut self) -> usize {
+        std::mem::take(&mut self.typed).parse().unwrap_or(0)
+    }
+    /// Was a number just followed without Enter?
+    fn just_followed(&self, now: u64) -> bool {
+        self.followed
+            .is_some_and(|t| now.saturating_sub(t) < DIGIT_TIMEOUT_MS)
+    }
+
+    fn expired(&self, now: u64) -> bool {
+        !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
+    }
+}
+
+impl App {
+    pub(super) fn on_key(&mut self, key: Key) -> Vec<Effect> {
+        if self.prompt.is_some() {
+            return self.prompt_key(key);
+        }
+        if self.dialog.asking() {
+            return self.confirm_key(key);
+        }
+        if self.dialog.close() {
+            return Vec::new();
+        }
+        let on_doc = self.doc_view().is_some();
+        if let Code::Char(c @ '0'..='9') = key.code
+            && !key.ctrl
+            && !key.alt
+            && on_doc
+        {
+            return self.digit(c);
+        }
+        let context = if self.identity_selection().is_some() {
+            Context::Identities
+        } else if self.current_url() == Some("about:bookmarks") {
+            Context::Bookmarks
+        } else {
+            Context::Global
+        };
+        match self.keymap.lookup(key, context) {
+            Some(action) => self.act(action),
+            None => {
+                self.digits.clear();
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
+        self.now = now;
+        self.status.expire(now);
+        if self.digits.expired(now) {
+            return self.follow_digits(false);
+        }
+        Vec::new()
+    }
+
+    fn digit(&mut self, c: char) -> Vec<Effect> {
+        self.digits.push(c, self.now);
+        let links = self.doc_view().map_or(0, |d| d.doc.link_count());
+        let n: usize = self.digits.typed.parse().unwrap_or(0);
+        if n == 0 || n > links {
+            self.set_error(format!("no link {}", self.digits.typed));
+            self.digits.clear();
+            return Vec::new();
+        }
+        self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
+        if n.saturating_mul(10) > links {
+            self.digits.followed = Some(self.now);
+            return self.follow_digits(false);
+        }
+        Vec::new()
+    }
+
+    fn follow_digits(&mut self, new_tab: bool) -> Vec<Effect> {
+        let n = self.digits.take();
+        if n == 0 {
+            return Vec::new();
+        }
+        self.status.clear();
+        self.follow_link(n - 1, new_tab)
+    }
+
+    fn follow_current(&mut self, new_tab: bool) -> Vec<Effect> {
+        if !self.digits.is_empty() {
+            return self.follow_digits(new_tab);
+        }
+        match self.doc_view().and_then(|d| d.selected) {
+            Some(i) => self.follow_link(i, new_tab),
+            // The Enter of someone who typed a number that was followed at once.
+            None if self.digits.just_followed(self.now) => Vec::new(),
+            None => {
+                self.set_status(format!(
+                    "type a link number or select one with {}",
+                    self.keymap.hint(Action::NextLink)
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Do a named action.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        if action != Action::Follow && action != Action::OpenInNewTab {
+            self.digits.clear();
+        }
+        if action != Action::Follow {
+            self.digits.followed = None;
+        }
+        let half = (self.page_height() / 2).max(1) as i32;
+        let page = self.page_height().saturating_sub(2).max(1) as i32;
+        let go = |app: &mut App, url: &str| app.navigate(url, FetchOptions::default(), false);
+        match action {
+            Action::ScrollDown => self.move_or_scroll(1),
+            Action::ScrollUp => self.move_or_scroll(-1),
+            Action::HalfPageDown => self.scroll(half),
+            Action::HalfPageUp => self.scroll(-half),
+            Action::PageDown => self.scroll(page),
+            Action::PageUp => self.scroll(-page),
+            Action::ScrollLeft => self.hscroll(-8),
+            Action::ScrollRight => self.hscroll(8),
+            Action::Top => self.jump(false),
+            Action::Bottom => self.jump(true),
+            Action::AddressBar => {
+                self.open_prompt(Purpose::Address);
+                self.update_completions();
+            }
+            Action::Back => return self.go_back(),
+            Action::Forward => return self.go_forward(),
+            Action::Reload => return self.reload(),
+            Action::Up => return self.go_up(false),
+            Action::Root => return self.go_up(true),
+            Action::Home => {
+                let home = self.settings.home.clone();
+                return go(self, &home);
+            }
+            Action::NextLink => self.select_link(true),
+            Action::PrevLink => self.select_link(false),
+            Action::Follow => return self.follow_current(false),
+            Action::OpenInNewTab => return self.follow_current(true),
+            Action::NewTab => {
+                let home = self.settings.home.clone();
+                return self.new_tab(&home);
+            }
+            Action::CloseTab => return self.close_tab(),
+            Action::UndoCloseTab => return self.undo_close_tab(),
+            Action::NextTab => self.tabs.switch(1),
+            Action::PrevTab => self.tabs.switch(-1),
+            Action::Search => self.open_prompt(Purpose::Search),
+            Action::SearchNext => self.next_match(true),
+            Action::SearchPrev => self.next_match(false),
+            Action::TogglePreformat => self.toggle_fold(),
+            Action::PageInfo => self.dialog.show(Popup::Info(self.page_info())),
+            Action::Bookmark => return self.toggle_bookmark(),
+            Action::Bookmarks => return go(self, "about:bookmarks"),
+            Action::History => return go(self, "about:history"),
+            Action::Identities => return go(self, "about:identities"),
+            Action::Trust => return go(self, "about:trust"),
+            Action::Save => return self.save(),
+            Action::CopyUrl => return self.copy_url(),
+            Action::Help => return go(self, "about:help"),
+            Action::Cancel => return self.cancel(),
+            Action::Quit => {
+                self.quit = true;
+                return vec![Effect::Quit];
+            }
+            Action::IdentityCreate
+            | Action::IdentityToggleAgent
+            | Action::IdentityExport
+            | Action::IdentityDelete
+            | Action::ApprovalApprove
+            | Action::ApprovalDeny => return self.identity_action(action),
+            Action::BookmarkRename | Action::BookmarkDelete => {
+                return self.bookmark_action(action);
+            }
+            Action::ReaderFull => return self.toggle_web_full(),
+            Action::OpenInBrowser => return self.open_in_browser(),
+            Action::Subscribe => return self.toggle_subscription(),
+            Action::Feeds => return go(self, "about:feeds"),
+            Action::RefreshFeeds => return self.refresh_feeds(),
+            Action::SaveOffline => return self.toggle_offline(),
+            Action::OfflinePages => return go(self, "about:offline"),
+            Action::OfflineCopy => return self.read_offline_copy(),
+        }
+        Vec::new()
+    }
+
+    fn cancel(&mut self) -> Vec<Effect> {
+        if self.tab().is_some_and(|t| t.loading.is_some()) {
+            return self.cancel_load();
+        }
+        if let Some(dv) = self.doc_view_mut() {
+            dv.selected = None;
+            dv.search = None;
+        }
+        self.status.clear();
+        Vec::new()
+    }
+
+    fn move_or_scroll(&mut self, n: i32) {
+        if !self.set_identity_selection(|s| s.saturating_add_signed(n as isize)) {
+            self.scroll(n);
+        }
+    }
+
+    /// To the top or the bottom of the page (or the identities list).
+    fn jump(&mut self, bottom: bool) {
+        let height = self.page_height();
+        let (text_w, _) = self.text_column();
+        if self.set_identity_selection(|_| if bottom { usize::MAX } else { 0 }) {
+            return;
+        }
+        if let Some(dv) = self.doc_view_mut() {
+            dv.top = if bottom {
+                dv.doc.set_width(text_w);
+                dv.doc.max_top(height)
+            } else {
+                Pos::default()
+            };
+        }
+    }
+
+    /// Scroll text that does not wrap sideways, stopping once the longest such row on
+    /// screen ends at the right edge.
+    fn hscroll(&mut self, n: isize) {
+        let (_, margin) = self.text_column();
+        let room = usize::from(self.width).saturating_sub(margin);
+        let limit = self
+            .frame
+            .iter()
+            .filter(|r| !crate::layout::Doc::wraps(r.kind))
+            .map(|r| {
+                let head = display_width(&r.prefix) + display_width(r.tag);
+                let text = display_width(&sanitize(&r.text, true));
+                (head + text).saturating_sub(room)
+            })
+            .max()
+            .unwrap_or(0);
+        if let Some(dv) = self.doc_view_mut() {
+            dv.hscroll = dv.hscroll.saturating_add_signed(n).min(limit);
+        }
+    }
+
+    fn toggle_fold(&mut self) {
+        let Some(dv) = self.doc_view_mut() else {
+            return;
+        };
+        let folded = !dv.doc.folded();
+        let line = dv.top.line;
+        if !dv.doc.set_folded(folded) {
+            self.set_status("no preformatted blocks on this page");
+            return;
+        }
+        dv.top = Pos {
+            line: line.min(dv.doc.len().saturating_sub(1)),
+            row: 0,
+        };
+        dv.search = None;
+        let what = if folded { "folded" } else { "unfolded" };
+        self.set_status(format!("preformatted blocks {what}"));
+    }
+
+    /// Select the next/previous link, starting from the screen when none is selected.
+    fn select_link(&mut self, forward: bool) {
+        // The status line shows where the selected link goes.
+        self.status.clear();
+        let first_line = self.frame.first().map_or(0, |r| r.pos.line);
+        let last_line = self.frame.last().map_or(0, |r| r.pos.line);
+        let Some(dv) = self.doc_view_mut() else {
+            return;
+        };
+        let n = dv.doc.link_count();
+        if n == 0 {
+            return;
+        }
+        let visible = |dv: &super::DocView, i: usize| {
+            dv.doc
+                .link_line(i)
+                .is_some_and(|l| l >= first_line && l <= last_line)
+        };
+        let next = match dv.selected {
+            Some(i) if visible(dv, i) => {
+                if forward {
+                    (i + 1) % n
+                } else {
+                    (i + n - 1) % n
+                }
+            }
+            _ => {
+                let on_screen: Vec<usize> = (0..n).filter(|&i| visible(dv, i)).collect();
+                let pick = if forward {
+                    on_screen.first()
+                } else {
+                    on_screen.last()
+                };
+                match pick {
+                    Some(&i) => i,
+                    None => (0..n)
+                        .find(|&i| dv.doc.link_line(i).is_some_and(|l| l > last_line))
+                        .unwrap_or(0),
+                }
+            }
+        };
+        dv.selected = Some(next);
+        dv.hover = None;
+        if !visible(dv, next)
+            && let Some(line) = dv.doc.link_line(next)
+        {
+            dv.top = Pos { line, row: 0 };
+        }
+    }
+
+    pub(super) fn start_search(&mut self, query: &str) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query, cols)) {
+            self.report(found);
+        }
+    }
+
+    fn next_match(&mut self, forward: bool) {
+        let cols = self.side_cols();
+        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward, cols)) {
+            self.report(found);
+        }
+    }
+
+    fn report(&mut self, found: Found) {
+        match found {
+            Found::Match(m) => self.set_status(m),
+            Found::Missing(m) => self.set_error(m),
+            Found::NoSearch => self.set_status("no search: press / first"),
+            Found::Nothing => {}
+        }
+    }
+
+    fn toggle_bookmark(&mut self) -> Vec<Effect> {
+        let Some(e) = self.current() else {
+            return Vec::new();
+        };
+        let (url, title) = (e.url.clone(), e.title.clone());
+        if url.starts_with("about:") {
+            self.set_status("built-in pages cannot be bookmarked");
+            return Vec::new();
+        }
+        if self.lists.remove_bookmark(&url) {
+            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
+        }
+        self.open_prompt(Purpose::BookmarkName { url, title });
+        Vec::new()
+    }
+
+    /// Rename or delete the bookmark selected on the bookmarks page.
+    fn bookmark_action(&mut self, action: Action) -> Vec<Effect> {
+        let Some(url) = self.link_target().map(str::to_string) else {
+            self.set_status(format!(
+                "select a bookmark first ({})",
+                self.keymap.hint(Action::NextLink)
+            ));
+            return Vec::new();
+        };
+        let title = self
+            .lists
+            .bookmark(&url)
+            .map_or_else(String::new, |b| b.title.clone());
+        if action == Action::BookmarkRename {
+            self.open_prompt(Purpose::BookmarkName { url, title });
+            return Vec::new();
+        }
+        let name = if title.is_empty() { &url } else { &title };
+        self.ask(
+            format!("Delete the bookmark '{name}'? (y/n)"),
+            super::dialog::Pending::DeleteBookmark(url),
+        )
+    }
+
+    fn save(&mut self) -> Vec<Effect> {
+        let Some(dv) = self.doc_view() else {
+            return Vec::new();
+        };
+        let page = dv.doc.page().clone();
+        let url = self.current_url().unwrap_or_default();
+        let name = super::download_name(url, &page.mime);
+        vec![Effect::Save { page, name }]
+    }
+
+    pub(super) fn on_click(&mut self, col: u16, row: u16) -> Vec<Effect> {
+        self.dialog.close();
+        if row == 0 {
+            if let Some(i) = super::tab_at(self, col) {
+                self.tabs.select(i);
+            }
+            return Vec::new();
+        }
+        let index = usize::from(row) - 1;
+        let top = super::identities::IDENTITY_LIST_TOP;
+        if self.set_identity_selection(|_| index.saturating_sub(top)) {
+            return Vec::new();
+        }
+        match self.frame.get(index).and_then(|r| r.link) {
+            Some(link) => {
+                if let Some(dv) = self.doc_view_mut() {
+                    dv.selected = Some(link);
+                }
+                self.follow_link(link, false)
+            }
+            None => Vec::new(),
+        }
+    }
+}

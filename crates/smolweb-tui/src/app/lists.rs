@@ -1,0 +1,85 @@
+//! The lists room: what the shared stores last reported (history and bookmarks for
+//! completion and the bookmark toggle, identities, pending agent approvals). The shell
+//! reloads them; the app only mirrors them and updates its copy when it asks for a change.
+
+use smolweb_store::approvals::Approval;
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::identity::Identity;
+
+/// How many address completions are offered.
+const COMPLETIONS: usize = 8;
+
+#[derive(Debug, Default)]
+pub struct Lists {
+    /// (url, title), newest first.
+    pub history: Vec<(String, Option<String>)>,
+    pub bookmarks: Vec<Bookmark>,
+    pub(crate) identities: Vec<Identity>,
+    pub(crate) approvals: Vec<Approval>,
+}
+
+impl Lists {
+    /// Note a visit (newest first, one entry per URL).
+    pub fn visited(&mut self, url: &str, title: Option<String>) {
+        self.history.retain(|(u, _)| u != url);
+        self.history.insert(0, (url.to_string(), title));
+    }
+
+    pub fn bookmark(&self, url: &str) -> Option<&Bookmark> {
+        self.bookmarks.iter().find(|b| b.url == url)
+    }
+
+    /// Add a bookmark or give it a new title.
+    pub fn set_bookmark(&mut self, url: &str, title: &str) {
+        match self.bookmarks.iter_mut().find(|b| b.url == url) {
+            Some(b) => b.title = title.to_string(),
+            None => self.bookmarks.push(Bookmark {
+                url: url.to_string(),
+                title: title.to_string(),
+            }),
+        }
+    }
+
+    /// Remove a bookmark; true when there was one.
+    pub fn remove_bookmark(&mut self, url: &str) -> bool {
+        let before = self.bookmarks.len();
+        self.bookmarks.retain(|b| b.url != url);
+        self.bookmarks.len() != before
+    }
+
+    /// Bookmarks then history entries whose URL or title contains `text` (any case).
+    pub fn completions(&self, text: &str) -> Vec<(String, String)> {
+        let needle = text.to_lowercase();
+        let mut out: Vec<(String, String)> = Vec::new();
+        let marks = self
+            .bookmarks
+            .iter()
+            .map(|b| (b.url.as_str(), b.title.as_str()));
+        let hist = self
+            .history
+            .iter()
+            .map(|(u, t)| (u.as_str(), t.as_deref().unwrap_or_default()));
+        for (url, title) in marks.chain(hist) {
+            if out.len() >= COMPLETIONS {
+                break;
+            }
+            let hit =
+                url.to_lowercase().contains(&needle) || title.to_lowercase().contains(&needle);
+            if hit && url != text && !out.iter().any(|(u, _)| u == url) {
+                out.push((url.to_string(), title.to_string()));
+            }
+        }
+        out
+    }
+
+    /// Rows of the identities screen: approvals first, then identities.
+    pub fn identity_rows(&self) -> usize {
+        self.identities.len() + self.approvals.len()
+    }
+
+    pub fn identity(&self, fingerprint: &str) -> Option<&Identity> {
+        self.identities
+            .iter()
+            .find(|i| i.fingerprint == fingerprint)
+    }
+}

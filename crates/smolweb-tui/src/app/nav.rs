@@ -1,0 +1,553 @@
+//! Moving around: where a URL goes (built-in screen, external program, prompt, fetch),
+//! sending requests, the answers coming back, redirects, and stepping through a tab's
+//! history; routed between the tabs, loads, lists and special-screens rooms.
+//!
+//! A fetch replaces any load in progress in its tab (the old one is cancelled and its answer,
+//! should it still arrive, is dropped). Back and forward never fetch: entries keep their page.
+
+use super::dialog::Pending;
+use super::loads::Request;
+use super::special::{PageAction, Special, pages};
+use super::{App, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, View};
+use crate::layout::Doc;
+use smolweb_client::Outcome;
+use smolweb_core::page::Content;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::{FetchError, TofuState};
+use std::sync::Arc;
+
+/// Built-in pages made from the shared stores: made again when history returns to them.
+const STORE_PAGES: [&str; 5] = [
+    "about:feeds",
+    "about:offline",
+    "about:bookmarks",
+    "about:history",
+    "about:trust",
+];
+
+/// Same-host redirects followed without asking.
+pub(super) const MAX_REDIRECTS: usize = 5;
+
+impl App {
+    pub(super) fn new_tab(&mut self, url: &str) -> Vec<Effect> {
+        self.tabs.open();
+        self.navigate(url, FetchOptions::default(), false)
+    }
+
+    /// Go to `url` in the active tab: built-in screens, external links, prompts, or a fetch.
+    pub fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
+        let Some(tab) = self.tab().map(|t| t.id) else {
+            return Vec::new();
+        };
+        let url = url.trim();
+        match url {
+            "about:help" => {
+                let page = pages::help_page(&self.keymap);
+                self.show_doc(tab, url, page, Special::None, None, replace);
+                return Vec::new();
+            }
+            "about:identities" => {
+                let entry = Entry {
+                    url: url.into(),
+                    title: "identities".into(),
+                    view: View::Identities { selected: 0 },
+                    info: None,
+                };
+                self.show(tab, entry, replace);
+                return vec![Effect::Store(StoreOp::LoadLists)];
+            }
+            _ => {}
+        }
+        if let Some(scheme) = smolweb_core::url::refused_scheme(url) {
+            // The one rule (`core::url::destination`): never fetched, never handed on.
+            self.set_error(format!(
+                "not followed: smolweb does not open {scheme}: links"
+            ));
+            return Vec::new();
+        }
+        if self.leaves_browser(url) {
+            return self.ask(
+                format!("Open {url} with the external program? (y/n)"),
+                Pending::External(url.to_string()),
+            );
+        }
+        if opts.search.is_none() && is_gopher_search(url) {
+            self.open_prompt(super::Purpose::GopherSearch {
+                tab,
+                url: url.to_string(),
+            });
+            return Vec::new();
+        }
+        let req = Request::new(tab, url, opts);
+        let mut fx = self.fetch(if replace { req.replacing() } else { req });
+        fx.extend(self.feeds_opened(url, replace));
+        fx
+    }
+
+    /// Send a request (cancelling the tab's previous load).
+    pub(super) fn fetch(&mut self, req: Request) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let now = self.now;
+        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
+            return fx;
+        };
+        if let Some(old) = tab.loading.take() {
+            self.loads.forget(old.id);
+            fx.push(Effect::Cancel { id: old.id });
+        }
+        let (id, req) = self.loads.start(req);
+        tab.loading = Some(Loading {
+            id,
+            url: req.url.clone(),
+            bytes: 0,
+            started: now,
+        });
+        fx.push(Effect::Fetch {
+            id,
+            url: req.url.clone(),
+            opts: req.opts.clone(),
+        });
+        fx
+    }
+
+    /// Stop the active tab's load.
+    pub(super) fn cancel_load(&mut self) -> Vec<Effect> {
+        let Some(l) = self.tabs.active_mut().and_then(|t| t.loading.take()) else {
+            return Vec::new();
+        };
+        self.loads.forget(l.id);
+        self.set_status(format!("cancelled {}", l.url));
+        vec![Effect::Cancel { id: l.id }]
+    }
+
+    pub(super) fn on_fetched(&mut self, id: u64, outcome: Outcome) -> Vec<Effect> {
+        let Some(req) = self.loads.take(id) else {
+            return Vec::new(); // stale: cancelled or superseded
+        };
+        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
+            return Vec::new();
+        };
+        if tab.loading.as_ref().map(|l| l.id) != Some(id) {
+            return Vec::new();
+        }
+        tab.loading = None;
+        match outcome {
+            Outcome::Page { info, fetched } => self.on_page(req, info, fetched.page),
+            Outcome::Input {
+                prompt, sensitive, ..
+            } => {
+                let url = strip_query(&req.url);
+                self.open_prompt(super::Purpose::Input {
+                    tab: req.tab,
+                    url,
+                    sensitive,
+                    label: prompt,
+                });
+                Vec::new()
+            }
+            Outcome::Redirect {
+                target,
+                cross_host,
+                scheme,
+                ..
+            } => self.on_redirect(req, target, cross_host, &scheme),
+            Outcome::Certificate {
+                info,
+                status,
+                message,
+            } => {
+                let (page, special) = pages::client_cert_page(
+                    &self.lists.identities,
+                    &req.url,
+                    &info,
+                    status,
+                    &message,
+                );
+                self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+                Vec::new()
+            }
+            Outcome::Failure {
+                info,
+                status,
+                meta,
+                retry_after_seconds,
+            } => {
+                let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
+                self.set_error(format!("{status} {meta}"));
+                self.show_doc(
+                    req.tab,
+                    &req.url,
+                    page,
+                    Special::Error,
+                    Some(info),
+                    req.replace,
+                );
+                Vec::new()
+            }
+            Outcome::Error { info, error } => self.on_error(req, info, error),
+        }
+    }
+
+    fn on_page(
+        &mut self,
+        req: Request,
+        info: smolweb_client::RequestInfo,
+        page: Arc<smolweb_core::page::Page>,
+    ) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if matches!(page.content, Content::Binary) {
+            return self.offer_download(&req.url, page);
+        }
+        if let Some(tls) = &info.tls {
+            match &tls.tofu {
+                TofuState::FirstUse => self.set_status(format!(
+                    "first visit to {}:{}: certificate pinned ({})",
+                    info.host,
+                    info.port,
+                    short_fp(&tls.cert_fingerprint)
+                )),
+                TofuState::ReplacedExpired { .. } => self.set_status(format!(
+                    "the old certificate of {}:{} had expired; the new one is pinned",
+                    info.host, info.port
+                )),
+                TofuState::TrustedOnce => self.set_status(format!(
+                    "changed certificate of {}:{} trusted for this session only",
+                    info.host, info.port
+                )),
+                TofuState::Trusted => self.status.clear(),
+            }
+            if req.pin_after {
+                fx.push(Effect::Store(StoreOp::Pin {
+                    host: info.host.clone(),
+                    port: info.port,
+                    fingerprint: tls.cert_fingerprint.clone(),
+                    not_after: tls.cert_not_after.clone(),
+                }));
+                self.loads.pinned(&info.host, info.port);
+            }
+        } else if page.url.scheme() != Scheme::About {
+            self.status.clear();
+        }
+        let url = if req.sensitive {
+            page.url.without_query()
+        } else {
+            page.url.to_string()
+        };
+        let url = if url.is_empty() { req.url.clone() } else { url };
+        if page.url.scheme() != Scheme::About {
+            let (plain, title) = (history_url(&url), page.title().map(str::to_string));
+            self.lists.visited(&plain, title.clone());
+            fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
+        }
+        let special = if url == "about:trust" {
+            Special::Trust
+        } else {
+            Special::None
+        };
+        self.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
+        self.shown_web_page(req.tab, req.opts.web_full);
+        fx
+    }
+
+    fn on_error(
+        &mut self,
+        req: Request,
+        info: smolweb_client::RequestInfo,
+        error: FetchError,
+    ) -> Vec<Effect> {
+        if let FetchError::CertificateChanged { change } = error {
+            let page = pages::cert_changed_page(&change);
+            self.set_error(format!("the certificate of {} changed", change.host));
+            let special = Special::CertChanged {
+                url: req.url.clone(),
+                change: *change,
+            };
+            self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+            return Vec::new();
+        }
+        self.set_error(error.to_string());
+        let page = pages::error_page(&req.url, &error);
+        self.show_doc(
+            req.tab,
+            &req.url,
+            page,
+            Special::Error,
+            Some(info),
+            req.replace,
+        );
+        Vec::new()
+    }
+
+    fn on_redirect(
+        &mut self,
+        mut req: Request,
+        target: String,
+        cross_host: bool,
+        scheme: &str,
+    ) -> Vec<Effect> {
+        let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        // The one link rule: a redirect leads only where smolweb fetches.
+        if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
+            let scheme =
+                smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
+            let msg = format!("the redirect leads to a {scheme}: URL, which is not followed");
+            return self.redirect_stop(req, msg);
+        }
+        if req.chain.iter().any(|u| u == &target) || target == req.url {
+            let mut path = req.chain.clone();
+            path.extend([req.url.clone(), target.clone()]);
+            let msg = format!("redirect loop: {}", path.join(" → "));
+            return self.redirect_stop(req, msg);
+        }
+        if req.chain.len() >= MAX_REDIRECTS {
+            let msg = format!(
+                "too many redirects ({MAX_REDIRECTS}) starting at {}; stopped before {target}",
+                req.chain.first().unwrap_or(&req.url)
+            );
+            return self.redirect_stop(req, msg);
+        }
+        req.chain.push(req.url.clone());
+        req.url = target.clone();
+        req.opts.input = None;
+        if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
+            return self.ask(
+                format!("Follow the redirect to {target}? (y/n)"),
+                Pending::Redirect(Box::new(req)),
+            );
+        }
+        self.fetch(req)
+    }
+
+    fn redirect_stop(&mut self, req: Request, msg: String) -> Vec<Effect> {
+        self.set_error(msg.clone());
+        let page = pages::message_page("Redirect stopped", &msg);
+        self.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
+        Vec::new()
+    }
+
+    /// Send a redirect the user agreed to.
+    pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
+        if self.leaves_browser(&req.url) {
+            return vec![Effect::OpenExternal { url: req.url }];
+        }
+        self.fetch(req)
+    }
+
+    /// Show a page in a tab as a new history entry (or in place of the current one).
+    pub(super) fn show_doc(
+        &mut self,
+        tab: u64,
+        url: &str,
+        page: Option<Arc<smolweb_core::page::Page>>,
+        special: Special,
+        info: Option<smolweb_client::RequestInfo>,
+        replace: bool,
+    ) {
+        let Some(page) = page else {
+            self.set_error(format!("cannot display {url}"));
+            return;
+        };
+        let title = page
+            .title()
+            .map(str::to_string)
+            .unwrap_or_else(|| short_url(url));
+        let mut view = DocView::new(Doc::new(page), special);
+        // A reload keeps the reader's place.
+        if replace
+            && let Some(Entry {
+                view: View::Doc(old),
+                url: old_url,
+                ..
+            }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
+            && *old_url == url
+        {
+            view.top = old.top;
+        }
+        let entry = Entry {
+            url: url.to_string(),
+            title,
+            view: View::Doc(Box::new(view)),
+            info,
+        };
+        self.show(tab, entry, replace);
+    }
+
+    pub(super) fn show(&mut self, tab: u64, entry: Entry, replace: bool) {
+        if let Some(t) = self.tabs.by_id_mut(tab) {
+            t.show(entry, replace);
+        }
+    }
+
+    pub(super) fn go_back(&mut self) -> Vec<Effect> {
+        self.step_history(true)
+    }
+
+    pub(super) fn go_forward(&mut self) -> Vec<Effect> {
+        self.step_history(false)
+    }
+
+    /// Move one entry back or forward in the tab's history (from memory, never a network
+    /// fetch). A built-in page that shows a shared store is made again from the store, keeping
+    /// its place, so coming back to `about:feeds` after reading an entry shows it read.
+    fn step_history(&mut self, back: bool) -> Vec<Effect> {
+        let mut fx = self.cancel_load();
+        let Some(t) = self.tabs.active_mut() else {
+            return fx;
+        };
+        match (t.step(back), back) {
+            (true, _) => {
+                self.status.clear();
+                if let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) {
+                    let url = url.to_string();
+                    fx.extend(self.navigate(&url, FetchOptions::default(), true));
+                }
+            }
+            (false, true) => self.set_status("no page to go back to"),
+            (false, false) => self.set_status("no page to go forward to"),
+        }
+        fx
+    }
+
+    pub(super) fn reload(&mut self) -> Vec<Effect> {
+        let Some(url) = self.current_url().map(str::to_string) else {
+            return Vec::new();
+        };
+        if matches!(
+            self.current().map(|e| &e.view),
+            Some(View::Identities { .. })
+        ) {
+            return vec![Effect::Store(StoreOp::LoadLists)];
+        }
+        let opts = FetchOptions {
+            refresh: true,
+            web_full: self.web_full_here(),
+            ..FetchOptions::default()
+        };
+        self.navigate(&url, opts, true)
+    }
+
+    /// `..` (parent) or `/` (root) of the current capsule.
+    pub(super) fn go_up(&mut self, root: bool) -> Vec<Effect> {
+        let Some(url) = self.current_url().and_then(|u| Url::parse(u).ok()) else {
+            self.set_status("no parent here");
+            return Vec::new();
+        };
+        let target = if root { Some(url.root()) } else { url.parent() };
+        match target {
+            Some(t) if t != url => self.navigate(&t.to_string(), FetchOptions::default(), false),
+            _ => {
+                self.set_status("already at the root");
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn close_tab(&mut self) -> Vec<Effect> {
+        if self.tabs.len() <= 1 {
+            self.set_status(format!(
+                "this is the last tab ({} quits)",
+                self.keymap.hint(crate::keymap::Action::Quit)
+            ));
+            return Vec::new();
+        }
+        let fx = self.cancel_load();
+        self.tabs.close_active();
+        fx
+    }
+
+    pub(super) fn undo_close_tab(&mut self) -> Vec<Effect> {
+        match self.tabs.reopen() {
+            None => {
+                self.set_status("no closed tab to reopen");
+                Vec::new()
+            }
+            Some(true) => {
+                let home = self.settings.home.clone();
+                self.navigate(&home, FetchOptions::default(), false)
+            }
+            Some(false) => Vec::new(),
+        }
+    }
+
+    /// Follow link `index` (zero-based) of the current page.
+    pub(super) fn follow_link(&mut self, index: usize, new_tab: bool) -> Vec<Effect> {
+        let Some(url) = self
+            .doc_view()
+            .and_then(|d| d.doc.link_url(index))
+            .map(str::to_string)
+        else {
+            self.set_status(format!("no link {}", index + 1));
+            return Vec::new();
+        };
+        // Only the browser's own pages may act; elsewhere an action: link is just a link of
+        // an unknown scheme.
+        if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
+            return self.page_action(&url);
+        }
+        if new_tab && !self.leaves_browser(&url) {
+            return self.new_tab(&url);
+        }
+        self.navigate(&url, FetchOptions::default(), false)
+    }
+}
+
+fn is_gopher_search(url: &str) -> bool {
+    Url::parse(url)
+        .ok()
+        .filter(|u| u.scheme() == Scheme::Gopher)
+        .and_then(|u| u.gopher_target().ok())
+        .is_some_and(|t| t.item_type == '7' && t.search.is_none())
+}
+
+/// What history keeps of a URL: never a query, nor a gopher search string (`%09...`).
+pub(super) fn history_url(url: &str) -> String {
+    let mut plain = strip_query(url);
+    if plain
+        .get(..9)
+        .is_some_and(|s| s.eq_ignore_ascii_case("gopher://"))
+        && let Some(i) = plain.to_ascii_lowercase().find("%09")
+    {
+        plain.truncate(i);
+    }
+    plain
+}
+
+/// The URL without `?query`.
+pub(super) fn strip_query(url: &str) -> String {
+    smolweb_core::url::strip_query(url).to_string()
+}
+
+/// `sha256:abcdef…` shortened for the status line.
+pub(super) fn short_fp(fp: &str) -> String {
+    let body = fp.strip_prefix("sha256:").unwrap_or(fp);
+    format!("sha256:{}…", body.get(..16).unwrap_or(body))
+}
+
+fn short_url(url: &str) -> String {
+    let s = url
+        .trim_start_matches("gemini://")
+        .trim_start_matches("gopher://");
+    s.trim_end_matches('/').to_string()
+}
+
+/// A safe file name for a download, from the last path segment.
+pub(super) fn file_name(url: &str) -> String {
+    let path = strip_query(url);
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let clean: String = last
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let clean = clean.trim_start_matches('.').to_string();
+    if clean.is_empty() || clean.contains("://") {
+        "download".into()
+    } else {
+        clean
+    }
+}

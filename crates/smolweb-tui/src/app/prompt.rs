@@ -1,0 +1,309 @@
+//! The prompt room: the one-line prompt and what its text is for: the address bar (with
+//! completion from history and bookmarks), search, Gemini input (10; 11 masked and never
+//! kept), gopher search, and the identity creation steps.
+
+use super::loads::Request;
+use super::{App, Effect, FetchOptions, StoreOp};
+use crate::keymap::{Code, Key};
+use smolweb_core::url::Url;
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+
+/// What the typed text is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Address,
+    Search,
+    Input {
+        tab: u64,
+        url: String,
+        sensitive: bool,
+        label: String,
+    },
+    GopherSearch {
+        tab: u64,
+        url: String,
+    },
+    IdentityScope,
+    IdentityName {
+        scope: Scope,
+        then: Option<(u64, String)>,
+    },
+    IdentityDays {
+        scope: Scope,
+        name: String,
+        then: Option<(u64, String)>,
+    },
+    /// The name of a new (or renamed) bookmark.
+    BookmarkName {
+        url: String,
+        title: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    pub purpose: Purpose,
+    pub text: String,
+    /// Address completion candidates (url, title).
+    pub completions: Vec<(String, String)>,
+    pub(crate) selected: Option<usize>,
+    /// The prefilled text is selected: typing replaces it, Backspace clears it (as in a
+    /// web browser's address bar); any editing key keeps it instead.
+    pub(crate) replace_on_type: bool,
+}
+
+impl Prompt {
+    /// Shown before the text.
+    pub fn label(&self) -> String {
+        match &self.purpose {
+            Purpose::Address => "Go to: ".into(),
+            Purpose::Search => "/".into(),
+            Purpose::Input { label, .. } => format!("{label}: "),
+            Purpose::GopherSearch { .. } => "Search for: ".into(),
+            Purpose::IdentityScope => "New identity for (URL): ".into(),
+            Purpose::IdentityName { scope, .. } => {
+                format!("Name of the identity for {}: ", scope.url())
+            }
+            Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
+            Purpose::BookmarkName { .. } => "Bookmark name: ".into(),
+        }
+    }
+    /// Is the text masked (status 11)?
+    pub fn masked(&self) -> bool {
+        matches!(
+            self.purpose,
+            Purpose::Input {
+                sensitive: true,
+                ..
+            }
+        )
+    }
+    /// The text as drawn.
+    pub fn shown_text(&self) -> String {
+        if self.masked() {
+            "*".repeat(self.text.chars().count())
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// Turn what the user typed in the address bar into a URL: full URLs as they are, a bare
+/// host or host/path gets gemini://.
+pub fn user_url(input: &str) -> String {
+    let t = input.trim();
+    if t.contains("://") || t.starts_with("about:") {
+        return t.to_string();
+    }
+    if let Some(rest) = t.strip_prefix("//") {
+        return format!("gemini://{rest}");
+    }
+    if t.contains(':') && !t.contains('.') && !t.contains('/') {
+        return t.to_string(); // mailto:x and the like
+    }
+    format!("gemini://{t}")
+}
+
+impl App {
+    pub(super) fn open_prompt(&mut self, purpose: Purpose) {
+        let text = match &purpose {
+            Purpose::Address => self.current_url().unwrap_or_default().to_string(),
+            Purpose::IdentityDays { .. } => self.settings.identity_days.to_string(),
+            Purpose::IdentityName { scope, .. } => scope.host.clone(),
+            Purpose::IdentityScope => self.last_gemini_url(),
+            Purpose::BookmarkName { title, .. } => title.clone(),
+            _ => String::new(),
+        };
+        self.digits.clear();
+        let replace_on_type =
+            matches!(purpose, Purpose::Address | Purpose::BookmarkName { .. }) && !text.is_empty();
+        self.prompt = Some(Prompt {
+            purpose,
+            text,
+            completions: Vec::new(),
+            selected: None,
+            replace_on_type,
+        });
+    }
+
+    /// The most recent gemini:// page of the tab (to suggest an identity scope).
+    fn last_gemini_url(&self) -> String {
+        self.tab()
+            .and_then(|t| t.last_url_with("gemini://"))
+            .map_or_else(|| "gemini://".into(), super::nav::strip_query)
+    }
+
+    pub(super) fn update_completions(&mut self) {
+        let Some(p) = self.prompt.as_mut() else {
+            return;
+        };
+        if p.purpose != Purpose::Address {
+            return;
+        }
+        p.completions = self.lists.completions(&p.text);
+        p.selected = None;
+    }
+
+    pub(super) fn prompt_key(&mut self, key: Key) -> Vec<Effect> {
+        let Some(p) = self.prompt.as_mut() else {
+            return Vec::new();
+        };
+        let replace = std::mem::take(&mut p.replace_on_type);
+        if replace && matches!(key.code, Code::Backspace | Code::Char(_)) && !key.ctrl && !key.alt {
+            p.text.clear();
+            if key.code == Code::Backspace {
+                self.update_completions();
+                return Vec::new();
+            }
+        }
+        match (key.code, key.ctrl) {
+            (Code::Esc, _) | (Code::Char('c'), true) => {
+                self.prompt = None;
+                return Vec::new();
+            }
+            (Code::Enter, _) => return self.submit_prompt(),
+            (Code::Backspace, _) => {
+                p.text.pop();
+            }
+            (Code::Char('u'), true) => p.text.clear(),
+            (Code::Char('w'), true) => {
+                let keep = p.text.trim_end().rfind([' ', '/']).map_or(0, |i| i + 1);
+                p.text.truncate(keep);
+            }
+            (Code::Tab | Code::Down, _) if !p.completions.is_empty() => {
+                let n = p.completions.len();
+                p.selected = Some(p.selected.map_or(0, |s| (s + 1) % n));
+                if key.code == Code::Tab
+                    && let Some((url, _)) = p.selected.and_then(|s| p.completions.get(s))
+                {
+                    p.text = url.clone();
+                }
+                return Vec::new();
+            }
+            (Code::BackTab | Code::Up, _) if !p.completions.is_empty() => {
+                let n = p.completions.len();
+                p.selected = Some(p.selected.map_or(n - 1, |s| (s + n - 1) % n));
+                return Vec::new();
+            }
+            (Code::Char(c), false) if !key.alt => p.text.push(c),
+            _ => return Vec::new(),
+        }
+        self.update_completions();
+        Vec::new()
+    }
+
+    fn submit_prompt(&mut self) -> Vec<Effect> {
+        let Some(p) = self.prompt.take() else {
+            return Vec::new();
+        };
+        let chosen = p
+            .selected
+            .and_then(|s| p.completions.get(s))
+            .map(|c| c.0.clone());
+        let text = p.text;
+        match p.purpose {
+            Purpose::Address => {
+                if text.trim().is_empty() && chosen.is_none() {
+                    return Vec::new();
+                }
+                let target = chosen.unwrap_or_else(|| user_url(&text));
+                self.navigate(&target, FetchOptions::default(), false)
+            }
+            Purpose::Search => {
+                self.start_search(&text);
+                Vec::new()
+            }
+            Purpose::Input {
+                tab,
+                url,
+                sensitive,
+                ..
+            } => {
+                let opts = FetchOptions {
+                    input: Some(text),
+                    ..FetchOptions::default()
+                };
+                let mut req = Request::new(tab, &url, opts);
+                req.sensitive = sensitive;
+                self.fetch(req)
+            }
+            Purpose::GopherSearch { tab, url } => {
+                let opts = FetchOptions {
+                    search: Some(text),
+                    ..FetchOptions::default()
+                };
+                self.fetch(Request::new(tab, &url, opts))
+            }
+            Purpose::IdentityScope => {
+                match Url::parse(&user_url(&text)) {
+                    Ok(u) => self.open_prompt(Purpose::IdentityName {
+                        scope: Scope {
+                            host: u.host().to_string(),
+                            port: u.port(),
+                            path: u.path().to_string(),
+                        },
+                        then: None,
+                    }),
+                    Err(e) => self.set_error(format!("not a gemini URL: {e}")),
+                }
+                Vec::new()
+            }
+            Purpose::IdentityName { scope, then } => {
+                let name = text.trim().to_string();
+                if name.is_empty() {
+                    self.set_error("an identity needs a name");
+                    return Vec::new();
+                }
+                self.open_prompt(Purpose::IdentityDays { scope, name, then });
+                Vec::new()
+            }
+            Purpose::BookmarkName { url, .. } => {
+                let title = text.trim().to_string();
+                self.lists.set_bookmark(&url, &title);
+                vec![Effect::Store(StoreOp::AddBookmark { url, title })]
+            }
+            Purpose::IdentityDays { scope, name, then } => match text.trim().parse::<u32>() {
+                Ok(days) if days > 0 => {
+                    self.set_status(format!("creating identity '{name}'…"));
+                    vec![Effect::Store(StoreOp::CreateIdentity {
+                        new: NewIdentity {
+                            name,
+                            scope,
+                            days,
+                            algorithm: KeyAlgorithm::default(),
+                            created_by: CreatedBy::Human,
+                            agent_use: false,
+                        },
+                        then,
+                    })]
+                }
+                _ => {
+                    self.set_error(format!("'{text}' is not a number of days"));
+                    Vec::new()
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_input_becomes_a_url() {
+        let cases = [
+            ("gemini://a.b/c", "gemini://a.b/c"),
+            ("gopher://x", "gopher://x"),
+            ("about:home", "about:home"),
+            ("geminiprotocol.net", "gemini://geminiprotocol.net"),
+            ("host/path?q", "gemini://host/path?q"),
+            ("localhost:1965/x", "gemini://localhost:1965/x"),
+            ("  spaced.org  ", "gemini://spaced.org"),
+            ("mailto:me", "mailto:me"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(user_url(input), want, "{input}");
+        }
+    }
+}

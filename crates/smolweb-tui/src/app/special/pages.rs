@@ -1,0 +1,252 @@
+//! The built-in pages as gemtext: help (from the live keymap), messages, errors, the
+//! changed-certificate warning, the client-certificate requests (60/61/62), and the pages
+//! made from the stores (bookmarks, history, pins). Pure: the shell reads the stores.
+
+use super::{PageAction, Reach, Special};
+use crate::keymap::{Action, Context, Keymap};
+use smolweb_client::RequestInfo;
+use smolweb_core::page::Page;
+use smolweb_core::url::Url;
+use smolweb_net::{CertChange, FetchError};
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::history::Visit;
+use smolweb_store::identity::Identity;
+use smolweb_store::tofu::Pin;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// A gemtext page built here.
+pub fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
+    let url = Url::parse(&format!("about:{name}")).ok()?;
+    Some(Arc::new(Page::builtin(url, gemtext)))
+}
+
+/// The help page, generated from the live keymap.
+pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
+    let mut g = String::from("# Keys\n\n");
+    g.push_str("Every key can be changed in the config file: [tui.keys] maps an action name to a list of keys, e.g. quit = [\"q\", \"ctrl-q\"].\n\n");
+    g.push_str("* 1-9: type a link number, then Enter (it is followed at once when no longer number exists)\n");
+    g.push_str("* mouse: click a link to follow it; the wheel scrolls\n\n");
+    let mut section = |title: &str, ctx: Context| {
+        let _ = writeln!(g, "## {title}\n");
+        for &a in Action::ALL.iter().filter(|a| a.context() == ctx) {
+            let help = a
+                .help()
+                .trim_start_matches("identities: ")
+                .trim_start_matches("bookmarks: ");
+            let _ = writeln!(g, "* {}: {} ({})", keymap.describe(a), help, a.name());
+        }
+        g.push('\n');
+    };
+    section("Everywhere", Context::Global);
+    section("On the identities screen", Context::Identities);
+    section("On the bookmarks page", Context::Bookmarks);
+    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n");
+    synth("help", &g)
+}
+
+pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
+    let back = PageAction::Back.link("Go back");
+    synth("error", &format!("# {title}\n\n{text}\n\n{back}"))
+}
+
+fn back_and_retry() -> String {
+    PageAction::Back.link("Go back") + &PageAction::Retry.link("Try again")
+}
+
+pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
+    let what = match status {
+        40..=49 => "The capsule had a temporary problem",
+        51 => "Not found",
+        52 => "Gone",
+        53 => "The capsule refuses to proxy this request",
+        59 => "The capsule says the request was malformed",
+        _ => "The capsule refused the request",
+    };
+    let mut g = format!("# {what}\n\n{url}\n\nStatus {status}: {meta}\n");
+    if let Some(s) = retry {
+        let _ = write!(
+            g,
+            "\nThe capsule asks to wait {s} seconds before trying again.\n"
+        );
+    }
+    g.push('\n');
+    g.push_str(&back_and_retry());
+    synth("error", &g)
+}
+
+pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
+    let g = format!(
+        "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
+        back_and_retry()
+    );
+    synth("error", &g)
+}
+
+pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
+    let CertChange {
+        host,
+        port,
+        pinned,
+        presented,
+        pinned_not_after,
+        presented_not_after,
+    } = change;
+    let g = format!(
+        "# Warning: the certificate of {host} changed\n\n\
+The server at {host}:{port} presented a different certificate from the one you trusted before, and the old one has not expired. This can be an ordinary renewal, or someone between you and the capsule pretending to be it.\n\n\
+## Trusted before\n\n```\n{pinned}\nvalid until {pinned_not_after}\n```\n\n\
+## Presented now\n\n```\n{presented}\nvalid until {presented_not_after}\n```\n\n\
+If you can, check the new fingerprint with the capsule's author before you trust it.\n\n{}{}{}",
+        PageAction::Back.link("Go back (recommended)"),
+        PageAction::TrustOnce.link("Trust the new certificate for this session only"),
+        PageAction::TrustSave.link("Trust the new certificate and remember it"),
+    );
+    synth("certificate-changed", &g)
+}
+
+/// The page for 60/61/62, and its context.
+pub fn client_cert_page(
+    identities: &[Identity],
+    url: &str,
+    info: &RequestInfo,
+    status: u8,
+    message: &str,
+) -> (Option<Arc<Page>>, Special) {
+    let presented = info.tls.as_ref().and_then(|t| t.client_cert.clone());
+    let mut g = String::new();
+    match status {
+        60 => {
+            let _ = write!(
+                g,
+                "# This page asks for a client identity\n\n{url}\n\nThe capsule says: {message}\n\nAn identity is a certificate that lets the capsule recognise you on your next visits (like an account without a password). Pick where the new identity applies:\n\n{}{}{}",
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+                PageAction::NewIdentity(Reach::Directory).link("New identity for this directory"),
+                PageAction::NewIdentity(Reach::Page).link("New identity for this page only"),
+            );
+            if !identities.is_empty() {
+                g.push_str("\n## Or use an existing identity\n\n");
+                for id in identities {
+                    let label = format!("{} ({})", id.name, id.scope.url());
+                    g.push_str(&PageAction::UseIdentity(id.fingerprint.clone()).link(&label));
+                }
+            }
+        }
+        61 => {
+            let _ = write!(
+                g,
+                "# This identity is not allowed here\n\n{url}\n\nThe capsule recognised the identity you presented but says it may not see this page: {message}\n\nYou can go back, or try another identity.\n\n{}{}",
+                PageAction::Back.link("Go back"),
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+            );
+        }
+        _ if presented.is_none() => {
+            let _ = write!(
+                g,
+                "# The capsule asks for an identity\n\n{url}\n\nNo identity was sent with this request, yet the capsule answered that the certificate is not valid (status 62): {message}\n\nIt probably wants one: you can make an identity for it.\n\n{}{}",
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+                PageAction::Back.link("Go back"),
+            );
+        }
+        _ => {
+            let _ = write!(
+                g,
+                "# The capsule did not accept your identity\n\n{url}\n\nThe capsule says the certificate you presented is not valid (it may have expired or be malformed): {message}\n\n{}{}",
+                PageAction::ReplaceIdentity
+                    .link("Replace it with a new identity for the same place"),
+                PageAction::Back.link("Go back"),
+            );
+        }
+    }
+    let special = Special::ClientCert {
+        url: url.to_string(),
+        status,
+        presented,
+    };
+    (synth("identity", &g), special)
+}
+
+/// Untrusted text (titles from capsules) on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
+/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
+fn one_line(s: &str) -> String {
+    smolweb_core::text::sanitize_line(s).into_owned()
+}
+
+/// about:bookmarks.
+pub fn bookmarks_page(list: &[Bookmark]) -> String {
+    let mut g = String::from("# Bookmarks\n\n");
+    if list.is_empty() {
+        g.push_str("No bookmarks yet: press m on a page to add it.\n");
+        return g;
+    }
+    g.push_str("Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help).\n\n");
+    for b in list {
+        let title = one_line(&b.title);
+        let label = if title.trim().is_empty() {
+            b.url.as_str()
+        } else {
+            title.as_str()
+        };
+        let _ = writeln!(g, "=> {} {}", b.url, label);
+    }
+    g
+}
+
+/// about:history: every visit shows its date and a title, or its URL when it has none.
+pub fn history_page(visits: &[Visit]) -> String {
+    let mut g = String::from("# History\n\n");
+    if visits.is_empty() {
+        g.push_str("Nothing visited yet.\n");
+    }
+    for v in visits.iter().take(500) {
+        let title = v.title.as_deref().map(one_line).unwrap_or_default();
+        let label = if title.trim().is_empty() {
+            v.url.as_str()
+        } else {
+            title.as_str()
+        };
+        let _ = writeln!(g, "=> {} {} {}", v.url, v.at.date(), label);
+    }
+    g
+}
+
+/// How often a pin's "last seen" is written (the store spares writes).
+pub const LAST_SEEN_EVERY: &str = "at most once an hour";
+
+fn day(t: time::OffsetDateTime) -> String {
+    t.date().to_string()
+}
+
+/// about:trust: every pinned certificate, and a link to forget each.
+pub fn pins_page(pins: &[Pin]) -> String {
+    let mut g = String::from("# Trusted certificates\n\n");
+    g.push_str("The first certificate a capsule presents is pinned (trust on first use); a different one later gets a warning. The same list as `smolweb trust list`.\n\n");
+    if pins.is_empty() {
+        g.push_str("No certificates are pinned yet.\n");
+        return g;
+    }
+    let _ = writeln!(
+        g,
+        "\"Last seen\" is updated {LAST_SEEN_EVERY}, so it may lag behind your last visit.\n"
+    );
+    for p in pins {
+        let expiry = p.not_after.map_or_else(|| "unknown".to_string(), day);
+        let _ = write!(
+            g,
+            "## {}:{}\n\n```\n{}\n```\n* first seen {}, last seen {}\n* valid until {}\n",
+            p.host,
+            p.port,
+            p.fingerprint,
+            day(p.first_seen),
+            day(p.last_seen),
+            expiry,
+        );
+        let forget = PageAction::ForgetPin {
+            host: p.host.clone(),
+            port: p.port,
+        };
+        g.push_str(&forget.link(&format!("Forget the certificate of {}:{}", p.host, p.port)));
+        g.push('\n');
+    }
+    g
+}

@@ -1,0 +1,234 @@
+//! The tabs room: every open tab with its history (back, current, forward), the active tab,
+//! recently closed tabs (with the place they were closed at) and tab ids.
+//!
+//! Back and forward move entries between the stacks and never fetch: entries keep their page
+//! and scroll position.
+
+use super::Special;
+use super::search::Search;
+use crate::layout::{Doc, Pos};
+use smolweb_client::RequestInfo;
+
+/// How many closed tabs can be reopened.
+const CLOSED_KEPT: usize = 20;
+
+/// What a history entry shows.
+#[derive(Debug)]
+pub enum View {
+    Doc(Box<DocView>),
+    Identities { selected: usize },
+}
+
+/// A page on screen with its scroll state.
+#[derive(Debug)]
+pub struct DocView {
+    pub doc: Doc,
+    pub top: Pos,
+    pub hscroll: usize,
+    pub selected: Option<usize>,
+    /// The link under the mouse pointer.
+    pub(crate) hover: Option<usize>,
+    pub search: Option<Search>,
+    pub(crate) special: Special,
+    /// A web page converted whole (the reader's main/full toggle), not just its main content.
+    pub(crate) web_full: bool,
+}
+
+impl DocView {
+    pub fn new(doc: Doc, special: Special) -> DocView {
+        DocView {
+            doc,
+            top: Pos::default(),
+            hscroll: 0,
+            selected: None,
+            hover: None,
+            search: None,
+            special,
+            web_full: false,
+        }
+    }
+
+    /// Is this a page the browser made itself (the only pages whose `action:` links act)?
+    pub fn builtin(&self) -> bool {
+        self.doc.page().url.scheme() == smolweb_core::url::Scheme::About
+    }
+}
+
+/// One step of a tab's history.
+#[derive(Debug)]
+pub struct Entry {
+    /// What a reload fetches (never a sensitive answer).
+    pub url: String,
+    pub title: String,
+    pub view: View,
+    pub(crate) info: Option<RequestInfo>,
+}
+
+/// A load in progress.
+#[derive(Clone, Debug)]
+pub struct Loading {
+    pub(crate) id: u64,
+    pub(crate) url: String,
+    pub(crate) bytes: u64,
+    pub started: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Tab {
+    pub(crate) id: u64,
+    pub back: Vec<Entry>,
+    pub(crate) current: Option<Entry>,
+    pub forward: Vec<Entry>,
+    pub loading: Option<Loading>,
+}
+
+impl Tab {
+    pub fn title(&self) -> String {
+        match (&self.current, &self.loading) {
+            (Some(e), _) => e.title.clone(),
+            (None, Some(l)) => l.url.clone(),
+            (None, None) => "new tab".into(),
+        }
+    }
+
+    pub fn doc_view(&self) -> Option<&DocView> {
+        match self.current.as_ref().map(|e| &e.view) {
+            Some(View::Doc(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    pub fn doc_view_mut(&mut self) -> Option<&mut DocView> {
+        match self.current.as_mut().map(|e| &mut e.view) {
+            Some(View::Doc(d)) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Show an entry: a new step of history, or in place of the current one.
+    pub fn show(&mut self, entry: Entry, replace: bool) {
+        if let Some(old) = self.current.take()
+            && !replace
+        {
+            self.back.push(old);
+            self.forward.clear();
+        }
+        self.current = Some(entry);
+    }
+
+    /// Move one entry back or forward; false when there is none.
+    pub fn step(&mut self, back: bool) -> bool {
+        let (from, to) = if back {
+            (&mut self.back, &mut self.forward)
+        } else {
+            (&mut self.forward, &mut self.back)
+        };
+        match from.pop() {
+            Some(entry) => {
+                if let Some(cur) = self.current.replace(entry) {
+                    to.push(cur);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The most recent gemini:// URL of the tab, newest first.
+    pub fn last_url_with(&self, prefix: &str) -> Option<&str> {
+        self.current
+            .iter()
+            .chain(self.back.iter().rev())
+            .map(|e| e.url.as_str())
+            .find(|u| u.starts_with(prefix))
+    }
+}
+
+/// All tabs.
+#[derive(Debug, Default)]
+pub struct Tabs {
+    list: Vec<Tab>,
+    pub active: usize,
+    /// Closed tabs with the position each had.
+    closed: Vec<(usize, Tab)>,
+    next_id: u64,
+}
+
+impl Tabs {
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Tab> {
+        self.list.iter()
+    }
+    pub fn get(&self, i: usize) -> Option<&Tab> {
+        self.list.get(i)
+    }
+    pub fn active(&self) -> Option<&Tab> {
+        self.list.get(self.active)
+    }
+    pub fn active_mut(&mut self) -> Option<&mut Tab> {
+        self.list.get_mut(self.active)
+    }
+    pub fn by_id(&self, id: u64) -> Option<&Tab> {
+        self.list.iter().find(|t| t.id == id)
+    }
+    pub fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
+        self.list.iter_mut().find(|t| t.id == id)
+    }
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Tab> {
+        self.list.iter_mut()
+    }
+
+    /// Open an empty tab at the end and make it active; returns its id.
+    pub fn open(&mut self) -> u64 {
+        self.next_id += 1;
+        self.list.push(Tab {
+            id: self.next_id,
+            ..Tab::default()
+        });
+        self.active = self.list.len() - 1;
+        self.next_id
+    }
+
+    /// Close the active tab (never the last one); it can be reopened.
+    pub fn close_active(&mut self) -> bool {
+        if self.list.len() <= 1 {
+            return false;
+        }
+        let at = self.active;
+        let tab = self.list.remove(at);
+        self.active = self.active.min(self.list.len() - 1);
+        self.closed.push((at, tab));
+        if self.closed.len() > CLOSED_KEPT {
+            self.closed.remove(0);
+        }
+        true
+    }
+
+    /// Reopen the last closed tab where it was; returns whether it is empty.
+    pub fn reopen(&mut self) -> Option<bool> {
+        let (at, tab) = self.closed.pop()?;
+        let empty = tab.current.is_none();
+        let at = at.min(self.list.len());
+        self.list.insert(at, tab);
+        self.active = at;
+        Some(empty)
+    }
+
+    pub fn switch(&mut self, delta: isize) {
+        let n = self.list.len() as isize;
+        if n > 0 {
+            self.active = (self.active as isize + delta).rem_euclid(n) as usize;
+        }
+    }
+
+    pub fn select(&mut self, i: usize) {
+        if i < self.list.len() {
+            self.active = i;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! The reader view room: web pages in the browser. An http(s) link loads here like a capsule
+//! (the client answers with the page converted to gemtext, so it is drawn with the gemtext
+//! styles) unless `[web] open_external` sends the web to the external browser. This room
+//! owns what is particular to a web page: the main content / full page toggle (kept per
+//! history entry in [`DocView::web_full`] and carried by [`FetchOptions::web_full`]), opening
+//! the page in the external browser, and the words the status line and page info use to say
+//! that a page comes from the web, whether its certificate was verified, and what the text
+//! shown is: the client's [`Shown`](smolweb_core::webtext::Shown) in the request info names it
+//! (the article, the full page, the full page because no article was found, JSON, a PDF's
+//! text...), so `v` on a page without an article view says why instead of fetching again.
+//!
+//! There is no trust on first use on the web: an https page the client shows had its
+//! certificate verified against the trusted roots (a failed check is an error page), and an
+//! http page was not encrypted at all.
+
+use super::{App, DocView, Effect, FetchOptions, Special, View};
+use crate::keymap::Action;
+use crate::layout::external_scheme;
+use smolweb_client::RequestInfo;
+
+/// Is `url` a web address (http or https)?
+pub(super) fn is_web(url: &str) -> bool {
+    external_scheme(url)
+        .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"))
+}
+
+/// How a web page reached us, in a few words: "certificate verified" or "not encrypted".
+fn transport(info: &RequestInfo) -> &'static str {
+    if info.tls.is_some() {
+        "certificate verified"
+    } else {
+        "not encrypted (http)"
+    }
+}
+
+fn extract_words(full: bool) -> &'static str {
+    if full { "full page" } else { "main content" }
+}
+
+impl App {
+    /// Does following `url` leave the browser for an external program? Web links do only
+    /// when `[web] open_external` says so; mailto always does. Nothing else ever does: the
+    /// opener receives http(s) and mailto only ([`smolweb_core::url::opener_may_receive`]).
+    pub(super) fn leaves_browser(&self, url: &str) -> bool {
+        smolweb_core::url::opener_may_receive(url) && (self.settings.web_external || !is_web(url))
+    }
+
+    /// The current entry when it is a web page the reader shows (not an error page).
+    fn web_view(&self) -> Option<(&str, &DocView, &RequestInfo)> {
+        let e = self.current()?;
+        let View::Doc(dv) = &e.view else {
+            return None;
+        };
+        let info = e.info.as_ref()?;
+        (is_web(&e.url) && matches!(dv.special, Special::None)).then_some((
+            e.url.as_str(),
+            dv.as_ref(),
+            info,
+        ))
+    }
+
+    /// Is the current web page converted whole (what a reload keeps)?
+    pub(super) fn web_full_here(&self) -> bool {
+        self.web_view().is_some_and(|(_, dv, _)| dv.web_full)
+    }
+
+    /// A web page arrived in `tab`: remember how it was converted and say what it is.
+    pub(super) fn shown_web_page(&mut self, tab: u64, full: bool) {
+        let Some(t) = self.tabs.by_id_mut(tab) else {
+            return;
+        };
+        if let Some(super::Entry {
+            url,
+            view: View::Doc(dv),
+            ..
+        }) = t.current.as_mut()
+            && is_web(url)
+        {
+            dv.web_full = full;
+        }
+        if self.tab().map(|t| t.id) != Some(tab) {
+            return;
+        }
+        let Some((_, _, info)) = self.web_view() else {
+            return;
+        };
+        let browser = format!("{}: browser", self.keymap.hint(Action::OpenInBrowser));
+        let text = match info.web {
+            // No main content / full page choice here (the badge says what is shown).
+            Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
+                format!("web page ({browser})")
+            }
+            _ => format!(
+                "web page ({}: {} · {browser})",
+                self.keymap.hint(Action::ReaderFull),
+                extract_words(!full),
+            ),
+        };
+        self.set_status(text);
+    }
+
+    /// The short note the status line keeps while a web page is shown: how it came and what
+    /// is shown ("main", "full", "full (no article found)", "JSON", "PDF, 3 pages", ...).
+    pub fn web_badge(&self) -> Option<String> {
+        let (_, dv, info) = self.web_view()?;
+        let shown = match info.web {
+            Some(shown) => shown.short(),
+            None => (if dv.web_full { "full" } else { "main" }).to_string(),
+        };
+        Some(format!("web · {} · {shown}", transport(info)))
+    }
+
+    /// Fetch the current web page again, converted the other way (main content / full page).
+    /// A page with no article view says so instead: not HTML, or no article was found (the
+    /// full page is what is shown already).
+    pub(super) fn toggle_web_full(&mut self) -> Vec<Effect> {
+        let Some((url, dv, info)) = self.web_view() else {
+            self.set_status("not a web page: only web pages have a main content / full page view");
+            return Vec::new();
+        };
+        match info.web {
+            Some(shown) if !shown.has_article_view() => {
+                let text = format!(
+                    "this page is {}, not HTML: it has no main content / full page view",
+                    shown.describe()
+                );
+                self.set_status(text);
+                return Vec::new();
+            }
+            Some(shown) if shown.is_fallback() && !dv.web_full => {
+                self.set_status(
+                    "no article was found on this page: the full page is shown already",
+                );
+                return Vec::new();
+            }
+            _ => {}
+        }
+        let (url, full) = (url.to_string(), !dv.web_full);
+        let opts = FetchOptions {
+            web_full: full,
+            ..FetchOptions::default()
+        };
+        self.navigate(&url, opts, true)
+    }
+
+    /// Open the current page with the external browser ($BROWSER, else xdg-open; a program
+    /// that cannot start offers to copy the URL instead).
+    pub(super) fn open_in_browser(&mut self) -> Vec<Effect> {
+        match self.current_url() {
+            Some(url) if smolweb_core::url::opener_may_receive(url) => vec![Effect::OpenExternal {
+                url: url.to_string(),
+            }],
+            _ => {
+                self.set_status("only web pages open in the external browser");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The page info rows of a web page (in place of the Gemini certificate rows).
+    pub(super) fn web_info_rows(&self) -> Option<Vec<(String, String)>> {
+        let (_, dv, info) = self.web_view()?;
+        let shown = match info.web {
+            Some(shown) => shown.describe(),
+            None => extract_words(dv.web_full).to_string(),
+        };
+        let mut out = vec![(
+            "Kind".to_string(),
+            format!("web page (reader view: {shown})"),
+        )];
+        match &info.tls {
+            Some(t) => {
+                out.push(("TLS".into(), t.version.clone()));
+                out.push(("Certificate".into(), t.cert_fingerprint.clone()));
+                out.push(("Trust".into(), "verified against the trusted roots".into()));
+            }
+            None => out.push(("TLS".into(), "none (plain http: not encrypted)".into())),
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,700 @@
+//! Carrying out effects: fetches as tokio tasks (abortable, with a byte counter), store
+//! operations (locked file writes, in order on a store thread), downloads and external
+//! programs. Every result goes back to the app as a message on the channel. Feed and offline
+//! work is in `feeds`.
+
+mod feeds;
+
+use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
+use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::page::Page;
+use smolweb_core::url::Url;
+use smolweb_store::tofu::CertInfo;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+struct Task {
+    handle: tokio::task::JoinHandle<()>,
+    progress: watch::Receiver<u64>,
+}
+
+pub(super) struct Shell {
+    client: Arc<Client>,
+    tx: mpsc::UnboundedSender<Msg>,
+    tasks: HashMap<u64, Task>,
+    /// Store work (locked, fsynced file writes, downloads) runs in order on its own thread,
+    /// so no write ever stalls a frame. None when the thread could not start: every store
+    /// operation then reports that it was not done.
+    jobs: Option<std::sync::mpsc::Sender<Job>>,
+    /// The refresh of all feeds, while it runs.
+    feed_refresh: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// Work for the store thread.
+enum Job {
+    Op(StoreOp),
+    PollStores,
+    Save { page: Arc<Page>, name: String },
+    Open { page: Arc<Page>, name: String },
+    Feed(feeds::FeedJob),
+}
+
+impl Shell {
+    pub(super) fn new(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>) -> Shell {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let mut worker = StoreWorker {
+            client: Arc::clone(&client),
+            tx: tx.clone(),
+            identities: None,
+        };
+        // The thread ends when the Shell (the only sender) is dropped.
+        let started = std::thread::Builder::new()
+            .name("smolweb-store".into())
+            .spawn(move || {
+                for job in queue {
+                    match job {
+                        Job::Op(op) => worker.store(op),
+                        Job::PollStores => worker.poll(),
+                        Job::Save { page, name } => worker.save(&page, &name),
+                        Job::Open { page, name } => worker.open(&page, &name),
+                        Job::Feed(job) => worker.feed_job(job),
+                    }
+                }
+            });
+        let jobs = match started {
+            Ok(_) => Some(jobs),
+            Err(e) => {
+                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(e.to_string()))));
+                None
+            }
+        };
+        Shell {
+            client,
+            tx,
+            tasks: HashMap::new(),
+            jobs,
+            feed_refresh: None,
+        }
+    }
+
+    /// Hand work to the store thread, or say why it cannot be done.
+    fn job(&self, job: Job) {
+        let sent = match &self.jobs {
+            Some(jobs) => jobs.send(job).map_err(|e| e.to_string()),
+            None => Err("it did not start".to_string()),
+        };
+        if let Err(why) = sent {
+            self.send(Msg::Done(Err(ShellError::NoStoreThread(why))));
+        }
+    }
+
+    fn send(&self, msg: Msg) {
+        let _ = self.tx.send(msg);
+    }
+
+    pub(super) fn run(&mut self, _app: &crate::app::App, fx: Vec<Effect>) {
+        for e in fx {
+            self.effect(e);
+        }
+    }
+
+    fn effect(&mut self, e: Effect) {
+        match e {
+            Effect::Fetch { id, url, opts } => self.fetch(id, url, opts),
+            Effect::Cancel { id } => {
+                if let Some(t) = self.tasks.remove(&id) {
+                    t.handle.abort();
+                }
+            }
+            Effect::OpenExternal { url } => {
+                // The last gate before a program runs: whatever asked, only the web and mail.
+                let r = if smolweb_core::url::opener_may_receive(&url) {
+                    open_external(&self.client.config().tui.external_command, &url)
+                } else {
+                    let scheme = url.split(':').next().unwrap_or_default();
+                    Err(ShellError::NotOpened {
+                        scheme: smolweb_core::text::sanitize_line(scheme).into_owned(),
+                    })
+                };
+                self.send(Msg::Done(r));
+            }
+            Effect::Save { page, name } => self.job(Job::Save { page, name }),
+            Effect::Open { page, name } => self.job(Job::Open { page, name }),
+            Effect::Copy { text } => {
+                use std::io::Write;
+                let mut out = std::io::stdout();
+                let _ = out.write_all(osc52(&text).as_bytes());
+                let _ = out.flush();
+            }
+            Effect::Store(op) => self.job(Job::Op(op)),
+            Effect::Quit => {}
+            Effect::Feeds(op) => self.feed_op(op),
+        }
+    }
+
+    fn fetch(&mut self, id: u64, url: String, opts: FetchOptions) {
+        let (ptx, prx) = watch::channel(0u64);
+        let client = Arc::clone(&self.client);
+        let tx = self.tx.clone();
+        let jobs = self.jobs.clone();
+        let handle = tokio::spawn(async move {
+            let after = opts.clone();
+            let outcome = match builtin(&client, &url) {
+                Some(o) => o,
+                None => {
+                    let open = OpenOptions {
+                        input: opts.input,
+                        search: opts.search,
+                        refresh: opts.refresh,
+                        identity: opts.identity,
+                        trust_once: opts.trust_once,
+                        progress: Some(ptx),
+                        web_full: opts.web_full,
+                        waits: None,
+                    };
+                    client.open(&url, &open).await
+                }
+            };
+            let visit = feeds::FeedJob::visited(&url, &after, &outcome);
+            let _ = tx.send(Msg::Fetched {
+                id,
+                outcome: Box::new(outcome),
+            });
+            if let (Some(jobs), Some(visit)) = (jobs, visit) {
+                let _ = jobs.send(visit);
+            }
+        });
+        self.tasks.retain(|_, t| !t.handle.is_finished());
+        self.tasks.insert(
+            id,
+            Task {
+                handle,
+                progress: prx,
+            },
+        );
+    }
+
+    /// Send byte counts of loads that moved since the last tick.
+    pub(super) fn report_progress(&mut self) {
+        for (id, t) in &mut self.tasks {
+            if t.progress.has_changed().unwrap_or(false) {
+                let bytes = *t.progress.borrow_and_update();
+                let _ = self.tx.send(Msg::Progress { id: *id, bytes });
+            }
+        }
+    }
+
+    /// Ask the store thread for what other processes may have changed (pending agent
+    /// requests, identities), answered as messages.
+    pub(super) fn poll_stores(&self) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job::PollStores);
+        }
+    }
+
+    pub(super) fn abort_all(&mut self) {
+        for (_, t) in self.tasks.drain() {
+            t.handle.abort();
+        }
+    }
+}
+
+fn downloads_dir(client: &Client) -> PathBuf {
+    let configured = &client.config().tui.downloads_dir;
+    if configured.is_empty() {
+        client.paths().downloads_dir.clone()
+    } else {
+        PathBuf::from(configured)
+    }
+}
+
+/// Runs store operations on the store thread and reports back on the message channel.
+struct StoreWorker {
+    client: Arc<Client>,
+    tx: mpsc::UnboundedSender<Msg>,
+    /// The identities last reported, to report only changes.
+    identities: Option<Vec<smolweb_store::identity::Identity>>,
+}
+
+impl StoreWorker {
+    fn send(&self, msg: Msg) {
+        let _ = self.tx.send(msg);
+    }
+
+    fn downloads_dir(&self) -> PathBuf {
+        downloads_dir(&self.client)
+    }
+
+    /// Pending approvals, and the identities when another process changed them (an approval
+    /// from `smolweb identity approve` makes one).
+    fn poll(&mut self) {
+        if let Ok(list) = self.client.approvals().pending(self.client.now()) {
+            self.send(Msg::Approvals(list));
+        }
+        if let Ok(list) = self.client.identities().scan().map(|s| s.identities)
+            && self.identities.as_ref() != Some(&list)
+        {
+            self.identities = Some(list.clone());
+            self.send(Msg::Identities(list));
+        }
+    }
+
+    fn load_lists(&mut self) {
+        let c = Arc::clone(&self.client);
+        let history = match c.history().list() {
+            Ok(list) => list.into_iter().map(|v| (v.url, v.title)).collect(),
+            Err(e) => {
+                self.send(Msg::Done(Err(e.into())));
+                Vec::new()
+            }
+        };
+        let bookmarks = match c.bookmarks().list() {
+            Ok(list) => list,
+            Err(e) => {
+                self.send(Msg::Done(Err(e.into())));
+                Vec::new()
+            }
+        };
+        self.send(Msg::Lists { history, bookmarks });
+        // A corrupt identity file is named, and the readable identities are still shown.
+        match c.identities().scan() {
+            Ok(scan) => {
+                for bad in scan.unreadable {
+                    self.send(Msg::Done(Err(bad.into_error().into())));
+                }
+                self.identities = Some(scan.identities.clone());
+                self.send(Msg::Identities(scan.identities));
+            }
+            Err(e) => self.send(Msg::Done(Err(e.into()))),
+        }
+        if let Ok(list) = c.approvals().pending(c.now()) {
+            self.send(Msg::Approvals(list));
+        }
+        self.send(feeds::lists(&c));
+    }
+
+    fn save(&self, page: &Page, name: &str) {
+        let r = save(&self.downloads_dir(), name, &page.raw);
+        let note = if page.ending.is_clean() {
+            String::new()
+        } else {
+            format!(" ({})", page.ending.describe())
+        };
+        self.send(Msg::Done(
+            r.map(|p| format!("saved to {}{note}", p.display())),
+        ));
+    }
+
+    /// Save a download and start the program configured for its type (else xdg-open).
+    fn open(&self, page: &Page, name: &str) {
+        let path = match save(&self.downloads_dir(), name, &page.raw) {
+            Ok(p) => p,
+            Err(e) => return self.send(Msg::Done(Err(e))),
+        };
+        let handlers = &self.client.config().tui.handlers;
+        let command = crate::app::handler_for(handlers, &page.mime).unwrap_or("xdg-open");
+        let r = open_external(command, &path.display().to_string());
+        self.send(Msg::Done(
+            r.map(|m| format!("saved to {}; {m}", path.display())),
+        ));
+    }
+
+    fn store(&mut self, op: StoreOp) {
+        let c = Arc::clone(&self.client);
+        let now = c.now();
+        let done =
+            |r: Result<String, smolweb_store::StoreError>| Msg::Done(r.map_err(ShellError::from));
+        let msg = match op {
+            StoreOp::LoadLists => {
+                self.load_lists();
+                return;
+            }
+            StoreOp::RecordHistory { url, title } => {
+                match c.history().record(&url, title.as_deref(), now) {
+                    Ok(()) => return,
+                    Err(e) => Msg::Done(Err(e.into())),
+                }
+            }
+            StoreOp::AddBookmark { url, title } => {
+                done(c.bookmarks().add(&url, &title).map(|new| {
+                    if new {
+                        format!("bookmarked {url}")
+                    } else {
+                        format!("bookmark renamed: {title}")
+                    }
+                }))
+            }
+            StoreOp::RemoveBookmark { url } => done(
+                c.bookmarks()
+                    .remove(&url)
+                    .map(|_| format!("bookmark removed: {url}")),
+            ),
+            StoreOp::CreateIdentity { new, then } => {
+                let result = c.identities().create(new, now).map_err(ShellError::from);
+                self.send(Msg::IdentityCreated { result, then });
+                return;
+            }
+            StoreOp::SetAgentUse {
+                fingerprint,
+                allowed,
+            } => done(
+                c.identities()
+                    .update(&fingerprint, |i| i.agent_use = allowed)
+                    .map(|i| {
+                        let may = if allowed { "may" } else { "may not" };
+                        format!("agents {may} use '{}'", i.name)
+                    }),
+            ),
+            StoreOp::ExportIdentity { fingerprint } => {
+                let dir = self.downloads_dir();
+                let r = std::fs::create_dir_all(&dir)
+                    .map_err(|e| smolweb_store::StoreError::Io {
+                        path: dir.clone(),
+                        source: e,
+                    })
+                    .and_then(|_| c.identities().export(&fingerprint, &dir));
+                done(
+                    r.map(|(crt, key)| format!("exported {} and {}", crt.display(), key.display())),
+                )
+            }
+            StoreOp::DeleteIdentity { fingerprint } => done(
+                c.identities()
+                    .remove(&fingerprint)
+                    .map(|i| format!("deleted identity '{}'", i.name)),
+            ),
+            StoreOp::Pin {
+                host,
+                port,
+                fingerprint,
+                not_after,
+            } => {
+                let rfc = time::format_description::well_known::Rfc3339;
+                let r = match time::OffsetDateTime::parse(&not_after, &rfc) {
+                    Ok(not_after) => {
+                        let cert = CertInfo {
+                            fingerprint,
+                            not_before: now,
+                            not_after,
+                        };
+                        c.known_hosts().pin(&host, port, &cert, now)
+                    }
+                    Err(_) => c
+                        .known_hosts()
+                        .pin_fingerprint(&host, port, &fingerprint, now),
+                };
+                done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
+            }
+            StoreOp::Forget { host, port } => {
+                done(c.known_hosts().remove(&host, port).map(|gone| {
+                    if gone {
+                        format!("forgot the certificate of {host}:{port}")
+                    } else {
+                        format!("no certificate was pinned for {host}:{port}")
+                    }
+                }))
+            }
+            StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
+            StoreOp::Deny { id } => done(
+                c.deny(&id)
+                    .map(|a| format!("denied: {}", a.request.describe())),
+            ),
+        };
+        self.send(msg);
+        self.load_lists();
+    }
+}
+
+/// about:bookmarks, about:history and about:trust are made here from the stores; a store
+/// that cannot be read is an error naming its file, never an empty list.
+fn builtin(client: &Client, url: &str) -> Option<Outcome> {
+    let text = match url {
+        "about:bookmarks" => client.bookmarks().list().map(|b| pages::bookmarks_page(&b)),
+        "about:history" => client.history().list().map(|v| pages::history_page(&v)),
+        "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
+        _ => return None,
+    };
+    let info = RequestInfo {
+        url: url.to_string(),
+        ..RequestInfo::default()
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(e) => {
+            return Some(Outcome::Error {
+                info,
+                error: smolweb_net::FetchError::Internal(e.to_string()),
+            });
+        }
+    };
+    let page = Page::builtin(Url::parse(url).ok()?, &text);
+    Some(Outcome::Page {
+        info,
+        fetched: Fetched {
+            page: Arc::new(page),
+            cached: false,
+            cached_at: None,
+        },
+    })
+}
+
+/// Write `bytes` under `dir` as `name`, not overwriting: "name", "name-1", ...
+pub(super) fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
+    let failed = |path: &std::path::Path, e: std::io::Error| ShellError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) if !s.is_empty() => (s.to_string(), format!(".{e}")),
+        _ => (name.to_string(), String::new()),
+    };
+    for n in 0..1000 {
+        let file = if n == 0 {
+            format!("{stem}{ext}")
+        } else {
+            format!("{stem}-{n}{ext}")
+        };
+        let path = dir.join(file);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => {
+                use std::io::Write;
+                f.write_all(bytes).map_err(|e| failed(&path, e))?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(failed(&path, e)),
+        }
+    }
+    Err(ShellError::NameTaken {
+        name: name.to_string(),
+        dir: dir.to_path_buf(),
+    })
+}
+
+/// The terminal sequence that puts `text` on the clipboard (OSC 52, base64).
+pub(super) fn osc52(text: &str) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::with_capacity(text.len().div_ceil(3) * 4);
+    for chunk in text.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                b64.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                b64.push('=');
+            }
+        }
+    }
+    format!("\x1b]52;c;{b64}\x07")
+}
+
+/// Start a program on `url`, without waiting: the configured command, else each command of
+/// `$BROWSER` (a colon-separated list, as usual) and then xdg-open, until one starts. When none
+/// does, the error names the last one tried (the app then offers to copy the URL).
+fn open_external(configured: &str, url: &str) -> Result<String, ShellError> {
+    let commands = opener_commands(configured, std::env::var("BROWSER").ok().as_deref());
+    let mut last = Err(ShellError::NoCommand);
+    for command in &commands {
+        last = start(command, url);
+        if last.is_ok() {
+            break;
+        }
+    }
+    last
+}
+
+/// The commands to try, in order (see [`open_external`]).
+fn opener_commands(configured: &str, browser: Option<&str>) -> Vec<String> {
+    if !configured.trim().is_empty() {
+        return vec![configured.to_string()];
+    }
+    let mut out: Vec<String> = browser
+        .unwrap_or("")
+        .split(':')
+        .filter(|c| !c.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    if !out.iter().any(|c| c.trim() == "xdg-open") {
+        out.push("xdg-open".into());
+    }
+    out
+}
+
+fn start(command: &str, url: &str) -> Result<String, ShellError> {
+    let mut parts = command.split_whitespace();
+    let program = parts.next().ok_or(ShellError::NoCommand)?;
+    let mut child = std::process::Command::new(program)
+        .args(parts)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| ShellError::Start {
+            program: program.to_string(),
+            url: url.to_string(),
+            message: e.to_string(),
+        })?;
+    std::thread::spawn(move || child.wait());
+    Ok(format!("opened {url} with {program}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smolweb_client::Face;
+    use smolweb_client::config::Config;
+    use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+    use smolweb_store::paths::Paths;
+
+    /// A store worker over a fresh data directory (also used by `feeds`' tests).
+    pub(super) fn worker() -> (StoreWorker, mpsc::UnboundedReceiver<Msg>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
+        let client = Arc::new(Client::new(Config::default(), paths, Face::Human).unwrap());
+        let (tx, rx) = mpsc::unbounded_channel();
+        let w = StoreWorker {
+            client,
+            tx,
+            identities: None,
+        };
+        (w, rx, dir)
+    }
+
+    pub(super) fn drain(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Vec<Msg> {
+        let mut out = Vec::new();
+        while let Ok(m) = rx.try_recv() {
+            out.push(m);
+        }
+        out
+    }
+
+    #[test]
+    fn an_identity_made_by_another_process_reaches_the_screen() {
+        let (mut w, mut rx, _dir) = worker();
+        w.load_lists();
+        drain(&mut rx);
+        w.poll();
+        assert!(
+            !drain(&mut rx)
+                .iter()
+                .any(|m| matches!(m, Msg::Identities(_))),
+            "no change, no message"
+        );
+        // What `smolweb identity approve` does in another terminal.
+        let new = NewIdentity {
+            name: "from-agent".into(),
+            scope: Scope {
+                host: "cap.test".into(),
+                port: 1965,
+                path: "/".into(),
+            },
+            days: 30,
+            algorithm: KeyAlgorithm::default(),
+            created_by: CreatedBy::Agent,
+            agent_use: true,
+        };
+        w.client.identities().create(new, w.client.now()).unwrap();
+        w.poll();
+        let got = drain(&mut rx);
+        assert!(
+            got.iter().any(|m| matches!(m, Msg::Identities(l)
+                if l.iter().any(|i| i.name == "from-agent"))),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_corrupt_store_is_an_error_naming_the_file_not_an_empty_list() {
+        let (mut w, mut rx, dir) = worker();
+        let file = dir.path().join(smolweb_store::files::HISTORY);
+        std::fs::write(&file, "this is [not toml").unwrap();
+        match builtin(&w.client, "about:history") {
+            Some(Outcome::Error { error, .. }) => {
+                assert!(error.to_string().contains("history.toml"), "{error}");
+            }
+            other => panic!("expected an error page, got {other:?}"),
+        }
+        w.load_lists();
+        let got = drain(&mut rx);
+        assert!(
+            got.iter().any(|m| matches!(m, Msg::Done(Err(e))
+                if e.to_string().contains("history.toml"))),
+            "{got:?}"
+        );
+        // The file is left as it was.
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn osc52_is_base64_between_the_markers() {
+        assert_eq!(osc52(""), "\x1b]52;c;\x07");
+        assert_eq!(osc52("f"), "\x1b]52;c;Zg==\x07");
+        assert_eq!(osc52("fo"), "\x1b]52;c;Zm8=\x07");
+        assert_eq!(osc52("foobar"), "\x1b]52;c;Zm9vYmFy\x07");
+        assert_eq!(
+            osc52("gemini://x.test/ü"),
+            "\x1b]52;c;Z2VtaW5pOi8veC50ZXN0L8O8\x07"
+        );
+    }
+
+    #[test]
+    fn pages_from_the_stores() {
+        let (w, _rx, _dir) = worker();
+        let text = |url| match builtin(&w.client, url) {
+            Some(Outcome::Page { fetched, .. }) => fetched.page.body.text().to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(text("about:bookmarks").contains("No bookmarks yet"));
+        assert!(text("about:trust").contains("No certificates are pinned"));
+        w.client
+            .known_hosts()
+            .pin_fingerprint(
+                "cap.test",
+                1965,
+                &format!("sha256:{}", "ab".repeat(32)),
+                w.client.now(),
+            )
+            .unwrap();
+        let t = text("about:trust");
+        assert!(
+            t.contains("cap.test:1965") && t.contains("at most once an hour"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn openers_try_browser_commands_then_xdg_open() {
+        assert_eq!(
+            opener_commands("my-open --new", Some("firefox")),
+            ["my-open --new"]
+        );
+        assert_eq!(
+            opener_commands("", Some("firefox:lynx -dump")),
+            ["firefox", "lynx -dump", "xdg-open"]
+        );
+        assert_eq!(opener_commands(" ", None), ["xdg-open"]);
+        assert_eq!(opener_commands("", Some("xdg-open")), ["xdg-open"]);
+    }
+
+    #[test]
+    fn a_browser_that_cannot_start_falls_back_and_names_the_last_try() {
+        let missing = "/nonexistent/smolweb-no-such-browser";
+        match open_external(missing, "https://web.test/") {
+            Err(ShellError::Start { program, url, .. }) => {
+                assert_eq!(program, missing);
+                assert_eq!(url, "https://web.test/");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

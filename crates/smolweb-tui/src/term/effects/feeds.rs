@@ -1,0 +1,391 @@
+//! Carrying out the feed and offline effects: subscribing, refreshing (with progress),
+//! saving for offline reading, and what every visit leaves behind (entries marked read, an
+//! offline copy kept, a copy offered when the network failed).
+//!
+//! Fetching work (a refresh, a save) runs in tokio tasks; store reads and writes of a
+//! [`FeedOp`] run on tokio's blocking pool; the after-visit work runs on the store thread, in
+//! order with the other store writes. Every result reaches the app as a [`FeedMsg`]. At most
+//! one refresh of all feeds runs at a time.
+
+use super::{Job, Shell, StoreWorker};
+use crate::app::{FeedMsg, FeedOp, FetchOptions, Msg, Offer, RefreshSummary};
+use smolweb_client::feeds::{FeedRefresh, refresh_all};
+use smolweb_client::{Client, OpenOptions, Outcome};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Store work after a fetch, for the store thread.
+pub(super) enum FeedJob {
+    /// A page or an error came back for `url` (what the tab asked for).
+    Visited {
+        url: String,
+        opts: OpenOptions,
+        outcome: Box<Outcome>,
+    },
+}
+
+impl FeedJob {
+    /// The after-visit job for a fetch (none for built-in pages).
+    pub(super) fn visited(url: &str, opts: &FetchOptions, outcome: &Outcome) -> Option<Job> {
+        if url.starts_with("about:") {
+            return None;
+        }
+        let opts = OpenOptions {
+            input: opts.input.clone(),
+            search: opts.search.clone(),
+            ..OpenOptions::default()
+        };
+        Some(Job::Feed(FeedJob::Visited {
+            url: url.to_string(),
+            opts,
+            outcome: Box::new(outcome.clone()),
+        }))
+    }
+}
+
+/// What the stores hold now, for the app's toggles.
+pub(super) fn lists(client: &Client) -> Msg {
+    let subscribed = client
+        .subscriptions()
+        .list()
+        .map(|l| l.into_iter().map(|s| s.url).collect());
+    let saved = client
+        .reading_list()
+        .map(|l| l.into_iter().map(|e| e.url).collect());
+    match (subscribed, saved) {
+        (Ok(subscribed), Ok(saved)) => Msg::Feeds(FeedMsg::Lists { subscribed, saved }),
+        (Err(e), _) | (_, Err(e)) => Msg::Done(Err(e.into())),
+    }
+}
+
+fn summary(results: &[FeedRefresh]) -> RefreshSummary {
+    RefreshSummary {
+        feeds: results.len(),
+        new_entries: results.iter().map(|r| r.new_entries.len()).sum(),
+        failed: results.iter().filter(|r| r.error.is_some()).count(),
+    }
+}
+
+/// Run store work off the event loop and send what it says, then the fresh lists.
+async fn store_then_lists(
+    client: Arc<Client>,
+    tx: mpsc::UnboundedSender<Msg>,
+    work: impl FnOnce(&Client) -> Result<String, String> + Send + 'static,
+) {
+    let c = Arc::clone(&client);
+    let done = tokio::task::spawn_blocking(move || {
+        let said = work(&c);
+        (said, lists(&c))
+    })
+    .await;
+    match done {
+        Ok((said, lists)) => {
+            let _ = tx.send(Msg::Feeds(FeedMsg::Changed(said)));
+            let _ = tx.send(lists);
+        }
+        Err(e) => {
+            let _ = tx.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string()))));
+        }
+    }
+}
+
+/// Refresh every feed (only when due if `only_due`), reporting progress.
+async fn refresh(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>, only_due: bool) {
+    if only_due {
+        let c = Arc::clone(&client);
+        match tokio::task::spawn_blocking(move || c.feeds_due()).await {
+            Ok(Ok(true)) => {}
+            Ok(Ok(false)) => return,
+            Ok(Err(e)) => {
+                let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(Err(e.to_string()))));
+                return;
+            }
+            Err(e) => {
+                let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(Err(e.to_string()))));
+                return;
+            }
+        }
+    }
+    let _ = tx.send(Msg::Feeds(FeedMsg::Progress { done: 0, total: 0 }));
+    let progress = tx.clone();
+    let result = refresh_all(&client, |done, total, _| {
+        let _ = progress.send(Msg::Feeds(FeedMsg::Progress { done, total }));
+    })
+    .await;
+    let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(
+        result.map(|r| summary(&r)).map_err(|e| e.to_string()),
+    )));
+}
+
+fn saved_sentence(report: &smolweb_client::offline::SaveReport) -> String {
+    let mut s = match report.saved.len() {
+        1 => format!("saved {} for offline reading", report.saved[0]),
+        n => format!("saved {n} pages for offline reading"),
+    };
+    if !report.failed.is_empty() {
+        s.push_str(&format!(
+            "; {} links could not be saved",
+            report.failed.len()
+        ));
+    }
+    s
+}
+
+impl Shell {
+    pub(super) fn feed_op(&mut self, op: FeedOp) {
+        let (client, tx) = (Arc::clone(&self.client), self.tx.clone());
+        match op {
+            FeedOp::Subscribe { url } => {
+                tokio::spawn(async move {
+                    let c = Arc::clone(&client);
+                    let added = tokio::task::spawn_blocking(move || {
+                        c.subscriptions().add(&url, c.now()).map(|(u, _)| u)
+                    })
+                    .await;
+                    let url = match added {
+                        Ok(Ok(url)) => url,
+                        Ok(Err(e)) => return send_changed(&tx, Err(e.to_string())),
+                        Err(e) => return send_changed(&tx, Err(e.to_string())),
+                    };
+                    let _ = tx.send(lists(&client));
+                    let r = client.refresh_feed(&url).await;
+                    let said = match r.error {
+                        None => Ok(format!(
+                            "following {}: {} entries",
+                            r.title.as_deref().unwrap_or(&url),
+                            r.new_entries.len()
+                        )),
+                        Some(e) => Err(format!("following {url}, but its first fetch failed: {e}")),
+                    };
+                    send_changed(&tx, said);
+                });
+            }
+            FeedOp::Unsubscribe { url } => {
+                tokio::spawn(store_then_lists(client, tx, move |c| {
+                    c.subscriptions()
+                        .remove(&url)
+                        .map(|s| format!("no longer following {}", s.url))
+                        .map_err(|e| e.to_string())
+                }));
+            }
+            FeedOp::Refresh | FeedOp::RefreshIfDue => {
+                if self.feed_refresh.as_ref().is_some_and(|h| !h.is_finished()) {
+                    return;
+                }
+                let only_due = op == FeedOp::RefreshIfDue;
+                self.feed_refresh = Some(tokio::spawn(refresh(client, tx, only_due)));
+            }
+            FeedOp::SaveOffline { url, with_links } => {
+                tokio::spawn(async move {
+                    let said = client
+                        .save_for_offline(&url, with_links)
+                        .await
+                        .map(|r| saved_sentence(&r))
+                        .map_err(|e| e.to_string());
+                    send_changed(&tx, said);
+                    let c = Arc::clone(&client);
+                    if let Ok(msg) = tokio::task::spawn_blocking(move || lists(&c)).await {
+                        let _ = tx.send(msg);
+                    }
+                });
+            }
+            FeedOp::Unsave { url } => {
+                tokio::spawn(store_then_lists(client, tx, move |c| {
+                    c.unsave_offline(&url)
+                        .map(|was| {
+                            if was {
+                                format!("{url} is off the reading list")
+                            } else {
+                                format!("{url} was not on the reading list")
+                            }
+                        })
+                        .map_err(|e| e.to_string())
+                }));
+            }
+        }
+    }
+}
+
+fn send_changed(tx: &mpsc::UnboundedSender<Msg>, said: Result<String, String>) {
+    let _ = tx.send(Msg::Feeds(FeedMsg::Changed(said)));
+}
+
+impl StoreWorker {
+    pub(super) fn feed_job(&self, job: FeedJob) {
+        match job {
+            FeedJob::Visited { url, opts, outcome } => self.visited(&url, &opts, &outcome),
+        }
+    }
+
+    /// After a visit: its feed entries are read and an offline copy is kept; after a network
+    /// failure, a kept copy is offered.
+    fn visited(&self, url: &str, opts: &OpenOptions, outcome: &Outcome) {
+        let c = &self.client;
+        match outcome {
+            Outcome::Page { fetched, .. } => {
+                // The URL asked for and, after a redirect, the one answered.
+                let page_url = fetched.page.url.to_string();
+                let mut read = c.subscriptions().mark_read(url);
+                if read.is_ok() && page_url != url {
+                    read = c.subscriptions().mark_read(&page_url);
+                }
+                if let Err(e) = read {
+                    self.send(Msg::Done(Err(e.into())));
+                }
+                if let Err(e) = c.keep_offline(opts, outcome) {
+                    self.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string()))));
+                }
+            }
+            Outcome::Error { .. } => match c.offline_fallback(url, outcome) {
+                Ok(Some(copy)) => {
+                    let age_seconds = copy.age_seconds(c.now());
+                    self.send(Msg::Feeds(FeedMsg::Offer(Offer {
+                        url: url.to_string(),
+                        copy: Box::new(copy),
+                        age_seconds,
+                    })));
+                }
+                Ok(None) => {}
+                Err(e) => self.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string())))),
+            },
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{App, Settings};
+    use crate::keymap::{Key, Keymap};
+    use crate::theme::Theme;
+    use smolweb_client::{Fetched, RequestInfo};
+    use smolweb_core::feed::Entry;
+    use smolweb_core::page::Page;
+    use smolweb_core::response::parse_mime;
+    use smolweb_core::url::Url;
+    use smolweb_net::FetchError;
+    use smolweb_store::subscriptions::Refreshed;
+
+    const URL: &str = "gemini://ada.test/gemlog/frost.gmi";
+
+    use super::super::tests::{drain, worker};
+
+    fn page_outcome() -> Outcome {
+        let page = Page::from_gemini(
+            Url::parse(URL).unwrap(),
+            parse_mime("text/gemini"),
+            b"# Frost\n\nThe capsule is white this morning.\n".to_vec(),
+        );
+        Outcome::Page {
+            info: RequestInfo {
+                url: URL.into(),
+                host: "ada.test".into(),
+                port: 1965,
+                ..RequestInfo::default()
+            },
+            fetched: Fetched {
+                page: Arc::new(page),
+                cached: false,
+                cached_at: None,
+            },
+        }
+    }
+
+    fn error(error: FetchError) -> Outcome {
+        Outcome::Error {
+            info: RequestInfo {
+                url: URL.into(),
+                ..RequestInfo::default()
+            },
+            error,
+        }
+    }
+
+    fn visit(w: &StoreWorker, outcome: &Outcome) {
+        let job = FeedJob::visited(URL, &FetchOptions::default(), outcome).unwrap();
+        match job {
+            Job::Feed(job) => w.feed_job(job),
+            _ => panic!("not a feed job"),
+        }
+    }
+
+    #[test]
+    fn a_visit_marks_its_entry_read_and_keeps_a_copy_offered_after_a_network_failure() {
+        let (w, mut rx, _dir) = worker();
+        let c = &w.client;
+        let feed = "gemini://ada.test/gemlog/";
+        c.subscriptions().add(feed, c.now()).unwrap();
+        let entries = vec![Entry {
+            title: "Frost".into(),
+            url: URL.into(),
+            published: Some("2026-11-30T00:00:00Z".into()),
+        }];
+        let refreshed = Refreshed::Ok {
+            title: None,
+            entries,
+        };
+        c.subscriptions().record(feed, &refreshed, c.now()).unwrap();
+        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 1);
+
+        visit(&w, &page_outcome());
+        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 0, "read");
+        assert!(c.offline_copy(URL).unwrap().is_some(), "kept offline");
+        assert!(drain(&mut rx).is_empty(), "no error to report");
+
+        // A capsule's own refusal offers nothing; a refused connection offers the copy.
+        visit(&w, &error(FetchError::InvalidRequest("bad".into())));
+        assert!(drain(&mut rx).is_empty());
+        let down = error(FetchError::Connection {
+            host: "ada.test".into(),
+            port: 1965,
+            message: "connection refused".into(),
+        });
+        visit(&w, &down);
+        let offer = match drain(&mut rx).pop() {
+            Some(Msg::Feeds(FeedMsg::Offer(o))) => o,
+            other => panic!("expected an offer, got {other:?}"),
+        };
+        assert_eq!(offer.url, URL);
+        assert!(offer.copy.fetched.cached);
+
+        // The browser: the error page, the offer, the key that reads it.
+        let mut app = App::new(Settings::default(), Keymap::default(), Theme::default());
+        let fx = app.start(Some(URL.into()));
+        let id = fx
+            .iter()
+            .find_map(|e| match e {
+                crate::app::Effect::Fetch { id, .. } => Some(*id),
+                _ => None,
+            })
+            .unwrap();
+        app.update(Msg::Fetched {
+            id,
+            outcome: Box::new(down),
+        });
+        app.update(Msg::Feeds(FeedMsg::Offer(offer)));
+        assert!(app.status.text.contains("a copy from"), "{:?}", app.status);
+        app.update(Msg::Key(Key::ch('C')));
+        let text = app
+            .frame
+            .iter()
+            .map(|r| r.text.as_str())
+            .collect::<Vec<_>>();
+        assert!(
+            text.iter().any(|t| t.contains("white this morning")),
+            "{text:?}"
+        );
+        assert!(
+            app.status.text.contains("offline copy, "),
+            "{:?}",
+            app.status
+        );
+        assert!(app.status.text.contains(" s old") || app.status.text.contains("min old"));
+    }
+
+    #[test]
+    fn built_in_pages_leave_nothing_behind() {
+        let o = page_outcome();
+        assert!(FeedJob::visited("about:feeds", &FetchOptions::default(), &o).is_none());
+    }
+}

@@ -1,0 +1,464 @@
+//! Painting the state. Pure: reads the [`App`] (its laid-out [`App::frame`]) and draws into a
+//! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
+//! prompt (bottom row); popups over the page.
+
+use crate::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
+use crate::keymap::Action;
+use crate::layout::{Doc, Kind, display_width, each_shown, sanitize};
+use crate::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthChar;
+
+const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// Draw everything.
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    if area.height < 3 || area.width < 10 {
+        f.render_widget(Paragraph::new("window too small"), area);
+        return;
+    }
+    let tabs = Rect::new(area.x, area.y, area.width, 1);
+    let page = Rect::new(area.x, area.y + 1, area.width, area.height - 2);
+    let bottom = Rect::new(area.x, area.y + area.height - 1, area.width, 1);
+    draw_tabs(f, app, tabs);
+    match app.current().map(|e| &e.view) {
+        Some(View::Identities { selected }) => draw_identities(f, app, page, *selected),
+        Some(View::Doc(_)) => draw_page(f, app, page),
+        None => {}
+    }
+    draw_bottom(f, app, bottom);
+    draw_popups(f, app, page);
+}
+
+fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    let mut spans = Vec::new();
+    for (i, label) in tab_labels(app).into_iter().enumerate() {
+        let style = if i == app.tabs.active {
+            t.tab_active
+        } else {
+            t.tab_bar
+        };
+        spans.push(Span::styled(label, style));
+        spans.push(Span::raw(" "));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)).style(t.tab_bar), area);
+}
+
+fn draw_page(f: &mut Frame, app: &App, area: Rect) {
+    let Some(dv) = app.doc_view() else {
+        return;
+    };
+    let (_, margin) = app.text_column();
+    for (y, row) in app.frame.iter().enumerate() {
+        let y = area.y + y as u16;
+        if y >= area.y + area.height {
+            break;
+        }
+        let x = area.x + margin as u16;
+        let width = area.width.saturating_sub(margin as u16);
+        let selected = row.link.is_some() && row.link == dv.selected;
+        let line = row_line(&app.theme, row, selected, dv.hscroll);
+        let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
+        f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
+        if cut && width > 0 {
+            // The row goes on past the right edge.
+            let cell = &mut f.buffer_mut()[(x + width - 1, y)];
+            cell.set_symbol("›").set_style(app.theme.alt_text);
+        }
+    }
+}
+
+fn kind_style(t: &Theme, row: &FrameRow) -> Style {
+    match row.kind {
+        Kind::Heading(1) => t.heading1,
+        Kind::Heading(2) => t.heading2,
+        Kind::Heading(_) => t.heading3,
+        Kind::Link | Kind::MenuItem if row.external => t.link_external,
+        Kind::Link | Kind::MenuItem if row.link.is_some() => t.link,
+        Kind::List => t.list,
+        Kind::Quote => t.quote,
+        Kind::Pre => t.preformat,
+        Kind::Fence => t.alt_text,
+        _ => t.text,
+    }
+}
+
+/// One screen row as styled spans: search matches highlighted (the current one in its own
+/// style), control characters made harmless, sideways scroll applied.
+pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
+    let style = kind_style(t, row);
+    let prefix_style = match row.kind {
+        Kind::Link | Kind::MenuItem => t.link_number,
+        _ => style,
+    };
+    let mut spans = vec![Span::styled(row.prefix.clone(), prefix_style)];
+    if !row.tag.is_empty() {
+        spans.push(Span::styled(row.tag, t.menu_type));
+    }
+    let wraps = Doc::wraps(row.kind);
+    let base = if selected {
+        style.patch(t.link_selected)
+    } else {
+        style
+    };
+    let text = row.text.as_str();
+    let mut pieces: Vec<(&str, Style)> = Vec::new();
+    let mut at = 0;
+    for m in &row.marks {
+        let fits = m.start >= at
+            && m.end <= text.len()
+            && text.is_char_boundary(m.start)
+            && text.is_char_boundary(m.end);
+        if !fits {
+            continue;
+        }
+        if m.start > at {
+            pieces.push((&text[at..m.start], base));
+        }
+        let hl = if m.current {
+            t.search_current
+        } else {
+            t.search_match
+        };
+        pieces.push((&text[m.start..m.end], base.patch(hl)));
+        at = m.end;
+    }
+    if at < text.len() || pieces.is_empty() {
+        pieces.push((&text[at..], base));
+    }
+    let skip = if wraps { 0 } else { hscroll };
+    let mut col = 0;
+    for (piece, style) in pieces {
+        let mut out = String::with_capacity(piece.len());
+        clean_into(&mut out, piece, !wraps, &mut col, skip);
+        spans.push(Span::styled(out, style));
+    }
+    Line::from(spans)
+}
+
+/// Append `text` made safe to draw (see [`crate::layout::sanitize`]) from cell `skip` on,
+/// counting cells in `col` (tab stops continue across pieces).
+fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip: usize) {
+    if skip == 0 && !text.contains(['\t', '\r']) && smolweb_core::text::is_terminal_safe(text) {
+        out.push_str(text);
+        *col += display_width(text);
+        return;
+    }
+    each_shown(text, |c| {
+        let start = *col;
+        if c == '\t' {
+            let n = if expand { 8 - start % 8 } else { 1 };
+            for k in 0..n {
+                if start + k >= skip {
+                    out.push(' ');
+                }
+            }
+            *col += n;
+            return;
+        }
+        if start >= skip {
+            out.push(c);
+        }
+        *col += c.width().unwrap_or(0);
+    });
+}
+
+fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
+    let t = &app.theme;
+    let k = |a| app.keymap.hint(a);
+    let mut lines = vec![
+        Line::styled("Client identities and agent requests", t.heading1),
+        Line::styled(
+            format!(
+                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates",
+                k(Action::IdentityCreate),
+                k(Action::IdentityToggleAgent),
+                k(Action::IdentityExport),
+                k(Action::IdentityDelete),
+                k(Action::ApprovalApprove),
+                k(Action::ApprovalDeny),
+                k(Action::Trust)
+            ),
+            t.status,
+        ),
+    ];
+    let now = time::OffsetDateTime::now_utc();
+    let mut items: Vec<String> = app
+        .lists
+        .approvals
+        .iter()
+        .map(|a| {
+            format!(
+                "REQUEST {}: {} (asked by {})",
+                a.id,
+                a.request.describe(),
+                a.client
+            )
+        })
+        .collect();
+    items.extend(app.lists.identities.iter().map(|i| {
+        let by = match i.created_by {
+            smolweb_store::identity::CreatedBy::Human => "you",
+            smolweb_store::identity::CreatedBy::Agent => "agent",
+        };
+        let state = if i.expired(now) { "EXPIRED" } else { "until" };
+        format!(
+            "{}  {}  {} {}  by {}  agent may use: {}",
+            i.name,
+            i.scope.url(),
+            state,
+            i.not_after.date(),
+            by,
+            if i.agent_use { "yes" } else { "no" }
+        )
+    }));
+    if items.is_empty() {
+        lines.push(Line::raw("No identities yet. A capsule that asks for one offers to create it; or press the key for a new one."));
+    }
+    let room = usize::from(area.height).saturating_sub(lines.len()).max(1);
+    let skip = selected.saturating_sub(room - 1);
+    for (i, text) in items.iter().enumerate().skip(skip).take(room) {
+        let style = if i < app.lists.approvals.len() {
+            t.warning
+        } else {
+            t.text
+        };
+        let style = if i == selected {
+            style.patch(t.selected)
+        } else {
+            style
+        };
+        lines.push(Line::styled(
+            truncate_cells(text, usize::from(area.width)),
+            style,
+        ));
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
+    let t = &app.theme;
+    if let Some(p) = &app.prompt {
+        let label = p.label();
+        let text = p.shown_text();
+        let room = usize::from(area.width).saturating_sub(1);
+        let shown = tail_cells(&format!("{label}{text}"), room);
+        if p.replace_on_type {
+            // Show the prefilled URL as selected: typing replaces it.
+            // `shown` ends with the text, so this cut is a char boundary.
+            let cut = shown.len().saturating_sub(text.len());
+            let cut = if shown.is_char_boundary(cut) { cut } else { 0 };
+            let (head, tail) = shown.split_at(cut);
+            let line = Line::from(vec![
+                Span::styled(head.to_string(), t.prompt),
+                Span::styled(tail.to_string(), t.prompt.add_modifier(Modifier::REVERSED)),
+            ]);
+            f.render_widget(Paragraph::new(line), area);
+        } else {
+            f.render_widget(Paragraph::new(Span::styled(shown.clone(), t.prompt)), area);
+        }
+        let x = area.x + display_width(&shown).min(room) as u16;
+        f.set_cursor_position((x, area.y));
+        return;
+    }
+    let mut right = String::new();
+    if app.pending_count() > 0 {
+        right.push_str(&format!(
+            " {} agent request(s): {} ",
+            app.pending_count(),
+            app.keymap.hint(Action::Identities)
+        ));
+    }
+    let mut info = Vec::new();
+    if let Some(web) = app.web_badge() {
+        info.push(web);
+    }
+    match app.feeds.refreshing {
+        Some((_, 0)) => info.push("feeds…".to_string()),
+        Some((done, total)) => info.push(format!("feeds {done}/{total}")),
+        None => {}
+    }
+    if app.tabs.len() > 1 {
+        info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
+    }
+    match app.percent() {
+        Some(_) if app.doc_view().is_some_and(|d| d.top == Default::default()) => {
+            info.push("top".into())
+        }
+        Some(p) => info.push(format!("{p}%")),
+        None => {}
+    }
+    let info = format!(" {} ", info.join("  "));
+    let left = match app.tab().and_then(|t| t.loading.as_ref()) {
+        Some(l) => {
+            let frame = (app.now / 100) as usize % SPINNER.len();
+            format!(
+                "{} loading {}  {}  (esc cancels)",
+                SPINNER[frame],
+                l.url,
+                human_bytes(l.bytes)
+            )
+        }
+        None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
+        None if !app.status.text.is_empty() => app.status.text.clone(),
+        None if app.link_target().is_some() => {
+            format!("→ {}", app.link_target().unwrap_or_default())
+        }
+        None => app.current_url().unwrap_or_default().to_string(),
+    };
+    let style = if app.status.error && app.tab().is_some_and(|t| t.loading.is_none()) {
+        t.status_error
+    } else {
+        t.status
+    };
+    let room = usize::from(area.width).saturating_sub(display_width(&right) + display_width(&info));
+    // Messages carry remote text (status meta, URLs): never a control character.
+    let left = truncate_cells(&sanitize(&left, false), room);
+    let pad = room.saturating_sub(display_width(&left));
+    let spans = vec![
+        Span::styled(left, style),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(right, t.badge),
+        Span::styled(info, t.status),
+    ];
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The last `max` cells of `text`, made safe to draw (a capsule's prompt is part of it).
+fn tail_cells(text: &str, max: usize) -> String {
+    let text = sanitize(text, false);
+    let mut w = 0;
+    let mut out: Vec<char> = Vec::new();
+    for c in text.chars().rev() {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > max {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.into_iter().rev().collect()
+}
+
+/// "12.3 kB".
+pub fn human_bytes(n: u64) -> String {
+    match n {
+        0..1000 => format!("{n} B"),
+        1000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
+    }
+}
+
+fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
+    let t = &app.theme;
+    if let Some(p) = &app.prompt {
+        draw_prompt_extras(f, app, p, page);
+    }
+    match &app.dialog.popup {
+        Some(Popup::Info(rows)) => {
+            let lines: Vec<Line> = rows
+                .iter()
+                .map(|(k, v)| {
+                    Line::from(vec![
+                        Span::styled(format!("{k:>12}: "), t.heading3),
+                        Span::raw(sanitize(v, false).into_owned()),
+                    ])
+                })
+                .collect();
+            let h = (lines.len() as u16 + 2).min(page.height);
+            let area = centered(page, page.width.saturating_sub(4).min(100), h);
+            f.render_widget(Clear, area);
+            let block = Block::default().borders(Borders::ALL).title(" Page info ");
+            f.render_widget(
+                Paragraph::new(lines)
+                    .block(block)
+                    .wrap(Wrap { trim: false })
+                    .style(t.popup),
+                area,
+            );
+        }
+        Some(popup @ (Popup::Confirm(q) | Popup::Download(q))) => {
+            let title = match popup {
+                Popup::Download(_) => " Download ",
+                _ => " Confirm ",
+            };
+            let w = page.width.saturating_sub(4).min(70);
+            let h = (display_width(q) as u16 / w.saturating_sub(2).max(1) + 3).min(page.height);
+            let area = centered(page, w, h);
+            f.render_widget(Clear, area);
+            let block = Block::default().borders(Borders::ALL).title(title);
+            f.render_widget(
+                Paragraph::new(sanitize(q, false).into_owned())
+                    .block(block)
+                    .wrap(Wrap { trim: true })
+                    .style(t.popup),
+                area,
+            );
+        }
+        None => {}
+    }
+}
+
+fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::app::Prompt, page: Rect) {
+    let t = &app.theme;
+    if let crate::app::Purpose::Input { label, .. } = &p.purpose
+        && display_width(label) + 2 > usize::from(page.width) / 2
+    {
+        let w = page.width;
+        let h = (display_width(label) as u16 / w.saturating_sub(2).max(1) + 3).min(page.height);
+        let area = Rect::new(page.x, page.y + page.height - h, w, h);
+        f.render_widget(Clear, area);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(" The capsule asks ");
+        f.render_widget(
+            Paragraph::new(sanitize(label, false).into_owned())
+                .block(block)
+                .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    if p.completions.is_empty() {
+        return;
+    }
+    let h = (p.completions.len() as u16).min(page.height);
+    let area = Rect::new(page.x, page.y + page.height - h, page.width, h);
+    f.render_widget(Clear, area);
+    let lines: Vec<Line> = p
+        .completions
+        .iter()
+        .enumerate()
+        .map(|(i, (url, title))| {
+            let style = if Some(i) == p.selected {
+                t.selected
+            } else {
+                t.popup
+            };
+            let text = if title.is_empty() {
+                url.clone()
+            } else {
+                format!("{url}  {title}")
+            };
+            Line::styled(truncate_cells(&text, usize::from(page.width)), style)
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}

@@ -1,0 +1,35 @@
+//! End-to-end tests of the `smolweb` binary, one test binary: the CLI commands, the MCP server
+//! over stdio (rmcp's client, raw JSON-RPC lines, the official Python SDK), the browser in tmux,
+//! and Debian's real Gemini/Gopher/web servers.
+
+// clippy.toml's allow-*-in-tests covers #[test] functions and #[cfg(test)] modules only; the
+// helpers of an integration-test binary (servers, fixtures, waits) may unwrap and panic too.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Tests say SKIP or show figures on the terminal they run in.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod cli;
+mod cli_feeds;
+mod cli_get;
+mod cli_secrets;
+mod layers;
+mod mcp_batch;
+mod mcp_bench;
+mod mcp_cancel;
+mod mcp_consent;
+mod mcp_ending;
+mod mcp_errors;
+mod mcp_feeds;
+mod mcp_fetch;
+mod mcp_guard;
+mod mcp_harness;
+mod mcp_protocol;
+mod mcp_python;
+mod mcp_text_and_links;
+mod real_servers;
+mod tui_tmux;
+mod tui_tmux_driver;
+mod tui_tmux_feeds;
+mod web_get;
+mod web_mcp;
+mod web_types;
