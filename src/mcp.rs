@@ -30,4 +30,6 @@ mod web;
 pub mod web_out;
 
 pub use server::SmolwebServer;
+#[doc(hidden)]
+pub use stdio::fuzzing;
 pub use stdio::{ServeError, run as run_stdio, serve};

@@ -8,6 +8,8 @@
 pub mod approvals;
 pub mod atomic;
 pub mod bookmarks;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod history;
 pub mod identity;
 pub mod offline;

@@ -87,6 +87,34 @@ fn render(index: &Index) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn index_round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, atomic::parse_toml::<Index>, render)
+}
+
+/// A page file decoded, encoded again and decoded again (see [`super::fuzzing`]).
+pub(super) fn page_round_trip(raw: &[u8]) -> super::fuzzing::RoundTrip {
+    let Some(page) = decode(raw) else {
+        return super::fuzzing::RoundTrip::Refused;
+    };
+    let again = NewPage {
+        url: &page.url,
+        media_type: &page.media_type,
+        title: None,
+        body: &page.body,
+        fetched: page.fetched,
+        save: false,
+    };
+    let first = encode(&again);
+    match decode(&first) {
+        Some(back) if back == page => super::fuzzing::RoundTrip::Stable,
+        back => super::fuzzing::RoundTrip::Unstable {
+            first: format!("{page:?}"),
+            second: format!("{back:?}"),
+        },
+    }
+}
+
 fn second(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
 }

@@ -112,6 +112,21 @@ pub(super) fn read_key(dir: &Path, stem: &str) -> Result<String, StoreError> {
     std::fs::read_to_string(&path).map_err(|e| io_err(&path, e))
 }
 
+/// The metadata file's text: a comment naming the identity and its key file, then the TOML.
+fn render(identity: &Identity) -> Result<String, StoreError> {
+    let stem = stem(&identity.fingerprint)?;
+    let body = atomic::render_toml(identity)?;
+    Ok(format!(
+        "# smolweb client identity {}. The private key is in {stem}.key.\n\n{body}",
+        identity.name.replace(['\r', '\n'], " ")
+    ))
+}
+
+/// Read, write and read again (the fuzz targets' check; see [`crate::store::fuzzing`]).
+pub(in crate::store) fn round_trip(text: &str) -> crate::store::fuzzing::RoundTrip {
+    crate::store::fuzzing::check(text, atomic::parse_toml::<Identity>, render)
+}
+
 /// Write the metadata (and, for a new identity, the key first, so metadata never exists
 /// without its key). Caller holds the exclusive directory lock.
 pub(super) fn write_identity(
@@ -126,11 +141,7 @@ pub(super) fn write_identity(
     } else if key_path.exists() {
         atomic::set_mode(&key_path, Modes::SECRET.file)?;
     }
-    let body = atomic::render_toml(identity)?;
-    let text = format!(
-        "# smolweb client identity {}. The private key is in {stem}.key.\n\n{body}",
-        identity.name.replace(['\r', '\n'], " ")
-    );
+    let text = render(identity)?;
     let meta = dir.join(format!("{stem}.toml"));
     let written = atomic::write_file(&meta, text.as_bytes(), Modes::SECRET);
     if written.is_err() && key_pem.is_some() {
