@@ -80,7 +80,8 @@ pub fn one_line(s: &str) -> String {
             pending_space = !out.is_empty();
             continue;
         }
-        if count >= MAX_TITLE_CHARS {
+        // The space owed before this char counts too: never cut after a space.
+        if count + usize::from(pending_space) >= MAX_TITLE_CHARS {
             break;
         }
         if pending_space {
@@ -163,6 +164,18 @@ mod tests {
         assert_eq!(one_line("  a\n\tb\x1b[31m  c "), "a b [31m c");
         assert_eq!(one_line(&"x".repeat(1000)).chars().count(), MAX_TITLE_CHARS);
         assert_eq!(one_line("\n\n"), "");
+    }
+
+    #[test]
+    fn a_space_at_the_cut_does_not_overrun_the_limit() {
+        // A word boundary just at the limit: the space and the next char must not both be
+        // pushed past it (the cut used to give 301 chars).
+        let title = format!("{} y", "x".repeat(MAX_TITLE_CHARS - 1));
+        let cut = one_line(&title);
+        assert_eq!(cut.chars().count(), MAX_TITLE_CHARS - 1);
+        assert!(!cut.ends_with(' '));
+        let exact = format!("{} y", "x".repeat(MAX_TITLE_CHARS - 2));
+        assert_eq!(one_line(&exact).chars().count(), MAX_TITLE_CHARS);
     }
 
     #[test]
