@@ -340,7 +340,8 @@ def main() -> None:
           + [b"\x00" + s for s in gem + feed_lits if b"=>" in s]
           + [b"\x01" + bench_menu(), b"\x01i2024-01-02 x\t\t\t\r\n02024-01-03 Post\t/p\th\t70\r\n"]
           + [b"\x02" + s for s in feed_lits if s.lstrip()[:1] in (b"<", b"{")]
-          + [b"\x03" + s for s in html + feed_lits if b"<link" in s])
+          + [b"\x03" + s for s in html + feed_lits if b"<link" in s]
+          + [b"\x00# " + b"x" * 299 + b" y\n=> /a 2024-01-01 " + b"y " * 200 + b"\n"])
 
     mcp = literals("src/mcp/stdio", "src/mcp/args.rs", "tests/mcp_protocol.rs", "tests/mcp_errors.rs")
     jsonish = [s for s in mcp if s.lstrip()[:1] in (b"{", b"[")]
