@@ -95,8 +95,9 @@ pub fn one_line(s: &str) -> String {
     out
 }
 
-/// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, others such as
-/// https with the `url` crate). None when it cannot be made absolute.
+/// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, http(s) bases
+/// with [`crate::core::url::join_web`]; against any other base only an absolute reference
+/// resolves). None when it cannot be made absolute.
 pub fn resolve(base: &str, reference: &str) -> Option<String> {
     let reference = reference.trim();
     if reference.is_empty() {
@@ -106,9 +107,10 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
         let out = b.resolve(reference).ok()?;
         return is_absolute(&out).then_some(out);
     }
-    match url::Url::parse(base) {
-        Ok(b) => b.join(reference).ok().map(|u| u.to_string()),
-        Err(_) => url::Url::parse(reference).ok().map(|u| u.to_string()),
+    let web = url::Url::parse(base).ok();
+    match web.and_then(|b| crate::core::url::join_web(&b, reference)) {
+        Some(u) => Some(u.to_string()),
+        None => url::Url::parse(reference).ok().map(|u| u.to_string()),
     }
 }
 
@@ -239,5 +241,16 @@ mod tests {
         for (base, r, want) in cases {
             assert_eq!(resolve(base, r).as_deref(), want, "{base} + {r}");
         }
+    }
+
+    #[test]
+    fn a_base_that_is_not_on_the_web_resolves_only_absolute_references() {
+        // Found by fuzzing (the url target): the url crate's join against this `file:` base
+        // trips one of its debug assertions (a panic in debug and test builds).
+        assert_eq!(resolve("file:h/le:h/..//s:#o/l", "..//s:#o/l"), None);
+        assert_eq!(
+            resolve("file:h/le:h/..//s:", "https://b.org/p").as_deref(),
+            Some("https://b.org/p")
+        );
     }
 }
