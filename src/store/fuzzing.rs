@@ -119,4 +119,14 @@ mod tests {
             RoundTrip::Refused
         );
     }
+
+    /// Fuzz finding (store_files): a page whose media type holds a CR. The encoder writes CR
+    /// and LF in a header value as spaces (so the header keeps its lines), and the round trip
+    /// called that a page that does not read back. What was written reads back as written.
+    #[test]
+    fn offline_page_with_a_cr_in_its_media_type_reads_back_as_written() {
+        let cr = b"smolweb-offline 1\nurl: gemini://h/\ntype: text/gemini\r; x\n\
+                   fetched: 2024-01-01T00:00:00Z\n\nbody";
+        assert_eq!(round_trip(File::OfflinePage, cr), RoundTrip::Stable);
+    }
 }
