@@ -331,7 +331,10 @@ def main() -> None:
 
     html = literals("src/core/html.rs", "src/core/html", "src/core/feed/discover.rs", "src/client/web")
     html = [s for s in html if b"<" in s]
-    write("html", [m + s for s in html for m in (b"\x00", b"\x01")])
+    write("html", [m + s for s in html for m in (b"\x00", b"\x01")]
+          + [b"\x0a" + html[0], b"\x10" + html[0], b"\x28# Title\n\ntext", b"\x15\xff\xfeh\x00i\x00",
+             b"\x80text/html; charset=windows-1251\n<p>\xc0\xc1</p>",
+             b"\x84application/octet-stream\n\x00\x01binary"])
 
     feeds = sorted((ROOT / "tests/fixtures/feeds").iterdir())
     fixture = [f.read_bytes() for f in feeds]

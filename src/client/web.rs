@@ -16,6 +16,9 @@ mod page;
 mod reader;
 mod robots;
 
+/// The fuzz targets' door to the pure page builder (not an API).
+#[doc(hidden)]
+pub use page::build as build_page;
 pub use page::{WebFormat, WebPage};
 pub(super) use reader::open_reader;
 pub use reader::{reader_gemtext, reader_page, web_error_as_fetch};
