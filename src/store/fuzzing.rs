@@ -129,4 +129,28 @@ mod tests {
                    fetched: 2024-01-01T00:00:00Z\n\nbody";
         assert_eq!(round_trip(File::OfflinePage, cr), RoundTrip::Stable);
     }
+
+    /// Fuzz finding (store_files): an identity file whose fingerprint is not one parses but
+    /// is never rewritten (every write takes the file name from the fingerprint), so the round
+    /// trip counts it as refused instead of reporting a file that cannot be written back.
+    #[test]
+    fn identity_whose_fingerprint_is_not_one_is_refused() {
+        let file = |fingerprint: &str| {
+            format!(
+                "name = \"me\"\nfingerprint = \"{fingerprint}\"\n\
+                 not_before = \"2024-01-01T00:00:00Z\"\nnot_after = \"2034-01-01T00:00:00Z\"\n\
+                 created_by = \"human\"\nagent_use = false\nalgorithm = \"ecdsa-p256\"\n\
+                 cert_pem = \"x\"\n\n[scope]\nhost = \"example.org\"\nport = 1965\npath = \"/\"\n"
+            )
+        };
+        let good = file(&format!("sha256:{}", "ef".repeat(32)));
+        assert_eq!(
+            round_trip(File::Identity, good.as_bytes()),
+            RoundTrip::Stable
+        );
+        assert_eq!(
+            round_trip(File::Identity, file("sha256:zz").as_bytes()),
+            RoundTrip::Refused
+        );
+    }
 }

@@ -127,9 +127,10 @@ fn render(identity: &Identity) -> Result<String, StoreError> {
 /// the file name from the fingerprint and refuses it), so it counts as refused here.
 pub(in crate::store) fn round_trip(text: &str) -> crate::store::fuzzing::RoundTrip {
     let parse = |text: &str| {
-        let identity = atomic::parse_toml::<Identity>(text).map_err(|e| e.to_string())?;
-        stem(&identity.fingerprint).map_err(|e| e.to_string())?;
-        Ok::<_, String>(identity)
+        let identity =
+            atomic::parse_toml::<Identity>(text).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        stem(&identity.fingerprint)?;
+        Ok::<_, StoreError>(identity)
     };
     crate::store::fuzzing::check(text, parse, render)
 }
