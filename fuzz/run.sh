@@ -40,11 +40,10 @@ fi
 cargo +nightly fuzz build || exit 1
 mkdir -p logs
 
+# The summary: one row per target (the last run of each, kept in logs/<target>/row.md, so
+# running a few targets again updates only their rows), then whatever follows the table in
+# the old summary (the hand-written "Findings and fixes" section) is kept as it was.
 SUMMARY=logs/summary.md
-{
-    echo "| target | runs | exec/s | corpus | new units | peak RSS MB | crash | timeout | oom | leak |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-} >"$SUMMARY"
 
 for t in "${TARGETS[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t" "logs/$t"
@@ -52,6 +51,8 @@ for t in "${TARGETS[@]}"; do
     [ -f "dicts/$t.dict" ] && dict=("-dict=$FUZZ/dicts/$t.dict")
     echo "== $t: ${TIME}s (max_len $(max_len "$t"))"
     # -jobs=1 runs the fuzzer in one worker process whose output is logs/$t/fuzz-0.log.
+    start=$SECONDS
+    touch "logs/$t/started"
     (cd "logs/$t" && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$BIN/$t" \
         "$FUZZ/corpus/$t" "$FUZZ/seeds/$t" \
         -max_total_time="$TIME" -rss_limit_mb="$RSS" -timeout=1 \
@@ -59,14 +60,27 @@ for t in "${TARGETS[@]}"; do
         -artifact_prefix="$FUZZ/artifacts/$t/" "${dict[@]}" >/dev/null 2>&1)
     log="logs/$t/fuzz-0.log"
     stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
-    count() { find "artifacts/$t" -name "$1-*" | wc -l; }
+    # Findings of this run only (older ones stay in artifacts/ until removed by hand).
+    count() { find "artifacts/$t" -name "$1-*" -newer "logs/$t/started" | wc -l; }
     runs=$(stat number_of_executed_units)
     eps=$(stat average_exec_per_sec)
     new=$(stat new_units_added)
     rss=$(stat peak_rss_mb)
     corpus=$(find "corpus/$t" -type f | wc -l)
-    echo "| $t | ${runs:-?} | ${eps:-?} | $corpus | ${new:-?} | ${rss:-?} | $(count crash) | $(count timeout) | $(count oom) | $(count leak) |" >>"$SUMMARY"
-    tail -1 "$SUMMARY"
+    echo "| $t | $((SECONDS - start)) | ${runs:-?} | ${eps:-?} | $corpus | ${new:-?} | ${rss:-?} | $(count crash) | $(count timeout) | $(count oom) | $(count leak) |" >"logs/$t/row.md"
+    cat "logs/$t/row.md"
 done
+
+tail=$( [ -f "$SUMMARY" ] && sed -n '/^## /,$p' "$SUMMARY")
+{
+    echo "# Fuzzing summary (fuzz/run.sh; crash/timeout/oom/leak count the files in fuzz/artifacts)"
+    echo
+    echo "| target | seconds | runs | exec/s | corpus | new units | peak RSS MB | crash | timeout | oom | leak |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    for t in $(cargo +nightly fuzz list); do
+        [ -f "logs/$t/row.md" ] && cat "logs/$t/row.md"
+    done
+    [ -n "$tail" ] && printf '\n%s\n' "$tail"
+} >"$SUMMARY.new" && mv "$SUMMARY.new" "$SUMMARY"
 echo
 cat "$SUMMARY"
