@@ -84,7 +84,8 @@ pub fn one_line(s: &str) -> String {
             pending_space = !out.is_empty();
             continue;
         }
-        if count >= MAX_TITLE_CHARS {
+        // The space owed before this char counts too: never cut after a space.
+        if count + usize::from(pending_space) >= MAX_TITLE_CHARS {
             break;
         }
         if pending_space {
@@ -98,10 +99,11 @@ pub fn one_line(s: &str) -> String {
     out
 }
 
-/// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, others such as
-/// https with the `url` crate). None when it cannot be made absolute, or when it leads
-/// nowhere smolweb fetches ([`crate::url::destination`]: `javascript:`, `file:`,
-/// `mailto:`, ... entries could not be opened).
+/// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, http(s) bases
+/// with [`crate::url::join_web`]; against any other base only an absolute reference
+/// resolves). None when it cannot be made absolute, or when it leads nowhere smolweb fetches
+/// ([`crate::url::destination`]: `javascript:`, `file:`, `mailto:`, ... entries could not be
+/// opened).
 pub fn resolve(base: &str, reference: &str) -> Option<String> {
     resolve_any(base, reference).filter(|u| is_fetched(u))
 }
@@ -120,9 +122,10 @@ fn resolve_any(base: &str, reference: &str) -> Option<String> {
         let out = b.resolve(reference).ok()?;
         return is_absolute(&out).then_some(out);
     }
-    match url::Url::parse(base) {
-        Ok(b) => b.join(reference).ok().map(|u| u.to_string()),
-        Err(_) => url::Url::parse(reference).ok().map(|u| u.to_string()),
+    let web = url::Url::parse(base).ok();
+    match web.and_then(|b| crate::url::join_web(&b, reference)) {
+        Some(u) => Some(u.to_string()),
+        None => url::Url::parse(reference).ok().map(|u| u.to_string()),
     }
 }
 
@@ -192,6 +195,18 @@ mod tests {
     }
 
     #[test]
+    fn a_space_at_the_cut_does_not_overrun_the_limit() {
+        // A word boundary just at the limit: the space and the next char must not both be
+        // pushed past it (the cut used to give 301 chars).
+        let title = format!("{} y", "x".repeat(MAX_TITLE_CHARS - 1));
+        let cut = one_line(&title);
+        assert_eq!(cut.chars().count(), MAX_TITLE_CHARS - 1);
+        assert!(!cut.ends_with(' '));
+        let exact = format!("{} y", "x".repeat(MAX_TITLE_CHARS - 2));
+        assert_eq!(one_line(&exact).chars().count(), MAX_TITLE_CHARS);
+    }
+
+    #[test]
     fn subscription_urls() {
         let ok = [
             ("gemini://A.example:1965/log/", "gemini://a.example/log/"),
@@ -257,5 +272,16 @@ mod tests {
         for (base, r, want) in cases {
             assert_eq!(resolve(base, r).as_deref(), want, "{base} + {r}");
         }
+    }
+
+    #[test]
+    fn a_base_that_is_not_on_the_web_resolves_only_absolute_references() {
+        // Found by fuzzing (the url target): the url crate's join against this `file:` base
+        // trips one of its debug assertions (a panic in debug and test builds).
+        assert_eq!(resolve("file:h/le:h/..//s:#o/l", "..//s:#o/l"), None);
+        assert_eq!(
+            resolve("file:h/le:h/..//s:", "https://b.org/p").as_deref(),
+            Some("https://b.org/p")
+        );
     }
 }

@@ -17,10 +17,12 @@ mod gopher;
 mod parse;
 #[cfg(test)]
 mod tests;
+mod web;
 
 pub use destination::{Destination, destination, opener_may_receive, refused_scheme};
 use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
 pub use gopher::gopher_item_url;
+pub use web::join_web;
 
 /// Maximum length in bytes of a Gemini request URL (without CRLF).
 pub const GEMINI_MAX_URL_BYTES: usize = 1024;

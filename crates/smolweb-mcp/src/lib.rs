@@ -33,4 +33,7 @@ mod web;
 pub(crate) mod web_out;
 
 pub(crate) use server::SmolwebServer;
+/// The fuzz targets' door to the message front end (not an API).
+#[doc(hidden)]
+pub use stdio::fuzzing;
 pub use stdio::run as run_stdio;

@@ -36,6 +36,13 @@ pub(crate) struct SmolwebServer {
     tool_router: ToolRouter<SmolwebServer>,
 }
 
+impl SmolwebServer {
+    /// The tools this server publishes in `tools/list`, with their input schemas.
+    pub(crate) fn published_tools(&self) -> Vec<rmcp::model::Tool> {
+        self.tool_router.list_all()
+    }
+}
+
 /// `structuredContent` + the given text blocks.
 pub(super) fn tool_result<T: Serialize>(
     value: &T,

@@ -17,6 +17,8 @@
 //! Both protocol generations (initialize-style and 2026-07-28) use the same JSON-RPC framing,
 //! so the front end needs no knowledge of either.
 
+#[doc(hidden)]
+pub mod fuzzing;
 mod head;
 mod lines;
 mod verdict;

@@ -114,6 +114,11 @@ fn render(file: &ApprovalFile) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, atomic::parse_toml::<ApprovalFile>, render)
+}
+
 /// 8 random lowercase hex digits, not already used in `file`.
 fn fresh_id(file: &ApprovalFile) -> String {
     loop {

@@ -40,6 +40,11 @@ fn render(list: &[Bookmark]) -> String {
     out
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, parse, |l| Ok(render(l)))
+}
+
 /// A title fits on its link line: line breaks and control characters become spaces.
 fn clean_title(title: &str) -> String {
     let one_line: String = title

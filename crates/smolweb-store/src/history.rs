@@ -32,6 +32,11 @@ fn render(file: &HistoryFile) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, atomic::parse_toml::<HistoryFile>, render)
+}
+
 /// The history file.
 #[derive(Clone, Debug)]
 pub struct History {

@@ -14,6 +14,8 @@
 mod cert;
 mod files;
 
+pub(super) use files::round_trip;
+
 use super::StoreError;
 use std::path::PathBuf;
 use time::OffsetDateTime;

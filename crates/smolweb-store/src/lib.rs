@@ -12,6 +12,8 @@
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod history;
 pub mod identity;
 pub mod offline;

@@ -87,6 +87,40 @@ fn render(index: &Index) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn index_round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, atomic::parse_toml::<Index>, render)
+}
+
+/// A page file decoded and encoded, then that encoding decoded and encoded again: the two
+/// encodings agree (see [`super::fuzzing`]).
+pub(super) fn page_round_trip(raw: &[u8]) -> super::fuzzing::RoundTrip {
+    let encode_stored = |page: &StoredPage| {
+        encode(&NewPage {
+            url: &page.url,
+            media_type: &page.media_type,
+            title: None,
+            body: &page.body,
+            fetched: page.fetched,
+            save: false,
+        })
+    };
+    let Some(page) = decode(raw) else {
+        return super::fuzzing::RoundTrip::Refused;
+    };
+    let first = encode_stored(&page);
+    let second = decode(&first).map(|p| encode_stored(&p));
+    if second.as_ref() == Some(&first) {
+        return super::fuzzing::RoundTrip::Stable;
+    }
+    super::fuzzing::RoundTrip::Unstable {
+        first: String::from_utf8_lossy(&first).into_owned(),
+        second: second.map_or("cannot read back".into(), |s| {
+            String::from_utf8_lossy(&s).into_owned()
+        }),
+    }
+}
+
 fn second(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
 }

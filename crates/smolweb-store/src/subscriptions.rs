@@ -102,6 +102,11 @@ fn render(file: &SubscriptionsFile) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, atomic::parse_toml::<SubscriptionsFile>, render)
+}
+
 fn iso(t: OffsetDateTime) -> String {
     t.format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default()

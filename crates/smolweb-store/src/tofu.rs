@@ -202,6 +202,11 @@ fn parse_pins(text: &str) -> Result<PinFile, toml::de::Error> {
     Ok(file)
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(text, parse_pins, render)
+}
+
 /// Stored timestamps are whole seconds (readable, and stable through a round trip).
 fn seconds(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)

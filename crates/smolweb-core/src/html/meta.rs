@@ -41,7 +41,7 @@ pub(super) fn from_document(doc: &Document, page_url: &str) -> Metadata {
     let canonical = doc.select("link[rel~='canonical'][href]").attr("href");
     let canonical_url = canonical.and_then(|href| {
         let base = url::Url::parse(page_url).ok()?;
-        let abs = base.join(href.trim()).ok()?;
+        let abs = crate::url::join_web(&base, &href)?;
         matches!(abs.scheme(), "http" | "https").then(|| abs.to_string())
     });
     Metadata {

@@ -12,13 +12,14 @@
 //! text among them that addresses an AI is still removed.
 //!
 //! Links (`a[href]`) and images (`img[src]`, `srcset`, `data-src`) are made absolute against
-//! `<base href>` (itself resolved against the page URL) or the page URL. A link whose scheme
-//! is not a destination ([`crate::url::destination`]: `javascript:`, `data:`, `file:`,
-//! `vbscript:`, unknown schemes) keeps its text and loses its target; decorative images
-//! (`alt=""`) are dropped.
+//! `<base href>` (itself resolved against the page URL; honoured only when it is http(s)) or
+//! the page URL, with [`join_web`]. A link whose scheme is not a destination
+//! ([`crate::url::destination`]: `javascript:`, `data:`, `file:`, `vbscript:`, unknown
+//! schemes) keeps its text and loses its target; decorative images (`alt=""`) are dropped.
 
 use super::FORM_NOTE;
 use super::invisible;
+use crate::url::join_web;
 use dom_query::{Document, NodeRef};
 
 /// Elements removed with everything inside them.
@@ -309,12 +310,14 @@ fn absolutize(doc: &Document, page_url: &str) {
     let Ok(page) = url::Url::parse(page_url) else {
         return;
     };
+    // Only a web base is honoured: a page may not re-base its links on file:, data:, ...
     let base = doc
         .select("base[href]")
         .attr("href")
-        .and_then(|h| page.join(h.trim()).ok())
+        .and_then(|h| join_web(&page, &h))
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
         .unwrap_or(page);
-    let join = |href: &str| base.join(href.trim()).ok().map(|u| u.to_string());
+    let join = |href: &str| join_web(&base, href).map(|u| u.to_string());
     for a in doc.select("a[href]").nodes() {
         let href = a.attr("href").unwrap_or_default();
         match join(&href) {
@@ -472,5 +475,23 @@ mod tests {
             ]
         );
         assert_eq!(doc.select("body").text().to_string(), "FVDXMG");
+    }
+
+    #[test]
+    fn a_base_href_of_another_scheme_is_not_honoured() {
+        // Found by fuzzing (the url target): joining against a `file:` base with this path
+        // trips a debug assertion of the url crate (a panic in debug and test builds). A web
+        // page may only re-base its links on the web; other bases are ignored.
+        for base in ["file:h/le:h/..//s:", "data:text/html,x", "mailto:a@b"] {
+            let doc = Document::from(format!(
+                "<html><head><base href='{base}'></head><body><a href='..//s:'>A</a></body></html>"
+            ));
+            sanitize(&doc, "https://example.org/x/y");
+            assert_eq!(
+                doc.select("a").attr("href").unwrap().to_string(),
+                "https://example.org//s:",
+                "{base}"
+            );
+        }
     }
 }

@@ -10,7 +10,7 @@ pub(crate) const HEAD_BYTES: usize = 64 * 1024;
 
 /// One read from the stream.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Line {
+pub enum Line {
     /// A whole line, without its `\n` (nor a `\r` before it).
     Message(Vec<u8>),
     /// A line longer than the limit, dropped; `bytes` is its length without the newline,

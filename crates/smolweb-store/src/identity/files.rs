@@ -118,6 +118,29 @@ pub(super) fn read_key(dir: &Path, stem: &str) -> Result<String, StoreError> {
         .ok_or_else(|| io_err(&path, std::io::Error::from(std::io::ErrorKind::NotFound)))
 }
 
+/// The metadata file's text: a comment naming the identity and its key file, then the TOML.
+fn render(identity: &Identity) -> Result<String, StoreError> {
+    let stem = stem(&identity.fingerprint)?;
+    let body = atomic::render_toml(identity)?;
+    Ok(format!(
+        "# smolweb client identity {}. The private key is in {stem}.key.\n\n{body}",
+        identity.name.replace(['\r', '\n'], " ")
+    ))
+}
+
+/// Read, write and read again (the fuzz targets' check; see [`crate::fuzzing`]). A
+/// file whose fingerprint is not one is listed but never rewritten (every write path takes
+/// the file name from the fingerprint and refuses it), so it counts as refused here.
+pub(crate) fn round_trip(text: &str) -> crate::fuzzing::RoundTrip {
+    let parse = |text: &str| {
+        let identity =
+            atomic::parse_toml::<Identity>(text).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        stem(&identity.fingerprint)?;
+        Ok::<_, StoreError>(identity)
+    };
+    crate::fuzzing::check(text, parse, render)
+}
+
 /// Write the metadata (and, for a new identity, the key first, so metadata never exists
 /// without its key). Caller holds the exclusive directory lock.
 pub(super) fn write_identity(
@@ -132,11 +155,7 @@ pub(super) fn write_identity(
     } else if key_path.exists() {
         atomic::set_mode(&key_path, Modes::SECRET.file)?;
     }
-    let body = atomic::render_toml(identity)?;
-    let text = format!(
-        "# smolweb client identity {}. The private key is in {stem}.key.\n\n{body}",
-        identity.name.replace(['\r', '\n'], " ")
-    );
+    let text = render(identity)?;
     let meta = dir.join(format!("{stem}.toml"));
     let written = atomic::write_file(&meta, text.as_bytes(), Modes::SECRET);
     if written.is_err() && key_pem.is_some() {
