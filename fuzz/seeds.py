@@ -299,46 +299,46 @@ def main() -> None:
     if OUT.exists():
         shutil.rmtree(OUT)
 
-    header = literals("src/core/response.rs", "src/core/response", "src/net/gemini/header.rs")
+    header = literals("crates/smolweb-core/src/response.rs", "crates/smolweb-core/src/response", "crates/smolweb-net/src/gemini/header.rs")
     write("gemini_header", header + [b"20 text/gemini; charset=utf-8; lang=en\r\n# Hi\n"])
 
-    gem = literals("src/core/gemtext.rs", "src/core/gemtext", "src/core/page", "src/core/feed/gemlog.rs")
+    gem = literals("crates/smolweb-core/src/gemtext.rs", "crates/smolweb-core/src/gemtext", "crates/smolweb-core/src/page", "crates/smolweb-core/src/feed/gemlog.rs")
     metas = [b"text/gemini", b"text/gemini; charset=iso-8859-1; lang=fr", b"text/plain", b""]
     write("gemtext", [m + b"\n" + s for s in gem + [bench_gemtext()] for m in metas[:2]]
           + [m + b"\n# T\n=> a b\n" for m in metas])
 
-    win = literals("src/core/window.rs", "src/core/window") + gem
+    win = literals("crates/smolweb-core/src/window.rs", "crates/smolweb-core/src/window") + gem
     write("window", [bytes([lim, 0, k]) + s for s in win + [bench_gemtext(40)]
                      for lim in (1, 7, 64) for k in (0, 1)])
 
-    goph = literals("src/core/gopher.rs", "src/core/gopher", "src/net/gopher.rs", "tests/client_gopher.rs")
+    goph = literals("crates/smolweb-core/src/gopher.rs", "crates/smolweb-core/src/gopher", "crates/smolweb-net/src/gopher.rs", "crates/smolweb-client/tests/it/client_gopher.rs")
     goph += [bench_menu()] + dotted_text()
     write("gopher", [t + s for s in goph for t in (b"1", b"0")]
           + [b"h" + s for s in dotted_text()] + [b"9GIF89a", b"I\x89PNG\r\n\x1a\n"])
 
-    robots = literals("src/policy/robots.rs", "src/policy/http_robots.rs", "src/policy.rs")
+    robots = literals("crates/smolweb-net/src/policy/robots.rs", "crates/smolweb-net/src/policy/http_robots.rs", "crates/smolweb-net/src/policy.rs")
     write("robots", [p + b"\n" + s for s in robots for p in (b"/", b"/private/x")])
 
-    urls = literals("src/core/url.rs", "src/core/url", "src/core/feed.rs")
+    urls = literals("crates/smolweb-core/src/url.rs", "crates/smolweb-core/src/url", "crates/smolweb-core/src/feed.rs")
     pairs = [a + b"\n" + b for a, b in zip(urls, urls[1:])]
     write("url", urls + pairs + [b"gemini://h/a/b\n../c?q#f", b"gopher://h/1/x\n%09search"])
 
-    cs = literals("src/core/gopher/charset.rs", "src/core/html/charset.rs")
+    cs = literals("crates/smolweb-core/src/charset.rs", "crates/smolweb-core/src/charset")
     labels = [b"utf-8", b"iso-8859-1", b"cp437", b"shift_jis", b"utf-16le", b"x-unknown"]
     write("charset", [lab + b"\n" + s for s in cs for lab in labels[:3]]
           + [lab + b"\n\xef\xbb\xbf\xe2\x80\x94 \xff\xfe" for lab in labels]
           + [b"\n<meta charset=\"windows-1251\">\xc0\xc1"])
 
-    html = literals("src/core/html.rs", "src/core/html", "src/core/feed/discover.rs", "src/client/web")
+    html = literals("crates/smolweb-core/src/html.rs", "crates/smolweb-core/src/html", "crates/smolweb-core/src/feed/discover.rs", "crates/smolweb-client/src/web")
     html = [s for s in html if b"<" in s]
     write("html", [m + s for s in html for m in (b"\x00", b"\x01")]
           + [b"\x0a" + html[0], b"\x10" + html[0], b"\x28# Title\n\ntext", b"\x15\xff\xfeh\x00i\x00",
              b"\x80text/html; charset=windows-1251\n<p>\xc0\xc1</p>",
              b"\x84application/octet-stream\n\x00\x01binary"])
 
-    feeds = sorted((ROOT / "tests/fixtures/feeds").iterdir())
+    feeds = sorted((ROOT / "crates/smolweb-core/tests/fixtures/feeds").iterdir())
     fixture = [f.read_bytes() for f in feeds]
-    feed_lits = literals("src/core/feed", "src/client/feeds.rs", "tests/cli_feeds.rs")
+    feed_lits = literals("crates/smolweb-core/src/feed", "crates/smolweb-client/src/feeds.rs", "tests/it/cli_feeds.rs")
     write("feed", [b"\x02" + f for f in fixture]
           + [b"\x00" + s for s in gem + feed_lits if b"=>" in s]
           + [b"\x01" + bench_menu(), b"\x01i2024-01-02 x\t\t\t\r\n02024-01-03 Post\t/p\th\t70\r\n"]
@@ -346,7 +346,7 @@ def main() -> None:
           + [b"\x03" + s for s in html + feed_lits if b"<link" in s]
           + [b"\x00# " + b"x" * 299 + b" y\n=> /a 2024-01-01 " + b"y " * 200 + b"\n"])
 
-    mcp = literals("src/mcp/stdio", "src/mcp/args.rs", "tests/mcp_protocol.rs", "tests/mcp_errors.rs")
+    mcp = literals("crates/smolweb-mcp/src/stdio", "crates/smolweb-mcp/src/args.rs", "tests/it/mcp_protocol.rs", "tests/it/mcp_errors.rs")
     jsonish = [s for s in mcp if s.lstrip()[:1] in (b"{", b"[")]
     stream = b"\n".join(jsonish[:40]) + b"\n"
     write("mcp_lines", [bytes([255, 63]) + s + b"\n" for s in jsonish]
@@ -362,7 +362,7 @@ def main() -> None:
         a = params.get("arguments") if isinstance(params, dict) else None
         if isinstance(a, (dict, list)):
             args.append(json.dumps(a).encode())
-    args += json_arguments("tests", "src/mcp")
+    args += json_arguments("tests", "crates/smolweb-mcp/src")
     args += [b'{"url":"gemini://a/","offset":-1,"max_chars":1e99}', b'{"urls":["gemini://a/",5]}', b"{}"]
     write("mcp_args", args)
 

@@ -4,10 +4,10 @@
 //! Feed; 3: an https HTML page, feed discovery), the rest is the body.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::client::feeds::feed_of_page;
-use smolweb::core::feed::MAX_TITLE_CHARS;
-use smolweb::core::page::{Page, mime_of};
-use smolweb::core::url::Url;
+use smolweb_client::feeds::feed_of_page;
+use smolweb_core::feed::MAX_TITLE_CHARS;
+use smolweb_core::page::{Page, mime_of};
+use smolweb_core::url::Url;
 use smolweb_fuzz::split_byte;
 
 fn url(s: &str) -> Url {

@@ -2,13 +2,13 @@
 //! read, strict parse), then the success meta as a MIME type.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::core::response::{MAX_HEADER_BYTES, MAX_META_BYTES, parse_mime};
-use smolweb::net::FetchError;
+use smolweb_core::response::{MAX_HEADER_BYTES, MAX_META_BYTES, parse_mime};
 use smolweb_fuzz::ready;
+use smolweb_net::FetchError;
 
 fuzz_target!(|data: &[u8]| {
     let mut wire = data;
-    let read = ready(smolweb::net::gemini::read_header(&mut wire, |e| {
+    let read = ready(smolweb_net::fuzzing::read_header(&mut wire, |e| {
         FetchError::Internal(e.to_string())
     }));
     let Ok((header, rest)) = read else { return };

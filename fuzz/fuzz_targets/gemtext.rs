@@ -3,9 +3,9 @@
 //! gemtext parsed both ways the faces read it (the whole document, and streamed views).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::core::page::{Content, Page};
-use smolweb::core::response::parse_mime;
-use smolweb::core::url::Url;
+use smolweb_core::page::{Content, Page};
+use smolweb_core::response::parse_mime;
+use smolweb_core::url::Url;
 use smolweb_fuzz::{split_line, text};
 use std::sync::LazyLock;
 

@@ -4,9 +4,10 @@
 //! final "." line cut, dot-stuffing undone); binaries sniffed.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::core::gopher;
-use smolweb::core::page::{Content, Page};
-use smolweb::core::url::Url;
+use smolweb_core::charset::{Origin, decode};
+use smolweb_core::gopher;
+use smolweb_core::page::{Content, Page};
+use smolweb_core::url::Url;
 use smolweb_fuzz::split_byte;
 use std::sync::LazyLock;
 
@@ -33,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Content::Text => {
             // Un-dotting only ever removes bytes.
-            assert!(page.body.text().len() <= gopher::decode(raw).0.len());
+            assert!(page.body.text().len() <= decode(raw, None, Origin::Gopher).text.len());
         }
         Content::Gemtext(_) | Content::Binary => {}
     }

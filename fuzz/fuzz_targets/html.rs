@@ -1,4 +1,4 @@
-//! A web answer as the client builds its page (`client::web::build_page`: the Content-Type
+//! A web answer as the client builds its page (`smolweb_client::web::web_page`: the Content-Type
 //! decides the path, the charset the decoding, HTML is converted), then the reader view the
 //! person sees. Byte 0: bit 0 chooses the extraction (main / full), bit 1 the format
 //! (markdown / raw), bit 2 keeps binaries (the person's face), bits 3-5 pick a Content-Type
@@ -6,11 +6,11 @@
 //! The rest is the body as received. Run with `-max_len=200000` (fuzz/run.sh does).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::client::web::{WebFetched, WebFormat, build_page, reader_page};
-use smolweb::core::html::Extract;
-use smolweb::core::url::Url;
-use smolweb::net::http::HttpResponse;
+use smolweb_client::web::{WebFetched, WebFormat, reader_page, web_page};
+use smolweb_core::html::Extract;
+use smolweb_core::url::Url;
 use smolweb_fuzz::{split_byte, split_line, text};
+use smolweb_net::http::HttpResponse;
 use std::sync::Arc;
 use time::OffsetDateTime;
 
@@ -58,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
         tls: None,
         redirects: Vec::new(),
     };
-    let Ok(page) = build_page(
+    let Ok(page) = web_page(
         resp,
         format,
         extract,

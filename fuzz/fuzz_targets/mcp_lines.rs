@@ -2,15 +2,15 @@
 //! each line (forward to rmcp, answer with a JSON-RPC error, or drop). Byte 0 sets the line
 //! limit (1 + 16 * b0 bytes), byte 1 the read buffer (1 + b1 % 64 bytes, so lines arrive cut
 //! as a pipe cuts them); the rest is what the client wrote. Checked: the reader splits
-//! exactly as a plain split on LF would (a CR before the LF dropped, over-long lines refused
-//! and counted), and every error reply is JSON-RPC 2.0 carrying the request's own id.
+//! exactly as a plain split on LF would (a CR before the LF dropped, over-long lines refused,
+//! counted and their first bytes kept, bounded), and every error reply is JSON-RPC 2.0 carrying the request's own id.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use smolweb::mcp::fuzzing::{Line, Verdict, lines};
 use smolweb_fuzz::mcp::FRONT_END;
+use smolweb_mcp::fuzzing::{Line, Verdict, lines};
 
-fn expected(input: &[u8], max: usize) -> Vec<Result<&[u8], usize>> {
+fn expected(input: &[u8], max: usize) -> Vec<Result<&[u8], &[u8]>> {
     let mut segments: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
     if segments.last().is_some_and(|s| s.is_empty()) {
         segments.pop();
@@ -19,11 +19,7 @@ fn expected(input: &[u8], max: usize) -> Vec<Result<&[u8], usize>> {
         .into_iter()
         .map(|s| {
             let line = s.strip_suffix(b"\r").unwrap_or(s);
-            if line.len() > max {
-                Err(s.len())
-            } else {
-                Ok(line)
-            }
+            if line.len() > max { Err(s) } else { Ok(line) }
         })
         .collect()
 }
@@ -46,12 +42,16 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(m.as_slice(), w);
                 judge(m);
             }
-            (Line::TooLong { bytes }, Err(seg)) => {
+            (Line::TooLong { bytes, head }, Err(seg)) => {
                 let bytes = *bytes as usize;
                 assert!(
-                    bytes > max && (bytes == seg || bytes + 1 == seg),
-                    "{bytes} vs {seg}"
+                    bytes > max && (bytes == seg.len() || bytes + 1 == seg.len()),
+                    "{bytes} vs {}",
+                    seg.len()
                 );
+                // The head kept for the reply's id is the line's first bytes, bounded.
+                assert!(head.len() <= max.min(64 * 1024), "{}", head.len());
+                assert!(seg.starts_with(head), "the head is not the line's start");
             }
             (got, want) => panic!("read {got:?}, expected {want:?}"),
         }

@@ -2,12 +2,12 @@
 //! is a path to check, the rest the robots.txt body.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::policy::http_robots::{WEB_AGENTS, http_robots_answer};
-use smolweb::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
-use smolweb::policy::{
+use smolweb_fuzz::{split_line, text};
+use smolweb_net::policy::http_robots::{WEB_AGENTS, http_robots_answer};
+use smolweb_net::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
+use smolweb_net::policy::{
     RobotsAnswer, gemini_robots_answer, gopher_robots_answer, robots_match_path,
 };
-use smolweb_fuzz::{split_line, text};
 
 fuzz_target!(|data: &[u8]| {
     let (path, body) = split_line(data);

@@ -5,9 +5,9 @@
 //! a file that reads back the same (`store::fuzzing::round_trip`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::config::Config;
-use smolweb::store::fuzzing::{FILES, RoundTrip, round_trip};
+use smolweb_client::config::Config;
 use smolweb_fuzz::split_byte;
+use smolweb_store::fuzzing::{FILES, RoundTrip, round_trip};
 
 fuzz_target!(|data: &[u8]| {
     let (which, bytes) = split_byte(data);

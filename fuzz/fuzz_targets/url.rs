@@ -5,8 +5,8 @@
 //! what `Url::parse` makes of it.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::core::feed;
-use smolweb::core::url::{
+use smolweb_core::feed;
+use smolweb_core::url::{
     GEMINI_MAX_URL_BYTES, Scheme, Url, gopher_item_url, host_and_port, normalize_host,
     parse_user_input, percent_encode, strip_query,
 };

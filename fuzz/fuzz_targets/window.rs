@@ -5,9 +5,9 @@
 //! carried preformatted state matches a parse of the whole body.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use smolweb::core::gemtext::{self, LineKind};
-use smolweb::core::url::Url;
-use smolweb::core::window::{Body, gemtext_window, text_window};
+use smolweb_core::gemtext::{self, LineKind};
+use smolweb_core::url::Url;
+use smolweb_core::window::{Body, gemtext_window, text_window};
 use std::sync::LazyLock;
 
 static BASE: LazyLock<Url> =

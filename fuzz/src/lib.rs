@@ -40,11 +40,10 @@ pub fn ready<F: Future>(f: F) -> F::Output {
 /// The MCP front end the targets judge lines with: the tools and schemas of a real server
 /// over a client whose data directory is a fresh temporary one.
 pub mod mcp {
-    use smolweb::client::{Client, Face};
-    use smolweb::config::Config;
-    use smolweb::mcp::SmolwebServer;
-    use smolweb::mcp::fuzzing::FrontEnd;
-    use smolweb::paths::Paths;
+    use smolweb_client::config::Config;
+    use smolweb_client::{Client, Face};
+    use smolweb_mcp::fuzzing::FrontEnd;
+    use smolweb_store::paths::Paths;
     use std::sync::{Arc, LazyLock};
 
     pub static FRONT_END: LazyLock<FrontEnd> = LazyLock::new(|| {
@@ -58,6 +57,6 @@ pub mod mcp {
         )
         .expect("paths");
         let client = Client::new(Config::default(), paths, Face::Agent).expect("a client");
-        FrontEnd::new(&SmolwebServer::new(Arc::new(client)))
+        FrontEnd::new(Arc::new(client))
     });
 }

@@ -27,9 +27,9 @@ use crate::url::Url;
 pub struct TextWindow<'a> {
     pub text: &'a str,
     /// Char offset of the window start.
-    pub(crate) offset: usize,
+    pub offset: usize,
     /// Chars in this window.
-    pub(crate) chars: usize,
+    pub chars: usize,
     /// Char offset of the next window, None at the end.
     pub next_offset: Option<usize>,
     pub total_chars: usize,
@@ -41,10 +41,12 @@ pub struct TextWindow<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemtextWindow<'a> {
     /// The raw text of the window.
-    pub(crate) text: &'a str,
+    pub text: &'a str,
     pub document: Document,
-    pub(crate) offset: usize,
-    pub(crate) chars: usize,
+    /// Char offset of the window start.
+    pub offset: usize,
+    /// Chars in this window.
+    pub chars: usize,
     pub next_offset: Option<usize>,
     pub total_chars: usize,
     pub truncated: bool,

@@ -11,6 +11,30 @@ pub mod http;
 pub mod policy;
 pub(crate) mod tls;
 
+/// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from
+/// the docs; not an API.
+#[doc(hidden)]
+pub mod fuzzing {
+    use crate::FetchError;
+    use smolweb_core::response::Header;
+    use smolweb_store::tofu::CertInfo;
+    use tokio::io::AsyncRead;
+
+    /// The Gemini response header read from `reader` as a fetch reads it, with the bytes
+    /// read past it.
+    pub async fn read_header<R: AsyncRead + Unpin>(
+        reader: &mut R,
+        map_err: impl Fn(std::io::Error) -> FetchError,
+    ) -> Result<(Header, Vec<u8>), FetchError> {
+        crate::gemini::read_header(reader, map_err).await
+    }
+
+    /// A server certificate (DER) as the TOFU verifier reads it; None when it does not parse.
+    pub fn cert_details(der: &[u8]) -> Option<CertInfo> {
+        crate::tls::verifier::cert_details(der).ok()
+    }
+}
+
 pub use smolweb_core::code::ErrorCode;
 pub use smolweb_core::page::Ending;
 use std::time::Duration;
