@@ -13,8 +13,9 @@ pub const MAX_CHARS: i64 = 1_000_000;
 
 pub const DESCRIPTION: &str = "\
 Read a public web page (http:// or https://). HTML comes back as markdown: by default only the \
-article (extract='main'; the whole page when the article looks incomplete, extraction = \
-'fallback-full'), or the whole page (extract='full'); format='raw' gives the text as sent. \
+main text (extract='main': the article, or a non-article page's content, without the site \
+around it; the whole page only when none is found, extraction = 'fallback-full'), or the \
+whole page (extract='full'); format='raw' gives the text as sent. \
 Markdown, plain text, JSON, XML and CSV come back as text; images, PDFs and other binary types \
 are refused with their type and size. Long texts come in windows of max_chars: when \
 nextStartIndex is not null, call again with start_index=nextStartIndex (served from smolweb's \

@@ -79,7 +79,7 @@ fn full_keeps_everything_visible() {
 }
 
 #[test]
-fn prehydration_content_comes_back_through_fallback_full() {
+fn prehydration_content_comes_back_as_the_main_text() {
     let body = "<p>This is the real article text that a script would reveal after loading. </p>"
         .repeat(20);
     let html = format!(
@@ -87,7 +87,8 @@ fn prehydration_content_comes_back_through_fallback_full() {
          <div id='app' style='display:none'>{body}</div><script>reveal()</script></body></html>"
     );
     let c = convert_html(&html, "https://example.org/", Extract::Main);
-    assert_eq!(c.extraction, Extraction::FallbackFull);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(!c.markdown.contains("Loading"), "{}", c.markdown);
     assert!(
         c.markdown.matches("real article text").count() >= 20,
         "{}",
