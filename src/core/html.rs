@@ -120,21 +120,33 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
         hints.push(Hint::RequiresJavascript);
     }
     let (markdown, extraction) = match extract {
-        Extract::Full => (tidy(&doc.md(None)), Extraction::Full),
+        Extract::Full => {
+            let md = doc.md(None);
+            drop(doc);
+            (tidy(&md), Extraction::Full)
+        }
         Extract::Main => match extract::main(&doc, meta.title.as_deref()) {
-            Some(md) => (tidy(&md), Extraction::Main),
+            Some(md) => (md, Extraction::Main),
             None => {
                 // Extraction changed the tree; the whole page is made again from the source.
                 drop(doc);
                 let doc = Document::from(html);
                 sanitize::sanitize(&doc, page_url);
-                (tidy(&doc.md(None)), Extraction::FallbackFull)
+                let md = doc.md(None);
+                drop(doc);
+                (tidy(&md), Extraction::FallbackFull)
             }
         },
     };
+    // Copied only when there was something to strip (a large page is not held twice).
+    let stripped = match invisible::strip(&markdown) {
+        std::borrow::Cow::Owned(s) => Some(s),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let markdown = stripped.unwrap_or(markdown);
     meta.strip_invisible();
     Converted {
-        markdown: invisible::strip(&markdown).into_owned(),
+        markdown,
         extraction,
         hints,
         meta,
@@ -167,28 +179,54 @@ fn text_chars(doc: &Document) -> usize {
 /// Trim trailing spaces on lines, collapse runs of blank lines (outside code fences), end with
 /// one newline.
 fn tidy(md: &str) -> String {
-    let mut out = String::with_capacity(md.len());
-    let mut blank = 0;
-    let mut fenced = false;
-    for line in md.lines() {
-        let line = line.trim_end();
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
+    let mut t = Tidy::default();
+    t.push(md);
+    t.finish()
+}
+
+/// Markdown tidied as it is written, piece by piece (see [`tidy`]), so that a long text is not
+/// held twice.
+#[derive(Default)]
+pub(crate) struct Tidy {
+    out: String,
+    blank: usize,
+    fenced: bool,
+}
+
+impl Tidy {
+    /// Append `md` (whole lines).
+    pub(crate) fn push(&mut self, md: &str) {
+        for line in md.lines() {
+            let line = line.trim_end();
+            if line.trim_start().starts_with("```") {
+                self.fenced = !self.fenced;
+            }
+            if line.is_empty() && !self.fenced {
+                self.blank += 1;
+                continue;
+            }
+            if !self.out.is_empty() {
+                self.out
+                    .push_str(if self.blank > 0 { "\n\n" } else { "\n" });
+            }
+            self.blank = 0;
+            self.out.push_str(line);
         }
-        if line.is_empty() && !fenced {
-            blank += 1;
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(if blank > 0 { "\n\n" } else { "\n" });
-        }
-        blank = 0;
-        out.push_str(line);
     }
-    if !out.is_empty() {
-        out.push('\n');
+
+    /// End a block: what comes next starts a new paragraph.
+    pub(crate) fn end_block(&mut self) {
+        if !self.fenced {
+            self.blank += 1;
+        }
     }
-    out
+
+    pub(crate) fn finish(mut self) -> String {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        self.out
+    }
 }
 
 #[cfg(test)]

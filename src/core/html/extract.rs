@@ -34,7 +34,7 @@ const DOUBT_SHARE: f64 = 0.1;
 /// ... when it is also shorter than this many characters; the region left by pruning is used.
 const DOUBT_CHARS: u32 = 500;
 
-/// The main text of the sanitized `doc` as markdown (not tidied), or `None` when extraction
+/// The main text of the sanitized `doc` as tidied markdown, or `None` when extraction
 /// failed. `title` is the page's own title, to recognise its headline. The document is
 /// changed (chrome is removed from it).
 pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
@@ -66,6 +66,9 @@ pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
     let lead = headline
         .map(|h| lead(&body, &h, &nodes, &stats))
         .unwrap_or_default();
+    // The counts are not needed any more: the page can be large.
+    drop(scores);
+    drop(stats);
     let markdown = render(doc, headline, &lead, &nodes);
     if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {
         return None;
@@ -73,18 +76,47 @@ pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
     Some(markdown)
 }
 
-/// Markdown of the headline, the lead and `nodes` (moved, in order, under one new element).
+/// Markdown of the headline, the lead and `nodes`, block by block: a plain container of blocks
+/// is opened and its blocks rendered one at a time (each moved under one wrapper element and
+/// out again), so that a long text never exists twice as markdown.
 fn render(
     doc: &Document,
     headline: Option<NodeRef>,
     lead: &[NodeRef],
     nodes: &[NodeRef],
 ) -> String {
+    let mut out = super::Tidy::default();
+    // One wrapper for every block: each new element would grow the document's node array.
     let wrapper = doc.tree.new_element("div");
-    for n in headline.iter().chain(lead).chain(nodes) {
-        wrapper.append_child(n);
+    let mut stack: Vec<NodeRef> = nodes.iter().rev().copied().collect();
+    stack.extend(lead.iter().rev().copied());
+    stack.extend(headline);
+    while let Some(node) = stack.pop() {
+        if is_plain_container(&node) {
+            stack.extend(node.children_it(true).filter(|c| c.is_element()));
+            continue;
+        }
+        wrapper.append_child(&node);
+        out.push(&wrapper.md(None));
+        node.remove_from_parent();
+        out.end_block();
     }
-    wrapper.md(None).to_string()
+    out.finish()
+}
+
+/// A `div`-like element whose children are all elements that start blocks (nothing of its
+/// own to render between them).
+fn is_plain_container(node: &NodeRef) -> bool {
+    matches!(
+        node.node_name().as_deref(),
+        Some("div" | "section" | "article" | "main" | "body")
+    ) && node.children_it(false).all(|c| {
+        if c.is_text() {
+            c.text().trim().is_empty()
+        } else {
+            !c.is_element() || stats::is_block(&c)
+        }
+    })
 }
 
 /// The blocks of prose between the headline and the chosen content (a standfirst, a first
@@ -95,7 +127,7 @@ fn lead<'a>(
     body: &NodeRef<'a>,
     headline: &NodeRef<'a>,
     nodes: &[NodeRef<'a>],
-    stats: &stats::IdMap<stats::Stats>,
+    stats: &stats::StatsMap,
 ) -> Vec<NodeRef<'a>> {
     let Some(first) = nodes.first() else {
         return Vec::new();
@@ -163,13 +195,14 @@ fn holds(nodes: &[NodeRef], h: &NodeRef) -> bool {
 }
 
 /// The page's headline: the `h1` or `h2` that shares most words with the page's title, if it
-/// shares enough of them (most of its own words, and 40% of the title's); of equals, the one
-/// with the most text around it (a title repeated in a sticky header or a breadcrumb has
-/// little), then an `h1`. Without a title, the page's only `h1`.
+/// shares enough of them (most of its own words, and 40% of the title's) and is not a link to
+/// the site's home (a logo); of equals, the one with the most text around it (a title
+/// repeated in a sticky header or a breadcrumb has little), then an `h1`. Without a title,
+/// the page's only `h1`.
 fn find_headline<'a>(
     body: &NodeRef<'a>,
     title: Option<&str>,
-    stats: &stats::IdMap<stats::Stats>,
+    stats: &stats::StatsMap,
 ) -> Option<NodeRef<'a>> {
     let Some(title) = title.map(words).filter(|t| !t.is_empty()) else {
         let mut h1s = body.descendants_it().filter(|n| n.has_name("h1"));
@@ -192,7 +225,7 @@ fn find_headline<'a>(
         .filter(|n| n.has_name("h1") || n.has_name("h2"))
     {
         let hw = words(&h.text());
-        if hw.is_empty() {
+        if hw.is_empty() || links_home(&h) {
             continue;
         }
         let common = hw.iter().filter(|w| title.contains(w)).count();
@@ -205,6 +238,27 @@ fn find_headline<'a>(
         }
     }
     best.map(|(_, h)| h)
+}
+
+/// Is `h` a link to a site's home page (a logo or site name set as a heading)?
+fn links_home(h: &NodeRef) -> bool {
+    let link = std::iter::once(*h)
+        .chain(h.ancestors_it(Some(2)))
+        .chain(h.descendants_it())
+        .find(|n| n.has_name("a"));
+    let Some(href) = link.and_then(|a| a.attr("href")) else {
+        return false;
+    };
+    let Ok(url) = url::Url::parse(href.trim()) else {
+        return false;
+    };
+    let path = url.path().trim_end_matches('/');
+    let home = path.is_empty()
+        || path == "/home"
+        || ["/index.html", "/index.htm", "/index.php"]
+            .iter()
+            .any(|i| path.ends_with(i));
+    home && url.query().is_none() && url.fragment().is_none()
 }
 
 /// Lowercase words (runs of alphanumeric characters).

@@ -10,20 +10,28 @@
 //! prose (few links, or named as content), unless it is a comment section: a mislabelled
 //! wrapper (`sidebar-layout`) must not take the article with it.
 //!
-//! [`tidy`] removes, inside the content, blocks that read as chrome: a negative score, several
-//! images and no text, many list items and few paragraphs, or dense links (over 20% of a
-//! non-list block's text, over 50% of one named as content), in the manner of Readability's
-//! conditional cleaning. Lists and data tables keep their links: in an article they are
-//! content.
+//! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
+//! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
+//! more: ...", breadcrumbs), teaser blocks (two or more headings that are links to other
+//! pages, with short texts; unless little else is left, as on a listing), lists of short links
+//! (pagination), and, in the manner of
+//! Readability's conditional cleaning, blocks with a negative score, several images and no
+//! text, many list items and few paragraphs, or dense links (over 20% of a non-list block's
+//! text, over 50% of one named as content). Other lists and data tables keep their links: in
+//! an article they are content.
 
 use super::names;
 use super::score::{Scores, name_weight};
-use super::stats::{IdMap, Stats, walk};
+use super::stats::{Stats, StatsMap, walk};
 use dom_query::{NodeId, NodeRef};
 use std::collections::HashSet;
 
 /// An element holding more than this share of the page's text is not removed as chrome.
 pub const MAX_CHROME_SHARE: f64 = 0.4;
+/// A teaser's text (title and excerpt) is shorter than this on average.
+const TEASER_CHARS: u32 = 400;
+/// Teaser blocks are removed when at least this many characters of other text remain.
+const ARTICLE_BESIDE_TEASERS: u32 = 250;
 /// Weakly named chrome is removed only below this many characters (or when mostly links).
 const SMALL_CHARS: u32 = 200;
 
@@ -46,7 +54,8 @@ const CHROME_ROLES: &[&str] = &[
 fn protected(root: &NodeRef, headline: Option<&NodeRef>) -> HashSet<NodeId> {
     let mut out = HashSet::new();
     for node in root.descendants_it().filter(|n| n.is_element()) {
-        let marked = node.has_name("h1")
+        // With a headline found, other `h1`s (a site's name in its header) protect nothing.
+        let marked = node.has_name("h1") && headline.is_none()
             || headline.is_some_and(|h| h.id == node.id)
             || node.has_name("main")
             || node.attr("role").is_some_and(|r| r.trim() == "main")
@@ -93,7 +102,7 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
 }
 
 /// Remove chrome from the page (see the module docs); returns how many elements went.
-pub fn prune(body: &NodeRef, stats: &IdMap<Stats>, headline: Option<&NodeRef>) -> usize {
+pub fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>) -> usize {
     let keep = protected(body, headline);
     let total = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let mut doomed: Vec<NodeRef> = Vec::new();
@@ -124,10 +133,19 @@ pub fn prune(body: &NodeRef, stats: &IdMap<Stats>, headline: Option<&NodeRef>) -
 }
 
 /// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs).
-pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &IdMap<Stats>) {
+pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap) {
+    let total: u32 = nodes
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
     let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut teasers: Vec<NodeRef> = Vec::new();
     for top in nodes {
         walk(top, |node| {
+            if is_teasers(node, stats) {
+                teasers.push(*node);
+                return false;
+            }
             if should_remove(node, scores, stats) {
                 doomed.push(*node);
                 return false;
@@ -135,13 +153,76 @@ pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &IdMap<Stats>) {
             true
         });
     }
+    // Teasers beside an article go; on a page of little else (a listing) they are the content.
+    let teaser_chars: u32 = teasers
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
+    if total.saturating_sub(teaser_chars) >= ARTICLE_BESIDE_TEASERS {
+        doomed.extend(teasers);
+    }
     for node in doomed {
         node.remove_from_parent();
     }
 }
 
-fn should_remove(node: &NodeRef, scores: &Scores, stats: &IdMap<Stats>) -> bool {
+/// A block of teasers: two or more headings that are links to other pages, each with a short
+/// text (under [`TEASER_CHARS`] on average).
+fn is_teasers(node: &NodeRef, stats: &StatsMap) -> bool {
+    matches!(
+        node.node_name().as_deref(),
+        Some("div" | "section" | "ul" | "ol" | "aside")
+    ) && stats.get(&node.id).is_some_and(|s| {
+        s.linked_headings >= 2 && s.chars / u32::from(s.linked_headings) < TEASER_CHARS
+    })
+}
+
+/// Words that open a label standing alone: an advertisement's marker, a picture credit.
+const LABELS: &[&str] = &[
+    "advertisement",
+    "advertising",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "publicidad",
+    "pubblicità",
+    "sponsored",
+    "photo:",
+    "photos:",
+    "photo credit",
+    "foto:",
+    "fotos:",
+    "bild:",
+    "credit:",
+    "credits:",
+    "crédits",
+    "image:",
+    "©",
+];
+/// A label is shorter than this many characters.
+const LABEL_CHARS: u32 = 80;
+
+fn is_label(node: &NodeRef, s: &Stats) -> bool {
+    if s.chars == 0 || s.chars >= LABEL_CHARS || s.has_blocks && s.p > 0 {
+        return false;
+    }
+    let text = node.text().to_lowercase();
+    let text = text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '(' | '*' | '['));
+    LABELS.iter().any(|l| text.starts_with(l))
+}
+
+fn should_remove(node: &NodeRef, scores: &Scores, stats: &StatsMap) -> bool {
     let name = node.node_name().unwrap_or_default();
+    let s = stats.get(&node.id).copied().unwrap_or_default();
+    let ld = s.link_density();
+    if matches!(name.as_ref(), "p" | "div" | "span" | "figcaption" | "small") && is_label(node, &s)
+    {
+        return true;
+    }
+    // A short paragraph that is mostly a link with a title: "Read more: ...", a breadcrumb trail.
+    if name.as_ref() == "p" {
+        return ld > 0.6 && s.chars < 300 && s.link_chars >= 30;
+    }
     let is_list = matches!(name.as_ref(), "ul" | "ol" | "dl");
     if !is_list
         && !matches!(
@@ -156,17 +237,19 @@ fn should_remove(node: &NodeRef, scores: &Scores, stats: &IdMap<Stats>) -> bool 
     if weight + if is_list { 0.0 } else { scores.get(node.id) } < 0.0 {
         return true;
     }
-    let s = stats.get(&node.id).copied().unwrap_or_default();
+    // A list of short links is navigation (pages, "back", "next"), not content.
+    if is_list && s.li > 0 && ld > 0.8 && s.chars / u32::from(s.li) < 25 {
+        return true;
+    }
     if s.commas >= 10 {
         return false;
     }
     let in_figure = node.ancestors_it(Some(8)).any(|a| a.has_name("figure"));
-    let ld = s.link_density();
     let data_table = name.as_ref() == "table" && s.tr >= 2;
     if s.img > 1 && f64::from(s.p) < f64::from(s.img) * 0.5 && !in_figure && s.chars < 100 {
         return true;
     }
-    if !is_list && s.li > s.p + 100 {
+    if !is_list && s.li > s.p.saturating_add(100) {
         return true;
     }
     if !is_list && s.chars < 25 && (s.img == 0 || s.img > 2) && ld > 0.0 && !in_figure {

@@ -9,7 +9,7 @@
 //! beats it; then its siblings that score well, or read like prose, join it.
 
 use super::names;
-use super::stats::{IdMap, Stats};
+use super::stats::{IdMap, Stats, StatsMap};
 use dom_query::{NodeId, NodeRef};
 
 /// Blocks of text that score.
@@ -167,7 +167,7 @@ fn paragraph_value(chars: u32, links: u32, commas: u32, name: &str) -> Option<f6
 }
 
 /// Score every candidate under `root`.
-pub fn score(root: &NodeRef, stats: &IdMap<Stats>) -> Scores {
+pub fn score(root: &NodeRef, stats: &StatsMap) -> Scores {
     let mut raw: IdMap<f64> = IdMap::default();
     for node in std::iter::once(*root).chain(root.descendants_it()) {
         let Some(name) = node.node_name() else {
@@ -301,11 +301,7 @@ pub fn top<'a>(
 }
 
 /// `top` and the siblings that belong with it, in document order.
-pub fn with_siblings<'a>(
-    top: &NodeRef<'a>,
-    scores: &Scores,
-    stats: &IdMap<Stats>,
-) -> Vec<NodeRef<'a>> {
+pub fn with_siblings<'a>(top: &NodeRef<'a>, scores: &Scores, stats: &StatsMap) -> Vec<NodeRef<'a>> {
     let Some(parent) = top.parent() else {
         return vec![*top];
     };
@@ -318,6 +314,10 @@ pub fn with_siblings<'a>(
         .filter(|s| {
             if s.id == top.id {
                 return true;
+            }
+            // A block of teasers (headings that are links) is not the article's continuation.
+            if stats.get(&s.id).is_some_and(|st| st.linked_headings >= 2) {
+                return false;
             }
             let bonus = match (&top_class, s.attr("class")) {
                 (Some(a), Some(b)) if *a == b => top_score * 0.2,

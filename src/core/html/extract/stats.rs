@@ -1,8 +1,9 @@
 //! Text statistics of every element, computed in one pass from the leaves up (no recursion, so
 //! a page of deeply nested elements cannot exhaust the stack): the characters of its text
 //! (whitespace not counted), the characters inside links, the commas, the same for the text
-//! directly inside it (between its block children), a few element counts, and whether it
-//! holds block-level children. Counts are per subtree and saturate instead of overflowing.
+//! directly inside it (between its block children), a few element counts (paragraphs, images,
+//! list items, table rows, captions, headings that are links), and whether it holds
+//! block-level children. Counts are per subtree and saturate instead of overflowing.
 
 use dom_query::{NodeId, NodeRef};
 use std::collections::HashMap;
@@ -50,18 +51,23 @@ pub const BLOCK: &[&str] = &[
     "menu",
 ];
 
-/// One element's counts (its whole subtree).
+/// One element's counts (its whole subtree). Kept small: there is one for every element of
+/// the page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     pub chars: u32,
     pub link_chars: u32,
+    /// Characters inside links to a fragment (`#...`), usually of the same page.
+    pub fragment_link_chars: u32,
     pub commas: u32,
     /// Descendant `p`, `img`, `li`, `tr` and `figcaption` elements.
-    pub p: u32,
-    pub img: u32,
-    pub li: u32,
-    pub tr: u32,
-    pub captions: u32,
+    pub p: u16,
+    pub img: u16,
+    pub li: u16,
+    pub tr: u16,
+    pub captions: u16,
+    /// Descendant headings (`h2`-`h6`) that are mostly a link to another page: teaser titles.
+    pub linked_headings: u16,
     /// Characters, link characters and commas of the text directly inside (text nodes and
     /// inline children, not block children): what runs between its blocks.
     pub direct_chars: u32,
@@ -84,12 +90,16 @@ impl Stats {
     fn add(&mut self, other: &Stats) {
         self.chars = self.chars.saturating_add(other.chars);
         self.link_chars = self.link_chars.saturating_add(other.link_chars);
+        self.fragment_link_chars = self
+            .fragment_link_chars
+            .saturating_add(other.fragment_link_chars);
         self.commas = self.commas.saturating_add(other.commas);
         self.p = self.p.saturating_add(other.p);
         self.img = self.img.saturating_add(other.img);
         self.li = self.li.saturating_add(other.li);
         self.tr = self.tr.saturating_add(other.tr);
         self.captions = self.captions.saturating_add(other.captions);
+        self.linked_headings = self.linked_headings.saturating_add(other.linked_headings);
     }
 }
 
@@ -116,15 +126,71 @@ impl Hasher for IdHasher {
 /// Maps keyed by node id.
 pub type IdMap<V> = HashMap<NodeId, V, BuildHasherDefault<IdHasher>>;
 
+/// The counts of every element of a page: a slot per element, found by node id.
+pub struct StatsMap {
+    slot: IdMap<u32>,
+    stats: Vec<Stats>,
+}
+
+impl StatsMap {
+    pub fn get(&self, id: &NodeId) -> Option<&Stats> {
+        let i = *self.slot.get(id)?;
+        self.stats.get(usize::try_from(i).ok()?)
+    }
+
+    fn entry(&mut self, id: NodeId) -> &mut Stats {
+        let next = u32::try_from(self.stats.len()).unwrap_or(u32::MAX);
+        let i = *self.slot.entry(id).or_insert(next);
+        if i == next {
+            self.stats.push(Stats::default());
+        }
+        let last = self.stats.len() - 1;
+        let i = usize::try_from(i).unwrap_or(last).min(last);
+        &mut self.stats[i]
+    }
+}
+
+impl std::ops::Index<&NodeId> for StatsMap {
+    type Output = Stats;
+
+    fn index(&self, id: &NodeId) -> &Stats {
+        const NONE: Stats = Stats {
+            chars: 0,
+            link_chars: 0,
+            fragment_link_chars: 0,
+            commas: 0,
+            p: 0,
+            img: 0,
+            li: 0,
+            tr: 0,
+            captions: 0,
+            linked_headings: 0,
+            direct_chars: 0,
+            direct_link_chars: 0,
+            direct_commas: 0,
+            has_blocks: false,
+        };
+        self.get(id).unwrap_or(&NONE)
+    }
+}
+
 /// The counts of every element under `root` (and of `root`).
-pub fn compute(root: &NodeRef) -> IdMap<Stats> {
-    let nodes: Vec<NodeRef> = std::iter::once(*root)
-        .chain(root.descendants_it())
+pub fn compute(root: &NodeRef) -> StatsMap {
+    let ids: Vec<NodeId> = std::iter::once(root.id)
+        .chain(root.descendants_it().map(|n| n.id))
         .collect();
-    let mut map: IdMap<Stats> = IdMap::default();
-    map.reserve(nodes.len() / 2);
+    // Sized once: growing large tables would hold the old ones and the new ones at once.
+    let elements = ids
+        .iter()
+        .filter(|id| NodeRef::new(**id, root.tree).is_element())
+        .count();
+    let mut map = StatsMap {
+        slot: IdMap::with_capacity_and_hasher(elements, Default::default()),
+        stats: Vec::with_capacity(elements),
+    };
     // Reverse document order visits every node after all of its descendants.
-    for node in nodes.iter().rev() {
+    for id in ids.iter().rev() {
+        let node = &NodeRef::new(*id, root.tree);
         let own = if node.is_text() {
             let text = node.text();
             Stats {
@@ -137,12 +203,15 @@ pub fn compute(root: &NodeRef) -> IdMap<Stats> {
             }
         } else if node.is_element() {
             // Stored: the descendants' counts (an `a` is all link text); passed up: plus itself.
-            let mut stored = map.get(&node.id).copied().unwrap_or_default();
             let name = node.node_name().unwrap_or_default();
+            let entry = map.entry(node.id);
             if name.as_ref() == "a" {
-                stored.link_chars = stored.chars;
+                entry.link_chars = entry.chars;
+                if node.attr("href").is_some_and(|h| h.contains('#')) {
+                    entry.fragment_link_chars = entry.chars;
+                }
             }
-            map.insert(node.id, stored);
+            let stored = *entry;
             let mut up = stored;
             match name.as_ref() {
                 "p" => up.p = up.p.saturating_add(1),
@@ -150,6 +219,15 @@ pub fn compute(root: &NodeRef) -> IdMap<Stats> {
                 "li" => up.li = up.li.saturating_add(1),
                 "tr" => up.tr = up.tr.saturating_add(1),
                 "figcaption" => up.captions = up.captions.saturating_add(1),
+                "h2" | "h3" | "h4" | "h5" | "h6"
+                    if stored.chars > 0
+                        && (stored.link_chars
+                            - stored.fragment_link_chars.min(stored.link_chars))
+                            * 5
+                            >= stored.chars * 4 =>
+                {
+                    up.linked_headings = up.linked_headings.saturating_add(1);
+                }
                 _ => {}
             }
             up
@@ -159,9 +237,10 @@ pub fn compute(root: &NodeRef) -> IdMap<Stats> {
         let Some(parent) = node.parent() else {
             continue;
         };
-        let entry = map.entry(parent.id).or_default();
+        let block = node.is_element() && is_block(node);
+        let entry = map.entry(parent.id);
         entry.add(&own);
-        if node.is_element() && is_block(node) {
+        if block {
             entry.has_blocks = true;
         } else {
             entry.direct_chars = entry.direct_chars.saturating_add(own.chars);
