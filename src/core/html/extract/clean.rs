@@ -8,7 +8,9 @@
 //! links, holds no image caption, and is not also named as content. It never removes an element that holds an `h1`, the page's headline, an
 //! `articleBody` or the `main` region, nor one that holds more than [`MAX_CHROME_SHARE`] of the page's text as
 //! prose (few links, or named as content), unless it is a comment section: a mislabelled
-//! wrapper (`sidebar-layout`) must not take the article with it.
+//! wrapper (`sidebar-layout`) must not take the article with it. Formulas (MathML `math`,
+//! MathJax's `mjx-*` elements) are never chrome by their names (MathJax names its containers
+//! after its context menu).
 //!
 //! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
 //! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
@@ -85,6 +87,9 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
         .any(|t| t.starts_with("comment") && !t.starts_with("commentary") || t == "disqus");
     let content = names::is_content(&tokens);
     let name = node.node_name().unwrap_or_default();
+    if name.as_ref() == "math" || name.starts_with("mjx-") {
+        return (0, content, comments);
+    }
     if CHROME_TAGS.contains(&name.as_ref()) || name.as_ref() == "header" {
         return (2, content, comments);
     }
