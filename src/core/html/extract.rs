@@ -47,8 +47,8 @@ pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let scores = score::score(&body, &stats);
     let nodes = match score::top(&body, &scores, anchor.as_ref()) {
-        Some(top) => {
-            let nodes = score::with_siblings(&top, &scores, &stats);
+        Some((top, top_score)) => {
+            let nodes = score::with_siblings(&top, top_score, &scores, &stats);
             let chars: u32 = nodes
                 .iter()
                 .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))

@@ -6,7 +6,8 @@
 //! starts from a score for its tag and its names ([`super::names`]), and its total is scaled by
 //! `1 - link density`. The best candidate moves up to an ancestor that also holds most of the
 //! other strong candidates (a page of several posts or results), or to a parent whose score
-//! beats it; then its siblings that score well, or read like prose, join it.
+//! beats it, then through the parents of which it is the only element; then its siblings
+//! that score well (or share its class), or read like prose, join it.
 
 use super::names;
 use super::stats::{IdMap, Stats, StatsMap};
@@ -232,12 +233,13 @@ pub fn score(root: &NodeRef, stats: &StatsMap) -> Scores {
 /// The best candidate under `root`, moved up as the module docs say. With the page's
 /// `headline`, the candidate is the one closest to it (deepest common ancestor) among those
 /// scoring at least [`ANCHOR_SHARE`] of the best: the text that follows the title, not a longer
-/// one further away (the next article of an endless page, a list of teasers, comments).
+/// one further away (the next article of an endless page, a list of teasers, comments). Then
+/// it moves up while it is its parent's only element. Returns it with the candidate's score.
 pub fn top<'a>(
     root: &NodeRef<'a>,
     scores: &Scores,
     headline: Option<&NodeRef>,
-) -> Option<NodeRef<'a>> {
+) -> Option<(NodeRef<'a>, f64)> {
     let mut ranked: Vec<(NodeId, f64)> = scores.of.iter().map(|(k, v)| (*k, *v)).collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let (best_id, best) = *ranked.first()?;
@@ -297,15 +299,38 @@ pub fn top<'a>(
         last = ps;
         parent = p.parent();
     }
-    Some(top)
+    // The only element of its parent is the same block: the parent's siblings are where the
+    // text may go on (an article cut into sections that each hold one wrapper).
+    let score = scores.get(top.id);
+    while let Some(p) = top.parent() {
+        if p.id == root.id || !p.is_element() || !only_child(&p, &top) {
+            break;
+        }
+        top = p;
+    }
+    Some((top, score))
+}
+
+/// Is `child` the only element of `parent`, with no text of its own beside it?
+fn only_child(parent: &NodeRef, child: &NodeRef) -> bool {
+    parent.children_it(false).all(|c| {
+        c.id == child.id
+            || (c.is_text() && c.text().trim().is_empty())
+            || !(c.is_element() || c.is_text())
+    })
 }
 
 /// `top` and the siblings that belong with it, in document order.
-pub fn with_siblings<'a>(top: &NodeRef<'a>, scores: &Scores, stats: &StatsMap) -> Vec<NodeRef<'a>> {
+pub fn with_siblings<'a>(
+    top: &NodeRef<'a>,
+    top_score: f64,
+    scores: &Scores,
+    stats: &StatsMap,
+) -> Vec<NodeRef<'a>> {
     let Some(parent) = top.parent() else {
         return vec![*top];
     };
-    let top_score = scores.get(top.id);
+    let top_score = top_score.max(scores.get(top.id));
     let threshold = (top_score * 0.2).max(10.0);
     let top_class = top.attr("class").filter(|c| !c.trim().is_empty());
     parent
