@@ -125,7 +125,7 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
             drop(doc);
             (tidy(&md), Extraction::Full)
         }
-        Extract::Main => match extract::main(&doc, meta.title.as_deref()) {
+        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len()) {
             Some(md) => (md, Extraction::Main),
             None => {
                 // Extraction changed the tree; the whole page is made again from the source.
@@ -179,7 +179,7 @@ fn text_chars(doc: &Document) -> usize {
 /// Trim trailing spaces on lines, collapse runs of blank lines (outside code fences), end with
 /// one newline.
 fn tidy(md: &str) -> String {
-    let mut t = Tidy::default();
+    let mut t = Tidy::with_capacity(md.len());
     t.push(md);
     t.finish()
 }
@@ -194,6 +194,15 @@ pub(crate) struct Tidy {
 }
 
 impl Tidy {
+    /// Room for `bytes` of markdown from the start: a large text then never grows by copying
+    /// into a buffer twice its size (room not written to is not resident memory).
+    pub(crate) fn with_capacity(bytes: usize) -> Tidy {
+        Tidy {
+            out: String::with_capacity(bytes),
+            ..Tidy::default()
+        }
+    }
+
     /// Append `md` (whole lines).
     pub(crate) fn push(&mut self, md: &str) {
         for line in md.lines() {
@@ -225,6 +234,8 @@ impl Tidy {
         if !self.out.is_empty() {
             self.out.push('\n');
         }
+        // Gives back the room not used (in place: nothing is copied).
+        self.out.shrink_to_fit();
         self.out
     }
 }

@@ -157,29 +157,52 @@ pub fn build(
             bytes: resp.body.len() as u64,
         });
     };
-    let decoded = charset::decode(&resp.body, charset_param(ct).as_deref(), kind == Kind::Html);
-    let (text, extraction, hints, meta, forms) = match (format, kind) {
-        (WebFormat::Raw, _) => (
-            decoded.text,
+    let declared = charset_param(ct);
+    let bytes = resp.body.len() as u64;
+    let converted = if format == WebFormat::Markdown && kind == Kind::Html {
+        // A UTF-8 page is converted from its own bytes, taken as the text and given back as
+        // `raw` afterwards: a large page is not held twice while it is converted.
+        let (decoded, kept) = match charset::decode_in_place(resp.body, declared.as_deref(), true) {
+            Ok(decoded) => (decoded, None),
+            Err(body) => (
+                charset::decode(&body, declared.as_deref(), true),
+                Some(body),
+            ),
+        };
+        let c = html::convert_html(&decoded.text, &resp.final_url, extract);
+        let encoding = decoded.encoding;
+        let raw = kept.unwrap_or_else(|| decoded.text.into_bytes());
+        (
+            c.markdown,
+            c.extraction,
+            c.hints,
+            c.meta,
+            c.forms_removed,
+            encoding,
+            raw,
+        )
+    } else {
+        let decoded = charset::decode(&resp.body, declared.as_deref(), kind == Kind::Html);
+        let text = match format {
+            WebFormat::Raw => decoded.text,
+            WebFormat::Markdown => invisible::strip(&decoded.text).into_owned(),
+        };
+        (
+            text,
             Extraction::None,
             Vec::new(),
             Metadata::default(),
             0,
-        ),
-        (WebFormat::Markdown, Kind::Html) => {
-            let c = html::convert_html(&decoded.text, &resp.final_url, extract);
-            (c.markdown, c.extraction, c.hints, c.meta, c.forms_removed)
-        }
-        (WebFormat::Markdown, _) => {
-            let text = invisible::strip(&decoded.text).into_owned();
-            (text, Extraction::None, Vec::new(), Metadata::default(), 0)
-        }
+            decoded.encoding,
+            resp.body,
+        )
     };
+    let (text, extraction, hints, meta, forms, encoding, raw) = converted;
     Ok(WebPage {
         status: resp.status,
         final_url: resp.final_url,
         content_type: resp.content_type,
-        bytes: resp.body.len() as u64,
+        bytes,
         truncated: resp.truncated,
         extraction,
         hints,
@@ -187,12 +210,12 @@ pub fn build(
         markdown_tokens: resp.markdown_tokens,
         retry_after: resp.retry_after,
         body: Body::new(text),
-        encoding: decoded.encoding,
+        encoding,
         forms_removed: forms,
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,
-        raw: resp.body,
+        raw,
         binary: false,
     })
 }

@@ -67,6 +67,28 @@ pub fn decode(bytes: &[u8], declared: Option<&str>, html: bool) -> Decoded {
     }
 }
 
+/// Decode `bytes`, taking them: when they are UTF-8 already (by the evidence of
+/// [`detect`], without a byte-order mark) they become the text as they are, without a copy, and
+/// `Decoded::text.into_bytes()` gives them back unchanged. Otherwise they are returned.
+pub fn decode_in_place(
+    bytes: Vec<u8>,
+    declared: Option<&str>,
+    html: bool,
+) -> Result<Decoded, Vec<u8>> {
+    let (enc, source) = detect(&bytes, declared, html);
+    if enc != encoding_rs::UTF_8 || bytes.starts_with(b"\xEF\xBB\xBF") {
+        return Err(bytes);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Decoded {
+            text,
+            encoding: enc.name(),
+            source,
+        }),
+        Err(e) => Err(e.into_bytes()),
+    }
+}
+
 /// The encoding a `<meta>` in the first bytes names (a byte scan, as the HTML prescan does:
 /// `charset=` inside a `<meta` tag).
 fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
@@ -119,6 +141,24 @@ fn trim_start(b: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn in_place_only_for_utf8_and_same_as_decode() {
+        let utf8 = "<p>café ☕</p>".as_bytes().to_vec();
+        let d = decode_in_place(utf8.clone(), None, true).unwrap();
+        assert_eq!(d, decode(&utf8, None, true));
+        assert_eq!(d.text.into_bytes(), utf8);
+        let latin1 = b"<meta charset=\"iso-8859-1\"><p>caf\xe9</p>".to_vec();
+        assert_eq!(decode_in_place(latin1.clone(), None, true), Err(latin1));
+        let bom = b"\xEF\xBB\xBFhi".to_vec();
+        assert_eq!(decode_in_place(bom.clone(), None, false), Err(bom));
+        let broken = b"caf\xe9 is not UTF-8".to_vec();
+        assert_eq!(
+            decode_in_place(broken.clone(), Some("utf-8"), false),
+            Err(broken)
+        );
+    }
 
     #[test]
     fn order_of_evidence() {

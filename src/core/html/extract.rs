@@ -36,8 +36,9 @@ const DOUBT_CHARS: u32 = 500;
 
 /// The main text of the sanitized `doc` as tidied markdown, or `None` when extraction
 /// failed. `title` is the page's own title, to recognise its headline. The document is
-/// changed (chrome is removed from it).
-pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
+/// changed (chrome is removed from it). `capacity` is the room to reserve for the markdown (the
+/// page's length: it is not made longer than that, but for absolute links).
+pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
     let body = doc.body()?;
     let before = stats::compute(&body);
     let anchor = find_headline(&body, title, &before);
@@ -69,7 +70,7 @@ pub(super) fn main(doc: &Document, title: Option<&str>) -> Option<String> {
     // The counts are not needed any more: the page can be large.
     drop(scores);
     drop(stats);
-    let markdown = render(doc, headline, &lead, &nodes);
+    let markdown = render(doc, headline, &lead, &nodes, capacity);
     if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {
         return None;
     }
@@ -84,8 +85,9 @@ fn render(
     headline: Option<NodeRef>,
     lead: &[NodeRef],
     nodes: &[NodeRef],
+    capacity: usize,
 ) -> String {
-    let mut out = super::Tidy::default();
+    let mut out = super::Tidy::with_capacity(capacity);
     // One wrapper for every block: each new element would grow the document's node array.
     let wrapper = doc.tree.new_element("div");
     let mut stack: Vec<NodeRef> = nodes.iter().rev().copied().collect();
