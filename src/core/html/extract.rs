@@ -48,8 +48,8 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let scores = score::score(&body, &stats);
     let nodes = match score::top(&body, &scores, anchor.as_ref()) {
-        Some((top, top_score)) => {
-            let nodes = score::with_siblings(&top, top_score, &scores, &stats);
+        Some(top) => {
+            let nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
             let chars: u32 = nodes
                 .iter()
                 .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
@@ -57,7 +57,7 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
             if f64::from(chars) < DOUBT_SHARE * f64::from(pruned_chars) && chars < DOUBT_CHARS {
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
-                clean::tidy(&nodes, &scores, &stats);
+                clean::tidy(&nodes, &scores, &stats, &top.inner);
                 nodes
             }
         }

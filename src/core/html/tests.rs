@@ -221,3 +221,27 @@ fn main_keeps_mathjax_formulas() {
     assert_eq!(c.extraction, Extraction::Main);
     assert!(c.markdown.contains("a≠0"), "{}", c.markdown);
 }
+
+#[test]
+fn a_well_linked_article_inside_wrappers_is_kept_whole() {
+    // Every paragraph links a few words (over a fifth of the text is links); the article sits
+    // in wrappers that each hold only it, beside a short menu.
+    let para = "<p>The harbour of Vell was dredged in <a href='/y/1890'>1890</a> and again in \
+                <a href='/y/1950'>the year 1950</a> and each time the tides ran a little less \
+                late as the <a href='/w/survey'>harbour survey of the port</a> shows.</p>";
+    let html = format!(
+        "<html><head><title>Dredging the harbour</title></head><body>\
+         <div><a href='/'>Home</a> <a href='/news'>News</a></div>\
+         <div><div><div><h1>Dredging the harbour</h1>{}</div></div></div></body></html>",
+        para.repeat(6)
+    );
+    let c = convert_html(&html, "https://example.org/harbour", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main, "{}", c.markdown);
+    assert_eq!(
+        c.markdown.matches("harbour survey of the port").count(),
+        6,
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("News"), "{}", c.markdown);
+}

@@ -137,8 +137,14 @@ pub fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>) -> us
     n
 }
 
-/// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs).
-pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap) {
+/// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs). The
+/// chosen candidate `inner` and the wrappers around it are not judged as blocks (their
+/// contents are).
+pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: &NodeRef) {
+    let chain: HashSet<NodeId> = std::iter::once(*inner)
+        .chain(inner.ancestors_it(None))
+        .map(|n| n.id)
+        .collect();
     let total: u32 = nodes
         .iter()
         .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
@@ -147,6 +153,9 @@ pub fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap) {
     let mut teasers: Vec<NodeRef> = Vec::new();
     for top in nodes {
         walk(top, |node| {
+            if chain.contains(&node.id) {
+                return true;
+            }
             if is_teasers(node, stats) {
                 teasers.push(*node);
                 return false;

@@ -230,16 +230,22 @@ pub fn score(root: &NodeRef, stats: &StatsMap) -> Scores {
     Scores { of }
 }
 
+/// The element holding the main text, as [`top`] found it.
+pub struct Top<'a> {
+    pub node: NodeRef<'a>,
+    /// The candidate's score (before it moved up through single-child wrappers).
+    pub score: f64,
+    /// The candidate before it moved up through single-child wrappers (`node` itself, or a
+    /// descendant that is the only element of each element between them).
+    pub inner: NodeRef<'a>,
+}
+
 /// The best candidate under `root`, moved up as the module docs say. With the page's
 /// `headline`, the candidate is the one closest to it (deepest common ancestor) among those
 /// scoring at least [`ANCHOR_SHARE`] of the best: the text that follows the title, not a longer
 /// one further away (the next article of an endless page, a list of teasers, comments). Then
-/// it moves up while it is its parent's only element. Returns it with the candidate's score.
-pub fn top<'a>(
-    root: &NodeRef<'a>,
-    scores: &Scores,
-    headline: Option<&NodeRef>,
-) -> Option<(NodeRef<'a>, f64)> {
+/// it moves up while it is its parent's only element.
+pub fn top<'a>(root: &NodeRef<'a>, scores: &Scores, headline: Option<&NodeRef>) -> Option<Top<'a>> {
     let mut ranked: Vec<(NodeId, f64)> = scores.of.iter().map(|(k, v)| (*k, *v)).collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let (best_id, best) = *ranked.first()?;
@@ -302,13 +308,18 @@ pub fn top<'a>(
     // The only element of its parent is the same block: the parent's siblings are where the
     // text may go on (an article cut into sections that each hold one wrapper).
     let score = scores.get(top.id);
+    let inner = top;
     while let Some(p) = top.parent() {
         if p.id == root.id || !p.is_element() || !only_child(&p, &top) {
             break;
         }
         top = p;
     }
-    Some((top, score))
+    Some(Top {
+        node: top,
+        score,
+        inner,
+    })
 }
 
 /// Is `child` the only element of `parent`, with no text of its own beside it?
