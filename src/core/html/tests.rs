@@ -245,3 +245,33 @@ fn a_well_linked_article_inside_wrappers_is_kept_whole() {
     );
     assert!(!c.markdown.contains("News"), "{}", c.markdown);
 }
+
+#[test]
+fn a_listing_keeps_its_post_titles_and_a_list_of_titled_links() {
+    let post = |n: u32| {
+        format!(
+            "<article class='post'><header><h2><a href='/p/{n}'>Note number {n} about the \
+             harbour</a></h2></header><p>A short summary of note {n}: the boats came in early \
+             and the smokehouse was busy all afternoon.</p></article>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Field notes</title></head><body><header><a href='/'>Harbour</a>\
+         <nav><a href='/about'>About</a></nav></header><main><h1>Field notes</h1>{}\
+         <h2>Elsewhere</h2><ul class='links'><li><a href='/species'>The species list of the \
+         pools</a></li><li><a href='/drawings'>Drawings of the pools at low tide</a></li></ul>\
+         </main><footer>All rights reserved</footer></body></html>",
+        (1..=4).map(post).collect::<String>()
+    );
+    let c = convert_html(&html, "https://example.org/notes/", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    for n in 1..=4 {
+        assert!(
+            md.contains(&format!("Note number {n} about the harbour")),
+            "{md}"
+        );
+    }
+    assert!(md.contains("Drawings of the pools at low tide"), "{md}");
+    assert!(!md.contains("All rights reserved"), "{md}");
+}

@@ -5,7 +5,9 @@
 //! roles), `aside` and `footer` (and the complementary and contentinfo roles), `header`s that do
 //! not hold the page's heading, and elements whose names say chrome ([`super::names`]): strong
 //! names always, weak ones (`ad`, `tags`, `meta`, ...) when the element is small or mostly
-//! links, holds no image caption, and is not also named as content. It never removes an element that holds an `h1`, the page's headline, an
+//! links, holds no image caption, is not a list of titles (links of more than a few words) and
+//! is not also named as content. A `header` inside an `article` that holds a heading is an
+//! item's header (a post's title on a listing), not the site's. It never removes an element that holds an `h1`, the page's headline, an
 //! `articleBody` or the `main` region, nor one that holds more than [`MAX_CHROME_SHARE`] of the page's text as
 //! prose (few links, or named as content), unless it is a comment section: a mislabelled
 //! wrapper (`sidebar-layout`) must not take the article with it. Formulas (MathML `math`,
@@ -34,6 +36,8 @@ pub const MAX_CHROME_SHARE: f64 = 0.4;
 const TEASER_CHARS: u32 = 400;
 /// Teaser blocks are removed when at least this many characters of other text remain.
 const ARTICLE_BESIDE_TEASERS: u32 = 250;
+/// The average characters of a list item above which a list of links is one of titles.
+const TITLE_CHARS: u32 = 25;
 /// Weakly named chrome is removed only below this many characters (or when mostly links).
 const SMALL_CHARS: u32 = 200;
 
@@ -90,7 +94,7 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
     if name.as_ref() == "math" || name.starts_with("mjx-") {
         return (0, content, comments);
     }
-    if CHROME_TAGS.contains(&name.as_ref()) || name.as_ref() == "header" {
+    if CHROME_TAGS.contains(&name.as_ref()) || name.as_ref() == "header" && !item_header(node) {
         return (2, content, comments);
     }
     if node
@@ -104,6 +108,26 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
         return (0, content, comments);
     }
     (level, content, comments)
+}
+
+/// A `header` of one item (inside an `article`) that holds its heading: the title of a post
+/// on a listing, not the site's header.
+fn item_header(node: &NodeRef) -> bool {
+    node.ancestors_it(None).any(|a| a.has_name("article"))
+        && node.descendants_it().any(|d| {
+            matches!(
+                d.node_name().as_deref(),
+                Some("h2" | "h3" | "h4" | "h5" | "h6")
+            )
+        })
+}
+
+/// A list of links with titles for text (more than [`TITLE_CHARS`] characters an item on
+/// average): a capsule's or a listing's links, not a menu.
+fn titles_list(node: &NodeRef, s: &Stats) -> bool {
+    matches!(node.node_name().as_deref(), Some("ul" | "ol"))
+        && s.li > 0
+        && s.chars / u32::from(s.li) >= TITLE_CHARS
 }
 
 /// Remove chrome from the page (see the module docs); returns how many elements went.
@@ -120,8 +144,10 @@ pub fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>) -> us
             return true;
         }
         let s = stats.get(&node.id).copied().unwrap_or_default();
-        let weak_ok =
-            level == 2 || s.captions == 0 && (s.chars < SMALL_CHARS || s.link_density() > 0.5);
+        let weak_ok = level == 2
+            || s.captions == 0
+                && (s.chars < SMALL_CHARS || s.link_density() > 0.5)
+                && !titles_list(node, &s);
         let big = f64::from(s.chars) > MAX_CHROME_SHARE * f64::from(total);
         let prose = content || s.link_density() < 0.3;
         if weak_ok && (comments || !(big && prose)) {
@@ -252,7 +278,7 @@ fn should_remove(node: &NodeRef, scores: &Scores, stats: &StatsMap) -> bool {
         return true;
     }
     // A list of short links is navigation (pages, "back", "next"), not content.
-    if is_list && s.li > 0 && ld > 0.8 && s.chars / u32::from(s.li) < 25 {
+    if is_list && s.li > 0 && ld > 0.8 && !titles_list(node, &s) {
         return true;
     }
     if s.commas >= 10 {
