@@ -32,4 +32,5 @@ mod tui_tmux_driver;
 mod tui_tmux_feeds;
 mod web_get;
 mod web_mcp;
+mod web_memory;
 mod web_types;

@@ -159,6 +159,53 @@ pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
     done(text, charset, Source::Detected)
 }
 
+/// [`decode`], taking the bytes: when `decode` would read them as UTF-8 as they are (no
+/// byte-order mark, valid UTF-8, and no other encoding declared or, for HTML, named in a
+/// `<meta>`), they become the text without a copy, and `Decoded::text.into_bytes()` gives them
+/// back unchanged. Otherwise they are handed back untouched, for [`decode`].
+pub fn decode_in_place(
+    bytes: Vec<u8>,
+    declared: Option<&str>,
+    origin: Origin,
+) -> Result<Decoded, Vec<u8>> {
+    if Encoding::for_bom(&bytes).is_some() || std::str::from_utf8(&bytes).is_err() {
+        return Err(bytes);
+    }
+    let label = declared.map(clean_label).filter(|l| !l.is_empty());
+    let label = match (label, origin) {
+        (None, Origin::Gemini) => Some("utf-8"),
+        (l, _) => l,
+    };
+    let smol = !matches!(origin, Origin::Web { .. });
+    let known = label.map(|l| (l, Charset::for_label(l)));
+    let source = match known {
+        Some((_, Some(Charset::Whatwg(enc)))) if enc == encoding_rs::UTF_8 => Source::Declared,
+        Some((l, Some(Charset::Whatwg(_)))) if smol && names_ascii(l) => Source::Declared,
+        Some((_, Some(_))) => return Err(bytes),
+        _ => match origin == (Origin::Web { html: true }) {
+            true => match meta_charset(&bytes) {
+                None => Source::Detected,
+                Some(enc) if enc == encoding_rs::UTF_8 => Source::Meta,
+                Some(_) => return Err(bytes),
+            },
+            false => Source::Detected,
+        },
+    };
+    let unknown_label = match known {
+        Some((l, None)) => Some(l.to_string()),
+        _ => None,
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Decoded {
+            text,
+            charset: Charset::utf8(),
+            source,
+            unknown_label,
+        }),
+        Err(e) => Err(e.into_bytes()),
+    }
+}
+
 /// Decode with `enc`, malformed sequences replaced (the BOM, if any, already cut).
 fn with(enc: &'static Encoding, bytes: &[u8]) -> String {
     enc.decode_without_bom_handling(bytes).0.into_owned()

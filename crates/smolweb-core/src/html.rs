@@ -3,16 +3,19 @@
 //! Steps, in order: [`crate::charset::decode`] turns the body into text (BOM,
 //! Content-Type, `<meta charset>`, UTF-8, a statistical guess); [`convert_html`] parses it once with
 //! dom_query (html5ever), [`sanitize`]s the tree (scripts, styles, templates, comments, hidden
-//! elements, forms; links and images made absolute against `<base href>`), renders the whole
-//! page as markdown with dom_query's serializer, and, for `extract = main`, lets dom_smoothie
-//! (a readability port) pick the article; a lossiness check falls back to the whole page when
-//! the article keeps too little of it. Finally [`invisible::strip`] removes format characters
-//! (zero-width, bidi controls, tag characters, soft hyphens) from the text and metadata.
+//! elements, forms; links and images made absolute against `<base href>`), reads the page's
+//! metadata (its head, and JSON-LD through dom_smoothie), and renders markdown with dom_query's
+//! serializer: of the whole page for `extract = full`, of the main text found by [`extract`]
+//! for `extract = main`. Only when extraction fails (nothing, a few words of a longer page, or
+//! pruning that took most of it) does `main` give the whole page, marked `fallback-full`.
+//! Finally [`invisible::strip`] removes format characters (zero-width, bidi controls, tag
+//! characters, soft hyphens) from the text and metadata.
 //!
 //! Everything a page says is untrusted data: metadata included. Hints tell the caller when a
 //! page hid text that addresses an AI ([`Hint::SuspiciousHiddenContent`]) or is an empty
 //! app shell that needs JavaScript ([`Hint::RequiresJavascript`]).
 
+mod extract;
 pub mod gemtext;
 /// The format-character table lives with the terminal sanitizer (one mechanism).
 pub use crate::text::invisible;
@@ -23,7 +26,7 @@ pub mod window;
 pub use meta::Metadata;
 
 use dom_query::Document;
-use dom_smoothie::{Config, ParsePolicy, Readability, TextMode};
+use dom_smoothie::Readability;
 
 /// Which part of the page to keep.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,7 +52,7 @@ impl Extract {
 pub enum Extraction {
     Main,
     Full,
-    /// `main` was asked for, but the article looked lossy: the whole page is given.
+    /// `main` was asked for, but no main text could be found: the whole page is given.
     FallbackFull,
     /// Not converted (raw format, or not HTML).
     None,
@@ -99,11 +102,6 @@ pub struct Converted {
 /// The note left where a form was.
 pub const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
 
-/// The article must keep at least this share (1/N) of the page's text, else the whole page is
-/// given (`fallback-full`).
-const LOSSY_SHARE: usize = 4;
-/// ... and, on pages with more text than this, at least this many characters.
-const LOSSY_MIN_CHARS: usize = 140;
 /// A page whose visible text is shorter than this, and that had scripts, is an app shell.
 const SHELL_MAX_CHARS: usize = 80;
 
@@ -113,45 +111,42 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     let doc = Document::from(html);
     let mut meta = meta::from_document(&doc, page_url);
     let report = sanitize::sanitize(&doc, page_url);
-    let full = tidy(&doc.md(None));
-    let full_chars = visible_chars(&full);
+    let doc = read_metadata(doc, &mut meta);
     let mut hints = Vec::new();
     if report.suspicious {
         hints.push(Hint::SuspiciousHiddenContent);
     }
-    if report.had_scripts && full_chars < SHELL_MAX_CHARS {
+    if report.had_scripts && text_chars(&doc) < SHELL_MAX_CHARS {
         hints.push(Hint::RequiresJavascript);
     }
-    let cfg = Config {
-        text_mode: TextMode::Markdown,
-        // Fewer link-density passes while scoring: the crate's guidance for speed.
-        min_score_to_adjust: 10.0,
-        ..Config::default()
-    };
-    let doc_url = url::Url::parse(page_url).ok().map(|u| u.to_string());
-    let mut reader = Readability::with_document(doc, doc_url.as_deref(), Some(cfg)).ok();
-    if let Some(r) = &reader {
-        meta.merge_readability(&r.get_article_metadata(r.parse_json_ld()));
-    }
-    let (markdown, extraction) = match (extract, reader.as_mut()) {
-        (Extract::Full, _) | (_, None) => (full, Extraction::Full),
-        // One strict pass (not the crate's retry ladder): faster and lighter; a lossy result
-        // falls back to the whole page anyway.
-        (Extract::Main, Some(r)) => match r.parse_with_policy(ParsePolicy::Strict) {
-            Ok(article) => {
-                let main = tidy(&article.text_content);
-                if lossy(visible_chars(&main), full_chars) {
-                    (full, Extraction::FallbackFull)
-                } else {
-                    (main, Extraction::Main)
-                }
+    let (markdown, extraction) = match extract {
+        Extract::Full => {
+            let md = doc.md(None);
+            drop(doc);
+            (tidy(&md), Extraction::Full)
+        }
+        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len()) {
+            Some(md) => (md, Extraction::Main),
+            None => {
+                // Extraction changed the tree; the whole page is made again from the source.
+                drop(doc);
+                let doc = Document::from(html);
+                sanitize::sanitize(&doc, page_url);
+                let md = doc.md(None);
+                drop(doc);
+                (tidy(&md), Extraction::FallbackFull)
             }
-            Err(_) => (full, Extraction::FallbackFull),
         },
     };
+    // Copied only when there was something to strip (a large page is not held twice).
+    let stripped = match invisible::strip(&markdown) {
+        std::borrow::Cow::Owned(s) => Some(s),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let markdown = stripped.unwrap_or(markdown);
     meta.strip_invisible();
     Converted {
-        markdown: invisible::strip(&markdown).into_owned(),
+        markdown,
         extraction,
         hints,
         meta,
@@ -159,43 +154,90 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     }
 }
 
-/// Does an article of `main` characters lose too much of a page of `full` characters?
-fn lossy(main: usize, full: usize) -> bool {
-    main * LOSSY_SHARE < full || (main < LOSSY_MIN_CHARS && full > main * 2)
+/// Fill `meta` from what dom_smoothie reads (JSON-LD, its cleaned title) and give the
+/// document back. No URL is passed: links are already absolute, and without one the reader
+/// cannot refuse the document.
+fn read_metadata(doc: Document, meta: &mut Metadata) -> Document {
+    match Readability::with_document(doc, None, None) {
+        Ok(r) => {
+            meta.merge_readability(&r.get_article_metadata(r.parse_json_ld()));
+            r.doc
+        }
+        Err(_) => Document::from(""),
+    }
 }
 
-/// Characters that are not whitespace or markdown punctuation.
-fn visible_chars(md: &str) -> usize {
-    md.chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '-'))
-        .count()
+/// Characters of the page's text that are not whitespace.
+fn text_chars(doc: &Document) -> usize {
+    doc.root()
+        .descendants_it()
+        .filter(|n| n.is_text())
+        .map(|n| n.text().chars().filter(|c| !c.is_whitespace()).count())
+        .sum()
 }
 
 /// Trim trailing spaces on lines, collapse runs of blank lines (outside code fences), end with
 /// one newline.
 fn tidy(md: &str) -> String {
-    let mut out = String::with_capacity(md.len());
-    let mut blank = 0;
-    let mut fenced = false;
-    for line in md.lines() {
-        let line = line.trim_end();
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
+    let mut t = Tidy::with_capacity(md.len());
+    t.push(md);
+    t.finish()
+}
+
+/// Markdown tidied as it is written, piece by piece (see [`tidy`]), so that a long text is not
+/// held twice.
+#[derive(Default)]
+pub(crate) struct Tidy {
+    out: String,
+    blank: usize,
+    fenced: bool,
+}
+
+impl Tidy {
+    /// Room for `bytes` of markdown from the start: a large text then never grows by copying
+    /// into a buffer twice its size (room not written to is not resident memory).
+    pub(crate) fn with_capacity(bytes: usize) -> Tidy {
+        Tidy {
+            out: String::with_capacity(bytes),
+            ..Tidy::default()
         }
-        if line.is_empty() && !fenced {
-            blank += 1;
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(if blank > 0 { "\n\n" } else { "\n" });
-        }
-        blank = 0;
-        out.push_str(line);
     }
-    if !out.is_empty() {
-        out.push('\n');
+
+    /// Append `md` (whole lines).
+    pub(crate) fn push(&mut self, md: &str) {
+        for line in md.lines() {
+            let line = line.trim_end();
+            if line.trim_start().starts_with("```") {
+                self.fenced = !self.fenced;
+            }
+            if line.is_empty() && !self.fenced {
+                self.blank += 1;
+                continue;
+            }
+            if !self.out.is_empty() {
+                self.out
+                    .push_str(if self.blank > 0 { "\n\n" } else { "\n" });
+            }
+            self.blank = 0;
+            self.out.push_str(line);
+        }
     }
-    out
+
+    /// End a block: what comes next starts a new paragraph.
+    pub(crate) fn end_block(&mut self) {
+        if !self.fenced {
+            self.blank += 1;
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> String {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        // Gives back the room not used (in place: nothing is copied).
+        self.out.shrink_to_fit();
+        self.out
+    }
 }
 
 #[cfg(test)]

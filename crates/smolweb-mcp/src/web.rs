@@ -13,8 +13,9 @@ pub(crate) const MAX_CHARS: i64 = 1_000_000;
 
 pub(crate) const DESCRIPTION: &str = "\
 Read a public web page (http:// or https://). HTML comes back as markdown: by default only the \
-article (extract='main'; the whole page when the article looks incomplete, extraction = \
-'fallback-full'), or the whole page (extract='full'); format='raw' gives the text as sent. \
+main text (extract='main': the article, or a non-article page's content, without the site \
+around it; the whole page only when none is found, extraction = 'fallback-full'), or the \
+whole page (extract='full'); format='raw' gives the text as sent. \
 Markdown, plain text, XML (feeds included: feed_fetch reads those as entries) and other text \
 come back as sent, JSON pretty-printed; a PDF comes back as its text, page by page under \
 '--- page N of M ---' lines (an encrypted or image-only PDF is UNSUPPORTED_CONTENT_TYPE saying \

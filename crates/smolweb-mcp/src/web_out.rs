@@ -25,8 +25,8 @@ pub(crate) enum FormatParam {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum ExtractParam {
-    /// The article, without navigation, banners and footers; the whole page when the article
-    /// looks lossy.
+    /// The main text (the article, or a non-article page's content) without navigation,
+    /// banners and footers; the whole page only when no main text is found.
     #[default]
     Main,
     /// The whole page.

@@ -96,9 +96,29 @@ pub fn build(
     let origin = Origin::Web {
         html: kind == BodyKind::Html,
     };
-    let decoded = charset::decode(&resp.body, webtext::charset_param(ct).as_deref(), origin);
+    let declared = webtext::charset_param(ct);
+    let bytes = resp.body.len() as u64;
+    let mut resp = resp;
+    let body = std::mem::take(&mut resp.body);
+    // A UTF-8 page to convert is decoded from its own bytes (no copy), converted, and given
+    // back as `raw` afterwards: a large page is not held twice while it is converted.
+    let in_place = format == WebFormat::Markdown && kind == BodyKind::Html;
+    let (decoded, kept) = match in_place {
+        true => match charset::decode_in_place(body, declared.as_deref(), origin) {
+            Ok(decoded) => (decoded, None),
+            Err(body) => (
+                charset::decode(&body, declared.as_deref(), origin),
+                Some(body),
+            ),
+        },
+        false => (
+            charset::decode(&body, declared.as_deref(), origin),
+            Some(body),
+        ),
+    };
     let mut kind = kind;
     let mut text = decoded.text;
+    let mut raw = kept;
     let mut extraction = Extraction::None;
     let mut hints = Vec::new();
     let mut meta = Metadata::default();
@@ -107,8 +127,9 @@ pub fn build(
         (WebFormat::Raw, _) => {}
         (WebFormat::Markdown, BodyKind::Html) => {
             let c = html::convert_html(&text, &resp.final_url, extract);
-            (text, extraction, hints, meta, forms) =
-                (c.markdown, c.extraction, c.hints, c.meta, c.forms_removed);
+            let source = std::mem::replace(&mut text, c.markdown);
+            raw = raw.or(Some(source.into_bytes()));
+            (extraction, hints, meta, forms) = (c.extraction, c.hints, c.meta, c.forms_removed);
         }
         (WebFormat::Markdown, _) => {
             if let BodyKind::Json { .. } = kind
@@ -120,11 +141,12 @@ pub fn build(
             text = invisible::strip(&text).into_owned();
         }
     }
+    let raw = raw.unwrap_or_default();
     Ok(WebPage {
         status: resp.status,
         final_url: resp.final_url,
         content_type: resp.content_type,
-        bytes: resp.body.len() as u64,
+        bytes,
         truncated: resp.truncated,
         extraction,
         kind: Some(kind),
@@ -139,7 +161,7 @@ pub fn build(
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,
-        raw: resp.body,
+        raw,
         binary: false,
     })
 }

@@ -139,8 +139,10 @@ async fn prehydration_shell_hidden_ai_text_and_invisible_characters() {
     .await;
     let c = agent();
     let f = get(&c.client, &s.url("/hydrate")).await.unwrap();
-    assert_eq!(f.page.extraction, Extraction::FallbackFull);
+    // The revealed content is the main text; the loader is not.
+    assert_eq!(f.page.extraction, Extraction::Main);
     assert_eq!(text(&f).matches("hidden until the scripts run").count(), 15);
+    assert!(!text(&f).contains("Loading"), "{}", text(&f));
     let f = get(&c.client, &s.url("/shell")).await.unwrap();
     assert!(f.page.hints.contains(&Hint::RequiresJavascript));
     let f = get(&c.client, &s.url("/trap")).await.unwrap();

@@ -422,3 +422,53 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn in_place_is_decode_without_the_copy_and_only_for_utf8() {
+    let bodies: [&[u8]; 6] = [
+        "<p>café ☕</p>".as_bytes(),
+        b"<meta charset=\"iso-8859-1\"><p>caf\xc3\xa9</p>",
+        b"<meta charset='utf-16'><p>plain</p>",
+        b"\xEF\xBB\xBFhi",
+        b"caf\xe9 is not UTF-8",
+        b"",
+    ];
+    let labels = [
+        None,
+        Some("utf-8"),
+        Some("us-ascii"),
+        Some("windows-1252"),
+        Some("x-nope"),
+    ];
+    let origins = [
+        Origin::Gemini,
+        Origin::Gopher,
+        Origin::Web { html: false },
+        Origin::Web { html: true },
+    ];
+    let mut taken = 0;
+    for body in bodies {
+        for label in labels {
+            for origin in origins {
+                let want = decode(body, label, origin);
+                match decode_in_place(body.to_vec(), label, origin) {
+                    Ok(d) => {
+                        taken += 1;
+                        assert_eq!(d, want, "{body:?} {label:?} {origin:?}");
+                        assert_eq!(d.text.into_bytes(), body, "{label:?} {origin:?}");
+                    }
+                    Err(back) => {
+                        assert_eq!(back, body, "handed back unchanged");
+                        let utf8_as_is =
+                            want.charset == Charset::utf8() && want.text.as_bytes() == body;
+                        assert!(
+                            !utf8_as_is,
+                            "{body:?} {label:?} {origin:?}: decode reads it as UTF-8 as it is"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(taken > 20, "{taken}");
+}

@@ -244,8 +244,15 @@ fn colour(v: &str) -> Option<(u8, u8, u8)> {
 
 /// Remove hidden elements (see the module docs for pre-hydration pages).
 fn remove_hidden(doc: &Document, report: &mut Report) {
-    let body_text = doc.select("body").text();
-    let total = count_text(&body_text);
+    // Counted text node by text node: the page's whole text is never held as one string.
+    let total: usize = doc
+        .select("body")
+        .nodes()
+        .iter()
+        .flat_map(|b| b.descendants_it())
+        .filter(|n| n.is_text())
+        .map(|n| count_text(&n.text()))
+        .sum();
     let hidden: Vec<NodeRef> = doc
         .root()
         .descendants_it()

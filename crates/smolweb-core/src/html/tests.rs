@@ -77,7 +77,7 @@ fn full_keeps_everything_visible() {
 }
 
 #[test]
-fn prehydration_content_comes_back_through_fallback_full() {
+fn prehydration_content_comes_back_as_the_main_text() {
     let body = "<p>This is the real article text that a script would reveal after loading. </p>"
         .repeat(20);
     let html = format!(
@@ -85,7 +85,8 @@ fn prehydration_content_comes_back_through_fallback_full() {
          <div id='app' style='display:none'>{body}</div><script>reveal()</script></body></html>"
     );
     let c = convert_html(&html, "https://example.org/", Extract::Main);
-    assert_eq!(c.extraction, Extraction::FallbackFull);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(!c.markdown.contains("Loading"), "{}", c.markdown);
     assert!(
         c.markdown.matches("real article text").count() >= 20,
         "{}",
@@ -135,4 +136,140 @@ fn forms_are_noted() {
     let c = convert_html(html, "https://example.org/", Extract::Full);
     assert_eq!(c.forms_removed, 1);
     assert!(c.markdown.contains(FORM_NOTE), "{}", c.markdown);
+}
+
+/// A documentation-like article whose blocks sit in nested sections (rendered one block at a
+/// time): every structure survives, in order, with its markup.
+const STRUCTURED: &str = r#"<!doctype html><html><head><title>Building a Kite | Sky Workshop</title></head><body>
+<header><a href="/">Sky Workshop</a><nav><a href="/kites">Kites</a> <a href="/shop">Shop</a></nav></header>
+<main><article><h1>Building a Kite</h1>
+<section><h2>What you need</h2>
+<p>A light frame, a sail and a long line are all it takes to build a kite that flies well on a breezy afternoon at the beach.</p>
+<ol><li>Two spars of bamboo</li><li>A sail of ripstop nylon<ul><li>cut with a hot knife</li></ul></li><li>Line on a reel</li></ol>
+</section>
+<section><div><h3>Measurements</h3>
+<table><thead><tr><th>Part</th><th>Length</th></tr></thead><tbody><tr><td>Spine</td><td>90 cm</td></tr><tr><td>Spar</td><td>75 cm</td></tr></tbody></table>
+<pre><code>spine = 90
+spar  = spine * 5 / 6
+
+
+print(spar)</code></pre>
+<blockquote><p>Fly where there are no wires.</p><p>And never in a storm.</p></blockquote>
+<figure><img src="../img/kite.png" alt="A diamond kite over the dunes"><figcaption>The finished kite.</figcaption></figure>
+<p>See the <a href="knots.html">guide to knots</a> for tying the bridle, and the <a href="https://example.net/wind">wind chart</a> before you go.</p>
+</div></section>
+</article></main>
+<footer><p>Sky Workshop. All rights reserved.</p></footer>
+</body></html>"#;
+
+#[test]
+fn main_markdown_keeps_headings_lists_tables_code_quotes_links_and_alt_text() {
+    let c = convert_html(
+        STRUCTURED,
+        "https://example.org/guides/kite/",
+        Extract::Main,
+    );
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    for want in [
+        "# Building a Kite",
+        "## What you need",
+        "### Measurements",
+        "1. Two spars of bamboo",
+        "cut with a hot knife",
+        "| Spine",
+        "> Fly where there are no wires.",
+        "> And never in a storm.",
+        "spar  = spine * 5 / 6\n\n\nprint(spar)",
+        "![A diamond kite over the dunes](https://example.org/guides/img/kite.png)",
+        "[guide to knots](https://example.org/guides/kite/knots.html)",
+        "[wind chart](https://example.net/wind)",
+    ] {
+        assert!(md.contains(want), "missing {want:?} in:\n{md}");
+    }
+    let order = [
+        "# Building",
+        "## What you need",
+        "| Spine",
+        "```",
+        "> Fly",
+        "![A diamond",
+    ];
+    let at: Vec<usize> = order.iter().map(|w| md.find(w).unwrap()).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "out of order:\n{md}");
+    assert!(!md.contains("Shop"), "{md}");
+    assert!(!md.contains("All rights reserved"), "{md}");
+}
+
+#[test]
+fn main_keeps_mathjax_formulas() {
+    let formula = "<mjx-container class=\"MathJax CtxtMenu_Attached_0\" jax=\"CHTML\">\
+        <mjx-assistive-mml display=\"inline\"><math><mi>a</mi><mo>≠</mo><mn>0</mn></math>\
+        </mjx-assistive-mml></mjx-container>";
+    let html = format!(
+        "<html><head><title>Quadratics</title></head><body><nav><a href='/'>Home</a></nav>\
+         <article><h1>Quadratics</h1><p>When {formula}, there are two solutions to the \
+         equation, and the discriminant tells which kind of roots they are, real or \
+         complex, as every student of algebra learns in the first year.</p>{}</article></body></html>",
+        "<p>The roots are found by completing the square, a method known for a very long \
+         time and taught in every school.</p>"
+            .repeat(3)
+    );
+    let c = convert_html(&html, "https://example.org/maths", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(c.markdown.contains("a≠0"), "{}", c.markdown);
+}
+
+#[test]
+fn a_well_linked_article_inside_wrappers_is_kept_whole() {
+    // Every paragraph links a few words (over a fifth of the text is links); the article sits
+    // in wrappers that each hold only it, beside a short menu.
+    let para = "<p>The harbour of Vell was dredged in <a href='/y/1890'>1890</a> and again in \
+                <a href='/y/1950'>the year 1950</a> and each time the tides ran a little less \
+                late as the <a href='/w/survey'>harbour survey of the port</a> shows.</p>";
+    let html = format!(
+        "<html><head><title>Dredging the harbour</title></head><body>\
+         <div><a href='/'>Home</a> <a href='/news'>News</a></div>\
+         <div><div><div><h1>Dredging the harbour</h1>{}</div></div></div></body></html>",
+        para.repeat(6)
+    );
+    let c = convert_html(&html, "https://example.org/harbour", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main, "{}", c.markdown);
+    assert_eq!(
+        c.markdown.matches("harbour survey of the port").count(),
+        6,
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("News"), "{}", c.markdown);
+}
+
+#[test]
+fn a_listing_keeps_its_post_titles_and_a_list_of_titled_links() {
+    let post = |n: u32| {
+        format!(
+            "<article class='post'><header><h2><a href='/p/{n}'>Note number {n} about the \
+             harbour</a></h2></header><p>A short summary of note {n}: the boats came in early \
+             and the smokehouse was busy all afternoon.</p></article>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Field notes</title></head><body><header><a href='/'>Harbour</a>\
+         <nav><a href='/about'>About</a></nav></header><main><h1>Field notes</h1>{}\
+         <h2>Elsewhere</h2><ul class='links'><li><a href='/species'>The species list of the \
+         pools</a></li><li><a href='/drawings'>Drawings of the pools at low tide</a></li></ul>\
+         </main><footer>All rights reserved</footer></body></html>",
+        (1..=4).map(post).collect::<String>()
+    );
+    let c = convert_html(&html, "https://example.org/notes/", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    for n in 1..=4 {
+        assert!(
+            md.contains(&format!("Note number {n} about the harbour")),
+            "{md}"
+        );
+    }
+    assert!(md.contains("Drawings of the pools at low tide"), "{md}");
+    assert!(!md.contains("All rights reserved"), "{md}");
 }

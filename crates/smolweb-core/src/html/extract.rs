@@ -1,0 +1,279 @@
+//! The page's main text (`extract = main`): the article without the site around it, or, on a
+//! page that is not an article (an index, a forum thread, search results, documentation, a
+//! capsule seen through a web proxy), the content region without the site chrome.
+//!
+//! Steps, on the sanitized page: [`clean::prune`] removes chrome (navigation, headers,
+//! footers, sidebars, comment sections, share bars, related links, cookie banners, bylines);
+//! [`score::score`] scores the remaining blocks of text and [`score::top`] picks the element
+//! holding the main text, which [`score::with_siblings`] completes with its siblings;
+//! [`clean::tidy`] drops chrome-like blocks inside it; the page's headline joins it when it
+//! stood outside. When no block of text scores (a page of short lines or links), the whole
+//! page without its chrome is the content region.
+//!
+//! [`main`] returns `None` when extraction failed: nothing left, a few words of a page that
+//! says much more, or pruning that took most of the page. The caller then gives the whole page
+//! and says so (`fallback-full`): what comes back as `main` is never the whole page.
+
+mod clean;
+mod names;
+mod score;
+mod stats;
+
+use dom_query::{Document, NodeRef};
+
+/// Levels above a headline whose text tells a headline from a repeated title.
+const HEADLINE_LEVELS: usize = 3;
+/// At most this many blocks between the headline and the content are its lead ...
+const LEAD_BLOCKS: usize = 3;
+/// ... each of at least this many characters.
+const LEAD_MIN_CHARS: u32 = 30;
+/// Fewer visible characters than this is "a few words".
+const FEW_CHARS: usize = 80;
+/// A chosen region under this share of what pruning left is doubted ...
+const DOUBT_SHARE: f64 = 0.1;
+/// ... when it is also shorter than this many characters; the region left by pruning is used.
+const DOUBT_CHARS: u32 = 500;
+
+/// The main text of the sanitized `doc` as tidied markdown, or `None` when extraction
+/// failed. `title` is the page's own title, to recognise its headline. The document is
+/// changed (chrome is removed from it). `capacity` is the room to reserve for the markdown (the
+/// page's length: it is not made longer than that, but for absolute links).
+pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
+    let body = doc.body()?;
+    let before = stats::compute(&body);
+    let anchor = find_headline(&body, title, &before);
+    clean::prune(&body, &before, anchor.as_ref());
+    drop(before);
+    let stats = stats::compute(&body);
+    let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
+    let scores = score::score(&body, &stats);
+    let nodes = match score::top(&body, &scores, anchor.as_ref()) {
+        Some(top) => {
+            let nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
+            let chars: u32 = nodes
+                .iter()
+                .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+                .sum();
+            if f64::from(chars) < DOUBT_SHARE * f64::from(pruned_chars) && chars < DOUBT_CHARS {
+                body.children_it(false).filter(|n| n.is_element()).collect()
+            } else {
+                clean::tidy(&nodes, &scores, &stats, &top.inner);
+                nodes
+            }
+        }
+        None => body.children_it(false).filter(|n| n.is_element()).collect(),
+    };
+    let headline = anchor.filter(|h| !holds(&nodes, h));
+    let lead = headline
+        .map(|h| lead(&body, &h, &nodes, &stats))
+        .unwrap_or_default();
+    // The counts are not needed any more: the page can be large.
+    drop(scores);
+    drop(stats);
+    let markdown = render(doc, headline, &lead, &nodes, capacity);
+    if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {
+        return None;
+    }
+    Some(markdown)
+}
+
+/// Markdown of the headline, the lead and `nodes`, block by block: a plain container of blocks
+/// is opened and its blocks rendered one at a time (each moved under one wrapper element and
+/// out again), so that a long text never exists twice as markdown.
+fn render(
+    doc: &Document,
+    headline: Option<NodeRef>,
+    lead: &[NodeRef],
+    nodes: &[NodeRef],
+    capacity: usize,
+) -> String {
+    let mut out = super::Tidy::with_capacity(capacity);
+    // One wrapper for every block: each new element would grow the document's node array.
+    let wrapper = doc.tree.new_element("div");
+    let mut stack: Vec<NodeRef> = nodes.iter().rev().copied().collect();
+    stack.extend(lead.iter().rev().copied());
+    stack.extend(headline);
+    while let Some(node) = stack.pop() {
+        if is_plain_container(&node) {
+            stack.extend(node.children_it(true).filter(|c| c.is_element()));
+            continue;
+        }
+        wrapper.append_child(&node);
+        out.push(&wrapper.md(None));
+        node.remove_from_parent();
+        out.end_block();
+    }
+    out.finish()
+}
+
+/// A `div`-like element whose children are all elements that start blocks (nothing of its
+/// own to render between them).
+fn is_plain_container(node: &NodeRef) -> bool {
+    matches!(
+        node.node_name().as_deref(),
+        Some("div" | "section" | "article" | "main" | "body")
+    ) && node.children_it(false).all(|c| {
+        if c.is_text() {
+            c.text().trim().is_empty()
+        } else {
+            !c.is_element() || stats::is_block(&c)
+        }
+    })
+}
+
+/// The blocks of prose between the headline and the chosen content (a standfirst, a first
+/// paragraph set apart): at most [`LEAD_BLOCKS`] blocks of [`LEAD_MIN_CHARS`] or more
+/// characters with few links that the content does not repeat, none if more than that
+/// stands between them.
+fn lead<'a>(
+    body: &NodeRef<'a>,
+    headline: &NodeRef<'a>,
+    nodes: &[NodeRef<'a>],
+    stats: &stats::StatsMap,
+) -> Vec<NodeRef<'a>> {
+    let Some(first) = nodes.first() else {
+        return Vec::new();
+    };
+    let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let content: String = squeeze(
+        &nodes
+            .iter()
+            .map(|n| n.text().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let mut out: Vec<NodeRef> = Vec::new();
+    let mut after = false;
+    let mut skip_under: Option<NodeRef> = None;
+    for node in body.descendants_it().filter(|n| n.is_element()) {
+        if node.id == headline.id {
+            after = true;
+            skip_under = Some(node);
+            continue;
+        }
+        if let Some(s) = &skip_under {
+            if node.ancestors_it(None).any(|a| a.id == s.id) {
+                continue;
+            }
+            skip_under = None;
+        }
+        if !after {
+            continue;
+        }
+        if node.id == first.id || first.ancestors_it(None).any(|a| a.id == node.id) {
+            if node.id == first.id {
+                break;
+            }
+            continue;
+        }
+        let s = stats.get(&node.id).copied().unwrap_or_default();
+        let block = node.has_name("p")
+            || node.has_name("h2")
+            || (node.has_name("div") || node.has_name("section")) && !s.has_blocks;
+        if !block {
+            continue;
+        }
+        skip_under = Some(node);
+        if s.chars < LEAD_MIN_CHARS || s.link_density() > 0.3 {
+            continue;
+        }
+        // A teaser that repeats the text's beginning is not a lead.
+        if content.contains(&squeeze(&node.text())) {
+            continue;
+        }
+        if out.len() == LEAD_BLOCKS {
+            return Vec::new();
+        }
+        out.push(node);
+    }
+    out
+}
+
+/// Does one of `nodes` hold (or is) `h`?
+fn holds(nodes: &[NodeRef], h: &NodeRef) -> bool {
+    nodes
+        .iter()
+        .any(|n| n.id == h.id || h.ancestors_it(None).any(|a| a.id == n.id))
+}
+
+/// The page's headline: the `h1` or `h2` that shares most words with the page's title, if it
+/// shares enough of them (most of its own words, and 40% of the title's) and is not a link to
+/// the site's home (a logo); of equals, the one with the most text around it (a title
+/// repeated in a sticky header or a breadcrumb has little), then an `h1`. Without a title,
+/// the page's only `h1`.
+fn find_headline<'a>(
+    body: &NodeRef<'a>,
+    title: Option<&str>,
+    stats: &stats::StatsMap,
+) -> Option<NodeRef<'a>> {
+    let Some(title) = title.map(words).filter(|t| !t.is_empty()) else {
+        let mut h1s = body.descendants_it().filter(|n| n.has_name("h1"));
+        return match (h1s.next(), h1s.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        };
+    };
+    let need = ((title.len() as f64) * 0.4).ceil().max(1.0) as usize;
+    let around = |h: &NodeRef| {
+        h.ancestors_it(Some(HEADLINE_LEVELS))
+            .last()
+            .and_then(|a| stats.get(&a.id))
+            .map(|s| s.chars)
+            .unwrap_or(0)
+    };
+    let mut best: Option<((usize, u32, bool), NodeRef)> = None;
+    for h in body
+        .descendants_it()
+        .filter(|n| n.has_name("h1") || n.has_name("h2"))
+    {
+        let hw = words(&h.text());
+        if hw.is_empty() || links_home(&h) {
+            continue;
+        }
+        let common = hw.iter().filter(|w| title.contains(w)).count();
+        if common < need || (common as f64) < 0.6 * hw.len() as f64 {
+            continue;
+        }
+        let key = (common, around(&h), h.has_name("h1"));
+        if best.as_ref().is_none_or(|(k, _)| key > *k) {
+            best = Some((key, h));
+        }
+    }
+    best.map(|(_, h)| h)
+}
+
+/// Is `h` a link to a site's home page (a logo or site name set as a heading)?
+fn links_home(h: &NodeRef) -> bool {
+    let link = std::iter::once(*h)
+        .chain(h.ancestors_it(Some(2)))
+        .chain(h.descendants_it())
+        .find(|n| n.has_name("a"));
+    let Some(href) = link.and_then(|a| a.attr("href")) else {
+        return false;
+    };
+    let Ok(url) = url::Url::parse(href.trim()) else {
+        return false;
+    };
+    let path = url.path().trim_end_matches('/');
+    let home = path.is_empty()
+        || path == "/home"
+        || ["/index.html", "/index.htm", "/index.php"]
+            .iter()
+            .any(|i| path.ends_with(i));
+    home && url.query().is_none() && url.fragment().is_none()
+}
+
+/// Lowercase words (runs of alphanumeric characters).
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Characters that are not whitespace or markdown punctuation.
+pub(super) fn visible_chars(md: &str) -> usize {
+    md.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '#' | '*' | '_' | '`' | '>' | '|' | '-'))
+        .count()
+}

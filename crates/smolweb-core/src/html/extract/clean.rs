@@ -1,0 +1,302 @@
+//! Removing site chrome: from the whole page before scoring ([`prune`]), and from the chosen
+//! content after it ([`tidy`]).
+//!
+//! [`prune`] removes navigation (`nav`, `menu`, ARIA navigation, banner, search and dialog
+//! roles), `aside` and `footer` (and the complementary and contentinfo roles), `header`s that do
+//! not hold the page's heading, and elements whose names say chrome ([`super::names`]): strong
+//! names always, weak ones (`ad`, `tags`, `meta`, ...) when the element is small or mostly
+//! links, holds no image caption, is not a list of titles (links of more than a few words) and
+//! is not also named as content. A `header` inside an `article` that holds a heading is an
+//! item's header (a post's title on a listing), not the site's. It never removes an element that holds an `h1`, the page's headline, an
+//! `articleBody` or the `main` region, nor one that holds more than [`MAX_CHROME_SHARE`] of the page's text as
+//! prose (few links, or named as content), unless it is a comment section: a mislabelled
+//! wrapper (`sidebar-layout`) must not take the article with it. Formulas (MathML `math`,
+//! MathJax's `mjx-*` elements) are never chrome by their names (MathJax names its containers
+//! after its context menu).
+//!
+//! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
+//! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
+//! more: ...", breadcrumbs), teaser blocks (two or more headings that are links to other
+//! pages, with short texts; unless little else is left, as on a listing), lists of short links
+//! (pagination), and, in the manner of
+//! Readability's conditional cleaning, blocks with a negative score, several images and no
+//! text, many list items and few paragraphs, or dense links (over 20% of a non-list block's
+//! text, over 50% of one named as content). Other lists and data tables keep their links: in
+//! an article they are content.
+
+use super::names;
+use super::score::{Scores, name_weight};
+use super::stats::{Stats, StatsMap, walk};
+use dom_query::{NodeId, NodeRef};
+use std::collections::HashSet;
+
+/// An element holding more than this share of the page's text is not removed as chrome.
+pub(crate) const MAX_CHROME_SHARE: f64 = 0.4;
+/// A teaser's text (title and excerpt) is shorter than this on average.
+const TEASER_CHARS: u32 = 400;
+/// Teaser blocks are removed when at least this many characters of other text remain.
+const ARTICLE_BESIDE_TEASERS: u32 = 250;
+/// The average characters of a list item above which a list of links is one of titles.
+const TITLE_CHARS: u32 = 25;
+/// Weakly named chrome is removed only below this many characters (or when mostly links).
+const SMALL_CHARS: u32 = 200;
+
+const CHROME_TAGS: &[&str] = &["nav", "aside", "footer", "menu", "dialog", "noscript"];
+const CHROME_ROLES: &[&str] = &[
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "search",
+    "dialog",
+    "alertdialog",
+    "menu",
+    "menubar",
+    "toolbar",
+];
+
+/// Ids of `root`'s elements that hold the heading, a marked article body or the main region
+/// (and so are kept).
+fn protected(root: &NodeRef, headline: Option<&NodeRef>) -> HashSet<NodeId> {
+    let mut out = HashSet::new();
+    for node in root.descendants_it().filter(|n| n.is_element()) {
+        // With a headline found, other `h1`s (a site's name in its header) protect nothing.
+        let marked = node.has_name("h1") && headline.is_none()
+            || headline.is_some_and(|h| h.id == node.id)
+            || node.has_name("main")
+            || node.attr("role").is_some_and(|r| r.trim() == "main")
+            || node
+                .attr("itemprop")
+                .is_some_and(|v| v.contains("articleBody"));
+        if marked {
+            out.insert(node.id);
+            for a in node.ancestors_it(None) {
+                if !out.insert(a.id) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Is `node` chrome by its tag, role or names? (2 strong, 1 weak, 0 not; and whether its
+/// names say content, or comments.)
+fn chrome(node: &NodeRef) -> (u8, bool, bool) {
+    let class = node.attr("class");
+    let id = node.attr("id");
+    let tokens = names::tokens(class.as_deref(), id.as_deref());
+    let comments = tokens
+        .iter()
+        .any(|t| t.starts_with("comment") && !t.starts_with("commentary") || t == "disqus");
+    let content = names::is_content(&tokens);
+    let name = node.node_name().unwrap_or_default();
+    if name.as_ref() == "math" || name.starts_with("mjx-") {
+        return (0, content, comments);
+    }
+    if CHROME_TAGS.contains(&name.as_ref()) || name.as_ref() == "header" && !item_header(node) {
+        return (2, content, comments);
+    }
+    if node
+        .attr("role")
+        .is_some_and(|r| CHROME_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+    {
+        return (2, content, comments);
+    }
+    let level = names::chrome_level(&tokens);
+    if level == 1 && content {
+        return (0, content, comments);
+    }
+    (level, content, comments)
+}
+
+/// A `header` of one item (inside an `article`) that holds its heading: the title of a post
+/// on a listing, not the site's header.
+fn item_header(node: &NodeRef) -> bool {
+    node.ancestors_it(None).any(|a| a.has_name("article"))
+        && node.descendants_it().any(|d| {
+            matches!(
+                d.node_name().as_deref(),
+                Some("h2" | "h3" | "h4" | "h5" | "h6")
+            )
+        })
+}
+
+/// A list of links with titles for text (more than [`TITLE_CHARS`] characters an item on
+/// average): a capsule's or a listing's links, not a menu.
+fn titles_list(node: &NodeRef, s: &Stats) -> bool {
+    matches!(node.node_name().as_deref(), Some("ul" | "ol"))
+        && s.li > 0
+        && s.chars / u32::from(s.li) >= TITLE_CHARS
+}
+
+/// Remove chrome from the page (see the module docs); returns how many elements went.
+pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>) -> usize {
+    let keep = protected(body, headline);
+    let total = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    walk(body, |node| {
+        if keep.contains(&node.id) {
+            return true;
+        }
+        let (level, content, comments) = chrome(node);
+        if level == 0 {
+            return true;
+        }
+        let s = stats.get(&node.id).copied().unwrap_or_default();
+        let weak_ok = level == 2
+            || s.captions == 0
+                && (s.chars < SMALL_CHARS || s.link_density() > 0.5)
+                && !titles_list(node, &s);
+        let big = f64::from(s.chars) > MAX_CHROME_SHARE * f64::from(total);
+        let prose = content || s.link_density() < 0.3;
+        if weak_ok && (comments || !(big && prose)) {
+            doomed.push(*node);
+            return false;
+        }
+        true
+    });
+    let n = doomed.len();
+    for node in doomed {
+        node.remove_from_parent();
+    }
+    n
+}
+
+/// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs). The
+/// chosen candidate `inner` and the wrappers around it are not judged as blocks (their
+/// contents are).
+pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: &NodeRef) {
+    let chain: HashSet<NodeId> = std::iter::once(*inner)
+        .chain(inner.ancestors_it(None))
+        .map(|n| n.id)
+        .collect();
+    let total: u32 = nodes
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
+    let mut doomed: Vec<NodeRef> = Vec::new();
+    let mut teasers: Vec<NodeRef> = Vec::new();
+    for top in nodes {
+        walk(top, |node| {
+            if chain.contains(&node.id) {
+                return true;
+            }
+            if is_teasers(node, stats) {
+                teasers.push(*node);
+                return false;
+            }
+            if should_remove(node, scores, stats) {
+                doomed.push(*node);
+                return false;
+            }
+            true
+        });
+    }
+    // Teasers beside an article go; on a page of little else (a listing) they are the content.
+    let teaser_chars: u32 = teasers
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
+    if total.saturating_sub(teaser_chars) >= ARTICLE_BESIDE_TEASERS {
+        doomed.extend(teasers);
+    }
+    for node in doomed {
+        node.remove_from_parent();
+    }
+}
+
+/// A block of teasers: two or more headings that are links to other pages, each with a short
+/// text (under [`TEASER_CHARS`] on average).
+fn is_teasers(node: &NodeRef, stats: &StatsMap) -> bool {
+    matches!(
+        node.node_name().as_deref(),
+        Some("div" | "section" | "ul" | "ol" | "aside")
+    ) && stats.get(&node.id).is_some_and(|s| {
+        s.linked_headings >= 2 && s.chars / u32::from(s.linked_headings) < TEASER_CHARS
+    })
+}
+
+/// Words that open a label standing alone: an advertisement's marker, a picture credit.
+const LABELS: &[&str] = &[
+    "advertisement",
+    "advertising",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "publicidad",
+    "pubblicità",
+    "sponsored",
+    "photo:",
+    "photos:",
+    "photo credit",
+    "foto:",
+    "fotos:",
+    "bild:",
+    "credit:",
+    "credits:",
+    "crédits",
+    "image:",
+    "©",
+];
+/// A label is shorter than this many characters.
+const LABEL_CHARS: u32 = 80;
+
+fn is_label(node: &NodeRef, s: &Stats) -> bool {
+    if s.chars == 0 || s.chars >= LABEL_CHARS || s.has_blocks && s.p > 0 {
+        return false;
+    }
+    let text = node.text().to_lowercase();
+    let text = text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '(' | '*' | '['));
+    LABELS.iter().any(|l| text.starts_with(l))
+}
+
+fn should_remove(node: &NodeRef, scores: &Scores, stats: &StatsMap) -> bool {
+    let name = node.node_name().unwrap_or_default();
+    let s = stats.get(&node.id).copied().unwrap_or_default();
+    let ld = s.link_density();
+    if matches!(name.as_ref(), "p" | "div" | "span" | "figcaption" | "small") && is_label(node, &s)
+    {
+        return true;
+    }
+    // A short paragraph that is mostly a link with a title: "Read more: ...", a breadcrumb trail.
+    if name.as_ref() == "p" {
+        return ld > 0.6 && s.chars < 300 && s.link_chars >= 30;
+    }
+    let is_list = matches!(name.as_ref(), "ul" | "ol" | "dl");
+    if !is_list
+        && !matches!(
+            name.as_ref(),
+            "div" | "section" | "table" | "form" | "fieldset"
+        )
+    {
+        return false;
+    }
+    let weight = name_weight(node);
+    // A list starts from a negative score; only its names can condemn it.
+    if weight + if is_list { 0.0 } else { scores.get(node.id) } < 0.0 {
+        return true;
+    }
+    // A list of short links is navigation (pages, "back", "next"), not content.
+    if is_list && s.li > 0 && ld > 0.8 && !titles_list(node, &s) {
+        return true;
+    }
+    if s.commas >= 10 {
+        return false;
+    }
+    let in_figure = node.ancestors_it(Some(8)).any(|a| a.has_name("figure"));
+    let data_table = name.as_ref() == "table" && s.tr >= 2;
+    if s.img > 1 && f64::from(s.p) < f64::from(s.img) * 0.5 && !in_figure && s.chars < 100 {
+        return true;
+    }
+    if !is_list && s.li > s.p.saturating_add(100) {
+        return true;
+    }
+    if !is_list && s.chars < 25 && (s.img == 0 || s.img > 2) && ld > 0.0 && !in_figure {
+        return true;
+    }
+    if is_list || data_table {
+        return weight >= 25.0 && ld > 0.5;
+    }
+    (weight < 25.0 && ld > 0.2) || (weight >= 25.0 && ld > 0.5)
+}
