@@ -1,8 +1,9 @@
 //! Peak memory of the server converting a 5 MB page: `smolweb --mcp` (the release build when
 //! run by benches/web_memory_mcp.sh) reads a generated 5 MB article page (smolweb-core's
-//! benches/support/web_page.rs) from a loopback server with `fetch_url`, and the test prints the server's peak
-//! resident set (VmHWM) before and after the call. Ignored by default; asserts what came back,
-//! nothing about the figure. Target: under 50 MiB.
+//! benches/support/web_page.rs) from a loopback server with `fetch_url`, and the test prints
+//! the server's peak resident set (VmHWM) before and after the call. Ignored by default;
+//! asserts what came back, nothing about the figure. Target: under 50 MiB.
+
 use crate::mcp_harness;
 use smolweb_testkit as support;
 

@@ -1,5 +1,5 @@
-//! The extraction bench's metric and data (crates/smolweb-core/benches/extract): the scorer counts what it should,
-//! and every page of the manifest loads with a non-empty expected text.
+//! The extraction bench's metric and data (smolweb-core's benches/extract): the scorer counts
+//! what it should, and every page of the manifest loads with a non-empty expected text.
 
 #[path = "../../benches/support/extract_bench.rs"]
 mod extract_bench;
