@@ -49,6 +49,7 @@ pub enum Charset {
 }
 
 impl Charset {
+    /// UTF-8.
     pub fn utf8() -> Charset {
         Charset::Whatwg(encoding_rs::UTF_8)
     }
@@ -82,22 +83,31 @@ pub enum Origin {
     /// A Gopher body: nothing is declared; detection never loses a byte.
     Gopher,
     /// A web body (HTML when `html`: its `<meta charset>` is read).
-    Web { html: bool },
+    Web {
+        /// Whether the body is HTML, so that its `<meta charset>` is read.
+        html: bool,
+    },
 }
 
 /// Which evidence decided the encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// A byte-order mark at the start of the body.
     Bom,
+    /// The label declared with the body (Gemini or HTTP `charset`).
     Declared,
+    /// An HTML `<meta charset>` or `<meta http-equiv="Content-Type">`.
     Meta,
+    /// Detection from the bytes themselves.
     Detected,
 }
 
 /// A decoded body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
+    /// The body as text (without its byte-order mark).
     pub text: String,
+    /// The encoding the body was decoded with.
     pub charset: Charset,
     pub(crate) source: Source,
     /// The declared label, when it named no encoding smolweb knows.

@@ -14,36 +14,66 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
+    /// The request itself is invalid.
     InvalidRequest,
+    /// A Gopher item of a type that cannot be fetched (telnet and CSO sessions).
     NotFetchable,
+    /// The destination host is blocked.
     Blocked,
+    /// The host's robots.txt disallows the path.
     BlockedByRobots,
+    /// The host's robots.txt is temporarily unavailable.
     RobotsUnavailable,
+    /// The host name could not be resolved.
     DnsError,
+    /// The connection to the host could not be made.
     ConnectionError,
+    /// The request took longer than its time limit.
     Timeout,
+    /// The TLS handshake or connection failed.
     TlsError,
+    /// The server's answer breaks the protocol.
     ProtocolError,
+    /// The response is larger than the size limit.
     ResponseTooLarge,
+    /// A capsule's temporary failure (a Gemini 4x status other than 44).
     TemporaryError,
+    /// A capsule's permanent failure (a Gemini 5x status).
     PermanentError,
+    /// The host asks to wait before the next request (Gemini status 44).
     SlowDown,
+    /// The host's certificate differs from the one pinned for it.
     CertificateChanged,
+    /// The host's certificate has expired.
     CertificateExpired,
+    /// The host's certificate is not valid yet.
     CertificateNotYetValid,
+    /// The certificate store is unavailable.
     CertificateStoreUnavailable,
+    /// The server refused the client certificate.
     ClientCertRefused,
+    /// The fingerprint given does not match the identity or pinned certificate it names.
     FingerprintMismatch,
+    /// An identity already exists for that scope.
     CertificateExists,
+    /// The user declined the change asked for.
     UserDeclined,
+    /// A failure inside smolweb itself.
     InternalError,
     // The web list (`fetch_url`); TIMEOUT and INTERNAL_ERROR are shared with the list above.
+    /// The `fetch_url` input is invalid.
     InvalidInput,
+    /// The guard, robots.txt or a redirect rule refused the request.
     PolicyRejected,
+    /// The host name could not be resolved (web).
     DnsResolutionFailed,
+    /// The connection to the host could not be made (web).
     ConnectionFailed,
+    /// A redirect could not be followed.
     RedirectFailed,
+    /// The web server's answer is malformed, or its status is an error.
     InvalidResponse,
+    /// The content type cannot be turned into text (including an unreadable PDF).
     UnsupportedContentType,
 }
 

@@ -31,12 +31,16 @@ pub const MAX_TITLE_CHARS: usize = 300;
 pub enum FeedKind {
     /// A gemtext page (or a Gopher menu) in the subscription convention.
     Gemlog,
+    /// An Atom feed.
     Atom,
+    /// An RSS feed (0.9x, 1.0 or 2.0).
     Rss,
+    /// A JSON Feed.
     JsonFeed,
 }
 
 impl FeedKind {
+    /// The kind's name: `gemlog`, `atom`, `rss` or `json_feed`.
     pub fn as_str(self) -> &'static str {
         match self {
             FeedKind::Gemlog => "gemlog",
@@ -50,6 +54,7 @@ impl FeedKind {
 /// One post of a feed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
+    /// The entry's title, on one line.
     pub title: String,
     /// Absolute (any scheme: gemini, gopher, https, ...).
     pub url: String,
@@ -60,11 +65,15 @@ pub struct Entry {
 /// A parsed feed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Feed {
+    /// Which convention or format the feed was read from.
     pub kind: FeedKind,
+    /// The feed's title on one line, or None when it has none.
     pub title: Option<String>,
+    /// The entries, in document order.
     pub entries: Vec<Entry>,
 }
 
+/// Why a document could not be read as a feed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FeedError {
     /// The document is not a feed that can be read (the parser's reason).
@@ -132,10 +141,13 @@ fn resolve_any(base: &str, reference: &str) -> Option<String> {
 /// Why a URL cannot be followed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FeedUrlError {
+    /// The URL is a built-in (`about:`) page, not a feed.
     #[error("{0} is a built-in page, not a feed")]
     BuiltIn(String),
+    /// A Gemini feed URL carries a query, which is refused.
     #[error("a Gemini feed URL may not carry a query")]
     GeminiQuery,
+    /// The input is not an absolute gemini://, gopher:// or http(s):// URL.
     #[error("cannot follow {0}: give an absolute gemini://, gopher:// or https:// URL")]
     NotAbsolute(String),
 }

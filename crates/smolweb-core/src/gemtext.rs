@@ -12,14 +12,22 @@ use crate::url::Url;
 
 mod lang;
 
+/// What kind of gemtext line a line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineKind {
+    /// A plain text line (also a `=>` line without a URL).
     Text,
+    /// A link line (`=>`).
     Link,
+    /// A level-1 heading (`#`).
     Heading1,
+    /// A level-2 heading (`##`).
     Heading2,
+    /// A level-3 heading (`###`).
     Heading3,
+    /// A list item (`* `).
     List,
+    /// A quote line (`>`).
     Quote,
     /// A line inside a preformatted block, or a fence line (see [`Line::fence`]).
     Preformat,
@@ -41,6 +49,7 @@ impl LineKind {
     }
 }
 
+/// A link of a link line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     /// Absolute, resolved against the page URL (may be another scheme: https:, mailto:, ...).
@@ -62,6 +71,7 @@ impl Link {
     }
 }
 
+/// What a fence line (one that starts with three backticks) carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     /// True for the fence that opens a block, false for the closing one.
@@ -72,8 +82,10 @@ pub struct Fence {
     pub language: Option<String>,
 }
 
+/// One line of a gemtext document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// What kind of line this is.
     pub kind: LineKind,
     /// The line as sent, marker included, without its line ending.
     pub content: String,
@@ -97,8 +109,10 @@ impl Line {
     }
 }
 
+/// A parsed gemtext document: its lines in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Document {
+    /// Every line of the body, in order.
     pub lines: Vec<Line>,
 }
 
@@ -130,6 +144,7 @@ pub struct ParseState {
 /// must not hold a whole document (`smolweb get` of a very large page).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineView<'a> {
+    /// What kind of line this is.
     pub kind: LineKind,
     /// The line as sent, marker included, without its line ending.
     pub content: &'a str,

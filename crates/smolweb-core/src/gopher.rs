@@ -17,11 +17,16 @@ pub(crate) use sniff::sniff_mime;
 /// Port used when a menu line has no port field (or an empty one).
 pub const DEFAULT_PORT: u16 = 70;
 
+/// One line of a Gopher menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MenuItem {
+    /// The item type, the line's first character (`0` text, `1` menu, `i` info, ...).
     pub item_type: char,
+    /// The display string (the first tab-separated field), as sent.
     pub title: String,
+    /// The selector sent to the host to fetch the item ("" when absent).
     pub selector: String,
+    /// The host the item lives on, trimmed ("" when absent).
     pub host: String,
     /// The port; 0 when the line's port field is not a usable port (see `invalid_port`).
     pub port: u16,
@@ -39,6 +44,7 @@ pub struct MenuItem {
 }
 
 impl MenuItem {
+    /// Is this an info line (type `i`), which leads nowhere?
     pub fn is_info(&self) -> bool {
         self.item_type == 'i'
     }

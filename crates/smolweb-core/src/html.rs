@@ -39,6 +39,7 @@ pub enum Extract {
 }
 
 impl Extract {
+    /// The `extract` argument's name: `main` or `full`.
     pub fn as_str(self) -> &'static str {
         match self {
             Extract::Main => "main",
@@ -50,7 +51,9 @@ impl Extract {
 /// What the conversion kept (the `extraction` field of `fetch_url`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Extraction {
+    /// The main text was found and kept.
     Main,
+    /// The whole page was kept, as asked.
     Full,
     /// `main` was asked for, but no main text could be found: the whole page is given.
     FallbackFull,
@@ -59,6 +62,7 @@ pub enum Extraction {
 }
 
 impl Extraction {
+    /// The `extraction` field's value: `main`, `full`, `fallback-full` or `none`.
     pub fn as_str(self) -> &'static str {
         match self {
             Extraction::Main => "main",
@@ -79,6 +83,7 @@ pub enum Hint {
 }
 
 impl Hint {
+    /// The hint's name: `suspicious-hidden-content-removed` or `likely-requires-javascript`.
     pub fn as_str(self) -> &'static str {
         match self {
             Hint::SuspiciousHiddenContent => "suspicious-hidden-content-removed",
@@ -92,8 +97,11 @@ impl Hint {
 pub struct Converted {
     /// Markdown, links absolute.
     pub markdown: String,
+    /// What the conversion kept.
     pub extraction: Extraction,
+    /// Warnings about the page.
     pub hints: Vec<Hint>,
+    /// What the page says about itself (title, byline, ...).
     pub meta: Metadata,
     /// Forms replaced by a note.
     pub forms_removed: usize,

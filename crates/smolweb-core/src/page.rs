@@ -18,6 +18,7 @@ use crate::url::Url;
 use crate::window::Body;
 use std::sync::{Arc, OnceLock};
 
+/// What a page's body is, for rendering.
 #[derive(Clone, Debug)]
 pub enum Content {
     /// text/gemini: the whole body, parsed on first use.
@@ -50,6 +51,7 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// Was the end of the transfer seen?
     pub fn is_clean(self) -> bool {
         self == Ending::Clean
     }
@@ -68,6 +70,7 @@ impl Ending {
     }
 }
 
+/// A fetched (or built-in) page, decoded: the view both faces render.
 #[derive(Clone, Debug)]
 pub struct Page {
     /// The URL this page answers (after any redirect the caller followed).
@@ -85,6 +88,7 @@ pub struct Page {
     pub body: Body,
     /// The bytes as received (kept for binary pages, saving and `--raw`).
     pub raw: Vec<u8>,
+    /// The body's parsed content, or what kind of body it is.
     pub content: Content,
     /// How the transfer ended (travels with the page into the memory cache).
     pub ending: Ending,
@@ -162,6 +166,7 @@ impl Page {
         Page::from_gemini(url, mime, gemtext.as_bytes().to_vec())
     }
 
+    /// A gemtext page's first level-1 heading, if any; None for other pages.
     pub fn title(&self) -> Option<&str> {
         match &self.content {
             Content::Gemtext(_) => gemtext::first_heading(self.body.text()),
@@ -169,6 +174,7 @@ impl Page {
         }
     }
 
+    /// The size of the body as received, in bytes.
     pub fn size(&self) -> usize {
         self.raw.len()
     }
@@ -224,6 +230,7 @@ pub struct LazyDocument {
 }
 
 impl LazyDocument {
+    /// A document to be parsed from `text`, resolving links against `base`.
     pub fn new(text: Arc<String>, base: Url) -> LazyDocument {
         LazyDocument {
             text,
@@ -272,6 +279,7 @@ pub struct LazyMenu {
 }
 
 impl LazyMenu {
+    /// A menu to be parsed from `text`.
     pub fn new(text: Arc<String>) -> LazyMenu {
         LazyMenu {
             text,

@@ -58,9 +58,11 @@ impl PdfLimits {
 pub struct PdfText {
     /// Page by page, each under its marker line.
     pub text: String,
+    /// How many pages the document has.
     pub pages: usize,
     /// The document's own title and author (untrusted, as written).
     pub title: Option<String>,
+    /// The document's own author (untrusted, as written).
     pub author: Option<String>,
     /// The text limit was reached: later pages are missing.
     pub truncated: bool,
@@ -69,19 +71,31 @@ pub struct PdfText {
 /// Why a PDF gives no text (each message reads after "this PDF ...: ").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PdfError {
+    /// The document is encrypted and needs a password.
     #[error("it is encrypted and cannot be read without its password")]
     Encrypted,
+    /// No text layer, only images (a scan); `pages` is the document's page count.
     #[error(
         "it has no text layer, only images on its {} (a scan would need OCR, which smolweb does not do)",
         pages_words(*pages)
     )]
-    ImageOnly { pages: usize },
+    ImageOnly {
+        /// How many pages the document has.
+        pages: usize,
+    },
+    /// No text at all; `pages` is the document's page count.
     #[error("it has no text to extract ({})", pages_words(*pages))]
-    NoText { pages: usize },
+    NoText {
+        /// How many pages the document has.
+        pages: usize,
+    },
+    /// The document could not be read (the reason).
     #[error("it could not be read: {0}")]
     Malformed(String),
+    /// Reading it would go past one of the limits (which one).
     #[error("it is too large or too complex to read within smolweb's limits ({0})")]
     TooLarge(String),
+    /// `keep_going` said to stop before the text was read.
     #[error("reading it was stopped before it ended")]
     Stopped,
 }

@@ -10,23 +10,34 @@ pub const MAX_META_BYTES: usize = 1024;
 /// Longest valid header line: status, space, meta, CRLF.
 pub const MAX_HEADER_BYTES: usize = 2 + 1 + MAX_META_BYTES + 2;
 
+/// The kind of answer a status stands for: its first digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatusClass {
+    /// 1x: the server asks for input.
     Input,
+    /// 2x: success; meta is the MIME type.
     Success,
+    /// 3x: redirect; meta is the new URL.
     Redirect,
+    /// 4x: temporary failure.
     TemporaryFailure,
+    /// 5x: permanent failure.
     PermanentFailure,
+    /// 6x: a client certificate is required.
     ClientCertificate,
 }
 
+/// A parsed Gemini response header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The two-digit status code (10..=69).
     pub status: u8,
+    /// The meta after the status (possibly empty).
     pub meta: String,
 }
 
 impl Header {
+    /// The status class (from the status's first digit).
     pub fn class(&self) -> StatusClass {
         match self.status / 10 {
             1 => StatusClass::Input,
@@ -39,16 +50,22 @@ impl Header {
     }
 }
 
+/// Why a response header is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HeaderError {
+    /// The line does not end in CRLF (or holds a bare LF).
     #[error("response header is not terminated by CRLF")]
     MissingCrlf,
+    /// The meta is longer than [`MAX_META_BYTES`] (its length in bytes).
     #[error("response header is longer than allowed ({0} bytes of meta)")]
     TooLong(usize),
+    /// The status is not two digits in 10..=69 (the token, cut to 16 bytes).
     #[error("invalid status code '{0}'")]
     InvalidStatus(String),
+    /// Something other than a space follows the status.
     #[error("missing space after the status code")]
     MissingSpace,
+    /// The meta is not valid UTF-8.
     #[error("response header is not valid UTF-8")]
     NotUtf8,
 }
@@ -102,9 +119,13 @@ pub fn header_end(buf: &[u8]) -> Option<usize> {
 /// Parsed MIME type from a 2x meta. Type and subtype lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mime {
+    /// The type, lowercase (`text`).
     pub mime_type: String,
+    /// The subtype, lowercase (`gemini`).
     pub subtype: String,
+    /// The `charset` parameter, lowercase, when given.
     pub charset: Option<String>,
+    /// The `lang` parameter, when given.
     pub lang: Option<String>,
 }
 
@@ -113,9 +134,11 @@ impl Mime {
     pub fn essence(&self) -> String {
         format!("{}/{}", self.mime_type, self.subtype)
     }
+    /// Is this `text/gemini`?
     pub fn is_gemtext(&self) -> bool {
         self.mime_type == "text" && self.subtype == "gemini"
     }
+    /// Is this a `text/*` type?
     pub fn is_text(&self) -> bool {
         self.mime_type == "text"
     }

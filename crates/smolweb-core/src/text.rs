@@ -40,9 +40,11 @@ pub const REPLACEMENT: char = '\u{fffd}';
 /// What a terminal is shown for one character (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shown {
+    /// Shown as it is.
     Keep,
     /// Replaced by [`REPLACEMENT`].
     Mark,
+    /// Removed.
     Drop,
 }
 
@@ -217,6 +219,7 @@ pub struct Found {
 }
 
 impl Found {
+    /// Was anything found?
     pub fn any(self) -> bool {
         self.bidi || self.invisible
     }

@@ -31,18 +31,23 @@ pub const GOPHER_MAX_SELECTOR_BYTES: usize = 1024;
 /// Maximum length in bytes of a Gopher search string.
 pub const GOPHER_MAX_SEARCH_BYTES: usize = 256;
 
+/// A URL scheme smolweb knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
+    /// `gemini://`.
     Gemini,
+    /// `gopher://`.
     Gopher,
     /// Built-in pages (`about:home`, `about:help`, ...): host empty, port 0, path = the name.
     About,
     /// Web pages, fetched by `net::http` and shown converted (the reader view).
     Http,
+    /// `https://`.
     Https,
 }
 
 impl Scheme {
+    /// The scheme's name, lowercase (`gemini`, `gopher`, `about`, `http`, `https`).
     pub fn as_str(self) -> &'static str {
         match self {
             Scheme::Gemini => "gemini",
@@ -52,6 +57,7 @@ impl Scheme {
             Scheme::Https => "https",
         }
     }
+    /// The port used when a URL gives none (1965, 70, 80, 443; 0 for about:).
     pub fn default_port(self) -> u16 {
         match self {
             Scheme::Gemini => 1965,
@@ -63,26 +69,42 @@ impl Scheme {
     }
 }
 
+/// Why a URL cannot be parsed or used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UrlError {
+    /// The input is empty (or only whitespace).
     #[error("empty URL")]
     Empty,
+    /// The input has no scheme, so it is not absolute.
     #[error("not an absolute URL: {0}")]
     NotAbsolute(String),
+    /// The scheme is not one smolweb fetches.
     #[error("unsupported scheme '{0}' (only gemini://, gopher:// and http(s):// can be fetched)")]
     UnsupportedScheme(String),
+    /// The URL has no `//` authority.
     #[error("URL has no host")]
     MissingHost,
+    /// The host is not a valid domain name or IP literal.
     #[error("invalid host '{0}'")]
     InvalidHost(String),
+    /// The port is not a valid port number.
     #[error("invalid port '{0}'")]
     InvalidPort(String),
+    /// The URL carries user information (`user@host`), which is refused.
     #[error("URLs with user information (user@host) are refused")]
     Userinfo,
+    /// The URL or one of its parts is longer than its limit.
     #[error("URL is {len} bytes; the limit is {limit}")]
-    TooLong { len: usize, limit: usize },
+    TooLong {
+        /// The length, in bytes.
+        len: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// A CR, LF, TAB or NUL appears in the named part.
     #[error("control characters (CR, LF, TAB or NUL) are not allowed in {0}")]
     ControlCharacter(&'static str),
+    /// The URL is malformed in another way (such as `about:` without a name).
     #[error("invalid URL: {0}")]
     Invalid(String),
 }
@@ -102,7 +124,9 @@ pub struct Url {
 /// What a gopher:// URL asks for (RFC 4266): item type, decoded selector, optional search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GopherTarget {
+    /// The host to connect to.
     pub host: String,
+    /// The port to connect to.
     pub port: u16,
     /// Item type character; '1' when the path is empty or "/".
     pub item_type: char,
@@ -120,18 +144,23 @@ impl Url {
         parse::parse_absolute(input)
     }
 
+    /// The scheme.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
+    /// The host, normalized (empty for about: URLs).
     pub fn host(&self) -> &str {
         &self.host
     }
+    /// The port (the scheme's default when the URL gives none; 0 for about: URLs).
     pub fn port(&self) -> u16 {
         self.port
     }
+    /// The path; it starts with "/" (for about: URLs it is the page name).
     pub fn path(&self) -> &str {
         &self.path
     }
+    /// The raw (percent-encoded) query without the `?`, when there is one.
     pub fn query(&self) -> Option<&str> {
         self.query.as_deref()
     }

@@ -19,17 +19,22 @@ use crate::pdf::pages_words;
 /// What a web body is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyKind {
+    /// HTML or XHTML.
     Html,
+    /// Markdown, given as sent.
     Markdown,
     /// Any other text, given as sent.
     Text,
     /// `pretty`: re-indented (false when given as sent: it did not parse, or `raw` asked).
     Json {
+        /// True when the JSON was re-indented.
         pretty: bool,
     },
+    /// XML (`application/xml`, `text/xml`, `+xml` types), given as sent.
     Xml,
     /// `pages` once read.
     Pdf {
+        /// The PDF's page count (0 until it is read).
         pages: usize,
     },
 }
@@ -172,7 +177,9 @@ pub fn pretty_json(text: &str) -> Option<String> {
 /// What a face shows of a web page: the kind of body and, for HTML, which part was kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown {
+    /// What the body is.
     pub kind: BodyKind,
+    /// Which part of an HTML page was kept (`Extraction::None` when nothing was converted).
     pub extraction: Extraction,
 }
 

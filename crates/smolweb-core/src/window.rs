@@ -25,6 +25,7 @@ use crate::url::Url;
 /// A window over a plain text body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextWindow<'a> {
+    /// The text of the window, a slice of the body.
     pub text: &'a str,
     /// Char offset of the window start.
     pub offset: usize,
@@ -32,6 +33,7 @@ pub struct TextWindow<'a> {
     pub chars: usize,
     /// Char offset of the next window, None at the end.
     pub next_offset: Option<usize>,
+    /// Chars in the whole body.
     pub total_chars: usize,
     /// True when more remains after this window.
     pub truncated: bool,
@@ -42,13 +44,17 @@ pub struct TextWindow<'a> {
 pub struct GemtextWindow<'a> {
     /// The raw text of the window.
     pub text: &'a str,
+    /// The window's lines, parsed (one unparsed text line when `partial_line`).
     pub document: Document,
     /// Char offset of the window start.
     pub offset: usize,
     /// Chars in this window.
     pub chars: usize,
+    /// Char offset of the next window, None at the end.
     pub next_offset: Option<usize>,
+    /// Chars in the whole body.
     pub total_chars: usize,
+    /// True when more remains after this window.
     pub truncated: bool,
     /// True when the window is (part of) a single line longer than the limit, delivered as one
     /// unparsed text line.
@@ -227,10 +233,14 @@ fn unparsed(text: &str) -> Document {
 /// A window over items (menus).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemWindow<'a, T> {
+    /// The items in this window.
     pub items: &'a [T],
     pub(crate) offset: usize,
+    /// Index of the first item of the next window, None at the end.
     pub next_offset: Option<usize>,
+    /// Items in the whole list.
     pub total_items: usize,
+    /// True when more items remain after this window.
     pub truncated: bool,
 }
 

@@ -14,6 +14,7 @@ use super::{FeedKind, one_line, resolve};
 pub struct Alternate {
     /// Absolute URL of the feed.
     pub url: String,
+    /// The feed's format, from the link's `type`.
     pub kind: FeedKind,
     /// The `title` attribute, on one line, when given.
     pub title: Option<String>,

@@ -8,13 +8,22 @@ use dom_query::Document;
 /// Longest metadata value kept, in characters.
 pub(super) const MAX_FIELD_CHARS: usize = 500;
 
+/// What a page says about itself; every field is trimmed, cut and cleaned untrusted text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
+    /// The `<title>` (else `og:title`), or the title the readability pass found.
     pub title: Option<String>,
+    /// The author (`author` or `article:author` meta), else the readability byline.
     pub byline: Option<String>,
+    /// The site's name (`og:site_name`), else the readability pass's.
     pub site_name: Option<String>,
+    /// The language of `<html lang>`, else the readability pass's.
     pub lang: Option<String>,
+    /// The description (`description`, `og:description` or `twitter:description` meta), else
+    /// the readability excerpt.
     pub description: Option<String>,
+    /// The publication date as the page writes it (`article:published_time`, `date` or
+    /// `datePublished` meta), else the readability pass's.
     pub published_at: Option<String>,
     /// Absolute.
     pub canonical_url: Option<String>,

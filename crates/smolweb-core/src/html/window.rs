@@ -10,11 +10,13 @@ use crate::window::{Body, text_window};
 /// One window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WebWindow<'a> {
+    /// The text of the window, a slice of the page's text.
     pub text: &'a str,
     pub(crate) start: usize,
     pub(crate) chars: usize,
     /// None at the end.
     pub next: Option<usize>,
+    /// Chars in the whole page text.
     pub total_chars: usize,
 }
 

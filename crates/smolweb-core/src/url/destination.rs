@@ -16,8 +16,11 @@ use super::parse::scheme_of;
 /// What a resolved link is to smolweb (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Destination {
+    /// smolweb fetches it (gemini, gopher, http(s), about, or a relative reference).
     Fetch,
+    /// A `mailto:` link: not fetched, but may be handed to the mail program after asking.
     Mail,
+    /// Any other scheme: shown as text, never followed.
     Refused,
 }
 

@@ -32,6 +32,7 @@ impl Body {
             fences: OnceLock::new(),
         }
     }
+    /// The whole text.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -39,6 +40,7 @@ impl Body {
     pub fn shared_text(&self) -> Arc<String> {
         Arc::clone(&self.text)
     }
+    /// Chars in the whole text.
     pub fn total_chars(&self) -> usize {
         self.total_chars
     }
