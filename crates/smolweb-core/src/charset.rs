@@ -119,8 +119,12 @@ fn clean_label(label: &str) -> &str {
     label.trim().trim_matches(['"', '\'']).trim()
 }
 
-/// Decode a body (see the module docs). `declared` is the protocol's charset label.
-pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
+/// The declared label as [`decode`] reads it (cleaned, utf-8 for Gemini when absent), with the
+/// encoding it names if any, and the label to report when it names none.
+fn read_label(
+    declared: Option<&str>,
+    origin: Origin,
+) -> (Option<(&str, Option<Charset>)>, Option<String>) {
     let label = declared.map(clean_label).filter(|l| !l.is_empty());
     let label = match (label, origin) {
         (None, Origin::Gemini) => Some("utf-8"),
@@ -131,6 +135,12 @@ pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
         Some((l, None)) => Some(l.to_string()),
         _ => None,
     };
+    (known, unknown_label)
+}
+
+/// Decode a body (see the module docs). `declared` is the protocol's charset label.
+pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
+    let (known, unknown_label) = read_label(declared, origin);
     let done = |text: String, charset: Charset, source: Source| Decoded {
         text,
         charset,
@@ -181,13 +191,8 @@ pub fn decode_in_place(
     if Encoding::for_bom(&bytes).is_some() || std::str::from_utf8(&bytes).is_err() {
         return Err(bytes);
     }
-    let label = declared.map(clean_label).filter(|l| !l.is_empty());
-    let label = match (label, origin) {
-        (None, Origin::Gemini) => Some("utf-8"),
-        (l, _) => l,
-    };
+    let (known, unknown_label) = read_label(declared, origin);
     let smol = !matches!(origin, Origin::Web { .. });
-    let known = label.map(|l| (l, Charset::for_label(l)));
     let source = match known {
         Some((_, Some(Charset::Whatwg(enc)))) if enc == encoding_rs::UTF_8 => Source::Declared,
         Some((l, Some(Charset::Whatwg(_)))) if smol && names_ascii(l) => Source::Declared,
@@ -200,10 +205,6 @@ pub fn decode_in_place(
             },
             false => Source::Detected,
         },
-    };
-    let unknown_label = match known {
-        Some((l, None)) => Some(l.to_string()),
-        _ => None,
     };
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Decoded {
