@@ -15,7 +15,7 @@ use serde_json::Value;
 
 /// Why arguments do not match: the field (a path such as `urls[2]`) and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Mismatch {
+pub struct Mismatch {
     pub field: String,
     pub message: String,
 }

@@ -15,26 +15,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 pub use super::lines::Line;
-
-/// What the front end does with one line.
-#[derive(Debug, PartialEq)]
-pub enum Verdict {
-    /// Handed to rmcp.
-    Forward,
-    /// Answered by the front end itself (a JSON-RPC error).
-    Reply(serde_json::Value),
-    /// Dropped without a reply (a notification or response that is broken).
-    Drop,
-}
-
-/// Why arguments do not match a tool's schema: the field and the sentence a client sees.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// The field, a path such as `urls[2]`.
-    pub field: String,
-    /// The sentence naming the field and the bound.
-    pub message: String,
-}
+pub use super::verdict::Verdict;
+pub use crate::args::Mismatch;
 
 /// The front end's checks, with the input schemas of a real server's tools.
 pub struct FrontEnd {
@@ -55,11 +37,7 @@ impl FrontEnd {
 
     /// What the front end does with one line (see `verdict::judge`).
     pub fn judge(&self, line: &[u8]) -> Verdict {
-        match verdict::judge(line) {
-            verdict::Verdict::Forward => Verdict::Forward,
-            verdict::Verdict::Reply(v) => Verdict::Reply(v),
-            verdict::Verdict::Drop => Verdict::Drop,
-        }
+        verdict::judge(line)
     }
 
     /// The argument check `mcp::call` runs before `tool`; None for a tool that is not published.

@@ -15,10 +15,14 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 pub(super) const INVALID_REQUEST: i64 = -32600;
 pub(super) const INVALID_PARAMS: i64 = -32602;
 
+/// What the front end does with one line.
 #[derive(Debug, PartialEq)]
-pub(super) enum Verdict {
+pub enum Verdict {
+    /// Handed to rmcp.
     Forward,
+    /// Answered by the front end itself (a JSON-RPC error).
     Reply(Value),
+    /// Dropped without a reply (a notification or response that is broken).
     Drop,
 }
 
