@@ -8,6 +8,7 @@
 // Tests say SKIP or show figures on the terminal they run in.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod architecture;
 mod cli;
 mod cli_feeds;
 mod cli_get;
