@@ -24,8 +24,7 @@ pub use error::WebError;
 
 use super::NetOptions;
 use super::guard;
-use rustls_pki_types::CertificateDer;
-use sha2::{Digest, Sha256};
+use rustls::pki_types::CertificateDer;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -292,7 +291,7 @@ async fn read_response(
                 _ => None,
             });
             t.peer_certificate().map(|der| WebTls {
-                cert_fingerprint: format!("sha256:{}", hex::encode(Sha256::digest(der))),
+                cert_fingerprint: smolweb_core::fingerprint::sha256_fingerprint(der),
                 version,
             })
         });

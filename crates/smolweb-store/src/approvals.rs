@@ -119,12 +119,17 @@ pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
     super::fuzzing::check(text, atomic::parse_toml::<ApprovalFile>, render)
 }
 
-/// 8 random lowercase hex digits, not already used in `file`.
-fn fresh_id(file: &ApprovalFile) -> String {
+/// 8 random lowercase hex digits, not already used in `file`. The system's random source
+/// failing is reported, not papered over with a predictable id.
+fn fresh_id(file: &ApprovalFile) -> Result<String, StoreError> {
+    let rng = ring::rand::SystemRandom::new();
     loop {
-        let id = format!("{:08x}", rand::random::<u32>());
+        let bytes: [u8; 4] = ring::rand::generate(&rng)
+            .map_err(|_| StoreError::Crypto("the system random source failed".into()))?
+            .expose();
+        let id = format!("{:08x}", u32::from_be_bytes(bytes));
         if !file.approvals.iter().any(|a| a.id == id) {
-            return id;
+            return Ok(id);
         }
     }
 }
@@ -169,7 +174,7 @@ impl Approvals {
                 return Ok((existing.clone(), pruned));
             }
             let approval = Approval {
-                id: fresh_id(file),
+                id: fresh_id(file)?,
                 request,
                 client: client.to_string(),
                 requested_at: now,

@@ -18,7 +18,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
-use sha2::{Digest, Sha256};
+use smolweb_core::fingerprint::sha256_hex;
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -147,9 +147,8 @@ impl Offline {
     }
     /// The file holding `url`'s copy.
     pub fn page_path(&self, url: &str) -> PathBuf {
-        let digest = Sha256::digest(url.as_bytes());
         self.pages_dir()
-            .join(format!("{}.page", hex::encode(digest)))
+            .join(format!("{}.page", sha256_hex(url.as_bytes())))
     }
 
     fn update<R>(

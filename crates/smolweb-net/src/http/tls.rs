@@ -4,9 +4,9 @@
 //! parses their bytes.
 
 use super::WebError;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use rustls::{ClientConfig, RootCertStore};
-use rustls_pki_types::CertificateDer;
-use rustls_pki_types::pem::PemObject;
 use std::sync::Arc;
 
 /// Build the client configuration.
