@@ -7,8 +7,8 @@
 //! [`smolweb_core::url::normalize_host`]); a host with a port or a scheme is refused.
 
 use super::StoreError;
-use super::atomic::{self, Modes};
 use super::identity::Scope;
+use super::list_file::{ListFile, ListItem};
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
@@ -89,46 +89,34 @@ pub struct Approval {
     pub expires_at: OffsetDateTime,
 }
 
-/// On-disk shape: `[[approval]]` tables.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ApprovalFile {
-    #[serde(default, rename = "approval")]
-    approvals: Vec<Approval>,
-}
-
-impl ApprovalFile {
-    /// Drop expired entries; true when any was dropped.
-    fn prune(&mut self, now: OffsetDateTime) -> bool {
-        let before = self.approvals.len();
-        self.approvals.retain(|a| a.expires_at > now);
-        self.approvals.len() != before
+/// On disk: `[[approval]]` tables.
+impl ListItem for Approval {
+    const TABLE: &'static str = "approval";
+    fn header() -> String {
+        format!(
+            "# smolweb pending approvals: changes an agent asked for, waiting for the human.\n\
+             # Approve or deny them in the browser or with the CLI; entries expire after {APPROVAL_TTL_HOURS} h.\n"
+        )
     }
 }
 
-fn render(file: &ApprovalFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb pending approvals: changes an agent asked for, waiting for the human.\n\
-         # Approve or deny them in the browser or with the CLI; entries expire after {APPROVAL_TTL_HOURS} h.\n\n{body}"
-    ))
+/// Drop expired entries; true when any was dropped.
+fn prune(approvals: &mut Vec<Approval>, now: OffsetDateTime) -> bool {
+    let before = approvals.len();
+    approvals.retain(|a| a.expires_at > now);
+    approvals.len() != before
 }
 
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, atomic::parse_toml::<ApprovalFile>, render)
-}
-
-/// 8 random lowercase hex digits, not already used in `file`. The system's random source
+/// 8 random lowercase hex digits, not already used in `approvals`. The system's random source
 /// failing is reported, not papered over with a predictable id.
-fn fresh_id(file: &ApprovalFile) -> Result<String, StoreError> {
+fn fresh_id(approvals: &[Approval]) -> Result<String, StoreError> {
     let rng = ring::rand::SystemRandom::new();
     loop {
         let bytes: [u8; 4] = ring::rand::generate(&rng)
             .map_err(|_| StoreError::Crypto("the system random source failed".into()))?
             .expose();
         let id = format!("{:08x}", u32::from_be_bytes(bytes));
-        if !file.approvals.iter().any(|a| a.id == id) {
+        if !approvals.iter().any(|a| a.id == id) {
             return Ok(id);
         }
     }
@@ -137,27 +125,17 @@ fn fresh_id(file: &ApprovalFile) -> Result<String, StoreError> {
 /// The approvals file.
 #[derive(Clone, Debug)]
 pub struct Approvals {
-    path: PathBuf,
+    file: ListFile<Approval>,
 }
 
 impl Approvals {
     pub fn new(path: PathBuf) -> Approvals {
-        Approvals { path }
+        Approvals {
+            file: ListFile::new(path),
+        }
     }
     pub fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-    fn update<R>(
-        &self,
-        mutate: impl FnOnce(&mut ApprovalFile) -> Result<(R, bool), StoreError>,
-    ) -> Result<R, StoreError> {
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<ApprovalFile>,
-            render,
-            mutate,
-        )
+        self.file.path()
     }
     /// Record a request; an identical pending request is reused (same id returned).
     pub fn add(
@@ -168,36 +146,36 @@ impl Approvals {
     ) -> Result<Approval, StoreError> {
         let request = request.normalized()?;
         let now = now.replace_nanosecond(0).unwrap_or(now);
-        self.update(|file| {
-            let pruned = file.prune(now);
-            if let Some(existing) = file.approvals.iter().find(|a| a.request == request) {
+        self.file.update(|approvals| {
+            let pruned = prune(approvals, now);
+            if let Some(existing) = approvals.iter().find(|a| a.request == request) {
                 return Ok((existing.clone(), pruned));
             }
             let approval = Approval {
-                id: fresh_id(file)?,
+                id: fresh_id(approvals)?,
                 request,
                 client: client.to_string(),
                 requested_at: now,
                 expires_at: now + time::Duration::hours(APPROVAL_TTL_HOURS),
             };
-            file.approvals.push(approval.clone());
+            approvals.push(approval.clone());
             Ok((approval, true))
         })
     }
     /// Pending, unexpired requests, oldest first.
     pub fn pending(&self, now: OffsetDateTime) -> Result<Vec<Approval>, StoreError> {
-        let mut file = atomic::read(&self.path, atomic::parse_toml::<ApprovalFile>)?;
-        file.prune(now);
-        file.approvals.sort_by_key(|a| a.requested_at);
-        Ok(file.approvals)
+        let mut approvals = self.file.read()?;
+        prune(&mut approvals, now);
+        approvals.sort_by_key(|a| a.requested_at);
+        Ok(approvals)
     }
     /// Remove and return a request (to approve or deny it). Unknown or expired: NotFound.
     pub fn take(&self, id: &str, now: OffsetDateTime) -> Result<Approval, StoreError> {
         // Nothing taken still persists the pruning; NotFound is reported after the write.
-        let taken = self.update(|file| {
-            let pruned = file.prune(now);
-            Ok(match file.approvals.iter().position(|a| a.id == id) {
-                Some(i) => (Some(file.approvals.remove(i)), true),
+        let taken = self.file.update(|approvals| {
+            let pruned = prune(approvals, now);
+            Ok(match approvals.iter().position(|a| a.id == id) {
+                Some(i) => (Some(approvals.remove(i)), true),
                 None => (None, pruned),
             })
         })?;

@@ -16,6 +16,7 @@ pub mod bookmarks;
 pub mod fuzzing;
 pub mod history;
 pub mod identity;
+pub(crate) mod list_file;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;

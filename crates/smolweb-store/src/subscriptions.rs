@@ -1,6 +1,6 @@
 //! The human's subscriptions and what was read, in `subscriptions.toml` in the data directory.
 //!
-//! Every change goes through [`atomic::update_if`] (lock, re-read, merge, atomic replace), so a
+//! Every change goes through [`ListFile::update`] (lock, re-read, merge, atomic replace), so a
 //! browser and a CLI refreshing at once both keep their entries: a refresh adds the entries it
 //! saw to what is on disk at that moment (union by entry URL), and marking read only ever sets
 //! flags. An entry keeps its `read` flag and `first_seen` time across refreshes. Each
@@ -8,7 +8,7 @@
 //! Subscription URLs are stored normalized ([`smolweb_core::feed::subscription_url`]).
 
 use super::StoreError;
-use super::atomic::{self, Modes};
+use super::list_file::{ListFile, ListItem};
 use smolweb_core::feed::{self, Entry};
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
@@ -88,23 +88,13 @@ pub enum Refreshed {
     Failed(String),
 }
 
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SubscriptionsFile {
-    #[serde(default, rename = "subscription")]
-    subscriptions: Vec<Subscription>,
-}
-
-fn render(file: &SubscriptionsFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb subscriptions and read state (shared by the browser, the CLI and the MCP server).\n\n{body}"
-    ))
-}
-
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, atomic::parse_toml::<SubscriptionsFile>, render)
+/// On disk: `[[subscription]]` tables, each with its `[[subscription.entry]]` tables.
+impl ListItem for Subscription {
+    const TABLE: &'static str = "subscription";
+    fn header() -> String {
+        "# smolweb subscriptions and read state (shared by the browser, the CLI and the MCP server).\n"
+            .into()
+    }
 }
 
 fn iso(t: OffsetDateTime) -> String {
@@ -119,33 +109,29 @@ fn second(t: OffsetDateTime) -> OffsetDateTime {
 /// The subscriptions file.
 #[derive(Clone, Debug)]
 pub struct Subscriptions {
-    path: PathBuf,
+    file: ListFile<Subscription>,
 }
 
 impl Subscriptions {
     pub fn new(path: PathBuf) -> Subscriptions {
-        Subscriptions { path }
+        Subscriptions {
+            file: ListFile::new(path),
+        }
     }
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     fn update<R>(
         &self,
-        mutate: impl FnOnce(&mut SubscriptionsFile) -> Result<(R, bool), StoreError>,
+        mutate: impl FnOnce(&mut Vec<Subscription>) -> Result<(R, bool), StoreError>,
     ) -> Result<R, StoreError> {
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<SubscriptionsFile>,
-            render,
-            mutate,
-        )
+        self.file.update(mutate)
     }
 
     /// All subscriptions, in the order they were added.
     pub fn list(&self) -> Result<Vec<Subscription>, StoreError> {
-        Ok(atomic::read(&self.path, atomic::parse_toml::<SubscriptionsFile>)?.subscriptions)
+        self.file.read()
     }
 
     /// One subscription by URL (normalized first).
@@ -157,11 +143,11 @@ impl Subscriptions {
     /// Follow `url`. Returns the stored (normalized) URL and whether it was new.
     pub fn add(&self, url: &str, now: OffsetDateTime) -> Result<(String, bool), StoreError> {
         let url = normalize(url)?;
-        self.update(|file| {
-            if file.subscriptions.iter().any(|s| s.url == url) {
+        self.update(|subs| {
+            if subs.iter().any(|s| s.url == url) {
                 return Ok(((url.clone(), false), false));
             }
-            file.subscriptions.push(Subscription {
+            subs.push(Subscription {
                 url: url.clone(),
                 title: None,
                 added: second(now),
@@ -176,13 +162,12 @@ impl Subscriptions {
     /// Stop following `url` (its read state goes with it). `NotFound` when not followed.
     pub fn remove(&self, url: &str) -> Result<Subscription, StoreError> {
         let url = normalize(url)?;
-        self.update(|file| {
-            let i = file
-                .subscriptions
+        self.update(|subs| {
+            let i = subs
                 .iter()
                 .position(|s| s.url == url)
                 .ok_or_else(|| StoreError::NotFound(format!("no subscription to {url}")))?;
-            Ok((file.subscriptions.remove(i), true))
+            Ok((subs.remove(i), true))
         })
     }
 
@@ -208,11 +193,11 @@ impl Subscriptions {
         now: OffsetDateTime,
     ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
         let now = second(now);
-        self.update(|file| {
+        self.update(|subs| {
             let mut changed = false;
             let mut out = Vec::with_capacity(batch.len());
             for (url, outcome) in batch {
-                let Some(sub) = file.subscriptions.iter_mut().find(|s| s.url == *url) else {
+                let Some(sub) = subs.iter_mut().find(|s| s.url == *url) else {
                     out.push(Vec::new());
                     continue;
                 };
@@ -239,10 +224,9 @@ impl Subscriptions {
     /// Mark every entry with this URL read (in all subscriptions). Returns whether one was
     /// unread. Nothing is written when nothing changes.
     pub fn mark_read(&self, entry_url: &str) -> Result<bool, StoreError> {
-        self.update(|file| {
+        self.update(|subs| {
             let mut changed = false;
-            for e in file
-                .subscriptions
+            for e in subs
                 .iter_mut()
                 .flat_map(|s| s.entries.iter_mut())
                 .filter(|e| e.url == entry_url && !e.read)
@@ -257,10 +241,9 @@ impl Subscriptions {
     /// Mark all entries read, of one subscription or (None) of all. Returns how many changed.
     pub fn mark_all_read(&self, url: Option<&str>) -> Result<usize, StoreError> {
         let url = url.map(normalize).transpose()?;
-        self.update(|file| {
+        self.update(|subs| {
             let mut n = 0;
-            for sub in file
-                .subscriptions
+            for sub in subs
                 .iter_mut()
                 .filter(|s| url.as_ref().is_none_or(|u| *u == s.url))
             {
