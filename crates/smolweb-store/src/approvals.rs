@@ -15,24 +15,38 @@ use time::OffsetDateTime;
 /// How long a request waits for the human.
 pub const APPROVAL_TTL_HOURS: i64 = 24;
 
+/// A change only the human may make, as an agent asked for it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Request {
+    /// Create a client identity for a scope.
     IdentityCreate {
+        /// Where the new identity applies.
         scope: Scope,
+        /// The name the agent proposed for it.
         name: String,
     },
+    /// Delete the client identity with this fingerprint.
     IdentityRemove {
+        /// `sha256:<hex>` of the identity to delete.
         fingerprint: String,
+        /// The scope the agent named for it (shown to the human).
         scope: Scope,
     },
+    /// Pin a server certificate for host:port, replacing any pin there.
     TrustPin {
+        /// The host, normalized when queued.
         host: String,
+        /// The port.
         port: u16,
+        /// `sha256:<hex>` of the certificate to trust.
         fingerprint: String,
     },
+    /// Forget the pin of host:port.
     TrustRemove {
+        /// The host, normalized when queued.
         host: String,
+        /// The port.
         port: u16,
     },
 }
@@ -68,6 +82,7 @@ impl Request {
         Ok(self)
     }
 
+    /// True for the requests about client identities (create or remove).
     pub fn is_identity(&self) -> bool {
         matches!(
             self,
@@ -76,15 +91,19 @@ impl Request {
     }
 }
 
+/// One queued request with its id, who asked and until when it waits.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Approval {
     /// Short random id (e.g. 8 hex chars).
     pub id: String,
+    /// What approving it does.
     pub request: Request,
     /// The requesting MCP client's name.
     pub client: String,
+    /// When it was queued (whole seconds).
     #[serde(with = "time::serde::rfc3339")]
     pub requested_at: OffsetDateTime,
+    /// When it lapses unanswered ([`APPROVAL_TTL_HOURS`] after it was queued).
     #[serde(with = "time::serde::rfc3339")]
     pub expires_at: OffsetDateTime,
 }
@@ -129,11 +148,13 @@ pub struct Approvals {
 }
 
 impl Approvals {
+    /// The approvals file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Approvals {
         Approvals {
             file: ListFile::new(path),
         }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
         self.file.path()
     }

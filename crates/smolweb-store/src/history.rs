@@ -7,12 +7,17 @@ use smolweb_core::url::strip_query;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
+/// Most visits kept; older ones are dropped when a visit is recorded.
 pub const MAX_HISTORY: usize = 2000;
 
+/// One visited URL.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Visit {
+    /// The URL without its query (a query may hold a secret answer).
     pub url: String,
+    /// The page's title, when it had one.
     pub title: Option<String>,
+    /// When it was last visited (whole seconds).
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
 }
@@ -32,11 +37,13 @@ pub struct History {
 }
 
 impl History {
+    /// The history file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> History {
         History {
             file: ListFile::new(path),
         }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
         self.file.path()
     }

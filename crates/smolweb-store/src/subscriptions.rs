@@ -20,7 +20,9 @@ pub const MAX_ENTRIES: usize = 300;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoredEntry {
+    /// The entry's URL (entries are told apart by it).
     pub url: String,
+    /// The entry's title from the last refresh that listed it.
     pub title: String,
     /// RFC 3339 UTC as the feed gave it (see [`smolweb_core::feed::Entry`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,6 +30,7 @@ pub struct StoredEntry {
     /// When a refresh first saw this entry.
     #[serde(with = "time::serde::rfc3339")]
     pub first_seen: OffsetDateTime,
+    /// Has the human read it?
     #[serde(default)]
     pub read: bool,
 }
@@ -46,10 +49,12 @@ impl StoredEntry {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Subscription {
+    /// The feed's URL, normalized ([`smolweb_core::feed::subscription_url`]).
     pub url: String,
     /// The feed's title from the last successful refresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// When it was followed.
     #[serde(with = "time::serde::rfc3339")]
     pub added: OffsetDateTime,
     /// When the last refresh finished (success or failure).
@@ -72,6 +77,7 @@ impl Subscription {
     pub fn name(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.url)
     }
+    /// How many of its entries are unread.
     pub fn unread(&self) -> usize {
         self.entries.iter().filter(|e| !e.read).count()
     }
@@ -80,8 +86,11 @@ impl Subscription {
 /// What one refresh of one feed brought.
 #[derive(Clone, Debug)]
 pub enum Refreshed {
+    /// The feed was fetched and parsed.
     Ok {
+        /// The feed's title, when it gives one (kept from before otherwise).
         title: Option<String>,
+        /// Its entries, in feed order.
         entries: Vec<Entry>,
     },
     /// The fetch or the parse failed; the entries on disk are kept.
@@ -113,11 +122,13 @@ pub struct Subscriptions {
 }
 
 impl Subscriptions {
+    /// The subscriptions file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Subscriptions {
         Subscriptions {
             file: ListFile::new(path),
         }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &Path {
         self.file.path()
     }

@@ -28,20 +28,28 @@ use time::OffsetDateTime;
 pub struct CertInfo {
     /// `sha256:<lowercase hex>` of the certificate DER.
     pub fingerprint: String,
+    /// The start of the certificate's validity.
     pub not_before: OffsetDateTime,
+    /// The certificate's expiry.
     pub not_after: OffsetDateTime,
 }
 
+/// One pinned certificate: what known_hosts remembers of host:port.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pin {
+    /// The host, normalized ([`normalize_host`]).
     pub host: String,
+    /// The port.
     pub port: u16,
+    /// `sha256:<lowercase hex>` of the pinned certificate's DER.
     pub fingerprint: String,
     /// The pinned certificate's expiry; None when pinned by fingerprint alone (treated as valid).
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub not_after: Option<OffsetDateTime>,
+    /// When this certificate was pinned.
     #[serde(with = "time::serde::rfc3339")]
     pub first_seen: OffsetDateTime,
+    /// When it was last presented (updated at most once per [`LAST_SEEN_GRANULARITY`]).
     #[serde(with = "time::serde::rfc3339")]
     pub last_seen: OffsetDateTime,
 }
@@ -67,6 +75,7 @@ impl Default for TofuPolicy {
     }
 }
 
+/// What to do with a presented certificate ([`verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// No pin yet: accept and pin.
@@ -75,16 +84,30 @@ pub enum Verdict {
     Trusted,
     /// The pin exists and differs; the pinned certificate is still valid. Refuse.
     Changed {
+        /// The fingerprint pinned.
         pinned: String,
+        /// The fingerprint presented.
         presented: String,
+        /// The pinned certificate's expiry, when known.
         pinned_not_after: Option<OffsetDateTime>,
     },
     /// The pinned certificate expired and a new one is presented: accepted per policy.
-    ReplacedExpired { pinned: String, presented: String },
+    ReplacedExpired {
+        /// The fingerprint of the expired pin.
+        pinned: String,
+        /// The fingerprint now pinned in its place.
+        presented: String,
+    },
     /// The presented certificate is not valid yet.
-    NotYetValid { not_before: OffsetDateTime },
+    NotYetValid {
+        /// When the certificate becomes valid.
+        not_before: OffsetDateTime,
+    },
     /// The presented certificate is expired (only when the policy refuses expired certs).
-    Expired { not_after: OffsetDateTime },
+    Expired {
+        /// When the certificate expired.
+        not_after: OffsetDateTime,
+    },
 }
 
 impl Verdict {
@@ -207,6 +230,7 @@ fn seconds(t: OffsetDateTime) -> OffsetDateTime {
 /// The result of [`KnownHosts::check`].
 #[derive(Debug)]
 pub struct Checked {
+    /// The decision about the certificate.
     pub verdict: Verdict,
     /// Set when the verdict pinned a certificate (first use, an expired pin replaced) but
     /// the pin could not be written: the connection may go on, the pin lasts only as long as
@@ -222,6 +246,7 @@ pub struct KnownHosts {
 }
 
 impl KnownHosts {
+    /// The known_hosts file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> KnownHosts {
         KnownHosts {
             file: ListFile::new(path),
@@ -243,6 +268,7 @@ impl KnownHosts {
             .find(|p| p.port == port && p.host == host)
             .cloned())
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
         self.file.path()
     }
