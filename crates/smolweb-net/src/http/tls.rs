@@ -32,8 +32,10 @@ pub fn client_config(extra_roots: &[CertificateDer<'static>]) -> Result<ClientCo
 /// Why a PEM file gave no root certificate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PemError {
+    /// The file could not be read as PEM; the parser's reason.
     #[error("not a PEM certificate file: {0}")]
     Unreadable(String),
+    /// The file holds no certificate.
     #[error("no certificate in the file")]
     Empty,
 }
