@@ -35,7 +35,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "smolweb-client",
         ],
     ),
-    ("smolweb-testkit", &["smolweb-store", "smolweb-net"]),
+    // The testkit computes fingerprints with the core's one helper, as the stores do.
+    (
+        "smolweb-testkit",
+        &["smolweb-core", "smolweb-store", "smolweb-net"],
+    ),
     (
         "smolweb",
         &[

@@ -393,6 +393,7 @@ async fn batch_keeps_order_and_reports_progress() {
     let env = Env::loopback();
     let client = TestClient::new(Elicit::Off);
     let progress = client.progress.clone();
+    let mut handled = client.progress_count.subscribe();
     let s = connect(&env, Gen::Initialize, client).await;
     let args = json!({"urls": urls}).as_object().cloned().unwrap();
     let handle = s
@@ -419,10 +420,8 @@ async fn batch_keeps_order_and_reports_progress() {
     assert!(texts(&r)[2].starts_with("success text/plain"));
     assert_eq!(r.is_error, Some(false));
     // The notifications were sent before the result; wait (bounded) until all are handled.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while progress.lock().unwrap().len() < 10 && std::time::Instant::now() < deadline {
-        tokio::task::yield_now().await;
-    }
+    let all = handled.wait_for(|n| *n >= 10);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), all).await;
     let p = progress.lock().unwrap().clone();
     assert_eq!(p.len(), 10, "one progress notification per element: {p:?}");
     assert_eq!(p.last().copied(), Some(10.0));

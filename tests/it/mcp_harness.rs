@@ -90,6 +90,8 @@ pub(crate) struct TestClient {
     pub progress: Arc<Mutex<Vec<f64>>>,
     /// The message of every progress notification that had one.
     pub progress_messages: Arc<Mutex<Vec<String>>>,
+    /// How many progress notifications were handled (wait on it with `subscribe`).
+    pub progress_count: Arc<tokio::sync::watch::Sender<usize>>,
     /// The protocol version asked for in `initialize` (None: rmcp's default).
     pub version: Option<ProtocolVersion>,
 }
@@ -101,6 +103,7 @@ impl TestClient {
             asked: Arc::default(),
             progress: Arc::default(),
             progress_messages: Arc::default(),
+            progress_count: Arc::new(tokio::sync::watch::Sender::new(0)),
             version: None,
         }
     }
@@ -151,6 +154,7 @@ impl ClientHandler for TestClient {
         if let Some(m) = params.message {
             self.progress_messages.lock().unwrap().push(m);
         }
+        self.progress_count.send_modify(|n| *n += 1);
     }
 }
 

@@ -8,6 +8,7 @@ use smolweb_net::cache::ManualClock;
 use smolweb_net::{GeminiResponse, NetOptions, TofuState};
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::task::Poll;
 
 type Answer = Result<(u8, String, Vec<u8>), FetchError>;
 
@@ -19,6 +20,8 @@ struct Fake {
     seen: Mutex<Vec<(String, NetOptions)>>,
     /// When set, robots.txt answers wait for a permit of this semaphore.
     robots_gate: Mutex<Option<Arc<tokio::sync::Semaphore>>>,
+    /// Notified (one stored permit) each time a robots.txt is asked for.
+    robots_asked: tokio::sync::Notify,
 }
 
 impl Fake {
@@ -93,7 +96,11 @@ impl Transport for Fake {
         opts: &'a NetOptions,
     ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
         let a = self.answer(&url.to_string(), opts);
-        let gate = (url.path() == "/robots.txt")
+        let robots = url.path() == "/robots.txt";
+        if robots {
+            self.robots_asked.notify_one();
+        }
+        let gate = robots
             .then(|| self.robots_gate.lock().unwrap().clone())
             .flatten();
         Box::pin(async move {
@@ -636,26 +643,37 @@ async fn concurrent_callers_fetch_robots_once() {
         .on("gemini://example.org/b", 20, "text/gemini", "b\n");
     let robots = "gemini://example.org/robots.txt";
     let gate = fake.gate_robots();
+    // Each caller runs up to its first wait, says so on `parked`, then carries on.
+    let (parked_tx, mut parked) = tokio::sync::mpsc::unbounded_channel();
     let spawn = |path: &'static str| {
-        let c = c.clone();
-        tokio::spawn(async move { open(&c, &format!("gemini://example.org/{path}")).await })
+        let (c, parked_tx) = (c.clone(), parked_tx.clone());
+        tokio::spawn(async move {
+            let url = format!("gemini://example.org/{path}");
+            let mut fetch = std::pin::pin!(open(&c, &url));
+            let first = std::future::poll_fn(|cx| Poll::Ready(fetch.as_mut().poll(cx))).await;
+            let _ = parked_tx.send(path);
+            match first {
+                Poll::Ready(outcome) => outcome,
+                Poll::Pending => fetch.await,
+            }
+        })
     };
+    async fn within<F: Future>(what: F) -> F::Output {
+        tokio::time::timeout(Duration::from_secs(5), what)
+            .await
+            .expect("in time")
+    }
     // The first caller is inside its robots.txt fetch (held open by the gate)...
     let a = spawn("a");
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while fake.count(robots) == 0 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "robots.txt never asked"
-        );
-        tokio::task::yield_now().await;
-    }
-    // ...when the second one misses the robots cache too. On this one-thread runtime a
-    // spawned task runs up to its first wait before the test continues past a yield.
+    within(fake.robots_asked.notified()).await;
+    // ...when the second one misses the robots cache too and waits: on the fetch lock the
+    // first one holds (so map, both callers and this probe share it), not on a fetch of its own.
     let b = spawn("b");
-    for _ in 0..10 {
-        tokio::task::yield_now().await;
-    }
+    assert_eq!(within(parked.recv()).await, Some("a"));
+    assert_eq!(within(parked.recv()).await, Some("b"));
+    let lock = c.robots.fetch_lock("example.org", 1965);
+    assert_eq!(Arc::strong_count(&lock), 4, "b waits on the fetch lock");
+    drop(lock);
     assert_eq!(
         fake.count(robots),
         1,

@@ -1,11 +1,17 @@
 //! Certificate fingerprints: `sha256:` and the lowercase hex SHA-256 of the certificate's DER
 //! bytes. The one form every pin, identity, listing and log line uses.
 
-use sha2::{Digest, Sha256};
+use ring::digest::{SHA256, digest};
 
 /// `sha256:<64 lowercase hex>` of a DER certificate.
 pub fn sha256_fingerprint(der: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(der)))
+    format!("sha256:{}", sha256_hex(der))
+}
+
+/// The SHA-256 of `bytes` as 64 lowercase hex digits (no prefix): the digest smolweb also
+/// names files by (offline copies).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(digest(&SHA256, bytes))
 }
 
 /// `sha256:` followed by 64 hex digits (either case).

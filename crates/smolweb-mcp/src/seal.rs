@@ -5,16 +5,14 @@
 //! the process starts (a restart invalidates every outstanding state). `digest` binds the state
 //! to the exact tool arguments; `expiry` is a Unix time. Nothing secret is put in it.
 
-use hmac::{Hmac, Mac};
-use sha2::{Digest, Sha256};
-
-type HmacSha256 = Hmac<Sha256>;
+use ring::hmac;
 
 /// How long a question may wait for its answer.
 pub(crate) const STATE_TTL_SECONDS: i64 = 600;
 
 pub(crate) struct Sealer {
-    key: [u8; 32],
+    /// None when the system random source failed: every state then fails to open (BadMac).
+    key: Option<hmac::Key>,
 }
 
 /// Why a returned state was refused.
@@ -32,12 +30,12 @@ pub(crate) enum SealError {
 
 /// SHA-256 over the parts that identify a call (tool name and its arguments).
 pub(crate) fn digest(parts: &[&str]) -> String {
-    let mut h = Sha256::new();
+    let mut h = ring::digest::Context::new(&ring::digest::SHA256);
     for p in parts {
-        h.update((p.len() as u64).to_be_bytes());
+        h.update(&(p.len() as u64).to_be_bytes());
         h.update(p.as_bytes());
     }
-    hex::encode(h.finalize())
+    hex::encode(h.finish())
 }
 
 impl Default for Sealer {
@@ -48,23 +46,19 @@ impl Default for Sealer {
 
 impl Sealer {
     pub(crate) fn new() -> Sealer {
+        let rng = ring::rand::SystemRandom::new();
         Sealer {
-            key: rand::random(),
+            key: hmac::Key::generate(hmac::HMAC_SHA256, &rng).ok(),
         }
-    }
-
-    fn mac(&self, payload: &str) -> Option<HmacSha256> {
-        let mut m = HmacSha256::new_from_slice(&self.key).ok()?;
-        m.update(payload.as_bytes());
-        Some(m)
     }
 
     /// Seal a state for `purpose` and the call `digest`, valid until `now + TTL`.
     pub(crate) fn seal(&self, purpose: &str, digest: &str, now_unix: i64) -> String {
         let payload = format!("{purpose}.{digest}.{}", now_unix + STATE_TTL_SECONDS);
         let mac = self
-            .mac(&payload)
-            .map(|m| hex::encode(m.finalize().into_bytes()))
+            .key
+            .as_ref()
+            .map(|k| hex::encode(hmac::sign(k, payload.as_bytes())))
             .unwrap_or_default();
         format!("{payload}.{mac}")
     }
@@ -79,10 +73,8 @@ impl Sealer {
     ) -> Result<(), SealError> {
         let (payload, mac_hex) = state.rsplit_once('.').ok_or(SealError::Malformed)?;
         let mac = hex::decode(mac_hex).map_err(|_| SealError::Malformed)?;
-        self.mac(payload)
-            .ok_or(SealError::BadMac)?
-            .verify_slice(&mac)
-            .map_err(|_| SealError::BadMac)?;
+        let key = self.key.as_ref().ok_or(SealError::BadMac)?;
+        hmac::verify(key, payload.as_bytes(), &mac).map_err(|_| SealError::BadMac)?;
         let mut parts = payload.splitn(3, '.');
         let (p, d, e) = (parts.next(), parts.next(), parts.next());
         let expiry: i64 = e.and_then(|e| e.parse().ok()).ok_or(SealError::Malformed)?;

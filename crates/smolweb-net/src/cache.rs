@@ -19,6 +19,7 @@ use time::OffsetDateTime;
 
 /// A monotonic clock, injected so TTLs, robots lifetimes and pacing can be tested.
 pub trait Clock: Send + Sync {
+    /// The current instant; never goes backwards.
     fn now(&self) -> Instant;
 }
 
@@ -40,6 +41,7 @@ pub struct ManualClock {
 }
 
 impl ManualClock {
+    /// A clock standing at the moment it was made.
     pub fn new() -> ManualClock {
         ManualClock {
             base: Instant::now(),
@@ -115,6 +117,7 @@ impl Weigh for CacheEntry {
 /// What a cache read returns.
 #[derive(Clone, Debug)]
 pub struct CacheEntry {
+    /// The cached page.
     pub page: Arc<Page>,
     /// Wall-clock time of the download that filled the entry.
     pub cached_at: OffsetDateTime,
@@ -179,6 +182,8 @@ pub fn is_secret_key(key: &str) -> bool {
 }
 
 impl<V: Clone + Weigh> Cache<V> {
+    /// An empty cache: entries live `ttl` (0 stores nothing), and the least recently used are
+    /// dropped past `max_entries` entries or `max_bytes` of weight (see the module docs).
     pub fn new(
         ttl: Duration,
         max_entries: usize,
@@ -277,6 +282,7 @@ impl<V: Clone + Weigh> Cache<V> {
         self.lock().slots.len()
     }
 
+    /// True when nothing is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -24,8 +24,7 @@ pub use error::WebError;
 
 use super::NetOptions;
 use super::guard;
-use rustls_pki_types::CertificateDer;
-use sha2::{Digest, Sha256};
+use rustls::pki_types::CertificateDer;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -47,6 +46,7 @@ pub struct HttpSetup {
     pub extra_roots: Vec<CertificateDer<'static>>,
     /// Private destinations allowed (the human face, or the agent's config).
     pub allow_private: bool,
+    /// Hosts let through to any address but the never-reached ones (see the guard).
     pub allowed_hosts: Vec<String>,
     /// An agent's request: dangerous ports are refused.
     pub for_agent: bool,
@@ -55,11 +55,13 @@ pub struct HttpSetup {
 /// One request's limits.
 #[derive(Clone, Debug)]
 pub struct HttpRequest {
+    /// The http:// or https:// URL to fetch.
     pub url: String,
     /// Body cap (decompressed bytes).
     pub max_bytes: u64,
     /// The one budget for every hop and the body.
     pub timeout: Duration,
+    /// The Accept header to send (usually [`ACCEPT`]).
     pub accept: &'static str,
 }
 
@@ -75,16 +77,21 @@ pub struct WebTls {
 /// A final (non-redirect) answer.
 #[derive(Clone, Debug)]
 pub struct HttpResponse {
+    /// The HTTP status code.
     pub status: u16,
+    /// The URL that answered, after the redirects.
     pub final_url: String,
     /// The Content-Type header as sent.
     pub content_type: Option<String>,
+    /// The Retry-After header as sent, when there was one.
     pub retry_after: Option<String>,
     /// `x-markdown-tokens`, when the site sent one.
     pub markdown_tokens: Option<u64>,
+    /// The body, decompressed (at most the request's `max_bytes`).
     pub body: Vec<u8>,
     /// The body cap was reached; `body` holds the first `max_bytes`.
     pub truncated: bool,
+    /// The certificate facts, for an https answer.
     pub tls: Option<WebTls>,
     /// URLs redirected through, in order.
     pub redirects: Vec<String>,
@@ -93,6 +100,7 @@ pub struct HttpResponse {
 /// A check run before each redirect hop is followed (robots.txt of the next host, for
 /// instance); an error stops the chain with that error.
 pub trait HopGate: Send + Sync {
+    /// Ok to follow the redirect to `url`; an error stops the chain with it.
     fn allow<'a>(
         &'a self,
         url: &'a url::Url,
@@ -119,6 +127,7 @@ pub struct HttpFetcher {
 }
 
 impl HttpFetcher {
+    /// Build the fetcher: its TLS configuration (bundled roots plus `extra_roots`) and guard.
     pub fn new(setup: &HttpSetup) -> Result<HttpFetcher, WebError> {
         let guard = NetOptions {
             allow_private: setup.allow_private,
@@ -292,7 +301,7 @@ async fn read_response(
                 _ => None,
             });
             t.peer_certificate().map(|der| WebTls {
-                cert_fingerprint: format!("sha256:{}", hex::encode(Sha256::digest(der))),
+                cert_fingerprint: smolweb_core::fingerprint::sha256_fingerprint(der),
                 version,
             })
         });

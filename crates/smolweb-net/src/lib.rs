@@ -3,6 +3,8 @@
 //! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
 //! the MCP error codes.
 
+#![warn(missing_docs)]
+
 pub mod cache;
 pub(crate) mod gemini;
 pub(crate) mod gopher;
@@ -46,7 +48,9 @@ use std::time::Duration;
     "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
 )]
 pub struct CertChange {
+    /// The host, as the URL named it.
     pub host: String,
+    /// The port.
     pub port: u16,
     /// Fingerprint of the pinned certificate.
     pub pinned: String,
@@ -58,46 +62,107 @@ pub struct CertChange {
     pub presented_not_after: String,
 }
 
+/// Why a Gemini or Gopher fetch gave no answer; [`FetchError::code`] maps each to the MCP
+/// contract's error code. Messages name hosts and paths, never a query.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FetchError {
+    /// The URL or the options cannot make a request; says why.
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// A Gopher item type that is a session, not a document (the type character).
     #[error("gopher item type '{0}' cannot be fetched (telnet/CSO sessions)")]
     NotFetchable(char),
+    /// The address guard refused the destination.
     #[error("destination {host} is blocked: {reason}")]
-    Blocked { host: String, reason: String },
-    #[error("robots.txt of {host} disallows {path}")]
-    BlockedByRobots { host: String, path: String },
-    #[error("robots.txt of {host} is temporarily unavailable")]
-    RobotsUnavailable { host: String },
-    #[error("cannot resolve {host}: {message}")]
-    Dns { host: String, message: String },
-    #[error("cannot connect to {host}:{port}: {message}")]
-    Connection {
+    Blocked {
+        /// The host asked for.
         host: String,
-        port: u16,
+        /// Which rule refused it (the address class, a dangerous port, ...).
+        reason: String,
+    },
+    /// The host's robots.txt disallows the path for our user agents.
+    #[error("robots.txt of {host} disallows {path}")]
+    BlockedByRobots {
+        /// The host.
+        host: String,
+        /// The path (Gemini) or selector (Gopher) refused.
+        path: String,
+    },
+    /// The host's robots.txt answered with a temporary failure; try again later.
+    #[error("robots.txt of {host} is temporarily unavailable")]
+    RobotsUnavailable {
+        /// The host.
+        host: String,
+    },
+    /// The host name did not resolve.
+    #[error("cannot resolve {host}: {message}")]
+    Dns {
+        /// The host name.
+        host: String,
+        /// The resolver's reason.
         message: String,
     },
+    /// No TCP connection could be made.
+    #[error("cannot connect to {host}:{port}: {message}")]
+    Connection {
+        /// The host.
+        host: String,
+        /// The port.
+        port: u16,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The request's whole budget ran out (the budget it had).
     #[error("timed out after {0:?}")]
     Timeout(Duration),
+    /// The TLS handshake or the encrypted stream failed.
     #[error("TLS error: {0}")]
     Tls(String),
+    /// The server's answer breaks the protocol (a bad header, a cut answer).
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// The body went past the size limit.
     #[error("response larger than the limit of {limit} bytes")]
-    TooLarge { limit: u64 },
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Gemini 44: the capsule asks us to wait.
     #[error("slow down: the host asks to wait {retry_after_seconds} s")]
-    SlowDown { retry_after_seconds: u64 },
+    SlowDown {
+        /// How long it asked to wait, in seconds.
+        retry_after_seconds: u64,
+    },
+    /// TOFU refused: the pinned certificate is still valid and another one was presented.
     #[error("{change}")]
-    CertificateChanged { change: Box<CertChange> },
+    CertificateChanged {
+        /// Both certificates, for the warning and the "trust" choices.
+        change: Box<CertChange>,
+    },
+    /// The presented certificate has expired (only when the policy refuses those).
     #[error("the certificate of {host} expired on {not_after}")]
-    CertificateExpired { host: String, not_after: String },
+    CertificateExpired {
+        /// The host.
+        host: String,
+        /// The expiry, RFC 3339.
+        not_after: String,
+    },
+    /// The presented certificate is not valid yet.
     #[error("the certificate of {host} is not valid before {not_before}")]
-    CertificateNotYetValid { host: String, not_before: String },
+    CertificateNotYetValid {
+        /// The host.
+        host: String,
+        /// The start of validity, RFC 3339.
+        not_before: String,
+    },
+    /// known_hosts could not be read, so no certificate can be judged; says why.
     #[error("the certificate store is unavailable: {0}")]
     CertificateStoreUnavailable(String),
+    /// The client identity asked for cannot be presented (unknown, not for agents, expired,
+    /// refused over TLS 1.2); says why.
     #[error("client certificate refused: {0}")]
     ClientCertRefused(String),
+    /// A bug or an impossible state on our side; says what.
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -138,9 +203,11 @@ impl FetchError {
 pub enum TofuState {
     /// First visit: the certificate was pinned now.
     FirstUse,
+    /// The certificate matches its pin.
     Trusted,
     /// The pinned certificate had expired; the new one was pinned per policy.
     ReplacedExpired {
+        /// The fingerprint of the expired pin that was replaced.
         previous: String,
     },
     /// The human chose "trust once" for a changed certificate (not saved).
@@ -156,7 +223,9 @@ pub struct TlsInfo {
     pub cipher: String,
     /// `sha256:<hex>` of the server certificate DER.
     pub cert_fingerprint: String,
+    /// The server certificate's expiry, RFC 3339.
     pub cert_not_after: String,
+    /// What trust-on-first-use decided about the certificate.
     pub tofu: TofuState,
     /// Fingerprint of the client identity presented, if any.
     pub client_cert: Option<String>,
@@ -208,11 +277,24 @@ pub enum IdentityChoice {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Wait {
     /// All of the host's in-flight slots (`network.max_in_flight_per_host`) are taken.
-    HostSlot { host: String, limit: usize },
+    HostSlot {
+        /// The host.
+        host: String,
+        /// How many requests it may have in flight.
+        limit: usize,
+    },
     /// All of the process's in-flight slots (`network.max_in_flight`) are taken.
-    AnySlot { limit: usize },
+    AnySlot {
+        /// How many requests the process may have in flight.
+        limit: usize,
+    },
     /// The host's next paced turn is `wait` away (`politeness.per_host_interval_ms`, or a 44).
-    Paced { host: String, wait: Duration },
+    Paced {
+        /// The host.
+        host: String,
+        /// How long until its turn.
+        wait: Duration,
+    },
 }
 
 /// Where waits are told; a send that finds no receiver is ignored.
@@ -228,13 +310,19 @@ pub fn tell_wait(notices: Option<&WaitNotices>, wait: Wait) {
 /// Per-request knobs (filled by `client` from the config and the face).
 #[derive(Clone, Debug)]
 pub struct NetOptions {
+    /// The whole budget of the request: connect, handshake, header and body.
     pub timeout: Duration,
+    /// The most body bytes read; more is [`FetchError::TooLarge`].
     pub max_body: u64,
+    /// Let loopback and private (RFC 1918, ULA) addresses through the guard.
     pub allow_private: bool,
+    /// Hosts the guard lets through to any address but the never-reached ones.
     pub allowed_hosts: Vec<String>,
     /// An agent's request: identities with agent_use = false are never presented.
     pub for_agent: bool,
+    /// Which client identity to present.
     pub identity: IdentityChoice,
+    /// Present a client identity over TLS 1.2 too (by default only over TLS 1.3).
     pub allow_client_cert_over_tls12: bool,
     /// Accept this exact changed certificate once (human "trust once"), without saving it.
     pub trust_once: Option<String>,
@@ -264,9 +352,11 @@ impl Default for NetOptions {
 /// A raw Gemini answer.
 #[derive(Clone, Debug)]
 pub struct GeminiResponse {
+    /// The status and meta line.
     pub header: smolweb_core::response::Header,
     /// Body bytes (2x only; empty otherwise).
     pub body: Vec<u8>,
+    /// The TLS facts of the connection (TOFU verdict, identity presented).
     pub tls: TlsInfo,
     /// How the body ended: `NoCloseNotify` when the server closed without TLS close_notify
     /// (2x only; `Clean` otherwise).
@@ -283,6 +373,7 @@ pub struct Net {
 }
 
 impl Net {
+    /// The network stack over these stores and this policy; nothing is connected yet.
     pub fn new(
         known_hosts: smolweb_store::tofu::KnownHosts,
         identities: smolweb_store::identity::Identities,
@@ -296,14 +387,17 @@ impl Net {
         }
     }
 
+    /// The pins this stack checks server certificates against.
     pub fn known_hosts(&self) -> &smolweb_store::tofu::KnownHosts {
         &self.known_hosts
     }
 
+    /// The client identities this stack may present.
     pub fn identities(&self) -> &smolweb_store::identity::Identities {
         &self.identities
     }
 
+    /// The TOFU policy this stack applies.
     pub fn tofu_policy(&self) -> smolweb_store::tofu::TofuPolicy {
         self.tofu_policy
     }

@@ -31,6 +31,7 @@ pub const ROBOTS_MAX_BYTES: u64 = 256 * 1024;
 /// What a robots.txt fetch told us.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RobotsAnswer {
+    /// The rules to follow (an allow-all set when the host has no robots.txt).
     Rules(Arc<Robots>),
     /// Temporary failure (Gemini 4x): refuse with `ROBOTS_UNAVAILABLE` for a while.
     Unavailable,
@@ -91,6 +92,7 @@ pub struct RobotsCache {
 }
 
 impl RobotsCache {
+    /// An empty cache whose answers age by `clock`.
     pub fn new(clock: Arc<dyn Clock>) -> RobotsCache {
         RobotsCache {
             clock,

@@ -7,32 +7,46 @@
 //! [`smolweb_core::url::normalize_host`]); a host with a port or a scheme is refused.
 
 use super::StoreError;
-use super::atomic::{self, Modes};
 use super::identity::Scope;
+use super::list_file::{ListFile, ListItem};
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
 /// How long a request waits for the human.
 pub const APPROVAL_TTL_HOURS: i64 = 24;
 
+/// A change only the human may make, as an agent asked for it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Request {
+    /// Create a client identity for a scope.
     IdentityCreate {
+        /// Where the new identity applies.
         scope: Scope,
+        /// The name the agent proposed for it.
         name: String,
     },
+    /// Delete the client identity with this fingerprint.
     IdentityRemove {
+        /// `sha256:<hex>` of the identity to delete.
         fingerprint: String,
+        /// The scope the agent named for it (shown to the human).
         scope: Scope,
     },
+    /// Pin a server certificate for host:port, replacing any pin there.
     TrustPin {
+        /// The host, normalized when queued.
         host: String,
+        /// The port.
         port: u16,
+        /// `sha256:<hex>` of the certificate to trust.
         fingerprint: String,
     },
+    /// Forget the pin of host:port.
     TrustRemove {
+        /// The host, normalized when queued.
         host: String,
+        /// The port.
         port: u16,
     },
 }
@@ -68,6 +82,7 @@ impl Request {
         Ok(self)
     }
 
+    /// True for the requests about client identities (create or remove).
     pub fn is_identity(&self) -> bool {
         matches!(
             self,
@@ -76,55 +91,52 @@ impl Request {
     }
 }
 
+/// One queued request with its id, who asked and until when it waits.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Approval {
     /// Short random id (e.g. 8 hex chars).
     pub id: String,
+    /// What approving it does.
     pub request: Request,
     /// The requesting MCP client's name.
     pub client: String,
+    /// When it was queued (whole seconds).
     #[serde(with = "time::serde::rfc3339")]
     pub requested_at: OffsetDateTime,
+    /// When it lapses unanswered ([`APPROVAL_TTL_HOURS`] after it was queued).
     #[serde(with = "time::serde::rfc3339")]
     pub expires_at: OffsetDateTime,
 }
 
-/// On-disk shape: `[[approval]]` tables.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ApprovalFile {
-    #[serde(default, rename = "approval")]
-    approvals: Vec<Approval>,
-}
-
-impl ApprovalFile {
-    /// Drop expired entries; true when any was dropped.
-    fn prune(&mut self, now: OffsetDateTime) -> bool {
-        let before = self.approvals.len();
-        self.approvals.retain(|a| a.expires_at > now);
-        self.approvals.len() != before
+/// On disk: `[[approval]]` tables.
+impl ListItem for Approval {
+    const TABLE: &'static str = "approval";
+    fn header() -> String {
+        format!(
+            "# smolweb pending approvals: changes an agent asked for, waiting for the human.\n\
+             # Approve or deny them in the browser or with the CLI; entries expire after {APPROVAL_TTL_HOURS} h.\n"
+        )
     }
 }
 
-fn render(file: &ApprovalFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb pending approvals: changes an agent asked for, waiting for the human.\n\
-         # Approve or deny them in the browser or with the CLI; entries expire after {APPROVAL_TTL_HOURS} h.\n\n{body}"
-    ))
+/// Drop expired entries; true when any was dropped.
+fn prune(approvals: &mut Vec<Approval>, now: OffsetDateTime) -> bool {
+    let before = approvals.len();
+    approvals.retain(|a| a.expires_at > now);
+    approvals.len() != before
 }
 
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, atomic::parse_toml::<ApprovalFile>, render)
-}
-
-/// 8 random lowercase hex digits, not already used in `file`.
-fn fresh_id(file: &ApprovalFile) -> String {
+/// 8 random lowercase hex digits, not already used in `approvals`. The system's random source
+/// failing is reported, not papered over with a predictable id.
+fn fresh_id(approvals: &[Approval]) -> Result<String, StoreError> {
+    let rng = ring::rand::SystemRandom::new();
     loop {
-        let id = format!("{:08x}", rand::random::<u32>());
-        if !file.approvals.iter().any(|a| a.id == id) {
-            return id;
+        let bytes: [u8; 4] = ring::rand::generate(&rng)
+            .map_err(|_| StoreError::Crypto("the system random source failed".into()))?
+            .expose();
+        let id = format!("{:08x}", u32::from_be_bytes(bytes));
+        if !approvals.iter().any(|a| a.id == id) {
+            return Ok(id);
         }
     }
 }
@@ -132,27 +144,19 @@ fn fresh_id(file: &ApprovalFile) -> String {
 /// The approvals file.
 #[derive(Clone, Debug)]
 pub struct Approvals {
-    path: PathBuf,
+    file: ListFile<Approval>,
 }
 
 impl Approvals {
+    /// The approvals file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Approvals {
-        Approvals { path }
+        Approvals {
+            file: ListFile::new(path),
+        }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-    fn update<R>(
-        &self,
-        mutate: impl FnOnce(&mut ApprovalFile) -> Result<(R, bool), StoreError>,
-    ) -> Result<R, StoreError> {
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<ApprovalFile>,
-            render,
-            mutate,
-        )
+        self.file.path()
     }
     /// Record a request; an identical pending request is reused (same id returned).
     pub fn add(
@@ -163,36 +167,36 @@ impl Approvals {
     ) -> Result<Approval, StoreError> {
         let request = request.normalized()?;
         let now = now.replace_nanosecond(0).unwrap_or(now);
-        self.update(|file| {
-            let pruned = file.prune(now);
-            if let Some(existing) = file.approvals.iter().find(|a| a.request == request) {
+        self.file.update(|approvals| {
+            let pruned = prune(approvals, now);
+            if let Some(existing) = approvals.iter().find(|a| a.request == request) {
                 return Ok((existing.clone(), pruned));
             }
             let approval = Approval {
-                id: fresh_id(file),
+                id: fresh_id(approvals)?,
                 request,
                 client: client.to_string(),
                 requested_at: now,
                 expires_at: now + time::Duration::hours(APPROVAL_TTL_HOURS),
             };
-            file.approvals.push(approval.clone());
+            approvals.push(approval.clone());
             Ok((approval, true))
         })
     }
     /// Pending, unexpired requests, oldest first.
     pub fn pending(&self, now: OffsetDateTime) -> Result<Vec<Approval>, StoreError> {
-        let mut file = atomic::read(&self.path, atomic::parse_toml::<ApprovalFile>)?;
-        file.prune(now);
-        file.approvals.sort_by_key(|a| a.requested_at);
-        Ok(file.approvals)
+        let mut approvals = self.file.read()?;
+        prune(&mut approvals, now);
+        approvals.sort_by_key(|a| a.requested_at);
+        Ok(approvals)
     }
     /// Remove and return a request (to approve or deny it). Unknown or expired: NotFound.
     pub fn take(&self, id: &str, now: OffsetDateTime) -> Result<Approval, StoreError> {
         // Nothing taken still persists the pruning; NotFound is reported after the write.
-        let taken = self.update(|file| {
-            let pruned = file.prune(now);
-            Ok(match file.approvals.iter().position(|a| a.id == id) {
-                Some(i) => (Some(file.approvals.remove(i)), true),
+        let taken = self.file.update(|approvals| {
+            let pruned = prune(approvals, now);
+            Ok(match approvals.iter().position(|a| a.id == id) {
+                Some(i) => (Some(approvals.remove(i)), true),
                 None => (None, pruned),
             })
         })?;

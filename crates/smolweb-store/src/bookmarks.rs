@@ -4,9 +4,12 @@ use super::StoreError;
 use super::atomic::{self, Modes};
 use std::path::PathBuf;
 
+/// One bookmark: a `=> URL title` line of the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bookmark {
+    /// The bookmarked URL, as written.
     pub url: String,
+    /// Its title; empty when the line has none.
     pub title: String,
 }
 
@@ -61,9 +64,11 @@ pub struct Bookmarks {
 }
 
 impl Bookmarks {
+    /// The bookmarks file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Bookmarks {
         Bookmarks { path }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
         &self.path
     }

@@ -6,6 +6,7 @@
 //! that second rendering is the same text (a file we wrote reads back as what we meant).
 
 use super::StoreError;
+use super::{approvals, history, list_file, subscriptions, tofu};
 use std::fmt::Display;
 
 /// Which file the bytes are.
@@ -52,12 +53,14 @@ pub fn round_trip(file: File, bytes: &[u8]) -> RoundTrip {
     match (file, std::str::from_utf8(bytes)) {
         (File::OfflinePage, _) => super::offline::page_round_trip(bytes),
         (_, Err(_)) => RoundTrip::Refused,
-        (File::KnownHosts, Ok(text)) => super::tofu::round_trip(text),
+        (File::KnownHosts, Ok(text)) => list_file::round_trip::<tofu::Pin>(text),
         (File::Identity, Ok(text)) => super::identity::round_trip(text),
-        (File::Approvals, Ok(text)) => super::approvals::round_trip(text),
+        (File::Approvals, Ok(text)) => list_file::round_trip::<approvals::Approval>(text),
         (File::Bookmarks, Ok(text)) => super::bookmarks::round_trip(text),
-        (File::History, Ok(text)) => super::history::round_trip(text),
-        (File::Subscriptions, Ok(text)) => super::subscriptions::round_trip(text),
+        (File::History, Ok(text)) => list_file::round_trip::<history::Visit>(text),
+        (File::Subscriptions, Ok(text)) => {
+            list_file::round_trip::<subscriptions::Subscription>(text)
+        }
         (File::OfflineIndex, Ok(text)) => super::offline::index_round_trip(text),
     }
 }

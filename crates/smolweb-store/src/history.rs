@@ -2,53 +2,50 @@
 //! Bounded (newest kept), most recent first, deduplicated by URL.
 
 use super::StoreError;
-use super::atomic::{self, Modes};
+use super::list_file::{ListFile, ListItem};
 use smolweb_core::url::strip_query;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
+/// Most visits kept; older ones are dropped when a visit is recorded.
 pub const MAX_HISTORY: usize = 2000;
 
+/// One visited URL.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Visit {
+    /// The URL without its query (a query may hold a secret answer).
     pub url: String,
+    /// The page's title, when it had one.
     pub title: Option<String>,
+    /// When it was last visited (whole seconds).
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
 }
 
-/// On-disk shape: `[[visit]]` tables, most recent first.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HistoryFile {
-    #[serde(default, rename = "visit")]
-    visits: Vec<Visit>,
-}
-
-fn render(file: &HistoryFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb history, most recent first (URLs are stored without their query).\n\n{body}"
-    ))
-}
-
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, atomic::parse_toml::<HistoryFile>, render)
+/// On disk: `[[visit]]` tables, most recent first.
+impl ListItem for Visit {
+    const TABLE: &'static str = "visit";
+    fn header() -> String {
+        "# smolweb history, most recent first (URLs are stored without their query).\n".into()
+    }
 }
 
 /// The history file.
 #[derive(Clone, Debug)]
 pub struct History {
-    path: PathBuf,
+    file: ListFile<Visit>,
 }
 
 impl History {
+    /// The history file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> History {
-        History { path }
+        History {
+            file: ListFile::new(path),
+        }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
-        &self.path
+        self.file.path()
     }
     /// Record a visit: the query is stripped, an earlier visit of the same URL moves to the
     /// front (keeping the new title, or the old one when none is given), and the list is cut
@@ -64,36 +61,29 @@ impl History {
             return Ok(());
         }
         let now = now.replace_nanosecond(0).unwrap_or(now);
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<HistoryFile>,
-            render,
-            |file| {
-                let old = file
-                    .visits
-                    .iter()
-                    .position(|v| v.url == url)
-                    .map(|i| file.visits.remove(i));
-                let title = title
-                    .map(|t| t.trim().to_string())
-                    .filter(|t| !t.is_empty())
-                    .or_else(|| old.and_then(|v| v.title));
-                file.visits.insert(
-                    0,
-                    Visit {
-                        url: url.to_string(),
-                        title,
-                        at: now,
-                    },
-                );
-                file.visits.truncate(MAX_HISTORY);
-                Ok(((), true))
-            },
-        )
+        self.file.update(|visits| {
+            let old = visits
+                .iter()
+                .position(|v| v.url == url)
+                .map(|i| visits.remove(i));
+            let title = title
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty())
+                .or_else(|| old.and_then(|v| v.title));
+            visits.insert(
+                0,
+                Visit {
+                    url: url.to_string(),
+                    title,
+                    at: now,
+                },
+            );
+            visits.truncate(MAX_HISTORY);
+            Ok(((), true))
+        })
     }
     /// Visits, most recent first.
     pub fn list(&self) -> Result<Vec<Visit>, StoreError> {
-        Ok(atomic::read(&self.path, atomic::parse_toml::<HistoryFile>)?.visits)
+        self.file.read()
     }
 }

@@ -20,10 +20,13 @@ use super::StoreError;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
+/// Who made an identity (agents may only make them through an approval).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CreatedBy {
+    /// The human, in the browser or with the CLI.
     Human,
+    /// An agent's request, approved by the human.
     Agent,
 }
 
@@ -31,8 +34,10 @@ pub enum CreatedBy {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyAlgorithm {
+    /// ECDSA on P-256 (the default: what most servers accept).
     #[default]
     EcdsaP256,
+    /// Ed25519.
     Ed25519,
 }
 
@@ -45,6 +50,7 @@ impl KeyAlgorithm {
             _ => None,
         }
     }
+    /// The config/CLI name ("ecdsa-p256", "ed25519"), which [`KeyAlgorithm::from_name`] reads back.
     pub fn name(self) -> &'static str {
         match self {
             KeyAlgorithm::EcdsaP256 => "ecdsa-p256",
@@ -56,7 +62,9 @@ impl KeyAlgorithm {
 /// Where an identity applies.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Scope {
+    /// The host, normalized.
     pub host: String,
+    /// The port (1965 for Gemini's default).
     pub port: u16,
     /// Starts with "/"; "/" covers the whole capsule.
     pub path: String,
@@ -84,26 +92,34 @@ impl Scope {
 /// Metadata of one identity (never the private key).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Identity {
+    /// The human's name for it, also the certificate's common name.
     pub name: String,
     /// `sha256:<hex>` of the certificate DER.
     pub fingerprint: String,
+    /// Where it is presented.
     pub scope: Scope,
+    /// The certificate's start of validity.
     #[serde(with = "time::serde::rfc3339")]
     pub not_before: OffsetDateTime,
+    /// The certificate's expiry.
     #[serde(with = "time::serde::rfc3339")]
     pub not_after: OffsetDateTime,
+    /// Who made it.
     pub created_by: CreatedBy,
     /// May an agent's request present this identity?
     pub agent_use: bool,
+    /// The key's algorithm.
     pub algorithm: KeyAlgorithm,
     /// Certificate PEM.
     pub cert_pem: String,
 }
 
 impl Identity {
+    /// Has the certificate expired at `now`?
     pub fn expired(&self, now: OffsetDateTime) -> bool {
         now > self.not_after
     }
+    /// Is the certificate not valid yet at `now`?
     pub fn not_yet_valid(&self, now: OffsetDateTime) -> bool {
         now < self.not_before
     }
@@ -112,7 +128,9 @@ impl Identity {
 /// A metadata file that could not be read or parsed; it is left as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unreadable {
+    /// The metadata file.
     pub path: PathBuf,
+    /// Why it could not be used (never quotes the file).
     pub reason: String,
 }
 
@@ -138,18 +156,26 @@ pub struct Scan {
 /// Parameters for a new identity.
 #[derive(Clone, Debug)]
 pub struct NewIdentity {
+    /// The name (and common name); must be unique among the identities.
     pub name: String,
+    /// Where it will be presented.
     pub scope: Scope,
+    /// How many days the certificate is valid from now.
     pub days: u32,
+    /// The key's algorithm.
     pub algorithm: KeyAlgorithm,
+    /// Who asks for it.
     pub created_by: CreatedBy,
+    /// May an agent's request present it?
     pub agent_use: bool,
 }
 
 /// Certificate + private key PEM, for presenting in TLS.
 #[derive(Clone)]
 pub struct KeyMaterial {
+    /// The certificate, PEM.
     pub cert_pem: String,
+    /// The private key, PEM (PKCS#8). Never logged: [`KeyMaterial`]'s Debug hides it.
     pub key_pem: String,
 }
 
@@ -178,9 +204,11 @@ pub struct Identities {
 }
 
 impl Identities {
+    /// The identities directory `dir` (nothing is read or created yet).
     pub fn new(dir: PathBuf) -> Identities {
         Identities { dir }
     }
+    /// The directory this store reads and writes.
     pub fn dir(&self) -> &std::path::Path {
         &self.dir
     }
@@ -257,6 +285,7 @@ impl Identities {
             .max_by_key(|i| i.scope.specificity());
         Ok(best)
     }
+    /// The identity with this fingerprint (`sha256:<hex>` or bare hex), if there is one.
     pub fn get(&self, fingerprint: &str) -> Result<Option<Identity>, StoreError> {
         let stem = files::stem(fingerprint)?;
         files::with_dir_lock(&self.dir, false, || files::load_one(&self.dir, &stem))

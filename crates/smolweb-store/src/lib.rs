@@ -9,6 +9,8 @@
 //! through a link in its data directory. Paths are always injected by the caller; nothing here
 //! discovers directories.
 
+#![warn(missing_docs)]
+
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
@@ -16,6 +18,7 @@ pub mod bookmarks;
 pub mod fuzzing;
 pub mod history;
 pub mod identity;
+pub(crate) mod list_file;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
@@ -24,39 +27,63 @@ pub mod tofu;
 
 use std::path::PathBuf;
 
+/// Why a store operation failed. Every variant that concerns a file names it.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Reading or writing a file failed (permissions, disk full, not UTF-8, ...).
     #[error("cannot access {path}: {source}")]
     Io {
+        /// The file or directory concerned.
         path: PathBuf,
+        /// What the operating system said.
         #[source]
         source: std::io::Error,
     },
-    /// `reason` never quotes the file ([`parse_failure`]).
+    /// A file that does not parse; it is left as it is (never reset or rewritten).
     #[error("{path} is corrupt: {reason}")]
-    Corrupt { path: PathBuf, reason: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// Where and what went wrong; never quotes the file ([`parse_failure`]).
+        reason: String,
+    },
     /// A symbolic link, a directory, a FIFO or a device where a data file should be.
     #[error(
         "{path} is {kind}, not a regular file: smolweb does not read or write through it \
          (replace it with a regular file; to keep the data elsewhere, point --data-dir there)"
     )]
-    NotRegular { path: PathBuf, kind: &'static str },
+    NotRegular {
+        /// The path that should be a data file or its lock.
+        path: PathBuf,
+        /// What it is instead ("a symbolic link", "a directory", ...).
+        kind: &'static str,
+    },
+    /// No such entry (an identity, approval, pin or subscription); says which.
     #[error("not found: {0}")]
     NotFound(String),
+    /// An entry with this name or key is already there; says which.
     #[error("already exists: {0}")]
     Exists(String),
+    /// The caller's input is unusable (a host with a port, a bad fingerprint, ...); says why.
     #[error("invalid: {0}")]
     Invalid(String),
+    /// Generating a key or certificate, or drawing random bytes, failed.
     #[error("certificate generation failed: {0}")]
     Crypto(String),
 }
 
 /// The standard file names inside the data directory.
 pub mod files {
+    /// Pins of server certificates ([`crate::tofu::KnownHosts`]).
     pub const KNOWN_HOSTS: &str = "known_hosts.toml";
+    /// The directory of client identities ([`crate::identity::Identities`]).
     pub const IDENTITIES_DIR: &str = "identities";
+    /// Requests waiting for the human ([`crate::approvals::Approvals`]).
     pub const APPROVALS: &str = "approvals.toml";
+    /// Bookmarks, a gemtext file ([`crate::bookmarks::Bookmarks`]).
     pub const BOOKMARKS: &str = "bookmarks.gmi";
+    /// Visited URLs ([`crate::history::History`]).
     pub const HISTORY: &str = "history.toml";
+    /// Followed feeds and their read state ([`crate::subscriptions::Subscriptions`]).
     pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
 }

@@ -18,7 +18,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
-use sha2::{Digest, Sha256};
+use smolweb_core::fingerprint::sha256_hex;
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -32,11 +32,14 @@ pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OfflineEntry {
+    /// The page's URL (the key of the copy).
     pub url: String,
     /// Body size in bytes.
     pub bytes: u64,
+    /// When the copy was fetched.
     #[serde(with = "time::serde::rfc3339")]
     pub fetched: OffsetDateTime,
+    /// When the copy was last stored or read (eviction drops the least recently used).
     #[serde(with = "time::serde::rfc3339")]
     pub last_used: OffsetDateTime,
     /// When the human saved it for offline reading (None: an ordinary, evictable copy).
@@ -57,17 +60,24 @@ pub struct StoredPage {
     pub(crate) url: String,
     /// The media type line (`text/gemini; charset=utf-8`); for Gopher, what the item decoded as.
     pub media_type: String,
+    /// When the copy was fetched.
     pub fetched: OffsetDateTime,
+    /// The body's bytes as they arrived.
     pub body: Vec<u8>,
 }
 
 /// What to store.
 #[derive(Clone, Debug)]
 pub struct NewPage<'a> {
+    /// The page's URL.
     pub url: &'a str,
+    /// The media type line to store with it.
     pub media_type: &'a str,
+    /// The page's title, when it has one.
     pub title: Option<&'a str>,
+    /// The body's bytes.
     pub body: &'a [u8],
+    /// When it was fetched.
     pub fetched: OffsetDateTime,
     /// Put it on the reading list (kept out of eviction).
     pub save: bool,
@@ -133,9 +143,12 @@ pub struct Offline {
 }
 
 impl Offline {
+    /// The offline cache in `dir`, holding at most `max_bytes` of pages (see the module docs);
+    /// nothing is read or created yet.
     pub fn new(dir: PathBuf, max_bytes: u64) -> Offline {
         Offline { dir, max_bytes }
     }
+    /// The directory this cache reads and writes.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -147,9 +160,8 @@ impl Offline {
     }
     /// The file holding `url`'s copy.
     pub fn page_path(&self, url: &str) -> PathBuf {
-        let digest = Sha256::digest(url.as_bytes());
         self.pages_dir()
-            .join(format!("{}.page", hex::encode(digest)))
+            .join(format!("{}.page", sha256_hex(url.as_bytes())))
     }
 
     fn update<R>(

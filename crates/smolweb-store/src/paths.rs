@@ -11,14 +11,19 @@ use std::path::{Path, PathBuf};
 /// Why no paths could be chosen.
 #[derive(Debug, thiserror::Error)]
 pub enum PathsError {
+    /// Neither a data directory nor a home directory to derive one from.
     #[error("no home directory: set SMOLWEB_HOME or --data-dir")]
     NoHome,
 }
 
+/// The directories and files smolweb uses, chosen once at start (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paths {
+    /// The shared stores (pins, identities, approvals, bookmarks, history, subscriptions).
     pub data_dir: PathBuf,
+    /// The config file (it may not exist).
     pub config_file: PathBuf,
+    /// Where downloads are saved.
     pub downloads_dir: PathBuf,
     /// Rebuildable files (the offline page cache); never holds secrets.
     pub cache_dir: PathBuf,
@@ -66,21 +71,27 @@ impl Paths {
         })
     }
 
+    /// `known_hosts.toml` in the data directory.
     pub fn known_hosts(&self) -> PathBuf {
         self.data_dir.join(files::KNOWN_HOSTS)
     }
+    /// `identities/` in the data directory.
     pub fn identities_dir(&self) -> PathBuf {
         self.data_dir.join(files::IDENTITIES_DIR)
     }
+    /// `approvals.toml` in the data directory.
     pub fn approvals(&self) -> PathBuf {
         self.data_dir.join(files::APPROVALS)
     }
+    /// `bookmarks.gmi` in the data directory.
     pub fn bookmarks(&self) -> PathBuf {
         self.data_dir.join(files::BOOKMARKS)
     }
+    /// `history.toml` in the data directory.
     pub fn history(&self) -> PathBuf {
         self.data_dir.join(files::HISTORY)
     }
+    /// `subscriptions.toml` in the data directory.
     pub fn subscriptions(&self) -> PathBuf {
         self.data_dir.join(files::SUBSCRIPTIONS)
     }

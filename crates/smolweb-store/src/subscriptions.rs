@@ -1,6 +1,6 @@
 //! The human's subscriptions and what was read, in `subscriptions.toml` in the data directory.
 //!
-//! Every change goes through [`atomic::update_if`] (lock, re-read, merge, atomic replace), so a
+//! Every change goes through [`ListFile::update`] (lock, re-read, merge, atomic replace), so a
 //! browser and a CLI refreshing at once both keep their entries: a refresh adds the entries it
 //! saw to what is on disk at that moment (union by entry URL), and marking read only ever sets
 //! flags. An entry keeps its `read` flag and `first_seen` time across refreshes. Each
@@ -8,7 +8,7 @@
 //! Subscription URLs are stored normalized ([`smolweb_core::feed::subscription_url`]).
 
 use super::StoreError;
-use super::atomic::{self, Modes};
+use super::list_file::{ListFile, ListItem};
 use smolweb_core::feed::{self, Entry};
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
@@ -20,7 +20,9 @@ pub const MAX_ENTRIES: usize = 300;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoredEntry {
+    /// The entry's URL (entries are told apart by it).
     pub url: String,
+    /// The entry's title from the last refresh that listed it.
     pub title: String,
     /// RFC 3339 UTC as the feed gave it (see [`smolweb_core::feed::Entry`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,6 +30,7 @@ pub struct StoredEntry {
     /// When a refresh first saw this entry.
     #[serde(with = "time::serde::rfc3339")]
     pub first_seen: OffsetDateTime,
+    /// Has the human read it?
     #[serde(default)]
     pub read: bool,
 }
@@ -46,10 +49,12 @@ impl StoredEntry {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Subscription {
+    /// The feed's URL, normalized ([`smolweb_core::feed::subscription_url`]).
     pub url: String,
     /// The feed's title from the last successful refresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// When it was followed.
     #[serde(with = "time::serde::rfc3339")]
     pub added: OffsetDateTime,
     /// When the last refresh finished (success or failure).
@@ -72,6 +77,7 @@ impl Subscription {
     pub fn name(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.url)
     }
+    /// How many of its entries are unread.
     pub fn unread(&self) -> usize {
         self.entries.iter().filter(|e| !e.read).count()
     }
@@ -80,31 +86,24 @@ impl Subscription {
 /// What one refresh of one feed brought.
 #[derive(Clone, Debug)]
 pub enum Refreshed {
+    /// The feed was fetched and parsed.
     Ok {
+        /// The feed's title, when it gives one (kept from before otherwise).
         title: Option<String>,
+        /// Its entries, in feed order.
         entries: Vec<Entry>,
     },
     /// The fetch or the parse failed; the entries on disk are kept.
     Failed(String),
 }
 
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SubscriptionsFile {
-    #[serde(default, rename = "subscription")]
-    subscriptions: Vec<Subscription>,
-}
-
-fn render(file: &SubscriptionsFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb subscriptions and read state (shared by the browser, the CLI and the MCP server).\n\n{body}"
-    ))
-}
-
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, atomic::parse_toml::<SubscriptionsFile>, render)
+/// On disk: `[[subscription]]` tables, each with its `[[subscription.entry]]` tables.
+impl ListItem for Subscription {
+    const TABLE: &'static str = "subscription";
+    fn header() -> String {
+        "# smolweb subscriptions and read state (shared by the browser, the CLI and the MCP server).\n"
+            .into()
+    }
 }
 
 fn iso(t: OffsetDateTime) -> String {
@@ -119,33 +118,31 @@ fn second(t: OffsetDateTime) -> OffsetDateTime {
 /// The subscriptions file.
 #[derive(Clone, Debug)]
 pub struct Subscriptions {
-    path: PathBuf,
+    file: ListFile<Subscription>,
 }
 
 impl Subscriptions {
+    /// The subscriptions file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Subscriptions {
-        Subscriptions { path }
+        Subscriptions {
+            file: ListFile::new(path),
+        }
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     fn update<R>(
         &self,
-        mutate: impl FnOnce(&mut SubscriptionsFile) -> Result<(R, bool), StoreError>,
+        mutate: impl FnOnce(&mut Vec<Subscription>) -> Result<(R, bool), StoreError>,
     ) -> Result<R, StoreError> {
-        atomic::update_if(
-            &self.path,
-            Modes::DATA,
-            atomic::parse_toml::<SubscriptionsFile>,
-            render,
-            mutate,
-        )
+        self.file.update(mutate)
     }
 
     /// All subscriptions, in the order they were added.
     pub fn list(&self) -> Result<Vec<Subscription>, StoreError> {
-        Ok(atomic::read(&self.path, atomic::parse_toml::<SubscriptionsFile>)?.subscriptions)
+        self.file.read()
     }
 
     /// One subscription by URL (normalized first).
@@ -157,11 +154,11 @@ impl Subscriptions {
     /// Follow `url`. Returns the stored (normalized) URL and whether it was new.
     pub fn add(&self, url: &str, now: OffsetDateTime) -> Result<(String, bool), StoreError> {
         let url = normalize(url)?;
-        self.update(|file| {
-            if file.subscriptions.iter().any(|s| s.url == url) {
+        self.update(|subs| {
+            if subs.iter().any(|s| s.url == url) {
                 return Ok(((url.clone(), false), false));
             }
-            file.subscriptions.push(Subscription {
+            subs.push(Subscription {
                 url: url.clone(),
                 title: None,
                 added: second(now),
@@ -176,13 +173,12 @@ impl Subscriptions {
     /// Stop following `url` (its read state goes with it). `NotFound` when not followed.
     pub fn remove(&self, url: &str) -> Result<Subscription, StoreError> {
         let url = normalize(url)?;
-        self.update(|file| {
-            let i = file
-                .subscriptions
+        self.update(|subs| {
+            let i = subs
                 .iter()
                 .position(|s| s.url == url)
                 .ok_or_else(|| StoreError::NotFound(format!("no subscription to {url}")))?;
-            Ok((file.subscriptions.remove(i), true))
+            Ok((subs.remove(i), true))
         })
     }
 
@@ -208,11 +204,11 @@ impl Subscriptions {
         now: OffsetDateTime,
     ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
         let now = second(now);
-        self.update(|file| {
+        self.update(|subs| {
             let mut changed = false;
             let mut out = Vec::with_capacity(batch.len());
             for (url, outcome) in batch {
-                let Some(sub) = file.subscriptions.iter_mut().find(|s| s.url == *url) else {
+                let Some(sub) = subs.iter_mut().find(|s| s.url == *url) else {
                     out.push(Vec::new());
                     continue;
                 };
@@ -239,10 +235,9 @@ impl Subscriptions {
     /// Mark every entry with this URL read (in all subscriptions). Returns whether one was
     /// unread. Nothing is written when nothing changes.
     pub fn mark_read(&self, entry_url: &str) -> Result<bool, StoreError> {
-        self.update(|file| {
+        self.update(|subs| {
             let mut changed = false;
-            for e in file
-                .subscriptions
+            for e in subs
                 .iter_mut()
                 .flat_map(|s| s.entries.iter_mut())
                 .filter(|e| e.url == entry_url && !e.read)
@@ -257,10 +252,9 @@ impl Subscriptions {
     /// Mark all entries read, of one subscription or (None) of all. Returns how many changed.
     pub fn mark_all_read(&self, url: Option<&str>) -> Result<usize, StoreError> {
         let url = url.map(normalize).transpose()?;
-        self.update(|file| {
+        self.update(|subs| {
             let mut n = 0;
-            for sub in file
-                .subscriptions
+            for sub in subs
                 .iter_mut()
                 .filter(|s| url.as_ref().is_none_or(|u| *u == s.url))
             {

@@ -16,7 +16,7 @@
 //! next handshake (a redirect, a resumed session) agrees with this one.
 
 use super::StoreError;
-use super::atomic::{self, Modes};
+use super::list_file::{ListFile, ListItem};
 use smolweb_core::fingerprint::is_sha256_fingerprint;
 use smolweb_core::url::normalize_host;
 use std::path::PathBuf;
@@ -28,20 +28,28 @@ use time::OffsetDateTime;
 pub struct CertInfo {
     /// `sha256:<lowercase hex>` of the certificate DER.
     pub fingerprint: String,
+    /// The start of the certificate's validity.
     pub not_before: OffsetDateTime,
+    /// The certificate's expiry.
     pub not_after: OffsetDateTime,
 }
 
+/// One pinned certificate: what known_hosts remembers of host:port.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pin {
+    /// The host, normalized ([`normalize_host`]).
     pub host: String,
+    /// The port.
     pub port: u16,
+    /// `sha256:<lowercase hex>` of the pinned certificate's DER.
     pub fingerprint: String,
     /// The pinned certificate's expiry; None when pinned by fingerprint alone (treated as valid).
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub not_after: Option<OffsetDateTime>,
+    /// When this certificate was pinned.
     #[serde(with = "time::serde::rfc3339")]
     pub first_seen: OffsetDateTime,
+    /// When it was last presented (updated at most once per [`LAST_SEEN_GRANULARITY`]).
     #[serde(with = "time::serde::rfc3339")]
     pub last_seen: OffsetDateTime,
 }
@@ -67,6 +75,7 @@ impl Default for TofuPolicy {
     }
 }
 
+/// What to do with a presented certificate ([`verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// No pin yet: accept and pin.
@@ -75,16 +84,30 @@ pub enum Verdict {
     Trusted,
     /// The pin exists and differs; the pinned certificate is still valid. Refuse.
     Changed {
+        /// The fingerprint pinned.
         pinned: String,
+        /// The fingerprint presented.
         presented: String,
+        /// The pinned certificate's expiry, when known.
         pinned_not_after: Option<OffsetDateTime>,
     },
     /// The pinned certificate expired and a new one is presented: accepted per policy.
-    ReplacedExpired { pinned: String, presented: String },
+    ReplacedExpired {
+        /// The fingerprint of the expired pin.
+        pinned: String,
+        /// The fingerprint now pinned in its place.
+        presented: String,
+    },
     /// The presented certificate is not valid yet.
-    NotYetValid { not_before: OffsetDateTime },
+    NotYetValid {
+        /// When the certificate becomes valid.
+        not_before: OffsetDateTime,
+    },
     /// The presented certificate is expired (only when the policy refuses expired certs).
-    Expired { not_after: OffsetDateTime },
+    Expired {
+        /// When the certificate expired.
+        not_after: OffsetDateTime,
+    },
 }
 
 impl Verdict {
@@ -143,47 +166,55 @@ pub fn verdict(
 /// than this, so ordinary browsing does not rewrite known_hosts on every fetch.
 pub const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
 
-/// On-disk shape: `[[pin]]` tables.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PinFile {
-    #[serde(default, rename = "pin")]
-    pins: Vec<Pin>,
+/// On disk: `[[pin]]` tables, sorted by host then port.
+impl ListItem for Pin {
+    const TABLE: &'static str = "pin";
+    fn header() -> String {
+        "# smolweb known hosts: trust-on-first-use pins of server certificates.\n\
+         # fingerprint = sha256 of the certificate DER; times are RFC 3339.\n"
+            .into()
+    }
+    /// Normalize the hosts an older version stored as typed.
+    fn after_read(pins: &mut [Pin]) {
+        for pin in pins {
+            if let Ok(host) = normalize_host(&pin.host) {
+                pin.host = host;
+            }
+        }
+    }
 }
 
-impl PinFile {
-    fn find(&self, host: &str, port: u16) -> Option<usize> {
-        self.pins
-            .iter()
-            .position(|p| p.port == port && p.host.eq_ignore_ascii_case(host))
+fn find(pins: &[Pin], host: &str, port: u16) -> Option<usize> {
+    pins.iter()
+        .position(|p| p.port == port && p.host.eq_ignore_ascii_case(host))
+}
+
+fn sort(pins: &mut [Pin]) {
+    pins.sort_by(|a, b| (&a.host, a.port).cmp(&(&b.host, b.port)));
+}
+
+/// Insert or replace the pin of host:port with a fresh one.
+fn set(
+    pins: &mut Vec<Pin>,
+    host: &str,
+    port: u16,
+    fingerprint: &str,
+    not_after: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+) {
+    let pin = Pin {
+        host: host.to_ascii_lowercase(),
+        port,
+        fingerprint: fingerprint.to_ascii_lowercase(),
+        not_after: not_after.map(seconds),
+        first_seen: seconds(now),
+        last_seen: seconds(now),
+    };
+    match find(pins, host, port) {
+        Some(i) => pins[i] = pin,
+        None => pins.push(pin),
     }
-    fn sort(&mut self) {
-        self.pins
-            .sort_by(|a, b| (&a.host, a.port).cmp(&(&b.host, b.port)));
-    }
-    /// Insert or replace the pin of host:port with a fresh one.
-    fn set(
-        &mut self,
-        host: &str,
-        port: u16,
-        fingerprint: &str,
-        not_after: Option<OffsetDateTime>,
-        now: OffsetDateTime,
-    ) {
-        let pin = Pin {
-            host: host.to_ascii_lowercase(),
-            port,
-            fingerprint: fingerprint.to_ascii_lowercase(),
-            not_after: not_after.map(seconds),
-            first_seen: seconds(now),
-            last_seen: seconds(now),
-        };
-        match self.find(host, port) {
-            Some(i) => self.pins[i] = pin,
-            None => self.pins.push(pin),
-        }
-        self.sort();
-    }
+    sort(pins);
 }
 
 /// A host as the store keys it (see the module doc); refused hosts are `Invalid`.
@@ -191,38 +222,15 @@ fn host_key(host: &str) -> Result<String, StoreError> {
     normalize_host(host).map_err(|e| StoreError::Invalid(format!("{e}")))
 }
 
-/// Parse the file and normalize the hosts an older version stored as typed.
-fn parse_pins(text: &str) -> Result<PinFile, toml::de::Error> {
-    let mut file: PinFile = atomic::parse_toml(text)?;
-    for pin in &mut file.pins {
-        if let Ok(host) = normalize_host(&pin.host) {
-            pin.host = host;
-        }
-    }
-    Ok(file)
-}
-
-/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
-pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
-    super::fuzzing::check(text, parse_pins, render)
-}
-
 /// Stored timestamps are whole seconds (readable, and stable through a round trip).
 fn seconds(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
 }
 
-fn render(file: &PinFile) -> Result<String, StoreError> {
-    let body = atomic::render_toml(file)?;
-    Ok(format!(
-        "# smolweb known hosts: trust-on-first-use pins of server certificates.\n\
-         # fingerprint = sha256 of the certificate DER; times are RFC 3339.\n\n{body}"
-    ))
-}
-
 /// The result of [`KnownHosts::check`].
 #[derive(Debug)]
 pub struct Checked {
+    /// The decision about the certificate.
     pub verdict: Verdict,
     /// Set when the verdict pinned a certificate (first use, an expired pin replaced) but
     /// the pin could not be written: the connection may go on, the pin lasts only as long as
@@ -233,14 +241,15 @@ pub struct Checked {
 /// The known_hosts file (clones share the pins kept in memory after a failed save).
 #[derive(Clone, Debug)]
 pub struct KnownHosts {
-    path: PathBuf,
+    file: ListFile<Pin>,
     unsaved: Arc<Mutex<Vec<Pin>>>,
 }
 
 impl KnownHosts {
+    /// The known_hosts file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> KnownHosts {
         KnownHosts {
-            path,
+            file: ListFile::new(path),
             unsaved: Arc::default(),
         }
     }
@@ -249,9 +258,9 @@ impl KnownHosts {
     }
     /// The pin of host:port: on disk, else kept in memory after a failed save.
     fn lookup(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
-        let mut file = self.load()?;
-        if let Some(i) = file.find(host, port) {
-            return Ok(Some(file.pins.swap_remove(i)));
+        let mut pins = self.file.read()?;
+        if let Some(i) = find(&pins, host, port) {
+            return Ok(Some(pins.swap_remove(i)));
         }
         let unsaved = self.unsaved();
         Ok(unsaved
@@ -259,22 +268,18 @@ impl KnownHosts {
             .find(|p| p.port == port && p.host == host)
             .cloned())
     }
+    /// The file this store reads and writes.
     pub fn path(&self) -> &std::path::Path {
-        &self.path
+        self.file.path()
     }
-    fn load(&self) -> Result<PinFile, StoreError> {
-        atomic::read(&self.path, parse_pins)
-    }
-    fn update<R>(&self, mutate: impl FnOnce(&mut PinFile) -> (R, bool)) -> Result<R, StoreError> {
-        atomic::update_if(&self.path, Modes::DATA, parse_pins, render, |f| {
-            Ok(mutate(f))
-        })
+    fn update<R>(&self, mutate: impl FnOnce(&mut Vec<Pin>) -> (R, bool)) -> Result<R, StoreError> {
+        self.file.update(|pins| Ok(mutate(pins)))
     }
     /// All pins, sorted by host then port.
     pub fn list(&self) -> Result<Vec<Pin>, StoreError> {
-        let mut file = self.load()?;
-        file.sort();
-        Ok(file.pins)
+        let mut pins = self.file.read()?;
+        sort(&mut pins);
+        Ok(pins)
     }
     /// The pin of host:port (on disk, or kept in memory after a failed save).
     pub fn get(&self, host: &str, port: u16) -> Result<Option<Pin>, StoreError> {
@@ -324,16 +329,23 @@ impl KnownHosts {
                 not_saved: None,
             });
         }
-        let written = self.update(|file| {
-            let idx = file.find(host, port);
-            let v = verdict(idx.map(|i| &file.pins[i]), cert, now, policy);
+        let written = self.update(|pins| {
+            let idx = find(pins, host, port);
+            let v = verdict(idx.map(|i| &pins[i]), cert, now, policy);
             let changed = match (&v, idx) {
                 (Verdict::FirstUse | Verdict::ReplacedExpired { .. }, _) => {
-                    file.set(host, port, &cert.fingerprint, Some(cert.not_after), now);
+                    set(
+                        pins,
+                        host,
+                        port,
+                        &cert.fingerprint,
+                        Some(cert.not_after),
+                        now,
+                    );
                     true
                 }
-                (Verdict::Trusted, Some(i)) if needs_write(&v, &file.pins[i], now) => {
-                    let pin = &mut file.pins[i];
+                (Verdict::Trusted, Some(i)) if needs_write(&v, &pins[i], now) => {
+                    let pin = &mut pins[i];
                     pin.last_seen = seconds(now);
                     pin.not_after = Some(seconds(cert.not_after));
                     true
@@ -412,9 +424,9 @@ impl KnownHosts {
                 "not a sha256:<64 hex> fingerprint: {fingerprint}"
             )));
         }
-        self.update(|file| match file.find(host, port) {
-            Some(i) if file.pins[i].fingerprint.eq_ignore_ascii_case(fingerprint) => {
-                let pin = &mut file.pins[i];
+        self.update(|pins| match find(pins, host, port) {
+            Some(i) if pins[i].fingerprint.eq_ignore_ascii_case(fingerprint) => {
+                let pin = &mut pins[i];
                 let fill = pin.not_after.is_none() && not_after.is_some();
                 if fill {
                     pin.not_after = not_after.map(seconds);
@@ -422,7 +434,7 @@ impl KnownHosts {
                 (false, fill)
             }
             _ => {
-                file.set(host, port, fingerprint, not_after, now);
+                set(pins, host, port, fingerprint, not_after, now);
                 (true, true)
             }
         })
@@ -435,9 +447,9 @@ impl KnownHosts {
         unsaved.retain(|p| !(p.port == port && &p.host == host));
         let in_memory = unsaved.len() != before;
         drop(unsaved);
-        let on_disk = self.update(|file| match file.find(host, port) {
+        let on_disk = self.update(|pins| match find(pins, host, port) {
             Some(i) => {
-                file.pins.remove(i);
+                pins.remove(i);
                 (true, true)
             }
             None => (false, false),

@@ -1,7 +1,6 @@
 //! Self-signed server certificates for the test servers.
 
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
-use sha2::{Digest, Sha256};
 use time::{Duration, OffsetDateTime};
 
 /// A certificate and its private key (ECDSA P-256, SAN localhost + 127.0.0.1).
@@ -24,9 +23,10 @@ impl Clone for TestCert {
     }
 }
 
-/// `sha256:<hex>` of DER bytes (the fingerprint format of smolweb's stores).
+/// `sha256:<hex>` of DER bytes: the fingerprint smolweb's stores use, computed by the same
+/// helper ([`smolweb_core::fingerprint::sha256_fingerprint`]).
 pub fn fingerprint(der: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(der)))
+    smolweb_core::fingerprint::sha256_fingerprint(der)
 }
 
 impl TestCert {

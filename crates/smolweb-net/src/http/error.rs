@@ -4,42 +4,80 @@ use crate::FetchError;
 use smolweb_core::code::ErrorCode;
 use std::time::Duration;
 
+/// Why a web fetch gave no usable answer (see [`WebError::code`] and [`WebError::retryable`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WebError {
+    /// The URL or the arguments are unusable; says why.
     #[error("{0}")]
     InvalidInput(String),
     /// The guard, robots.txt or a redirect rule refused. `retryable` only for a robots.txt
     /// that could not be read (try again later, the same way).
     #[error("{message}")]
-    PolicyRejected { message: String, retryable: bool },
+    PolicyRejected {
+        /// Which rule refused, for the person or agent.
+        message: String,
+        /// Worth trying again later.
+        retryable: bool,
+    },
+    /// The host name did not resolve.
     #[error("cannot resolve {host}: {message}")]
-    Dns { host: String, message: String },
+    Dns {
+        /// The host name.
+        host: String,
+        /// The resolver's reason.
+        message: String,
+    },
+    /// No connection could be made (TCP or TLS).
     #[error("cannot connect to {host}: {message}")]
-    Connection { host: String, message: String },
+    Connection {
+        /// The host.
+        host: String,
+        /// Why.
+        message: String,
+    },
+    /// The one budget for every hop and the body ran out (the budget it had).
     #[error("timed out after {0:?}")]
     Timeout(Duration),
+    /// A redirect could not be followed (too many, a loop, a bad or refused target); says why.
     #[error("{0}")]
     Redirect(String),
+    /// The answer could not be read as HTTP or as its declared encoding; says why.
     #[error("{0}")]
     InvalidResponse(String),
     /// The server answered 4xx/5xx (its page is still returned). Retryable for 408, 429, 5xx.
     #[error("{message}")]
     Status {
+        /// The HTTP status code.
         status: u16,
+        /// The status line's meaning, for the person or agent.
         message: String,
+        /// Worth trying again later.
         retryable: bool,
     },
+    /// The body is not something smolweb can turn into text (an image, an archive, ...).
     #[error("unsupported content type {content_type} ({bytes} bytes): only text can be read")]
-    Unsupported { content_type: String, bytes: u64 },
+    Unsupported {
+        /// The Content-Type as sent (or sniffed).
+        content_type: String,
+        /// How many body bytes arrived.
+        bytes: u64,
+    },
     /// A PDF without text that can be read (encrypted, images only, too large); `reason` says
     /// which.
     #[error("this PDF ({bytes} bytes) has no text smolweb can read: {reason}")]
-    UnreadablePdf { reason: String, bytes: u64 },
+    UnreadablePdf {
+        /// Why no text could be read.
+        reason: String,
+        /// How many body bytes arrived.
+        bytes: u64,
+    },
+    /// A bug or an impossible state on our side; says what.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
 impl WebError {
+    /// The `fetch_url` contract's error code for this failure.
     pub fn code(&self) -> ErrorCode {
         match self {
             WebError::InvalidInput(_) => ErrorCode::InvalidInput,
@@ -56,6 +94,7 @@ impl WebError {
         }
     }
 
+    /// May the same request succeed if tried again later?
     pub fn retryable(&self) -> bool {
         match self {
             WebError::PolicyRejected { retryable, .. } | WebError::Status { retryable, .. } => {

@@ -4,9 +4,9 @@
 //! parses their bytes.
 
 use super::WebError;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use rustls::{ClientConfig, RootCertStore};
-use rustls_pki_types::CertificateDer;
-use rustls_pki_types::pem::PemObject;
 use std::sync::Arc;
 
 /// Build the client configuration.
@@ -32,8 +32,10 @@ pub fn client_config(extra_roots: &[CertificateDer<'static>]) -> Result<ClientCo
 /// Why a PEM file gave no root certificate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PemError {
+    /// The file could not be read as PEM; the parser's reason.
     #[error("not a PEM certificate file: {0}")]
     Unreadable(String),
+    /// The file holds no certificate.
     #[error("no certificate in the file")]
     Empty,
 }

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 /// Entries are pruned when the map grows past this many hosts.
 const PRUNE_AT: usize = 256;
 
+/// Spaces requests to each host (see the module docs); every caller holding it shares the turns.
 pub struct Pacer {
     interval: Duration,
     clock: Arc<dyn Clock>,
@@ -22,6 +23,7 @@ pub struct Pacer {
 }
 
 impl Pacer {
+    /// A pacer giving each host one turn per `interval` (zero: only 44 pushbacks wait).
     pub fn new(interval: Duration, clock: Arc<dyn Clock>) -> Pacer {
         Pacer {
             interval,

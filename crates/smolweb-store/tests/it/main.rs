@@ -9,6 +9,7 @@
 
 mod store_approvals;
 mod store_bookmarks_history;
+mod store_formats;
 mod store_identity;
 mod store_links;
 mod store_offline;

@@ -1,8 +1,6 @@
 //! Client identities on disk: generation, layout and modes, scope lookup, update, removal,
 //! export, corrupt metadata.
 
-use rustls_pki_types::CertificateDer;
-use rustls_pki_types::pem::PemObject;
 use smolweb_core::fingerprint::sha256_fingerprint as fingerprint_of;
 use smolweb_store::StoreError;
 use smolweb_store::identity::{CreatedBy, Identities, KeyAlgorithm, NewIdentity, Scope};
@@ -54,7 +52,9 @@ fn create_makes_a_valid_self_signed_certificate() {
         assert_eq!(id.scope.host, "example.org");
         assert_eq!(id.not_before, NOW - time::Duration::minutes(1));
         assert_eq!(id.not_after, NOW + time::Duration::days(30));
-        let der = CertificateDer::from_pem_slice(id.cert_pem.as_bytes()).unwrap();
+        let (_, pem) = x509_parser::pem::parse_x509_pem(id.cert_pem.as_bytes()).unwrap();
+        assert_eq!(pem.label, "CERTIFICATE");
+        let der = pem.contents;
         assert_eq!(id.fingerprint, fingerprint_of(&der));
         let (_, x509) = x509_parser::parse_x509_certificate(&der).unwrap();
         let cn = x509.subject().iter_common_name().next().unwrap();
