@@ -302,7 +302,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
                 "{} loading {}  {}  (esc cancels)",
                 SPINNER[frame],
                 l.url,
-                human_bytes(l.bytes)
+                smolweb_core::text::human_bytes(l.bytes)
             )
         }
         None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
@@ -344,15 +344,6 @@ fn tail_cells(text: &str, max: usize) -> String {
         w += cw;
     }
     out.into_iter().rev().collect()
-}
-
-/// "12.3 kB".
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        0..1000 => format!("{n} B"),
-        1000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
 }
 
 fn draw_popups(f: &mut Frame, app: &App, page: Rect) {

@@ -86,7 +86,7 @@ impl App {
         let question = format!(
             "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
             page.mime.essence(),
-            crate::view::human_bytes(page.size() as u64),
+            smolweb_core::text::human_bytes(page.size() as u64),
         );
         let fx = self.ask(question.clone(), Pending::Download { page, name });
         self.dialog.show(super::Popup::Download(question));

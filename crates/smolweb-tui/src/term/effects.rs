@@ -6,7 +6,7 @@
 mod feeds;
 
 use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
-use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo, about};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_store::tofu::CertInfo;
@@ -410,8 +410,11 @@ impl StoreWorker {
 /// that cannot be read is an error naming its file, never an empty list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
-        "about:bookmarks" => client.bookmarks().list().map(|b| pages::bookmarks_page(&b)),
-        "about:history" => client.history().list().map(|v| pages::history_page(&v)),
+        "about:bookmarks" => client.bookmarks().list().map(|b| {
+            let note = pages::bookmarks_note(b.is_empty());
+            about::bookmarks_page(&b, Some(note))
+        }),
+        "about:history" => client.history().list().map(|v| about::history_page(&v)),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         _ => return None,
     };

@@ -159,7 +159,7 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         title: None,
         at: time::macros::datetime!(2026-12-01 0:00 UTC),
     }];
-    let page = smolweb_tui::app::pages::history_page(&visits);
+    let page = smolweb_client::about::history_page(&visits);
     let mut app = app_sized(80, 10);
     open(&mut app, "about:history", gem("about:history", &page));
     assert!(
@@ -488,7 +488,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         "{fx:?}"
     );
     // The bookmarks page, as the shell makes it from the store.
-    let page = smolweb_tui::app::pages::bookmarks_page(&app.lists.bookmarks);
+    let page = smolweb_client::about::bookmarks_page(&app.lists.bookmarks, None);
     let (id, _, _) = fetch(&press(&mut app, &["B"]));
     answer(&mut app, id, gem("about:bookmarks", &page));
     assert!(screen(&app).contains("[1] Big one"));
@@ -532,7 +532,7 @@ fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
         other => panic!("{other:?}"),
     };
     assert!(
-        q.contains("paper.pdf") && q.contains("application/pdf") && q.contains("2.5 kB"),
+        q.contains("paper.pdf") && q.contains("application/pdf") && q.contains("2.4 KiB"),
         "{q}"
     );
     assert!(q.contains("open with xdg-open"), "{q}");

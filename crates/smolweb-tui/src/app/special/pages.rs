@@ -1,6 +1,7 @@
 //! The built-in pages as gemtext: help (from the live keymap), messages, errors, the
-//! changed-certificate warning, the client-certificate requests (60/61/62), and the pages
-//! made from the stores (bookmarks, history, pins). Pure: the shell reads the stores.
+//! changed-certificate warning, the client-certificate requests (60/61/62), and the pins page
+//! (about:trust). Pure: the shell reads the stores. The bookmarks and history pages have one
+//! owner, the client's `about` module; [`bookmarks_note`] is what the browser adds to the first.
 
 use super::{PageAction, Reach, Special};
 use crate::keymap::{Action, Context, Keymap};
@@ -8,8 +9,6 @@ use smolweb_client::RequestInfo;
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_net::{CertChange, FetchError};
-use smolweb_store::bookmarks::Bookmark;
-use smolweb_store::history::Visit;
 use smolweb_store::identity::Identity;
 use smolweb_store::tofu::Pin;
 use std::fmt::Write;
@@ -166,48 +165,13 @@ pub fn client_cert_page(
     (synth("identity", &g), special)
 }
 
-/// Untrusted text (titles from capsules) on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
-/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
-fn one_line(s: &str) -> String {
-    smolweb_core::text::sanitize_line(s).into_owned()
-}
-
-/// about:bookmarks.
-pub fn bookmarks_page(list: &[Bookmark]) -> String {
-    let mut g = String::from("# Bookmarks\n\n");
-    if list.is_empty() {
-        g.push_str("No bookmarks yet: press m on a page to add it.\n");
-        return g;
+/// The browser's note on its bookmarks page: how to add one, or how to edit them.
+pub fn bookmarks_note(empty: bool) -> &'static str {
+    if empty {
+        "Press m on a page to bookmark it."
+    } else {
+        "Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help)."
     }
-    g.push_str("Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help).\n\n");
-    for b in list {
-        let title = one_line(&b.title);
-        let label = if title.trim().is_empty() {
-            b.url.as_str()
-        } else {
-            title.as_str()
-        };
-        let _ = writeln!(g, "=> {} {}", b.url, label);
-    }
-    g
-}
-
-/// about:history: every visit shows its date and a title, or its URL when it has none.
-pub fn history_page(visits: &[Visit]) -> String {
-    let mut g = String::from("# History\n\n");
-    if visits.is_empty() {
-        g.push_str("Nothing visited yet.\n");
-    }
-    for v in visits.iter().take(500) {
-        let title = v.title.as_deref().map(one_line).unwrap_or_default();
-        let label = if title.trim().is_empty() {
-            v.url.as_str()
-        } else {
-            title.as_str()
-        };
-        let _ = writeln!(g, "=> {} {} {}", v.url, v.at.date(), label);
-    }
-    g
 }
 
 /// How often a pin's "last seen" is written (the store spares writes).
