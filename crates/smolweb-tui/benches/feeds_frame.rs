@@ -88,11 +88,36 @@ fn bench(c: &mut Criterion) {
     c.bench_function("about_feeds_10000_first_frame", |b| {
         b.iter(|| black_box(shown(black_box(&subs), &mut term)))
     });
+    // One-row steps from the top to the bottom (past it a press changes nothing), so every
+    // measured step really moves: at the bottom the bench starts again from the top, as
+    // `page_down_step` does.
+    let steps = {
+        let mut probe = shown(&subs, &mut term);
+        let mut before = term.backend().buffer().clone();
+        let mut n = 0usize;
+        loop {
+            probe.update(Msg::Key(Key::ch('j')));
+            term.draw(|f| view::draw(f, &probe)).unwrap();
+            let now = term.backend().buffer().clone();
+            if now == before || n > 10_000_000 {
+                break n.max(1);
+            }
+            before = now;
+            n += 1;
+        }
+    };
+    eprintln!("about_feeds_10000_scroll_step: {steps} steps from top to bottom");
     let mut app = shown(&subs, &mut term);
+    let mut taken = 0usize;
     c.bench_function("about_feeds_10000_scroll_step", |b| {
         b.iter(|| {
+            if taken == steps {
+                app.update(Msg::Key(Key::ch('g')));
+                taken = 0;
+            }
             app.update(Msg::Key(Key::ch('j')));
             term.draw(|f| view::draw(f, &app)).unwrap();
+            taken += 1;
         })
     });
 }

@@ -40,7 +40,7 @@ use smolweb_client::config::Tui;
 
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::{download_name, handler_for};
-pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
+pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
 pub(crate) use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
@@ -267,10 +267,10 @@ impl App {
             Msg::Done(Err(ShellError::Start {
                 program,
                 url,
-                message,
+                source,
             })) => self.ask(
                 format!(
-                    "Cannot start {program}: {message}. Copy {url} to the clipboard instead? (y/n)"
+                    "Cannot start {program}: {source}. Copy {url} to the clipboard instead? (y/n)"
                 ),
                 dialog::Pending::Copy(url),
             ),

@@ -10,10 +10,12 @@
 
 use super::dialog::Pending;
 use super::special::{PageAction, Special, pages};
-use super::{App, Effect, FetchOptions};
+use super::{App, Effect, FetchOptions, ShellError};
 use crate::keymap::Action;
 use smolweb_client::feeds::{Candidate, candidates};
-use smolweb_client::offline::OfflineCopy;
+use smolweb_client::offline::{OfflineCopy, OfflineError};
+use smolweb_store::StoreError;
+use std::sync::Arc;
 
 /// The built-in page that asks which feed to follow.
 pub const CHOOSE_FEED: &str = "about:subscribe";
@@ -85,11 +87,45 @@ pub enum FeedMsg {
     /// A refresh moved on.
     Progress { done: usize, total: usize },
     /// A refresh ended (Err: the store could not be read).
-    Refreshed(Result<RefreshSummary, String>),
+    Refreshed(Result<RefreshSummary, FeedError>),
     /// A fetch failed for a network reason and an offline copy exists.
     Offer(Offer),
     /// A feed or offline change: a sentence for the status line, or why it failed.
-    Changed(Result<String, String>),
+    Changed(Result<String, FeedError>),
+}
+
+/// Why feed or offline work failed, its cause kept as the source (`Arc`: messages clone).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum FeedError {
+    /// The subscriptions or the reading list could not be read or written.
+    #[error(transparent)]
+    Store(Arc<StoreError>),
+    /// Saving or keeping an offline copy failed.
+    #[error(transparent)]
+    Offline(Arc<OfflineError>),
+    /// The feed is followed, but fetching it the first time failed.
+    #[error("following {url}, but its first fetch failed: {reason}")]
+    FirstFetch {
+        /// The feed.
+        url: String,
+        /// Why, as the client's refresh says it.
+        reason: String,
+    },
+    /// The store thread is not running, so the work was not done.
+    #[error(transparent)]
+    Shell(#[from] ShellError),
+}
+
+impl From<StoreError> for FeedError {
+    fn from(e: StoreError) -> Self {
+        FeedError::Store(Arc::new(e))
+    }
+}
+
+impl From<OfflineError> for FeedError {
+    fn from(e: OfflineError) -> Self {
+        FeedError::Offline(Arc::new(e))
+    }
 }
 
 /// "3 min", "2 h", "5 days": an age for people.
@@ -168,7 +204,7 @@ impl App {
                 self.follow_feed_page()
             }
             FeedMsg::Changed(Err(e)) => {
-                self.set_error(e);
+                self.set_error(e.to_string());
                 Vec::new()
             }
         }

@@ -61,27 +61,54 @@ pub enum Msg {
     Feeds(super::FeedMsg),
 }
 
-/// Why work the shell did for the app failed (a store change, a download, a program).
+/// Why work the shell did for the app failed (a store change, a download, a program). The
+/// cause is kept as the error's source; `Arc` keeps the messages cloneable.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum ShellError {
+    /// A store read or write failed.
     #[error(transparent)]
     Store(Arc<StoreError>),
-    #[error("cannot write {}: {message}", path.display())]
-    Write { path: PathBuf, message: String },
+    /// A download could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// Every name tried for a download exists already.
     #[error("too many files named {name} in {}", dir.display())]
-    NameTaken { name: String, dir: PathBuf },
+    NameTaken {
+        /// The name asked for.
+        name: String,
+        /// The downloads directory.
+        dir: PathBuf,
+    },
+    /// `[tui] external_command` is empty.
     #[error("no external command configured")]
     NoCommand,
+    /// A link of another scheme than http(s) and mailto reached the opener.
     #[error("not handed to an external program: only http(s) and mailto links are ({scheme}:)")]
-    NotOpened { scheme: String },
-    #[error("cannot start {program} for {url}: {message}")]
-    Start {
-        program: String,
-        url: String,
-        message: String,
+    NotOpened {
+        /// Its scheme (sanitized).
+        scheme: String,
     },
-    #[error("not done: the store thread is not running ({0})")]
-    NoStoreThread(String),
+    /// The external program could not be started.
+    #[error("cannot start {program} for {url}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// What it was to open.
+        url: String,
+        /// Why it did not start.
+        source: Arc<std::io::Error>,
+    },
+    /// The store thread could not be started.
+    #[error("not done: the store thread did not start ({0})")]
+    NoStoreThread(#[source] Arc<std::io::Error>),
+    /// The store thread has stopped (it no longer takes work).
+    #[error("not done: the store thread has stopped")]
+    StoreThreadStopped,
 }
 
 impl From<StoreError> for ShellError {

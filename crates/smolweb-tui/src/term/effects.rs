@@ -36,9 +36,17 @@ pub(super) struct Shell {
 enum Job {
     Op(StoreOp),
     PollStores,
-    Save { page: Arc<Page>, name: String },
-    Open { page: Arc<Page>, name: String },
+    Save {
+        page: Arc<Page>,
+        name: String,
+    },
+    Open {
+        page: Arc<Page>,
+        name: String,
+    },
     Feed(feeds::FeedJob),
+    /// Store work of a feed effect, whose answer an async task awaits.
+    Call(Box<dyn FnOnce(&Client) + Send>),
 }
 
 impl Shell {
@@ -60,13 +68,14 @@ impl Shell {
                         Job::Save { page, name } => worker.save(&page, &name),
                         Job::Open { page, name } => worker.open(&page, &name),
                         Job::Feed(job) => worker.feed_job(job),
+                        Job::Call(work) => work(&worker.client),
                     }
                 }
             });
         let jobs = match started {
             Ok(_) => Some(jobs),
             Err(e) => {
-                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(e.to_string()))));
+                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(Arc::new(e)))));
                 None
             }
         };
@@ -81,12 +90,8 @@ impl Shell {
 
     /// Hand work to the store thread, or say why it cannot be done.
     fn job(&self, job: Job) {
-        let sent = match &self.jobs {
-            Some(jobs) => jobs.send(job).map_err(|e| e.to_string()),
-            None => Err("it did not start".to_string()),
-        };
-        if let Err(why) = sent {
-            self.send(Msg::Done(Err(ShellError::NoStoreThread(why))));
+        if let Err(e) = send_job(self.jobs.as_ref(), job) {
+            self.send(Msg::Done(Err(e)));
         }
     }
 
@@ -199,6 +204,13 @@ impl Shell {
             t.handle.abort();
         }
     }
+}
+
+/// Hand work to the store thread (None: it did not start, which was reported then).
+fn send_job(jobs: Option<&std::sync::mpsc::Sender<Job>>, job: Job) -> Result<(), ShellError> {
+    jobs.ok_or(ShellError::StoreThreadStopped)?
+        .send(job)
+        .map_err(|_| ShellError::StoreThreadStopped)
 }
 
 fn downloads_dir(client: &Client) -> PathBuf {
@@ -446,7 +458,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 pub(super) fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
     let failed = |path: &std::path::Path, e: std::io::Error| ShellError::Write {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source: Arc::new(e),
     };
     std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     let (stem, ext) = match name.rsplit_once('.') {
@@ -545,7 +557,7 @@ fn start(command: &str, url: &str) -> Result<String, ShellError> {
         .map_err(|e| ShellError::Start {
             program: program.to_string(),
             url: url.to_string(),
-            message: e.to_string(),
+            source: Arc::new(e),
         })?;
     std::thread::spawn(move || child.wait());
     Ok(format!("opened {url} with {program}"))

@@ -160,9 +160,11 @@ fn refresh_on_demand_runs_once_at_a_time() {
     let fx = press(&mut app, &["alt-r"]);
     assert!(feed_ops(&fx).is_empty());
     assert!(app.status.text.contains("already refreshing"));
-    app.update(Msg::Feeds(FeedMsg::Refreshed(Err(
-        "feeds.toml: broken".into()
-    ))));
+    let broken = smolweb_store::StoreError::Corrupt {
+        path: "feeds.toml".into(),
+        reason: "broken".into(),
+    };
+    app.update(Msg::Feeds(FeedMsg::Refreshed(Err(broken.into()))));
     assert!(app.status.error && app.status.text.contains("feeds.toml"));
     assert_eq!(feed_ops(&press(&mut app, &["alt-r"])), [FeedOp::Refresh]);
 }

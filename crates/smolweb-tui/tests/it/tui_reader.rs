@@ -217,7 +217,7 @@ fn the_browser_key_opens_the_page_externally_and_offers_to_copy_on_failure() {
     app.update(Msg::Done(Err(ShellError::Start {
         program: "xdg-open".into(),
         url: POST.into(),
-        message: "No such file or directory".into(),
+        source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
     })));
     assert!(
         matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains(POST) && q.contains("Copy")),

@@ -457,7 +457,7 @@ fn an_opener_that_cannot_start_offers_to_copy_the_url() {
     app.update(Msg::Done(Err(ShellError::Start {
         program: "xdg-open".into(),
         url: "https://web.test/x".into(),
-        message: "No such file or directory".into(),
+        source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
     })));
     assert!(
         matches!(&app.dialog.popup, Some(Popup::Confirm(q))
