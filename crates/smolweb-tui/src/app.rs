@@ -17,6 +17,7 @@
 //! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
 //! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
 
+mod ctx;
 mod dialog;
 mod download;
 mod feeds;
@@ -38,6 +39,7 @@ use crate::layout::{Kind, Pos};
 use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;
 
+pub(crate) use ctx::{Ctx, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::{download_name, handler_for};
 pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
@@ -107,6 +109,33 @@ pub enum SetupError {
     #[error(transparent)]
     Theme(#[from] ThemeError),
 }
+
+/// The context the app lends a room: its fields other than the room's own (disjoint
+/// borrows, so the room's state can be borrowed beside it).
+macro_rules! lend {
+    ($app:ident) => {
+        $crate::app::Ctx {
+            tabs: &mut $app.tabs,
+            status: &mut $app.status,
+            dialog: &mut $app.dialog,
+            keymap: &$app.keymap,
+            settings: &$app.settings,
+            now: $app.now,
+            then: Vec::new(),
+        }
+    };
+}
+pub(crate) use lend;
+
+/// Built-in pages made from the shared stores: made again (in place, keeping the reader's
+/// place) when a store changes while one is shown, and when history returns to one.
+const STORE_PAGES: [&str; 5] = [
+    "about:feeds",
+    "about:offline",
+    "about:bookmarks",
+    "about:history",
+    "about:trust",
+];
 
 /// The whole browser state, by room.
 #[derive(Debug)]
@@ -262,7 +291,7 @@ impl App {
             Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
             Msg::Done(Ok(text)) => {
                 self.set_status(text);
-                self.follow_store_page()
+                self.follow(vec![Then::RemakeStorePage])
             }
             Msg::Done(Err(ShellError::Start {
                 program,
@@ -278,7 +307,7 @@ impl App {
                 self.set_error(e.to_string());
                 Vec::new()
             }
-            Msg::Feeds(m) => self.on_feeds(m),
+            Msg::Feeds(m) => self.feeds_room(|feeds, ctx| feeds.update(m, ctx)),
         };
         self.refresh_frame();
         fx
@@ -366,19 +395,41 @@ impl App {
         Some(((last + 1) * 100 / total).min(100))
     }
 
-    /// A store changed: a page made from the stores is made again (in place, keeping the
-    /// reader's place). The status line keeps the message of the change.
-    fn follow_store_page(&mut self) -> Vec<Effect> {
-        let url = match self.current_url() {
-            Some(u @ ("about:trust" | "about:bookmarks" | "about:history")) => u.to_string(),
-            _ => return Vec::new(),
-        };
-        if self.tab().is_some_and(|t| t.loading.is_some()) {
-            return Vec::new();
+    /// Lend the context to the feeds room, then route what it left to the app.
+    fn feeds_room(&mut self, f: impl FnOnce(&mut Feeds, &mut Ctx) -> Vec<Effect>) -> Vec<Effect> {
+        let mut ctx = lend!(self);
+        let mut fx = f(&mut self.feeds, &mut ctx);
+        let then = ctx.then;
+        fx.extend(self.follow(then));
+        fx
+    }
+
+    /// Carry out the work rooms left to the app, in order.
+    fn follow(&mut self, then: Vec<Then>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        for t in then {
+            match t {
+                Then::Go { url, opts, replace } => fx.extend(self.navigate(&url, opts, replace)),
+                // A page made from the stores is made again (in place, keeping the reader's
+                // place), unless a load is under way. The status line keeps its message.
+                Then::RemakeStorePage => {
+                    let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) else {
+                        continue;
+                    };
+                    if self.tab().is_some_and(|t| t.loading.is_some()) {
+                        continue;
+                    }
+                    let (url, status) = (url.to_string(), self.status.clone());
+                    fx.extend(self.navigate(&url, FetchOptions::default(), true));
+                    self.status = status;
+                }
+                Then::BackKeepingStatus => {
+                    let status = self.status.clone();
+                    fx.extend(self.go_back());
+                    self.status = status;
+                }
+            }
         }
-        let status = self.status.clone();
-        let fx = self.navigate(&url, FetchOptions::default(), true);
-        self.status = status;
         fx
     }
 

@@ -279,7 +279,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if let Some(web) = app.web_badge() {
         info.push(web);
     }
-    match app.feeds.refreshing {
+    match app.feeds.refreshing() {
         Some((_, 0)) => info.push("feeds…".to_string()),
         Some((done, total)) => info.push(format!("feeds {done}/{total}")),
         None => {}

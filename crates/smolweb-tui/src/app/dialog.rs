@@ -150,8 +150,12 @@ impl super::App {
                 self.set_status(format!("opening {name}…"));
                 vec![Effect::Open { page, name }]
             }
-            Some(Answer::Yes(Pending::SaveOffline(url))) => self.save_offline(url, true),
-            Some(Answer::Open(Pending::SaveOffline(url))) => self.save_offline(url, false),
+            Some(Answer::Yes(Pending::SaveOffline(url))) => {
+                self.feeds_room(|feeds, ctx| feeds.save_offline(url, true, ctx))
+            }
+            Some(Answer::Open(Pending::SaveOffline(url))) => {
+                self.feeds_room(|feeds, ctx| feeds.save_offline(url, false, ctx))
+            }
             Some(Answer::Open(_)) => Vec::new(),
             Some(Answer::Yes(Pending::Approve(id))) => {
                 vec![Effect::Store(StoreOp::Approve { id })]

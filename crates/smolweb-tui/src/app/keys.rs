@@ -208,12 +208,14 @@ impl App {
             }
             Action::ReaderFull => return self.toggle_web_full(),
             Action::OpenInBrowser => return self.open_in_browser(),
-            Action::Subscribe => return self.toggle_subscription(),
+            Action::Subscribe
+            | Action::RefreshFeeds
+            | Action::SaveOffline
+            | Action::OfflineCopy => {
+                return self.feeds_room(|feeds, ctx| feeds.act(action, ctx));
+            }
             Action::Feeds => return go(self, "about:feeds"),
-            Action::RefreshFeeds => return self.refresh_feeds(),
-            Action::SaveOffline => return self.toggle_offline(),
             Action::OfflinePages => return go(self, "about:offline"),
-            Action::OfflineCopy => return self.read_offline_copy(),
         }
         Vec::new()
     }

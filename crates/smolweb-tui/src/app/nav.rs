@@ -9,21 +9,11 @@ use super::dialog::Pending;
 use super::loads::Request;
 use super::special::{PageAction, Special, pages};
 use super::{App, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, View};
-use crate::layout::Doc;
 use smolweb_client::Outcome;
 use smolweb_core::page::Content;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_net::{FetchError, TofuState};
 use std::sync::Arc;
-
-/// Built-in pages made from the shared stores: made again when history returns to them.
-const STORE_PAGES: [&str; 5] = [
-    "about:feeds",
-    "about:offline",
-    "about:bookmarks",
-    "about:history",
-    "about:trust",
-];
 
 /// Same-host redirects followed without asking.
 pub(super) const MAX_REDIRECTS: usize = 5;
@@ -43,7 +33,7 @@ impl App {
         match url {
             "about:help" => {
                 let page = pages::help_page(&self.keymap);
-                self.show_doc(tab, url, page, Special::None, None, replace);
+                super::lend!(self).show_doc(tab, url, page, Special::None, None, replace);
                 return Vec::new();
             }
             "about:identities" => {
@@ -80,7 +70,7 @@ impl App {
         }
         let req = Request::new(tab, url, opts);
         let mut fx = self.fetch(if replace { req.replacing() } else { req });
-        fx.extend(self.feeds_opened(url, replace));
+        fx.extend(self.feeds.opened(url, replace));
         fx
     }
 
@@ -163,7 +153,14 @@ impl App {
                     status,
                     &message,
                 );
-                self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+                super::lend!(self).show_doc(
+                    req.tab,
+                    &req.url,
+                    page,
+                    special,
+                    Some(info),
+                    req.replace,
+                );
                 Vec::new()
             }
             Outcome::Failure {
@@ -174,7 +171,7 @@ impl App {
             } => {
                 let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
                 self.set_error(format!("{status} {meta}"));
-                self.show_doc(
+                super::lend!(self).show_doc(
                     req.tab,
                     &req.url,
                     page,
@@ -244,7 +241,7 @@ impl App {
         } else {
             Special::None
         };
-        self.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
+        super::lend!(self).show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
         self.shown_web_page(req.tab, req.opts.web_full);
         fx
     }
@@ -262,12 +259,12 @@ impl App {
                 url: req.url.clone(),
                 change: *change,
             };
-            self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+            super::lend!(self).show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
             return Vec::new();
         }
         self.set_error(error.to_string());
         let page = pages::error_page(&req.url, &error);
-        self.show_doc(
+        super::lend!(self).show_doc(
             req.tab,
             &req.url,
             page,
@@ -321,7 +318,7 @@ impl App {
     fn redirect_stop(&mut self, req: Request, msg: String) -> Vec<Effect> {
         self.set_error(msg.clone());
         let page = pages::message_page("Redirect stopped", &msg);
-        self.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
+        super::lend!(self).show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
         Vec::new()
     }
 
@@ -331,45 +328,6 @@ impl App {
             return vec![Effect::OpenExternal { url: req.url }];
         }
         self.fetch(req)
-    }
-
-    /// Show a page in a tab as a new history entry (or in place of the current one).
-    pub(super) fn show_doc(
-        &mut self,
-        tab: u64,
-        url: &str,
-        page: Option<Arc<smolweb_core::page::Page>>,
-        special: Special,
-        info: Option<smolweb_client::RequestInfo>,
-        replace: bool,
-    ) {
-        let Some(page) = page else {
-            self.set_error(format!("cannot display {url}"));
-            return;
-        };
-        let title = page
-            .title()
-            .map(str::to_string)
-            .unwrap_or_else(|| short_url(url));
-        let mut view = DocView::new(Doc::new(page), special);
-        // A reload keeps the reader's place.
-        if replace
-            && let Some(Entry {
-                view: View::Doc(old),
-                url: old_url,
-                ..
-            }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
-            && *old_url == url
-        {
-            view.top = old.top;
-        }
-        let entry = Entry {
-            url: url.to_string(),
-            title,
-            view: View::Doc(Box::new(view)),
-            info,
-        };
-        self.show(tab, entry, replace);
     }
 
     pub(super) fn show(&mut self, tab: u64, entry: Entry, replace: bool) {
@@ -397,7 +355,10 @@ impl App {
         match (t.step(back), back) {
             (true, _) => {
                 self.status.clear();
-                if let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) {
+                if let Some(url) = self
+                    .current_url()
+                    .filter(|u| super::STORE_PAGES.contains(u))
+                {
                     let url = url.to_string();
                     fx.extend(self.navigate(&url, FetchOptions::default(), true));
                 }
@@ -523,7 +484,7 @@ pub(super) fn short_fp(fp: &str) -> String {
     format!("sha256:{}…", body.get(..16).unwrap_or(body))
 }
 
-fn short_url(url: &str) -> String {
+pub(super) fn short_url(url: &str) -> String {
     let s = url
         .trim_start_matches("gemini://")
         .trim_start_matches("gopher://");

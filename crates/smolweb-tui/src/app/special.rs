@@ -243,14 +243,15 @@ impl App {
                 Pending::ForgetPin { host, port },
             ),
             (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
-                let fx = self.subscribe(feed);
-                let status = self.status.clone();
-                let mut back = self.go_back();
-                self.status = status;
-                back.extend(fx);
-                back
+                self.feeds_room(|feeds, ctx| {
+                    let fx = feeds.subscribe(feed, ctx);
+                    ctx.then(super::Then::BackKeepingStatus);
+                    fx
+                })
             }
-            (PageAction::OfflineCopy, Special::Error) => self.read_offline_copy(),
+            (PageAction::OfflineCopy, Special::Error) => {
+                self.feeds_room(|feeds, ctx| feeds.read_offline_copy(ctx))
+            }
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
                 Vec::new()
