@@ -41,7 +41,7 @@ use smolweb_client::config::Tui;
 
 pub(crate) use ctx::{Ctx, Then};
 pub use dialog::{Dialog, Popup};
-pub(crate) use download::{download_name, handler_for};
+pub(crate) use download::handler_for;
 pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
 pub(crate) use lists::Lists;
@@ -118,6 +118,7 @@ macro_rules! lend {
             tabs: &mut $app.tabs,
             status: &mut $app.status,
             dialog: &mut $app.dialog,
+            lists: &mut $app.lists,
             keymap: &$app.keymap,
             settings: &$app.settings,
             now: $app.now,
@@ -126,6 +127,19 @@ macro_rules! lend {
     };
 }
 pub(crate) use lend;
+
+/// Run a room's update with the context lent (`|ctx| body`, the body a `Vec<Effect>`), then
+/// route the follow-ups it left to the app: its effects come first, then theirs.
+macro_rules! in_room {
+    ($app:ident, |$ctx:ident| $body:expr) => {{
+        let mut $ctx = $crate::app::lend!($app);
+        let mut fx: Vec<$crate::app::Effect> = $body;
+        let then = $ctx.then;
+        fx.extend($app.follow(then));
+        fx
+    }};
+}
+pub(crate) use in_room;
 
 /// Built-in pages made from the shared stores: made again (in place, keeping the reader's
 /// place) when a store changes while one is shown, and when history returns to one.
@@ -278,17 +292,9 @@ impl App {
                 self.lists.bookmarks = bookmarks;
                 Vec::new()
             }
-            Msg::Identities(list) => {
-                self.lists.identities = list;
-                self.clamp_identity_selection();
-                Vec::new()
+            Msg::Identities(_) | Msg::Approvals(_) | Msg::IdentityCreated { .. } => {
+                in_room!(self, |ctx| identities::Identities.update(msg, &mut ctx))
             }
-            Msg::Approvals(list) => {
-                self.lists.approvals = list;
-                self.clamp_identity_selection();
-                Vec::new()
-            }
-            Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
             Msg::Done(Ok(text)) => {
                 self.set_status(text);
                 self.follow(vec![Then::RemakeStorePage])
@@ -307,7 +313,7 @@ impl App {
                 self.set_error(e.to_string());
                 Vec::new()
             }
-            Msg::Feeds(m) => self.feeds_room(|feeds, ctx| feeds.update(m, ctx)),
+            Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
         };
         self.refresh_frame();
         fx
@@ -395,21 +401,14 @@ impl App {
         Some(((last + 1) * 100 / total).min(100))
     }
 
-    /// Lend the context to the feeds room, then route what it left to the app.
-    fn feeds_room(&mut self, f: impl FnOnce(&mut Feeds, &mut Ctx) -> Vec<Effect>) -> Vec<Effect> {
-        let mut ctx = lend!(self);
-        let mut fx = f(&mut self.feeds, &mut ctx);
-        let then = ctx.then;
-        fx.extend(self.follow(then));
-        fx
-    }
-
     /// Carry out the work rooms left to the app, in order.
     fn follow(&mut self, then: Vec<Then>) -> Vec<Effect> {
         let mut fx = Vec::new();
         for t in then {
             match t {
                 Then::Go { url, opts, replace } => fx.extend(self.navigate(&url, opts, replace)),
+                Then::Fetch(req) => fx.extend(self.fetch(req)),
+                Then::Prompt(purpose) => self.open_prompt(purpose),
                 // A page made from the stores is made again (in place, keeping the reader's
                 // place), unless a load is under way. The status line keeps its message.
                 Then::RemakeStorePage => {
@@ -468,6 +467,11 @@ impl App {
         }
         self.set_status(format!("copied {text}"));
         vec![Effect::Copy { text }]
+    }
+
+    /// The reader's note on a web page for the status line (None on other pages).
+    pub fn web_badge(&self) -> Option<String> {
+        web::Reader.badge(self.current())
     }
 
     /// Pending approvals count (badge).

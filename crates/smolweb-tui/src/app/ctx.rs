@@ -1,5 +1,6 @@
 //! What a room may touch besides its own state: the [`Ctx`] the app lends a room for one
-//! update (the status line, the tabs, the question popup, the keymap and the settings), and
+//! update (the status line, the tabs, the question popup, the lists from the stores, the keymap
+//! and the settings), and
 //! the follow-ups ([`Then`]) a room asks of the app when the work belongs to another room
 //! (navigating, making a page from the stores again, going back).
 //!
@@ -15,7 +16,7 @@ use smolweb_core::page::Page;
 use std::sync::Arc;
 
 /// Work a room leaves to the app (routed after the room's update, in order).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum Then {
     /// Go to a URL in the active tab.
     Go {
@@ -23,6 +24,10 @@ pub(crate) enum Then {
         opts: FetchOptions,
         replace: bool,
     },
+    /// Send a request (cancelling its tab's previous load).
+    Fetch(super::loads::Request),
+    /// Open the prompt for this purpose.
+    Prompt(super::Purpose),
     /// A store changed: a built-in page made from the stores is made again when shown.
     RemakeStorePage,
     /// One entry back in the active tab, keeping the status line.
@@ -34,6 +39,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) tabs: &'a mut Tabs,
     pub(crate) status: &'a mut Status,
     pub(crate) dialog: &'a mut super::Dialog,
+    /// What the stores last said (for completion, toggles and the identities screen).
+    pub(crate) lists: &'a mut super::Lists,
     pub(crate) keymap: &'a Keymap,
     pub(crate) settings: &'a super::Settings,
     /// Milliseconds since start (for the status line's age).

@@ -151,10 +151,10 @@ impl super::App {
                 vec![Effect::Open { page, name }]
             }
             Some(Answer::Yes(Pending::SaveOffline(url))) => {
-                self.feeds_room(|feeds, ctx| feeds.save_offline(url, true, ctx))
+                super::in_room!(self, |ctx| self.feeds.save_offline(url, true, &mut ctx))
             }
             Some(Answer::Open(Pending::SaveOffline(url))) => {
-                self.feeds_room(|feeds, ctx| feeds.save_offline(url, false, ctx))
+                super::in_room!(self, |ctx| self.feeds.save_offline(url, false, &mut ctx))
             }
             Some(Answer::Open(_)) => Vec::new(),
             Some(Answer::Yes(Pending::Approve(id))) => {
@@ -191,7 +191,7 @@ impl super::App {
                 out.push(("Transfer".into(), t.into()));
             }
         }
-        if let Some(rows) = self.web_info_rows() {
+        if let Some(rows) = super::web::Reader.info_rows(self.current()) {
             out.extend(rows);
             return out;
         }

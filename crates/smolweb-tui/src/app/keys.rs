@@ -63,7 +63,10 @@ impl App {
         {
             return self.digit(c);
         }
-        let context = if self.identity_selection().is_some() {
+        let context = if super::identities::Identities
+            .selection(self.current())
+            .is_some()
+        {
             Context::Identities
         } else if self.current_url() == Some("about:bookmarks") {
             Context::Bookmarks
@@ -189,7 +192,7 @@ impl App {
             Action::History => return go(self, "about:history"),
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
-            Action::Save => return self.save(),
+            Action::Save => return super::download::Downloads.save_shown(&super::lend!(self)),
             Action::CopyUrl => return self.copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
@@ -202,17 +205,21 @@ impl App {
             | Action::IdentityExport
             | Action::IdentityDelete
             | Action::ApprovalApprove
-            | Action::ApprovalDeny => return self.identity_action(action),
+            | Action::ApprovalDeny => {
+                return super::in_room!(self, |ctx| super::identities::Identities
+                    .act(action, &mut ctx));
+            }
             Action::BookmarkRename | Action::BookmarkDelete => {
                 return self.bookmark_action(action);
             }
-            Action::ReaderFull => return self.toggle_web_full(),
-            Action::OpenInBrowser => return self.open_in_browser(),
+            Action::ReaderFull | Action::OpenInBrowser => {
+                return super::in_room!(self, |ctx| super::web::Reader.act(action, &mut ctx));
+            }
             Action::Subscribe
             | Action::RefreshFeeds
             | Action::SaveOffline
             | Action::OfflineCopy => {
-                return self.feeds_room(|feeds, ctx| feeds.act(action, ctx));
+                return super::in_room!(self, |ctx| self.feeds.act(action, &mut ctx));
             }
             Action::Feeds => return go(self, "about:feeds"),
             Action::OfflinePages => return go(self, "about:offline"),
@@ -233,7 +240,9 @@ impl App {
     }
 
     fn move_or_scroll(&mut self, n: i32) {
-        if !self.set_identity_selection(|s| s.saturating_add_signed(n as isize)) {
+        if !super::identities::Identities.select(&mut super::lend!(self), |s| {
+            s.saturating_add_signed(n as isize)
+        }) {
             self.scroll(n);
         }
     }
@@ -242,7 +251,9 @@ impl App {
     fn jump(&mut self, bottom: bool) {
         let height = self.page_height();
         let (text_w, _) = self.text_column();
-        if self.set_identity_selection(|_| if bottom { usize::MAX } else { 0 }) {
+        if super::identities::Identities.select(&mut super::lend!(self), |_| {
+            if bottom { usize::MAX } else { 0 }
+        }) {
             return;
         }
         if let Some(dv) = self.doc_view_mut() {
@@ -408,16 +419,6 @@ impl App {
         )
     }
 
-    fn save(&mut self) -> Vec<Effect> {
-        let Some(dv) = self.doc_view() else {
-            return Vec::new();
-        };
-        let page = dv.doc.page().clone();
-        let url = self.current_url().unwrap_or_default();
-        let name = super::download_name(url, &page.mime);
-        vec![Effect::Save { page, name }]
-    }
-
     pub(super) fn on_click(&mut self, col: u16, row: u16) -> Vec<Effect> {
         self.dialog.close();
         if row == 0 {
@@ -428,7 +429,9 @@ impl App {
         }
         let index = usize::from(row) - 1;
         let top = super::identities::IDENTITY_LIST_TOP;
-        if self.set_identity_selection(|_| index.saturating_sub(top)) {
+        if super::identities::Identities
+            .select(&mut super::lend!(self), |_| index.saturating_sub(top))
+        {
             return Vec::new();
         }
         match self.frame.get(index).and_then(|r| r.link) {

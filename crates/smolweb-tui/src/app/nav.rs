@@ -55,7 +55,7 @@ impl App {
             ));
             return Vec::new();
         }
-        if self.leaves_browser(url) {
+        if super::web::leaves_browser(&self.settings, url) {
             return self.ask(
                 format!("Open {url} with the external program? (y/n)"),
                 Pending::External(url.to_string()),
@@ -193,7 +193,7 @@ impl App {
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         if matches!(page.content, Content::Binary) {
-            return self.offer_download(&req.url, page);
+            return super::download::Downloads.offer(&req.url, page, &mut super::lend!(self));
         }
         if let Some(tls) = &info.tls {
             match &tls.tofu {
@@ -242,7 +242,7 @@ impl App {
             Special::None
         };
         super::lend!(self).show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
-        self.shown_web_page(req.tab, req.opts.web_full);
+        super::web::Reader.shown(req.tab, req.opts.web_full, &mut super::lend!(self));
         fx
     }
 
@@ -324,7 +324,7 @@ impl App {
 
     /// Send a redirect the user agreed to.
     pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
-        if self.leaves_browser(&req.url) {
+        if super::web::leaves_browser(&self.settings, &req.url) {
             return vec![Effect::OpenExternal { url: req.url }];
         }
         self.fetch(req)
@@ -381,7 +381,7 @@ impl App {
         }
         let opts = FetchOptions {
             refresh: true,
-            web_full: self.web_full_here(),
+            web_full: super::web::Reader.full_here(self.current()),
             ..FetchOptions::default()
         };
         self.navigate(&url, opts, true)
@@ -445,7 +445,7 @@ impl App {
         if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
             return self.page_action(&url);
         }
-        if new_tab && !self.leaves_browser(&url) {
+        if new_tab && !super::web::leaves_browser(&self.settings, &url) {
             return self.new_tab(&url);
         }
         self.navigate(&url, FetchOptions::default(), false)

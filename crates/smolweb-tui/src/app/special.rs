@@ -243,14 +243,14 @@ impl App {
                 Pending::ForgetPin { host, port },
             ),
             (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
-                self.feeds_room(|feeds, ctx| {
-                    let fx = feeds.subscribe(feed, ctx);
+                super::in_room!(self, |ctx| {
+                    let fx = self.feeds.subscribe(feed, &mut ctx);
                     ctx.then(super::Then::BackKeepingStatus);
                     fx
                 })
             }
             (PageAction::OfflineCopy, Special::Error) => {
-                self.feeds_room(|feeds, ctx| feeds.read_offline_copy(ctx))
+                super::in_room!(self, |ctx| self.feeds.read_offline_copy(&mut ctx))
             }
             (action, _) => {
                 self.set_error(format!("nothing to do for {action} here"));
