@@ -158,7 +158,7 @@ pub struct App {
     pub(crate) keymap: Keymap,
     pub(crate) theme: Theme,
     pub tabs: Tabs,
-    loads: loads::Loads,
+    nav: nav::Nav,
     pub prompt: Option<Prompt>,
     pub dialog: Dialog,
     pub status: Status,
@@ -180,7 +180,7 @@ impl App {
             keymap,
             theme,
             tabs: Tabs::default(),
-            loads: loads::Loads::default(),
+            nav: nav::Nav::default(),
             prompt: None,
             dialog: Dialog::default(),
             status: Status::default(),
@@ -216,7 +216,7 @@ impl App {
     pub fn start(&mut self, url: Option<String>) -> Vec<Effect> {
         let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
         let url = url.unwrap_or_else(|| self.settings.home.clone());
-        fx.extend(self.new_tab(&url));
+        fx.extend(in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &url)));
         self.refresh_frame();
         fx
     }
@@ -278,7 +278,9 @@ impl App {
             }
             Msg::Tick(now) => self.on_tick(now),
             Msg::Paste(text) => self.on_paste(&text),
-            Msg::Fetched { id, outcome } => self.on_fetched(id, *outcome),
+            Msg::Fetched { id, outcome } => {
+                in_room!(self, |ctx| self.nav.on_fetched(&mut ctx, id, *outcome))
+            }
             Msg::Progress { id, bytes } => {
                 for t in self.tabs.iter_mut() {
                     if let Some(l) = t.loading.as_mut().filter(|l| l.id == id) {
@@ -406,9 +408,18 @@ impl App {
         let mut fx = Vec::new();
         for t in then {
             match t {
-                Then::Go { url, opts, replace } => fx.extend(self.navigate(&url, opts, replace)),
-                Then::Fetch(req) => fx.extend(self.fetch(req)),
+                Then::Go { url, opts, replace } => fx.extend(in_room!(self, |ctx| self
+                    .nav
+                    .navigate(&mut ctx, &url, opts, replace))),
+                Then::Fetch(req) => fx.extend(in_room!(self, |ctx| self.nav.fetch(&mut ctx, req))),
                 Then::Prompt(purpose) => self.open_prompt(purpose),
+                Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
+                Then::Subscribe(feed) => {
+                    fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
+                }
+                Then::ReadOfflineCopy => {
+                    fx.extend(in_room!(self, |ctx| self.feeds.read_offline_copy(&mut ctx)));
+                }
                 // A page made from the stores is made again (in place, keeping the reader's
                 // place), unless a load is under way. The status line keeps its message.
                 Then::RemakeStorePage => {
@@ -419,12 +430,15 @@ impl App {
                         continue;
                     }
                     let (url, status) = (url.to_string(), self.status.clone());
-                    fx.extend(self.navigate(&url, FetchOptions::default(), true));
+                    let opts = FetchOptions::default();
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .navigate(&mut ctx, &url, opts, true)));
                     self.status = status;
                 }
                 Then::BackKeepingStatus => {
                     let status = self.status.clone();
-                    fx.extend(self.go_back());
+                    fx.extend(in_room!(self, |ctx| self.nav.go_back(&mut ctx)));
                     self.status = status;
                 }
             }

@@ -28,6 +28,12 @@ pub(crate) enum Then {
     Fetch(super::loads::Request),
     /// Open the prompt for this purpose.
     Prompt(super::Purpose),
+    /// `about:feeds` was opened (a refresh may be due).
+    FeedsOpened { url: String, replace: bool },
+    /// Follow this feed (the choice page's link).
+    Subscribe(String),
+    /// Show the offline copy offered for the current URL.
+    ReadOfflineCopy,
     /// A store changed: a built-in page made from the stores is made again when shown.
     RemakeStorePage,
     /// One entry back in the active tab, keeping the status line.
@@ -66,9 +72,16 @@ impl Ctx<'_> {
     }
 
     /// Ask a yes/no question (a message under it would read as part of it: it is cleared).
-    pub(crate) fn ask(&mut self, question: String, pending: Pending) {
+    /// Nothing for the shell until it is answered.
+    pub(crate) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
         self.status.clear();
         self.dialog.ask(question, pending);
+        Vec::new()
+    }
+
+    /// Open the prompt for `purpose` (after this update).
+    pub(crate) fn prompt(&mut self, purpose: super::Purpose) {
+        self.then(Then::Prompt(purpose));
     }
 
     /// Leave work to the app.

@@ -133,7 +133,9 @@ impl super::App {
                 self.set_status(format!("opening {url}"));
                 vec![Effect::OpenExternal { url }]
             }
-            Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
+            Some(Answer::Yes(Pending::Redirect(req))) => {
+                super::in_room!(self, |ctx| self.nav.follow_redirect(&mut ctx, *req))
+            }
             Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
                 vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
             }

@@ -114,7 +114,7 @@ impl App {
             return Vec::new();
         }
         self.status.clear();
-        self.follow_link(n - 1, new_tab)
+        super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, n - 1, new_tab))
     }
 
     fn follow_current(&mut self, new_tab: bool) -> Vec<Effect> {
@@ -122,7 +122,7 @@ impl App {
             return self.follow_digits(new_tab);
         }
         match self.doc_view().and_then(|d| d.selected) {
-            Some(i) => self.follow_link(i, new_tab),
+            Some(i) => super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, i, new_tab)),
             // The Enter of someone who typed a number that was followed at once.
             None if self.digits.just_followed(self.now) => Vec::new(),
             None => {
@@ -145,7 +145,14 @@ impl App {
         }
         let half = (self.page_height() / 2).max(1) as i32;
         let page = self.page_height().saturating_sub(2).max(1) as i32;
-        let go = |app: &mut App, url: &str| app.navigate(url, FetchOptions::default(), false);
+        let go = |app: &mut App, url: &str| {
+            super::in_room!(app, |ctx| app.nav.navigate(
+                &mut ctx,
+                url,
+                FetchOptions::default(),
+                false
+            ))
+        };
         match action {
             Action::ScrollDown => self.move_or_scroll(1),
             Action::ScrollUp => self.move_or_scroll(-1),
@@ -161,11 +168,11 @@ impl App {
                 self.open_prompt(Purpose::Address);
                 self.update_completions();
             }
-            Action::Back => return self.go_back(),
-            Action::Forward => return self.go_forward(),
-            Action::Reload => return self.reload(),
-            Action::Up => return self.go_up(false),
-            Action::Root => return self.go_up(true),
+            Action::Back => return super::in_room!(self, |ctx| self.nav.go_back(&mut ctx)),
+            Action::Forward => return super::in_room!(self, |ctx| self.nav.go_forward(&mut ctx)),
+            Action::Reload => return super::in_room!(self, |ctx| self.nav.reload(&mut ctx)),
+            Action::Up => return super::in_room!(self, |ctx| self.nav.go_up(&mut ctx, false)),
+            Action::Root => return super::in_room!(self, |ctx| self.nav.go_up(&mut ctx, true)),
             Action::Home => {
                 let home = self.settings.home.clone();
                 return go(self, &home);
@@ -176,10 +183,12 @@ impl App {
             Action::OpenInNewTab => return self.follow_current(true),
             Action::NewTab => {
                 let home = self.settings.home.clone();
-                return self.new_tab(&home);
+                return super::in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &home));
             }
-            Action::CloseTab => return self.close_tab(),
-            Action::UndoCloseTab => return self.undo_close_tab(),
+            Action::CloseTab => return super::in_room!(self, |ctx| self.nav.close_tab(&mut ctx)),
+            Action::UndoCloseTab => {
+                return super::in_room!(self, |ctx| self.nav.undo_close_tab(&mut ctx));
+            }
             Action::NextTab => self.tabs.switch(1),
             Action::PrevTab => self.tabs.switch(-1),
             Action::Search => self.open_prompt(Purpose::Search),
@@ -229,7 +238,7 @@ impl App {
 
     fn cancel(&mut self) -> Vec<Effect> {
         if self.tab().is_some_and(|t| t.loading.is_some()) {
-            return self.cancel_load();
+            return super::in_room!(self, |ctx| self.nav.cancel_load(&mut ctx));
         }
         if let Some(dv) = self.doc_view_mut() {
             dv.selected = None;
@@ -439,7 +448,7 @@ impl App {
                 if let Some(dv) = self.doc_view_mut() {
                     dv.selected = Some(link);
                 }
-                self.follow_link(link, false)
+                super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, link, false))
             }
             None => Vec::new(),
         }

@@ -207,7 +207,10 @@ impl App {
                     return Vec::new();
                 }
                 let target = chosen.unwrap_or_else(|| user_url(&text));
-                self.navigate(&target, FetchOptions::default(), false)
+                let opts = FetchOptions::default();
+                super::in_room!(self, |ctx| self
+                    .nav
+                    .navigate(&mut ctx, &target, opts, false))
             }
             Purpose::Search => {
                 self.start_search(&text);
@@ -225,14 +228,15 @@ impl App {
                 };
                 let mut req = Request::new(tab, &url, opts);
                 req.sensitive = sensitive;
-                self.fetch(req)
+                super::in_room!(self, |ctx| self.nav.fetch(&mut ctx, req))
             }
             Purpose::GopherSearch { tab, url } => {
                 let opts = FetchOptions {
                     search: Some(text),
                     ..FetchOptions::default()
                 };
-                self.fetch(Request::new(tab, &url, opts))
+                let req = Request::new(tab, &url, opts);
+                super::in_room!(self, |ctx| self.nav.fetch(&mut ctx, req))
             }
             Purpose::IdentityScope => {
                 match Url::parse(&user_url(&text)) {

@@ -10,7 +10,7 @@ pub mod pages;
 
 use super::dialog::Pending;
 use super::loads::Request;
-use super::{App, Effect, FetchOptions, Purpose};
+use super::{Ctx, Effect, FetchOptions, Purpose, Then};
 use smolweb_core::url::Url;
 use smolweb_net::{CertChange, IdentityChoice};
 use smolweb_store::identity::Scope;
@@ -170,22 +170,22 @@ impl fmt::Display for PageAction {
     }
 }
 
-impl App {
+impl super::nav::Nav {
     /// An `action:` link followed on a built-in page.
-    pub(super) fn page_action(&mut self, url: &str) -> Vec<Effect> {
-        let special = self
+    pub(super) fn page_action(&mut self, ctx: &mut Ctx, url: &str) -> Vec<Effect> {
+        let special = ctx
             .doc_view()
             .map(|d| d.special.clone())
             .unwrap_or_default();
         let Some(action) = PageAction::parse(url) else {
-            self.set_error(format!("nothing to do for {url} here"));
+            ctx.error(format!("nothing to do for {url} here"));
             return Vec::new();
         };
-        let tab = self.tabs.active().map_or(0, |t| t.id);
+        let tab = ctx.tabs.active().map_or(0, |t| t.id);
         let again = |url: &str, opts: FetchOptions| Request::new(tab, url, opts).replacing();
         match (action, &special) {
-            (PageAction::Back, _) => self.go_back(),
-            (PageAction::Retry, _) => self.reload(),
+            (PageAction::Back, _) => self.go_back(ctx, ),
+            (PageAction::Retry, _) => self.reload(ctx, ),
             (PageAction::TrustOnce, Special::CertChanged { url, change }) => {
                 self.loads
                     .trust_once(&change.host, change.port, &change.presented);
@@ -193,7 +193,7 @@ impl App {
                     trust_once: Some(change.presented.clone()),
                     ..FetchOptions::default()
                 };
-                self.fetch(again(url, opts))
+                self.fetch(ctx, again(url, opts))
             }
             (PageAction::TrustSave, Special::CertChanged { url, change }) => {
                 let opts = FetchOptions {
@@ -202,26 +202,26 @@ impl App {
                 };
                 let mut r = again(url, opts);
                 r.pin_after = true;
-                self.fetch(r)
+                self.fetch(ctx, r)
             }
             (PageAction::NewIdentity(reach), Special::ClientCert { url, .. }) => {
                 match reach.scope(url) {
-                    Some(scope) => self.open_prompt(Purpose::IdentityName {
+                    Some(scope) => ctx.prompt(Purpose::IdentityName {
                         scope,
                         then: Some((tab, url.clone())),
                     }),
-                    None => self.set_error(format!("cannot make a scope from {url}")),
+                    None => ctx.error(format!("cannot make a scope from {url}")),
                 }
                 Vec::new()
             }
             (PageAction::ReplaceIdentity, Special::ClientCert { url, presented, .. }) => {
                 let scope = presented
                     .as_deref()
-                    .and_then(|fp| self.lists.identity(fp))
+                    .and_then(|fp| ctx.lists.identity(fp))
                     .map(|i| i.scope.clone())
                     .or_else(|| Reach::Capsule.scope(url));
                 if let Some(scope) = scope {
-                    self.open_prompt(Purpose::IdentityName {
+                    ctx.prompt(Purpose::IdentityName {
                         scope,
                         then: Some((tab, url.clone())),
                     });
@@ -234,26 +234,25 @@ impl App {
                     identity: IdentityChoice::Fingerprint(fp),
                     ..FetchOptions::default()
                 };
-                self.fetch(again(url, opts))
+                self.fetch(ctx, again(url, opts))
             }
-            (PageAction::ForgetPin { host, port }, Special::Trust) => self.ask(
+            (PageAction::ForgetPin { host, port }, Special::Trust) => ctx.ask(
                 format!(
                     "Forget the pinned certificate of {host}:{port}? The next visit pins whatever it presents. (y/n)"
                 ),
                 Pending::ForgetPin { host, port },
             ),
-            (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
-                super::in_room!(self, |ctx| {
-                    let fx = self.feeds.subscribe(feed, &mut ctx);
-                    ctx.then(super::Then::BackKeepingStatus);
-                    fx
-                })
+            (PageAction::Subscribe(feed), _) if ctx.current_url() == Some(super::CHOOSE_FEED) => {
+                ctx.then(Then::Subscribe(feed));
+                ctx.then(Then::BackKeepingStatus);
+                Vec::new()
             }
             (PageAction::OfflineCopy, Special::Error) => {
-                super::in_room!(self, |ctx| self.feeds.read_offline_copy(&mut ctx))
+                ctx.then(Then::ReadOfflineCopy);
+                Vec::new()
             }
             (action, _) => {
-                self.set_error(format!("nothing to do for {action} here"));
+                ctx.error(format!("nothing to do for {action} here"));
                 Vec::new()
             }
         }
