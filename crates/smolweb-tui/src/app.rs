@@ -28,6 +28,7 @@ mod loads;
 mod messages;
 mod nav;
 mod prompt;
+mod screen;
 mod search;
 mod special;
 mod status;
@@ -47,6 +48,7 @@ pub(crate) use keys::Digits;
 pub(crate) use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
+pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
 pub(crate) use status::Status;
@@ -166,16 +168,16 @@ pub struct App {
     pub lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
     pub(crate) feeds: Feeds,
-    pub width: u16,
-    pub height: u16,
+    /// The terminal's size and the active page's laid-out rows.
+    screen: Screen,
     pub(crate) now: u64,
-    pub frame: Vec<FrameRow>,
     pub quit: bool,
 }
 
 impl App {
     pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
         App {
+            screen: Screen::new(settings.text_width),
             settings,
             keymap,
             theme,
@@ -187,10 +189,7 @@ impl App {
             digits: Digits::default(),
             lists: Lists::default(),
             feeds: Feeds::default(),
-            width: 80,
-            height: 24,
             now: 0,
-            frame: Vec::new(),
             quit: false,
         }
     }
@@ -217,7 +216,7 @@ impl App {
         let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
         let url = url.unwrap_or_else(|| self.settings.home.clone());
         fx.extend(in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &url)));
-        self.refresh_frame();
+        self.screen.refresh(&mut self.tabs);
         fx
     }
 
@@ -230,25 +229,9 @@ impl App {
     pub fn doc_view(&self) -> Option<&DocView> {
         self.tab().and_then(Tab::doc_view)
     }
-    fn doc_view_mut(&mut self) -> Option<&mut DocView> {
-        self.tabs.active_mut().and_then(Tab::doc_view_mut)
-    }
     /// The URL of the active tab (what is loading, else what is shown).
     pub fn current_url(&self) -> Option<&str> {
         self.current().map(|e| e.url.as_str())
-    }
-
-    /// Rows of the page area.
-    pub fn page_height(&self) -> usize {
-        usize::from(self.height.saturating_sub(2)).max(1)
-    }
-    /// Width of the text column and its left margin.
-    pub fn text_column(&self) -> (usize, usize) {
-        let w = usize::from(self.width).max(1);
-        let text = usize::from(self.settings.text_width)
-            .min(w.saturating_sub(2))
-            .max(1);
-        (text, (w - text) / 2)
     }
 
     pub fn set_status(&mut self, text: impl Into<String>) {
@@ -263,17 +246,16 @@ impl App {
         let fx = match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Click { col, row } => self.on_click(col, row),
-            Msg::Hover { col, row } => {
-                self.on_hover(col, row);
+            Msg::Hover { row, .. } => {
+                self.screen.hover(&mut self.tabs, row);
                 Vec::new()
             }
             Msg::Wheel(n) => {
-                self.scroll(n * 3);
+                self.screen.scroll(&mut self.tabs, n * 3);
                 Vec::new()
             }
             Msg::Resize { width, height } => {
-                self.width = width;
-                self.height = height;
+                self.screen.resize(width, height);
                 Vec::new()
             }
             Msg::Tick(now) => self.on_tick(now),
@@ -317,7 +299,7 @@ impl App {
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
         };
-        self.refresh_frame();
+        self.screen.refresh(&mut self.tabs);
         fx
     }
 
@@ -327,80 +309,6 @@ impl App {
             self.update_completions();
         }
         Vec::new()
-    }
-
-    /// Lay out the rows of the active page for the view.
-    pub fn refresh_frame(&mut self) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        let Some(dv) = self.doc_view_mut() else {
-            self.frame.clear();
-            return;
-        };
-        dv.doc.set_width(text_w);
-        dv.top = dv.doc.clamp_top(dv.top, height);
-        let rows = dv.doc.screen(dv.top, height);
-        let search = dv.search.as_ref();
-        let frame = rows
-            .into_iter()
-            .filter_map(|pos| {
-                let p = dv.doc.row(pos.line, pos.row)?;
-                let (a, b) = (p.start, p.start + p.text.len());
-                let marks = search
-                    .into_iter()
-                    .flat_map(|s| s.on_line(pos.line))
-                    .filter(|(h, _)| h.start < b && h.end > a)
-                    .map(|(h, current)| Mark {
-                        start: h.start.max(a) - a,
-                        end: h.end.min(b) - a,
-                        current,
-                    })
-                    .collect();
-                Some(FrameRow {
-                    pos,
-                    kind: p.kind,
-                    prefix: p.prefix,
-                    tag: p.tag,
-                    text: p.text.into_owned(),
-                    link: p.link,
-                    external: p.external,
-                    marks,
-                })
-            })
-            .collect();
-        self.frame = frame;
-    }
-
-    /// Columns for text that scrolls sideways (preformatted, menus, plain text).
-    pub fn side_cols(&self) -> usize {
-        let (_, margin) = self.text_column();
-        usize::from(self.width).saturating_sub(margin + 12).max(8)
-    }
-
-    /// Scroll the page by `n` rows (negative = up).
-    pub fn scroll(&mut self, n: i32) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        if let Some(dv) = self.doc_view_mut() {
-            dv.doc.set_width(text_w);
-            let top = if n >= 0 {
-                dv.doc.forward(dv.top, n.unsigned_abs() as usize)
-            } else {
-                dv.doc.backward(dv.top, n.unsigned_abs() as usize)
-            };
-            dv.top = dv.doc.clamp_top(top, height);
-        }
-    }
-
-    /// Approximate position in the page, in percent (by lines).
-    pub fn percent(&self) -> Option<usize> {
-        let dv = self.doc_view()?;
-        let last = self.frame.last().map_or(0, |r| r.pos.line);
-        let total = dv.doc.len();
-        if total == 0 || (dv.top == Pos::default() && last + 1 >= total) {
-            return None;
-        }
-        Some(((last + 1) * 100 / total).min(100))
     }
 
     /// Carry out the work rooms left to the app, in order.
@@ -452,16 +360,6 @@ impl App {
         dv.doc.link_url(dv.hover.or(dv.selected)?)
     }
 
-    fn on_hover(&mut self, _col: u16, row: u16) {
-        let link = usize::from(row)
-            .checked_sub(1)
-            .and_then(|i| self.frame.get(i))
-            .and_then(|r| r.link);
-        if let Some(dv) = self.doc_view_mut() {
-            dv.hover = link;
-        }
-    }
-
     /// Copy the link's URL (or the page's) to the clipboard.
     fn copy_url(&mut self) -> Vec<Effect> {
         let Some(text) = self
@@ -488,6 +386,11 @@ impl App {
         web::Reader.badge(self.current())
     }
 
+    /// The terminal's size and the active page's laid-out rows.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
     /// Pending approvals count (badge).
     pub fn pending_count(&self) -> usize {
         self.lists.approvals.len()
@@ -497,7 +400,7 @@ impl App {
 /// The tab bar labels, in order (" 1 title ").
 pub fn tab_labels(app: &App) -> Vec<String> {
     let n = app.tabs.len().max(1);
-    let room = (usize::from(app.width) / n).clamp(8, 30);
+    let room = (usize::from(app.screen.width()) / n).clamp(8, 30);
     app.tabs
         .iter()
         .enumerate()

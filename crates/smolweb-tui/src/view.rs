@@ -54,8 +54,8 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
     let Some(dv) = app.doc_view() else {
         return;
     };
-    let (_, margin) = app.text_column();
-    for (y, row) in app.frame.iter().enumerate() {
+    let (_, margin) = app.screen().text_column();
+    for (y, row) in app.screen().frame().iter().enumerate() {
         let y = area.y + y as u16;
         if y >= area.y + area.height {
             break;
@@ -287,7 +287,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if app.tabs.len() > 1 {
         info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
     }
-    match app.percent() {
+    match app.screen().percent(app.doc_view()) {
         Some(_) if app.doc_view().is_some_and(|d| d.top == Default::default()) => {
             info.push("top".into())
         }

@@ -1,10 +1,8 @@
 //! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
 //! number, keymap), the typed link number, and what each named action does.
 
-use super::search::Found;
 use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
 use crate::keymap::{Action, Code, Context, Key};
-use crate::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
 pub(super) const DIGIT_TIMEOUT_MS: u64 = 1000;
@@ -143,8 +141,8 @@ impl App {
         if action != Action::Follow {
             self.digits.followed = None;
         }
-        let half = (self.page_height() / 2).max(1) as i32;
-        let page = self.page_height().saturating_sub(2).max(1) as i32;
+        let half = (self.screen.page_height() / 2).max(1) as i32;
+        let page = self.screen.page_height().saturating_sub(2).max(1) as i32;
         let go = |app: &mut App, url: &str| {
             super::in_room!(app, |ctx| app.nav.navigate(
                 &mut ctx,
@@ -154,16 +152,26 @@ impl App {
             ))
         };
         match action {
-            Action::ScrollDown => self.move_or_scroll(1),
-            Action::ScrollUp => self.move_or_scroll(-1),
-            Action::HalfPageDown => self.scroll(half),
-            Action::HalfPageUp => self.scroll(-half),
-            Action::PageDown => self.scroll(page),
-            Action::PageUp => self.scroll(-page),
-            Action::ScrollLeft => self.hscroll(-8),
-            Action::ScrollRight => self.hscroll(8),
-            Action::Top => self.jump(false),
-            Action::Bottom => self.jump(true),
+            Action::ScrollDown | Action::ScrollUp => {
+                let n: i32 = if action == Action::ScrollDown { 1 } else { -1 };
+                let pick = |s: usize| s.saturating_add_signed(n as isize);
+                if !super::identities::Identities.select(&mut super::lend!(self), pick) {
+                    self.screen.scroll(&mut self.tabs, n);
+                }
+            }
+            Action::HalfPageDown => self.screen.scroll(&mut self.tabs, half),
+            Action::HalfPageUp => self.screen.scroll(&mut self.tabs, -half),
+            Action::PageDown => self.screen.scroll(&mut self.tabs, page),
+            Action::PageUp => self.screen.scroll(&mut self.tabs, -page),
+            Action::ScrollLeft => self.screen.hscroll(&mut self.tabs, -8),
+            Action::ScrollRight => self.screen.hscroll(&mut self.tabs, 8),
+            Action::Top | Action::Bottom => {
+                let bottom = action == Action::Bottom;
+                let pick = |_| if bottom { usize::MAX } else { 0 };
+                if !super::identities::Identities.select(&mut super::lend!(self), pick) {
+                    self.screen.jump(&mut self.tabs, bottom);
+                }
+            }
             Action::AddressBar => {
                 self.open_prompt(Purpose::Address);
                 self.update_completions();
@@ -177,8 +185,8 @@ impl App {
                 let home = self.settings.home.clone();
                 return go(self, &home);
             }
-            Action::NextLink => self.select_link(true),
-            Action::PrevLink => self.select_link(false),
+            Action::NextLink => self.screen.select_link(&mut super::lend!(self), true),
+            Action::PrevLink => self.screen.select_link(&mut super::lend!(self), false),
             Action::Follow => return self.follow_current(false),
             Action::OpenInNewTab => return self.follow_current(true),
             Action::NewTab => {
@@ -192,9 +200,9 @@ impl App {
             Action::NextTab => self.tabs.switch(1),
             Action::PrevTab => self.tabs.switch(-1),
             Action::Search => self.open_prompt(Purpose::Search),
-            Action::SearchNext => self.next_match(true),
-            Action::SearchPrev => self.next_match(false),
-            Action::TogglePreformat => self.toggle_fold(),
+            Action::SearchNext => self.screen.search(&mut super::lend!(self), None, true),
+            Action::SearchPrev => self.screen.search(&mut super::lend!(self), None, false),
+            Action::TogglePreformat => self.screen.toggle_fold(&mut super::lend!(self)),
             Action::PageInfo => self.dialog.show(Popup::Info(self.page_info())),
             Action::Bookmark => return self.toggle_bookmark(),
             Action::Bookmarks => return go(self, "about:bookmarks"),
@@ -240,152 +248,12 @@ impl App {
         if self.tab().is_some_and(|t| t.loading.is_some()) {
             return super::in_room!(self, |ctx| self.nav.cancel_load(&mut ctx));
         }
-        if let Some(dv) = self.doc_view_mut() {
+        if let Some(dv) = self.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
             dv.selected = None;
             dv.search = None;
         }
         self.status.clear();
         Vec::new()
-    }
-
-    fn move_or_scroll(&mut self, n: i32) {
-        if !super::identities::Identities.select(&mut super::lend!(self), |s| {
-            s.saturating_add_signed(n as isize)
-        }) {
-            self.scroll(n);
-        }
-    }
-
-    /// To the top or the bottom of the page (or the identities list).
-    fn jump(&mut self, bottom: bool) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        if super::identities::Identities.select(&mut super::lend!(self), |_| {
-            if bottom { usize::MAX } else { 0 }
-        }) {
-            return;
-        }
-        if let Some(dv) = self.doc_view_mut() {
-            dv.top = if bottom {
-                dv.doc.set_width(text_w);
-                dv.doc.max_top(height)
-            } else {
-                Pos::default()
-            };
-        }
-    }
-
-    /// Scroll text that does not wrap sideways, stopping once the longest such row on
-    /// screen ends at the right edge.
-    fn hscroll(&mut self, n: isize) {
-        let (_, margin) = self.text_column();
-        let room = usize::from(self.width).saturating_sub(margin);
-        let limit = self
-            .frame
-            .iter()
-            .filter(|r| !crate::layout::Doc::wraps(r.kind))
-            .map(|r| {
-                let head = display_width(&r.prefix) + display_width(r.tag);
-                let text = display_width(&sanitize(&r.text, true));
-                (head + text).saturating_sub(room)
-            })
-            .max()
-            .unwrap_or(0);
-        if let Some(dv) = self.doc_view_mut() {
-            dv.hscroll = dv.hscroll.saturating_add_signed(n).min(limit);
-        }
-    }
-
-    fn toggle_fold(&mut self) {
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let folded = !dv.doc.folded();
-        let line = dv.top.line;
-        if !dv.doc.set_folded(folded) {
-            self.set_status("no preformatted blocks on this page");
-            return;
-        }
-        dv.top = Pos {
-            line: line.min(dv.doc.len().saturating_sub(1)),
-            row: 0,
-        };
-        dv.search = None;
-        let what = if folded { "folded" } else { "unfolded" };
-        self.set_status(format!("preformatted blocks {what}"));
-    }
-
-    /// Select the next/previous link, starting from the screen when none is selected.
-    fn select_link(&mut self, forward: bool) {
-        // The status line shows where the selected link goes.
-        self.status.clear();
-        let first_line = self.frame.first().map_or(0, |r| r.pos.line);
-        let last_line = self.frame.last().map_or(0, |r| r.pos.line);
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let n = dv.doc.link_count();
-        if n == 0 {
-            return;
-        }
-        let visible = |dv: &super::DocView, i: usize| {
-            dv.doc
-                .link_line(i)
-                .is_some_and(|l| l >= first_line && l <= last_line)
-        };
-        let next = match dv.selected {
-            Some(i) if visible(dv, i) => {
-                if forward {
-                    (i + 1) % n
-                } else {
-                    (i + n - 1) % n
-                }
-            }
-            _ => {
-                let on_screen: Vec<usize> = (0..n).filter(|&i| visible(dv, i)).collect();
-                let pick = if forward {
-                    on_screen.first()
-                } else {
-                    on_screen.last()
-                };
-                match pick {
-                    Some(&i) => i,
-                    None => (0..n)
-                        .find(|&i| dv.doc.link_line(i).is_some_and(|l| l > last_line))
-                        .unwrap_or(0),
-                }
-            }
-        };
-        dv.selected = Some(next);
-        dv.hover = None;
-        if !visible(dv, next)
-            && let Some(line) = dv.doc.link_line(next)
-        {
-            dv.top = Pos { line, row: 0 };
-        }
-    }
-
-    pub(super) fn start_search(&mut self, query: &str) {
-        let cols = self.side_cols();
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query, cols)) {
-            self.report(found);
-        }
-    }
-
-    fn next_match(&mut self, forward: bool) {
-        let cols = self.side_cols();
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward, cols)) {
-            self.report(found);
-        }
-    }
-
-    fn report(&mut self, found: Found) {
-        match found {
-            Found::Match(m) => self.set_status(m),
-            Found::Missing(m) => self.set_error(m),
-            Found::NoSearch => self.set_status("no search: press / first"),
-            Found::Nothing => {}
-        }
     }
 
     fn toggle_bookmark(&mut self) -> Vec<Effect> {
@@ -443,9 +311,9 @@ impl App {
         {
             return Vec::new();
         }
-        match self.frame.get(index).and_then(|r| r.link) {
+        match self.screen.link_at(row) {
             Some(link) => {
-                if let Some(dv) = self.doc_view_mut() {
+                if let Some(dv) = self.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
                     dv.selected = Some(link);
                 }
                 super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, link, false))

@@ -213,7 +213,8 @@ impl App {
                     .navigate(&mut ctx, &target, opts, false))
             }
             Purpose::Search => {
-                self.start_search(&text);
+                self.screen
+                    .search(&mut super::lend!(self), Some(&text), true);
                 Vec::new()
             }
             Purpose::Input {

@@ -794,7 +794,12 @@ fn reload_skips_the_cache_and_keeps_the_place() {
 #[test]
 fn a_click_on_a_link_follows_it() {
     let mut app = at_home();
-    let row = app.frame.iter().position(|r| r.link == Some(0)).unwrap();
+    let row = app
+        .screen()
+        .frame()
+        .iter()
+        .position(|r| r.link == Some(0))
+        .unwrap();
     let (_, url, _) = fetch(&app.update(Msg::Click {
         col: 12,
         row: row as u16 + 1,
@@ -810,7 +815,7 @@ fn scrolling_stops_at_the_ends() {
     press(&mut app, &["k"]);
     assert_eq!(app.doc_view().unwrap().top.line, 0);
     press(&mut app, &["G"]);
-    let h = app.page_height();
+    let h = app.screen().page_height();
     assert_eq!(app.doc_view().unwrap().top.line, 100 - h);
     press(&mut app, &["j"]);
     assert_eq!(app.doc_view().unwrap().top.line, 100 - h);

@@ -140,7 +140,7 @@ pub(crate) fn go(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
 
 /// The screen as text, one line per row, trailing spaces removed.
 pub(crate) fn screen(app: &App) -> String {
-    let backend = TestBackend::new(app.width, app.height);
+    let backend = TestBackend::new(app.screen().width(), app.screen().height());
     let mut term = Terminal::new(backend).unwrap();
     term.draw(|f| view::draw(f, app)).unwrap();
     let buf = term.backend().buffer();

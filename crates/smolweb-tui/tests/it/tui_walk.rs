@@ -30,7 +30,8 @@ fn long_line_app() -> App {
 }
 
 fn current_rows(app: &App) -> Vec<usize> {
-    app.frame
+    app.screen()
+        .frame()
         .iter()
         .enumerate()
         .filter(|(_, r)| r.marks.iter().any(|m| m.current))
@@ -52,7 +53,7 @@ fn search_deep_in_a_long_line_scrolls_to_the_match_row() {
     );
     let rows = current_rows(&app);
     assert_eq!(rows.len(), 1, "the current match is on screen once");
-    let row = &app.frame[rows[0]];
+    let row = &app.screen().frame()[rows[0]];
     let m = row.marks[0];
     assert_eq!(&row.text[m.start..m.end], "needle");
     assert!(screen(&app).contains("the needle is here"));
@@ -69,11 +70,12 @@ fn a_match_wrapped_across_two_rows_is_marked_on_both() {
     type_text(&mut app, "wrapped");
     press(&mut app, &["enter"]);
     let marked: Vec<&str> = app
-        .frame
+        .screen()
+        .frame()
         .iter()
         .flat_map(|r| r.marks.iter().map(move |m: &Mark| &r.text[m.start..m.end]))
         .collect();
-    assert_eq!(marked.concat(), "wrapped", "{:?}", app.frame);
+    assert_eq!(marked.concat(), "wrapped", "{:?}", app.screen().frame());
     assert_eq!(marked.len(), 2, "the match spans two rows: {marked:?}");
 }
 
@@ -85,7 +87,8 @@ fn the_current_match_has_its_own_mark_and_moves_with_n() {
     type_text(&mut app, "cat");
     press(&mut app, &["enter"]);
     let marks = |app: &App| -> Vec<(usize, bool)> {
-        app.frame
+        app.screen()
+            .frame()
             .iter()
             .flat_map(|r| r.marks.iter().map(move |m| (r.pos.line, m.current)))
             .collect()
@@ -412,7 +415,12 @@ fn a_selected_or_pointed_link_shows_its_url_and_copies_it() {
         "{fx:?}"
     );
     // The pointer over the second link wins over the selection.
-    let row = app.frame.iter().position(|r| r.link == Some(1)).unwrap();
+    let row = app
+        .screen()
+        .frame()
+        .iter()
+        .position(|r| r.link == Some(1))
+        .unwrap();
     app.update(Msg::Tick(60_000));
     app.update(Msg::Hover {
         col: 10,

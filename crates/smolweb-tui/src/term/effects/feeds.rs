@@ -375,7 +375,8 @@ mod tests {
         assert!(app.status.text.contains("a copy from"), "{:?}", app.status);
         app.update(Msg::Key(Key::ch('C')));
         let text = app
-            .frame
+            .screen()
+            .frame()
             .iter()
             .map(|r| r.text.as_str())
             .collect::<Vec<_>>();
