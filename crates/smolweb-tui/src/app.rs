@@ -161,7 +161,7 @@ pub struct App {
     pub(crate) theme: Theme,
     pub tabs: Tabs,
     nav: nav::Nav,
-    pub prompt: Option<Prompt>,
+    prompt: prompt::PromptBar,
     pub dialog: Dialog,
     pub status: Status,
     pub(crate) digits: Digits,
@@ -183,7 +183,7 @@ impl App {
             theme,
             tabs: Tabs::default(),
             nav: nav::Nav::default(),
-            prompt: None,
+            prompt: prompt::PromptBar::default(),
             dialog: Dialog::default(),
             status: Status::default(),
             digits: Digits::default(),
@@ -259,7 +259,10 @@ impl App {
                 Vec::new()
             }
             Msg::Tick(now) => self.on_tick(now),
-            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Paste(text) => {
+                self.prompt.paste(&text, &mut lend!(self));
+                Vec::new()
+            }
             Msg::Fetched { id, outcome } => {
                 in_room!(self, |ctx| self.nav.on_fetched(&mut ctx, id, *outcome))
             }
@@ -303,14 +306,6 @@ impl App {
         fx
     }
 
-    fn on_paste(&mut self, text: &str) -> Vec<Effect> {
-        if let Some(p) = self.prompt.as_mut() {
-            p.text.push_str(&text.replace(['\n', '\r'], " "));
-            self.update_completions();
-        }
-        Vec::new()
-    }
-
     /// Carry out the work rooms left to the app, in order.
     fn follow(&mut self, then: Vec<Then>) -> Vec<Effect> {
         let mut fx = Vec::new();
@@ -320,7 +315,11 @@ impl App {
                     .nav
                     .navigate(&mut ctx, &url, opts, replace))),
                 Then::Fetch(req) => fx.extend(in_room!(self, |ctx| self.nav.fetch(&mut ctx, req))),
-                Then::Prompt(purpose) => self.open_prompt(purpose),
+                Then::Prompt(purpose) => {
+                    self.digits.clear();
+                    self.prompt.open(purpose, &mut lend!(self));
+                }
+                Then::Search(query) => self.screen.search(&mut lend!(self), Some(&query), true),
                 Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
@@ -384,6 +383,11 @@ impl App {
     /// The reader's note on a web page for the status line (None on other pages).
     pub fn web_badge(&self) -> Option<String> {
         web::Reader.badge(self.current())
+    }
+
+    /// The open prompt.
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.get()
     }
 
     /// The terminal's size and the active page's laid-out rows.

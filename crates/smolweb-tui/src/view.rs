@@ -244,7 +244,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
 
 fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     let t = &app.theme;
-    if let Some(p) = &app.prompt {
+    if let Some(p) = app.prompt() {
         let label = p.label();
         let text = p.shown_text();
         let room = usize::from(area.width).saturating_sub(1);
@@ -348,7 +348,7 @@ fn tail_cells(text: &str, max: usize) -> String {
 
 fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
     let t = &app.theme;
-    if let Some(p) = &app.prompt {
+    if let Some(p) = app.prompt() {
         draw_prompt_extras(f, app, p, page);
     }
     match &app.dialog.popup {

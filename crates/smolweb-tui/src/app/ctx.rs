@@ -28,6 +28,8 @@ pub(crate) enum Then {
     Fetch(super::loads::Request),
     /// Open the prompt for this purpose.
     Prompt(super::Purpose),
+    /// Search the page.
+    Search(String),
     /// `about:feeds` was opened (a refresh may be due).
     FeedsOpened { url: String, replace: bool },
     /// Follow this feed (the choice page's link).

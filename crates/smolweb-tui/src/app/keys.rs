@@ -44,8 +44,8 @@ impl Digits {
 
 impl App {
     pub(super) fn on_key(&mut self, key: Key) -> Vec<Effect> {
-        if self.prompt.is_some() {
-            return self.prompt_key(key);
+        if self.prompt.get().is_some() {
+            return super::in_room!(self, |ctx| self.prompt.key(key, &mut ctx));
         }
         if self.dialog.asking() {
             return self.confirm_key(key);
@@ -173,8 +173,8 @@ impl App {
                 }
             }
             Action::AddressBar => {
-                self.open_prompt(Purpose::Address);
-                self.update_completions();
+                self.digits.clear();
+                self.prompt.open(Purpose::Address, &mut super::lend!(self));
             }
             Action::Back => return super::in_room!(self, |ctx| self.nav.go_back(&mut ctx)),
             Action::Forward => return super::in_room!(self, |ctx| self.nav.go_forward(&mut ctx)),
@@ -199,7 +199,10 @@ impl App {
             }
             Action::NextTab => self.tabs.switch(1),
             Action::PrevTab => self.tabs.switch(-1),
-            Action::Search => self.open_prompt(Purpose::Search),
+            Action::Search => {
+                self.digits.clear();
+                self.prompt.open(Purpose::Search, &mut super::lend!(self));
+            }
             Action::SearchNext => self.screen.search(&mut super::lend!(self), None, true),
             Action::SearchPrev => self.screen.search(&mut super::lend!(self), None, false),
             Action::TogglePreformat => self.screen.toggle_fold(&mut super::lend!(self)),
@@ -268,7 +271,11 @@ impl App {
         if self.lists.remove_bookmark(&url) {
             return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
         }
-        self.open_prompt(Purpose::BookmarkName { url, title });
+        self.digits.clear();
+        self.prompt.open(
+            Purpose::BookmarkName { url, title },
+            &mut super::lend!(self),
+        );
         Vec::new()
     }
 
@@ -286,7 +293,11 @@ impl App {
             .bookmark(&url)
             .map_or_else(String::new, |b| b.title.clone());
         if action == Action::BookmarkRename {
-            self.open_prompt(Purpose::BookmarkName { url, title });
+            self.digits.clear();
+            self.prompt.open(
+                Purpose::BookmarkName { url, title },
+                &mut super::lend!(self),
+            );
             return Vec::new();
         }
         let name = if title.is_empty() { &url } else { &title };

@@ -196,7 +196,7 @@ fn input_prompt_sends_the_answer_as_query() {
             sensitive: false,
         },
     );
-    let p = app.prompt.as_ref().expect("prompt open");
+    let p = app.prompt().expect("prompt open");
     assert!(p.label().contains("Your name"));
     type_text(&mut app, "Ada");
     let (id, sent, opts) = fetch(&press(&mut app, &["enter"]));
@@ -224,7 +224,7 @@ fn sensitive_input_is_masked_and_never_kept() {
         },
     );
     type_text(&mut app, "hunter2");
-    let p = app.prompt.as_ref().unwrap();
+    let p = app.prompt().unwrap();
     assert_eq!(p.shown_text(), "*******");
     assert!(!screen(&app).contains("hunter2"));
     let (id, _, opts) = fetch(&press(&mut app, &["enter"]));
@@ -455,12 +455,12 @@ fn status_60_creates_an_identity_and_retries_with_it() {
     assert!(screen(&app).contains("New identity for this directory"));
     press(&mut app, &["2"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { .. })
     ));
     type_text(&mut app, "-me");
     press(&mut app, &["enter"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "365");
+    assert_eq!(app.prompt().unwrap().text, "365");
     let fx = press(&mut app, &["enter"]);
     let (new, then) = fx
         .iter()
@@ -557,7 +557,7 @@ fn status_61_and_62_are_explained_and_62_offers_replacement() {
     assert!(screen(&app).contains("Replace it with a new identity"));
     press(&mut app, &["1"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { .. })
     ));
 }
@@ -670,13 +670,10 @@ fn address_bar_completes_from_history_and_bookmarks() {
     });
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, "caps");
-    let p = app.prompt.as_ref().unwrap();
+    let p = app.prompt().unwrap();
     assert_eq!(p.completions.len(), 1);
     press(&mut app, &["tab"]);
-    assert_eq!(
-        app.prompt.as_ref().unwrap().text,
-        "gemini://capsule.test/log/"
-    );
+    assert_eq!(app.prompt().unwrap().text, "gemini://capsule.test/log/");
     press(&mut app, &["ctrl-u"]);
     type_text(&mut app, "marked");
     let (_, url, _) = fetch(&press(&mut app, &["tab", "enter"]));
@@ -697,21 +694,21 @@ fn typing_replaces_the_prefilled_address_and_arrows_keep_it() {
     let mut app = at_home();
     press(&mut app, &[":"]);
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         HOME,
         "prefilled with the page URL"
     );
     type_text(&mut app, "gopher.test");
-    assert_eq!(app.prompt.as_ref().unwrap().text, "gopher.test");
+    assert_eq!(app.prompt().unwrap().text, "gopher.test");
     press(&mut app, &["esc", ":", "backspace"]);
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         "",
         "backspace clears the selection"
     );
     press(&mut app, &["esc", ":", "ctrl-w"]);
     type_text(&mut app, "two");
-    assert_eq!(app.prompt.as_ref().unwrap().text, "gemini://home.test/two");
+    assert_eq!(app.prompt().unwrap().text, "gemini://home.test/two");
 }
 
 #[test]
@@ -744,7 +741,7 @@ fn bookmark_toggles() {
     let mut app = at_home();
     assert!(press(&mut app, &["m"]).is_empty(), "m asks for a name");
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         "Home",
         "prefilled with the title"
     );

@@ -120,7 +120,7 @@ fn status_62_without_a_certificate_says_none_was_sent() {
     assert!(!s.contains("the certificate you presented"), "{s}");
     press(&mut app, &["1"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { scope, .. }) if scope.path == "/"
     ));
 }
@@ -485,7 +485,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
     let mut app = app();
     open(&mut app, BIG, gem(BIG, "# A big page\n"));
     press(&mut app, &["m"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "A big page");
+    assert_eq!(app.prompt().unwrap().text, "A big page");
     type_text(&mut app, "Big one");
     let fx = press(&mut app, &["enter"]);
     assert!(
@@ -501,7 +501,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
     answer(&mut app, id, gem("about:bookmarks", &page));
     assert!(screen(&app).contains("[1] Big one"));
     press(&mut app, &["tab", "R"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "Big one");
+    assert_eq!(app.prompt().unwrap().text, "Big one");
     press(&mut app, &["ctrl-u"]);
     type_text(&mut app, "Renamed");
     let fx = press(&mut app, &["enter"]);
