@@ -234,13 +234,6 @@ impl App {
         self.current().map(|e| e.url.as_str())
     }
 
-    pub fn set_status(&mut self, text: impl Into<String>) {
-        self.status = Status::info(text, self.now);
-    }
-    pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status::error(text, self.now);
-    }
-
     /// The one entry point.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let fx = match msg {
@@ -282,22 +275,23 @@ impl App {
             Msg::Identities(_) | Msg::Approvals(_) | Msg::IdentityCreated { .. } => {
                 in_room!(self, |ctx| identities::Identities.update(msg, &mut ctx))
             }
-            Msg::Done(Ok(text)) => {
-                self.set_status(text);
-                self.follow(vec![Then::RemakeStorePage])
-            }
+            Msg::Done(Ok(text)) => in_room!(self, |ctx| {
+                ctx.info(text);
+                ctx.then(Then::RemakeStorePage);
+                Vec::new()
+            }),
             Msg::Done(Err(ShellError::Start {
                 program,
                 url,
                 source,
-            })) => self.ask(
+            })) => lend!(self).ask(
                 format!(
                     "Cannot start {program}: {source}. Copy {url} to the clipboard instead? (y/n)"
                 ),
                 dialog::Pending::Copy(url),
             ),
             Msg::Done(Err(e)) => {
-                self.set_error(e.to_string());
+                lend!(self).error(e.to_string());
                 Vec::new()
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
@@ -320,6 +314,21 @@ impl App {
                     self.prompt.open(purpose, &mut lend!(self));
                 }
                 Then::Search(query) => self.screen.search(&mut lend!(self), Some(&query), true),
+                Then::FollowRedirect(req) => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .follow_redirect(&mut ctx, req)));
+                }
+                Then::FollowLink { index, new_tab } => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .follow_link(&mut ctx, index, new_tab)));
+                }
+                Then::SaveOffline { url, with_links } => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .feeds
+                        .save_offline(url, with_links, &mut ctx)));
+                }
                 Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
@@ -357,27 +366,6 @@ impl App {
     pub fn link_target(&self) -> Option<&str> {
         let dv = self.doc_view()?;
         dv.doc.link_url(dv.hover.or(dv.selected)?)
-    }
-
-    /// Copy the link's URL (or the page's) to the clipboard.
-    fn copy_url(&mut self) -> Vec<Effect> {
-        let Some(text) = self
-            .link_target()
-            .or(self.current_url())
-            .map(str::to_string)
-        else {
-            return Vec::new();
-        };
-        self.copy(text)
-    }
-
-    fn copy(&mut self, text: String) -> Vec<Effect> {
-        if !self.settings.copy {
-            self.set_error("copying is off ([tui] osc52_copy = false)");
-            return Vec::new();
-        }
-        self.set_status(format!("copied {text}"));
-        vec![Effect::Copy { text }]
     }
 
     /// The reader's note on a web page for the status line (None on other pages).

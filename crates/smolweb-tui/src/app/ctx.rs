@@ -26,10 +26,16 @@ pub(crate) enum Then {
     },
     /// Send a request (cancelling its tab's previous load).
     Fetch(super::loads::Request),
+    /// Send a redirect the user agreed to.
+    FollowRedirect(super::loads::Request),
     /// Open the prompt for this purpose.
     Prompt(super::Purpose),
     /// Search the page.
     Search(String),
+    /// Follow link `index` (zero-based) of the current page.
+    FollowLink { index: usize, new_tab: bool },
+    /// Save a page for offline reading (the feeds room).
+    SaveOffline { url: String, with_links: bool },
     /// `about:feeds` was opened (a refresh may be due).
     FeedsOpened { url: String, replace: bool },
     /// Follow this feed (the choice page's link).
@@ -84,6 +90,27 @@ impl Ctx<'_> {
     /// Open the prompt for `purpose` (after this update).
     pub(crate) fn prompt(&mut self, purpose: super::Purpose) {
         self.then(Then::Prompt(purpose));
+    }
+
+    /// Copy text to the clipboard (OSC 52), when the config allows it.
+    pub(crate) fn copy(&mut self, text: String) -> Vec<super::Effect> {
+        if !self.settings.copy {
+            self.error("copying is off ([tui] osc52_copy = false)");
+            return Vec::new();
+        }
+        self.info(format!("copied {text}"));
+        vec![super::Effect::Copy { text }]
+    }
+
+    /// Copy the link's URL (under the pointer, else selected), or else the page's.
+    pub(crate) fn copy_url(&mut self) -> Vec<super::Effect> {
+        let link = self
+            .doc_view()
+            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?));
+        match link.or(self.current_url()).map(str::to_string) {
+            Some(text) => self.copy(text),
+            None => Vec::new(),
+        }
     }
 
     /// Leave work to the app.

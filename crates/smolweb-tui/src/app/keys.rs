@@ -1,7 +1,7 @@
 //! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
 //! number, keymap), the typed link number, and what each named action does.
 
-use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
+use super::{App, Ctx, Effect, FetchOptions, Popup, Purpose, Then};
 use crate::keymap::{Action, Code, Context, Key};
 
 /// How long a typed link number waits for more digits before it is followed.
@@ -40,6 +40,62 @@ impl Digits {
     fn expired(&self, now: u64) -> bool {
         !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
     }
+
+    /// A digit typed on a page: followed at once when no longer number exists.
+    pub(crate) fn digit(&mut self, c: char, ctx: &mut Ctx) {
+        self.push(c, ctx.now);
+        let links = ctx.doc_view().map_or(0, |d| d.doc.link_count());
+        let n: usize = self.typed.parse().unwrap_or(0);
+        if n == 0 || n > links {
+            ctx.error(format!("no link {}", self.typed));
+            self.clear();
+            return;
+        }
+        ctx.info(format!("link {} (Enter to follow)", self.typed));
+        if n.saturating_mul(10) > links {
+            self.followed = Some(ctx.now);
+            self.follow(false, ctx);
+        }
+    }
+
+    /// The time passed: a number that waited long enough is followed.
+    pub(crate) fn tick(&mut self, ctx: &mut Ctx) {
+        if self.expired(ctx.now) {
+            self.follow(false, ctx);
+        }
+    }
+
+    /// Follow the typed number (after this update).
+    fn follow(&mut self, new_tab: bool, ctx: &mut Ctx) {
+        let n = self.take();
+        if n == 0 {
+            return;
+        }
+        ctx.status.clear();
+        ctx.then(Then::FollowLink {
+            index: n - 1,
+            new_tab,
+        });
+    }
+
+    /// Enter: the typed number, else the selected link.
+    pub(crate) fn enter(&mut self, new_tab: bool, ctx: &mut Ctx) {
+        if !self.is_empty() {
+            return self.follow(new_tab, ctx);
+        }
+        match ctx.doc_view().and_then(|d| d.selected) {
+            Some(index) => ctx.then(Then::FollowLink { index, new_tab }),
+            // The Enter of someone who typed a number that was followed at once.
+            None if self.just_followed(ctx.now) => {}
+            None => {
+                let text = format!(
+                    "type a link number or select one with {}",
+                    ctx.hint(Action::NextLink)
+                );
+                ctx.info(text);
+            }
+        }
+    }
 }
 
 impl App {
@@ -48,7 +104,8 @@ impl App {
             return super::in_room!(self, |ctx| self.prompt.key(key, &mut ctx));
         }
         if self.dialog.asking() {
-            return self.confirm_key(key);
+            let answer = self.dialog.answer(key);
+            return super::in_room!(self, |ctx| super::dialog::answered(answer, &mut ctx));
         }
         if self.dialog.close() {
             return Vec::new();
@@ -59,7 +116,10 @@ impl App {
             && !key.alt
             && on_doc
         {
-            return self.digit(c);
+            return super::in_room!(self, |ctx| {
+                self.digits.digit(c, &mut ctx);
+                Vec::new()
+            });
         }
         let context = if super::identities::Identities
             .selection(self.current())
@@ -83,54 +143,10 @@ impl App {
     pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
         self.now = now;
         self.status.expire(now);
-        if self.digits.expired(now) {
-            return self.follow_digits(false);
-        }
-        Vec::new()
-    }
-
-    fn digit(&mut self, c: char) -> Vec<Effect> {
-        self.digits.push(c, self.now);
-        let links = self.doc_view().map_or(0, |d| d.doc.link_count());
-        let n: usize = self.digits.typed.parse().unwrap_or(0);
-        if n == 0 || n > links {
-            self.set_error(format!("no link {}", self.digits.typed));
-            self.digits.clear();
-            return Vec::new();
-        }
-        self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
-        if n.saturating_mul(10) > links {
-            self.digits.followed = Some(self.now);
-            return self.follow_digits(false);
-        }
-        Vec::new()
-    }
-
-    fn follow_digits(&mut self, new_tab: bool) -> Vec<Effect> {
-        let n = self.digits.take();
-        if n == 0 {
-            return Vec::new();
-        }
-        self.status.clear();
-        super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, n - 1, new_tab))
-    }
-
-    fn follow_current(&mut self, new_tab: bool) -> Vec<Effect> {
-        if !self.digits.is_empty() {
-            return self.follow_digits(new_tab);
-        }
-        match self.doc_view().and_then(|d| d.selected) {
-            Some(i) => super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, i, new_tab)),
-            // The Enter of someone who typed a number that was followed at once.
-            None if self.digits.just_followed(self.now) => Vec::new(),
-            None => {
-                self.set_status(format!(
-                    "type a link number or select one with {}",
-                    self.keymap.hint(Action::NextLink)
-                ));
-                Vec::new()
-            }
-        }
+        super::in_room!(self, |ctx| {
+            self.digits.tick(&mut ctx);
+            Vec::new()
+        })
     }
 
     /// Do a named action.
@@ -187,8 +203,13 @@ impl App {
             }
             Action::NextLink => self.screen.select_link(&mut super::lend!(self), true),
             Action::PrevLink => self.screen.select_link(&mut super::lend!(self), false),
-            Action::Follow => return self.follow_current(false),
-            Action::OpenInNewTab => return self.follow_current(true),
+            Action::Follow | Action::OpenInNewTab => {
+                let new_tab = action == Action::OpenInNewTab;
+                return super::in_room!(self, |ctx| {
+                    self.digits.enter(new_tab, &mut ctx);
+                    Vec::new()
+                });
+            }
             Action::NewTab => {
                 let home = self.settings.home.clone();
                 return super::in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &home));
@@ -206,14 +227,19 @@ impl App {
             Action::SearchNext => self.screen.search(&mut super::lend!(self), None, true),
             Action::SearchPrev => self.screen.search(&mut super::lend!(self), None, false),
             Action::TogglePreformat => self.screen.toggle_fold(&mut super::lend!(self)),
-            Action::PageInfo => self.dialog.show(Popup::Info(self.page_info())),
-            Action::Bookmark => return self.toggle_bookmark(),
+            Action::PageInfo => {
+                let info = super::dialog::page_info(&super::lend!(self));
+                self.dialog.show(Popup::Info(info));
+            }
+            Action::Bookmark | Action::BookmarkRename | Action::BookmarkDelete => {
+                return super::in_room!(self, |ctx| super::lists::Bookmarks.act(action, &mut ctx));
+            }
             Action::Bookmarks => return go(self, "about:bookmarks"),
             Action::History => return go(self, "about:history"),
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
             Action::Save => return super::download::Downloads.save_shown(&super::lend!(self)),
-            Action::CopyUrl => return self.copy_url(),
+            Action::CopyUrl => return super::lend!(self).copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
             Action::Quit => {
@@ -228,9 +254,6 @@ impl App {
             | Action::ApprovalDeny => {
                 return super::in_room!(self, |ctx| super::identities::Identities
                     .act(action, &mut ctx));
-            }
-            Action::BookmarkRename | Action::BookmarkDelete => {
-                return self.bookmark_action(action);
             }
             Action::ReaderFull | Action::OpenInBrowser => {
                 return super::in_room!(self, |ctx| super::web::Reader.act(action, &mut ctx));
@@ -257,54 +280,6 @@ impl App {
         }
         self.status.clear();
         Vec::new()
-    }
-
-    fn toggle_bookmark(&mut self) -> Vec<Effect> {
-        let Some(e) = self.current() else {
-            return Vec::new();
-        };
-        let (url, title) = (e.url.clone(), e.title.clone());
-        if url.starts_with("about:") {
-            self.set_status("built-in pages cannot be bookmarked");
-            return Vec::new();
-        }
-        if self.lists.remove_bookmark(&url) {
-            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
-        }
-        self.digits.clear();
-        self.prompt.open(
-            Purpose::BookmarkName { url, title },
-            &mut super::lend!(self),
-        );
-        Vec::new()
-    }
-
-    /// Rename or delete the bookmark selected on the bookmarks page.
-    fn bookmark_action(&mut self, action: Action) -> Vec<Effect> {
-        let Some(url) = self.link_target().map(str::to_string) else {
-            self.set_status(format!(
-                "select a bookmark first ({})",
-                self.keymap.hint(Action::NextLink)
-            ));
-            return Vec::new();
-        };
-        let title = self
-            .lists
-            .bookmark(&url)
-            .map_or_else(String::new, |b| b.title.clone());
-        if action == Action::BookmarkRename {
-            self.digits.clear();
-            self.prompt.open(
-                Purpose::BookmarkName { url, title },
-                &mut super::lend!(self),
-            );
-            return Vec::new();
-        }
-        let name = if title.is_empty() { &url } else { &title };
-        self.ask(
-            format!("Delete the bookmark '{name}'? (y/n)"),
-            super::dialog::Pending::DeleteBookmark(url),
-        )
     }
 
     pub(super) fn on_click(&mut self, col: u16, row: u16) -> Vec<Effect> {
