@@ -156,22 +156,28 @@ const STORE_PAGES: [&str; 5] = [
 /// The whole browser state, by room.
 #[derive(Debug)]
 pub struct App {
-    pub settings: Settings,
-    pub(crate) keymap: Keymap,
-    pub(crate) theme: Theme,
-    pub tabs: Tabs,
+    settings: Settings,
+    keymap: Keymap,
+    theme: Theme,
+    /// The tabs and their history (the navigation room works on them through the Ctx).
+    tabs: Tabs,
+    /// Requests in flight and every flow that moves a tab.
     nav: nav::Nav,
     prompt: prompt::PromptBar,
-    pub dialog: Dialog,
-    pub status: Status,
-    pub(crate) digits: Digits,
-    pub lists: Lists,
+    /// The popup and the question.
+    dialog: Dialog,
+    status: Status,
+    /// A link number being typed.
+    digits: Digits,
+    /// What the stores last said.
+    lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
-    pub(crate) feeds: Feeds,
+    feeds: Feeds,
     /// The terminal's size and the active page's laid-out rows.
     screen: Screen,
-    pub(crate) now: u64,
-    pub quit: bool,
+    /// Milliseconds since start (the last tick).
+    now: u64,
+    quit: bool,
 }
 
 impl App {
@@ -383,9 +389,59 @@ impl App {
         &self.screen
     }
 
-    /// Pending approvals count (badge).
-    pub fn pending_count(&self) -> usize {
-        self.lists.approvals.len()
+    /// The status line.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The popup over the page and the question waiting for an answer.
+    pub fn dialog(&self) -> &Dialog {
+        &self.dialog
+    }
+
+    /// The tabs and their history.
+    pub fn tabs(&self) -> &Tabs {
+        &self.tabs
+    }
+
+    /// What the stores last said (history, bookmarks, identities, approvals).
+    pub fn lists(&self) -> &Lists {
+        &self.lists
+    }
+
+    /// The colours and styles.
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// The keys.
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    /// The quit key was pressed.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Milliseconds since start, at the last tick (drives the spinner).
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// A background feed refresh in progress: (feeds done, feeds in all).
+    pub fn refreshing(&self) -> Option<(usize, usize)> {
+        self.feeds.refreshing()
+    }
+
+    /// The link number being typed ("" when none).
+    pub fn typed_link(&self) -> &str {
+        &self.digits.typed
+    }
+
+    /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
+    pub fn set_web_external(&mut self, external: bool) {
+        self.settings.web_external = external;
     }
 }
 

@@ -154,19 +154,19 @@ fn tabs_open_close_switch_and_undo() {
     let (id, url, _) = fetch(&press(&mut app, &["ctrl-t"]));
     assert_eq!(url, "about:home");
     answer(&mut app, id, gem("gemini://home.test/two", "# Two\n"));
-    assert_eq!((app.tabs.len(), app.tabs.active), (2, 1));
+    assert_eq!((app.tabs().len(), app.tabs().active), (2, 1));
     press(&mut app, &["ctrl-p"]);
     assert_eq!(app.current().unwrap().title, "Home");
     press(&mut app, &["ctrl-n"]);
     press(&mut app, &["ctrl-w"]);
-    assert_eq!(app.tabs.len(), 1);
+    assert_eq!(app.tabs().len(), 1);
     press(&mut app, &["ctrl-w"]);
-    assert_eq!(app.tabs.len(), 1, "the last tab stays");
+    assert_eq!(app.tabs().len(), 1, "the last tab stays");
     assert!(
         fetches(&press(&mut app, &["X"])).is_empty(),
         "undo restores from memory"
     );
-    assert_eq!(app.tabs.len(), 2);
+    assert_eq!(app.tabs().len(), 2);
     assert_eq!(app.current().unwrap().title, "Two");
 }
 
@@ -176,8 +176,8 @@ fn open_a_link_in_a_new_tab() {
     press(&mut app, &["tab", "tab"]);
     let (_, url, _) = fetch(&press(&mut app, &["t"]));
     assert_eq!(url, "gemini://other.test/");
-    assert_eq!(app.tabs.len(), 2);
-    assert_eq!(app.tabs.active, 1);
+    assert_eq!(app.tabs().len(), 2);
+    assert_eq!(app.tabs().active, 1);
 }
 
 #[test]
@@ -265,9 +265,9 @@ fn same_host_redirects_are_followed_up_to_five() {
     );
     assert!(fetches(&fx).is_empty());
     assert!(
-        app.status.error && app.status.text.contains("too many redirects"),
+        app.status().error && app.status().text.contains("too many redirects"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -297,9 +297,9 @@ fn redirect_loops_stop_with_a_clear_message() {
     );
     assert!(fetches(&fx).is_empty());
     assert!(
-        app.status.text.contains("redirect loop"),
+        app.status().text.contains("redirect loop"),
         "{:?}",
-        app.status
+        app.status()
     );
     assert!(screen(&app).contains("Redirect stopped"));
 }
@@ -314,7 +314,7 @@ fn cross_host_redirects_ask_first() {
         redirect("gemini://home.test/one", "gemini://far.test/", true),
     );
     assert!(fetches(&fx).is_empty());
-    assert!(matches!(app.dialog.popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
+    assert!(matches!(app.dialog().popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
     assert!(screen(&app).contains("far.test"));
     let (_, url, _) = fetch(&press(&mut app, &["y"]));
     assert_eq!(url, "gemini://far.test/");
@@ -324,7 +324,7 @@ fn cross_host_redirects_ask_first() {
 fn external_links_open_after_confirmation() {
     // `[web] open_external = true`: the web goes to the external browser, as before.
     let mut app = at_home();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     let fx = press(&mut app, &["3"]);
     assert!(fx.is_empty());
     assert!(press(&mut app, &["n"]).is_empty());
@@ -354,7 +354,7 @@ fn binary_pages_are_saved_not_shown() {
         fx.iter()
             .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png")),
         "{fx:?} {:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     assert_eq!(app.current_url(), Some(HOME));
 }
@@ -435,7 +435,7 @@ fn first_visit_says_the_certificate_was_pinned() {
         info.tls = Some(tls(TofuState::FirstUse));
     }
     open(&mut app, HOME, page);
-    assert!(app.status.text.contains("pinned"), "{:?}", app.status);
+    assert!(app.status().text.contains("pinned"), "{:?}", app.status());
     assert!(screen(&app).contains("pinned"));
 }
 
@@ -602,11 +602,11 @@ fn pending_approvals_show_a_badge_and_can_be_approved_or_denied() {
         "approving asks once more"
     );
     assert!(
-        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+        matches!(&app.dialog().popup, Some(Popup::Confirm(q))
             if q.contains("test-agent") && q.contains("gemini://capsule.test/app")
                 && q.contains("A new client certificate is made")),
         "names the scope and what changes: {:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -733,7 +733,11 @@ fn search_moves_to_matches_and_cycles() {
     press(&mut app, &["n"]);
     assert_eq!(app.doc_view().unwrap().top.line, 47);
     press(&mut app, &["N", "N"]);
-    assert!(app.status.text.contains("match 3 of 3"), "{:?}", app.status);
+    assert!(
+        app.status().text.contains("match 3 of 3"),
+        "{:?}",
+        app.status()
+    );
 }
 
 #[test]
@@ -832,7 +836,7 @@ fn rebinding_a_key_in_the_config_changes_what_it_does() {
         height: 24,
     });
     assert!(press(&mut app, &["q"]).is_empty());
-    assert!(!app.quit);
+    assert!(!app.has_quit());
     assert!(
         press(&mut app, &["ctrl-q"])
             .iter()
@@ -868,7 +872,7 @@ fn foreign_schemes_are_never_followed_or_opened() {
                 => data:text/html,<b>x</b> Data\n=> vbscript:msgbox Basic\n\
                 => https://web.test/ Web\n=> mailto:op@home.test Mail\n";
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(&mut app, HOME, gem(HOME, body));
     let s = screen(&app);
     for (label, scheme) in [
@@ -907,9 +911,9 @@ fn foreign_schemes_are_never_followed_or_opened() {
         type_text(&mut app, typed);
         let fx = press(&mut app, &["enter"]);
         assert!(fx.is_empty(), "{typed}: {fx:?}");
-        assert!(app.dialog.popup.is_none(), "{typed}");
+        assert!(app.dialog().popup.is_none(), "{typed}");
         assert!(
-            app.status.error && app.status.text.contains("not followed"),
+            app.status().error && app.status().text.contains("not followed"),
             "{typed}"
         );
     }
@@ -924,7 +928,7 @@ fn foreign_schemes_are_never_followed_or_opened() {
         id,
         redirect("gemini://home.test/one", "file:///etc/passwd", true),
     );
-    assert!(fx.is_empty() && app.dialog.popup.is_none(), "{fx:?}");
+    assert!(fx.is_empty() && app.dialog().popup.is_none(), "{fx:?}");
     assert!(screen(&app).contains("file: URL, which is not followed"));
 
     // A Gopher `h` item whose selector is `URL:javascript:` is text too.

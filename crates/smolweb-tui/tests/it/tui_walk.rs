@@ -152,9 +152,12 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         .collect();
     assert_eq!(recorded, [&url.to_string()], "the search is not kept");
     assert!(
-        app.lists.history.iter().all(|(u, _)| !u.contains("secret")),
+        app.lists()
+            .history
+            .iter()
+            .all(|(u, _)| !u.contains("secret")),
         "{:?}",
-        app.lists.history
+        app.lists().history
     );
 
     let visits = [smolweb_store::history::Visit {
@@ -182,9 +185,9 @@ fn the_first_pin_message_names_the_port() {
     }
     open(&mut app, url, page);
     assert!(
-        app.status.text.contains("cap.test:1966"),
+        app.status().text.contains("cap.test:1966"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -247,11 +250,11 @@ fn a_store_error_names_the_file() {
         reason: "not UTF-8".into(),
     };
     app.update(Msg::Done(Err(err.into())));
-    assert!(app.status.error);
+    assert!(app.status().error);
     assert!(
-        app.status.text.contains("/data/bookmarks.gmi"),
+        app.status().text.contains("/data/bookmarks.gmi"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -287,7 +290,7 @@ fn the_pins_page_forgets_a_pin_after_asking() {
     assert!(s.contains("at most once an hour"), "{s}");
     let fx = press(&mut app, &["2"]);
     assert!(fx.is_empty(), "asks first");
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("::1:1966")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains("::1:1966")));
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter().any(
@@ -299,7 +302,7 @@ fn the_pins_page_forgets_a_pin_after_asking() {
     let fx = app.update(Msg::Done(Ok("forgot the certificate of ::1:1966".into())));
     let (_, url, _) = fetch(&fx);
     assert_eq!(url, "about:trust");
-    assert!(app.status.text.contains("forgot"));
+    assert!(app.status().text.contains("forgot"));
     // On the identities screen, T leads here.
     press(&mut app, &["I"]);
     assert!(screen(&app).contains("T pinned certificates"));
@@ -346,7 +349,7 @@ fn undo_close_brings_the_tab_back_where_it_was() {
     press(&mut app, &["ctrl-w"]);
     press(&mut app, &["ctrl-n"]);
     press(&mut app, &["X"]);
-    let titles: Vec<String> = app.tabs.iter().map(|t| t.title()).collect();
+    let titles: Vec<String> = app.tabs().iter().map(|t| t.title()).collect();
     assert_eq!(titles, ["One", "Two", "Three"]);
     assert_eq!(app.current().unwrap().title, "Two");
 }
@@ -354,7 +357,7 @@ fn undo_close_brings_the_tab_back_where_it_was() {
 #[test]
 fn status_messages_expire_and_clear_when_a_question_opens() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(
         &mut app,
         BIG,
@@ -364,15 +367,15 @@ fn status_messages_expire_and_clear_when_a_question_opens() {
         ),
     );
     press(&mut app, &["p"]);
-    assert!(app.status.text.contains("no preformatted"));
+    assert!(app.status().text.contains("no preformatted"));
     app.update(Msg::Tick(1_000));
-    assert!(!app.status.text.is_empty(), "still there after a second");
+    assert!(!app.status().text.is_empty(), "still there after a second");
     app.update(Msg::Tick(6_000));
-    assert!(app.status.text.is_empty(), "gone after a few seconds");
+    assert!(app.status().text.is_empty(), "gone after a few seconds");
     press(&mut app, &["p"]);
     press(&mut app, &["2"]);
-    assert!(app.dialog.popup.is_some());
-    assert!(app.status.text.is_empty(), "{:?}", app.status);
+    assert!(app.dialog().popup.is_some());
+    assert!(app.status().text.is_empty(), "{:?}", app.status());
 }
 
 #[test]
@@ -385,17 +388,17 @@ fn enter_after_a_number_that_was_followed_at_once_is_quiet() {
     let fx = press(&mut app, &["enter"]);
     assert!(fx.is_empty());
     assert!(
-        !app.status.text.contains("type a link number"),
+        !app.status().text.contains("type a link number"),
         "{:?}",
-        app.status
+        app.status()
     );
     answer(&mut app, id, gem("gemini://big.test/1", "# One\n=> /x X\n"));
     app.update(Msg::Tick(5_000));
     press(&mut app, &["enter"]);
     assert!(
-        app.status.text.contains("type a link number"),
+        app.status().text.contains("type a link number"),
         "later, Enter explains: {:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -452,13 +455,13 @@ fn copying_can_be_switched_off() {
     open(&mut app, BIG, gem(BIG, LINKS));
     let fx = press(&mut app, &["tab", "Y"]);
     assert!(!fx.iter().any(|e| matches!(e, Effect::Copy { .. })));
-    assert!(app.status.error && app.status.text.contains("osc52_copy"));
+    assert!(app.status().error && app.status().text.contains("osc52_copy"));
 }
 
 #[test]
 fn an_opener_that_cannot_start_offers_to_copy_the_url() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(&mut app, BIG, gem(BIG, LINKS));
     let fx = press(&mut app, &["2", "y"]);
     assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
@@ -468,10 +471,10 @@ fn an_opener_that_cannot_start_offers_to_copy_the_url() {
         source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
     })));
     assert!(
-        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+        matches!(&app.dialog().popup, Some(Popup::Confirm(q))
             if q.contains("https://web.test/x") && q.contains("xdg-open")),
         "{:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -496,7 +499,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         "{fx:?}"
     );
     // The bookmarks page, as the shell makes it from the store.
-    let page = smolweb_client::about::bookmarks_page(&app.lists.bookmarks, None);
+    let page = smolweb_client::about::bookmarks_page(&app.lists().bookmarks, None);
     let (id, _, _) = fetch(&press(&mut app, &["B"]));
     answer(&mut app, id, gem("about:bookmarks", &page));
     assert!(screen(&app).contains("[1] Big one"));
@@ -510,13 +513,13 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         if title == "Renamed")
     ));
     assert!(press(&mut app, &["d"]).is_empty(), "delete asks first");
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("Renamed")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains("Renamed")));
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == BIG))
     );
-    assert!(app.lists.bookmarks.is_empty());
+    assert!(app.lists().bookmarks.is_empty());
 }
 
 /// Fetch a binary answer from the home page.
@@ -535,7 +538,7 @@ fn downloading(mime: &str, url: &str) -> App {
 #[test]
 fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
     let mut app = downloading("application/pdf", "gemini://big.test/paper");
-    let q = match &app.dialog.popup {
+    let q = match &app.dialog().popup {
         Some(Popup::Download(q)) => q.clone(),
         other => panic!("{other:?}"),
     };
@@ -553,7 +556,7 @@ fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
 
     let mut app = downloading("application/pdf", "gemini://big.test/paper");
     assert!(press(&mut app, &["c"]).is_empty());
-    assert!(app.dialog.popup.is_none());
+    assert!(app.dialog().popup.is_none());
     assert_eq!(app.current_url(), Some(BIG), "still on the page");
 }
 
@@ -581,13 +584,13 @@ fn a_configured_handler_is_named() {
         id,
         page_with("gemini://big.test/cat.jpg", "image/jpeg", b"\xff\xd8"),
     );
-    assert!(matches!(&app.dialog.popup, Some(Popup::Download(q)) if q.contains("open with feh")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Download(q)) if q.contains("open with feh")));
 }
 
 #[test]
 fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     let body = "# Evil\x1b]0;title\x07 page\n=> gemini://x.test/\x1b[2J Clear\n=> https://w.test/\x1b]52;c;QQ==\x07 Web\n";
     open(&mut app, BIG, gem(BIG, body));
     press(&mut app, &["tab"]);
@@ -600,7 +603,7 @@ fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
     );
     assert!(s.contains("→ gemini://x.test/%1B%5B2J"), "{s}");
     press(&mut app, &["2"]);
-    assert!(app.dialog.popup.is_some());
+    assert!(app.dialog().popup.is_some());
     let s = screen(&app);
     assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
 }

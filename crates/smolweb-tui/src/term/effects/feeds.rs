@@ -372,7 +372,11 @@ mod tests {
             outcome: Box::new(down),
         });
         app.update(Msg::Feeds(FeedMsg::Offer(offer)));
-        assert!(app.status.text.contains("a copy from"), "{:?}", app.status);
+        assert!(
+            app.status().text.contains("a copy from"),
+            "{:?}",
+            app.status()
+        );
         app.update(Msg::Key(Key::ch('C')));
         let text = app
             .screen()
@@ -385,11 +389,11 @@ mod tests {
             "{text:?}"
         );
         assert!(
-            app.status.text.contains("offline copy, "),
+            app.status().text.contains("offline copy, "),
             "{:?}",
-            app.status
+            app.status()
         );
-        assert!(app.status.text.contains(" s old") || app.status.text.contains("min old"));
+        assert!(app.status().text.contains(" s old") || app.status().text.contains("min old"));
     }
 
     #[test]
