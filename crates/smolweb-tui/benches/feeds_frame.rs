@@ -2,7 +2,7 @@
 //! browser: the page built from the store rows, parsed as gemtext, laid out and drawn on
 //! ratatui's TestBackend at 80x24 (target <= 5 ms), and a scroll step on it. Run:
 //! `cargo bench --bench feeds_frame -- --warm-up-time 1 --measurement-time 3`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;

@@ -36,7 +36,7 @@ pub fn draw(f: &mut Frame, app: &App) {
 }
 
 fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme();
+    let t = app.theme();
     let mut spans = Vec::new();
     for (i, label) in tab_labels(app).into_iter().enumerate() {
         let style = if i == app.tabs().active {
@@ -63,7 +63,7 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let x = area.x + margin as u16;
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
-        let line = row_line(&app.theme(), row, selected, dv.hscroll);
+        let line = row_line(app.theme(), row, selected, dv.hscroll);
         let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
         if cut && width > 0 {
@@ -170,7 +170,7 @@ fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip:
 }
 
 fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
-    let t = &app.theme();
+    let t = app.theme();
     let k = |a| app.keymap().hint(a);
     let mut lines = vec![
         Line::styled("Client identities and agent requests", t.heading1),
@@ -243,7 +243,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
 }
 
 fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme();
+    let t = app.theme();
     if let Some(p) = app.prompt() {
         let label = p.label();
         let text = p.shown_text();
@@ -268,7 +268,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let mut right = String::new();
-    if app.lists().approvals.len() > 0 {
+    if !app.lists().approvals.is_empty() {
         right.push_str(&format!(
             " {} agent request(s): {} ",
             app.lists().approvals.len(),
@@ -351,7 +351,7 @@ fn tail_cells(text: &str, max: usize) -> String {
 }
 
 fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
-    let t = &app.theme();
+    let t = app.theme();
     if let Some(p) = app.prompt() {
         draw_prompt_extras(f, app, p, page);
     }
@@ -401,7 +401,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
 }
 
 fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::app::Prompt, page: Rect) {
-    let t = &app.theme();
+    let t = app.theme();
     if let crate::app::Purpose::Input { label, .. } = &p.purpose
         && display_width(label) + 2 > usize::from(page.width) / 2
     {
