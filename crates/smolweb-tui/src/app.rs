@@ -3,19 +3,25 @@
 //! externally). No terminal and no IO here, so tests drive it with key sequences and fake
 //! fetch results.
 //!
-//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), `loads::Loads`
-//! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
-//! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
-//! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
-//! (`download`), the identities screen (`identities`), the reader view of web pages (`web`:
-//! the main/full toggle, the external browser) and [`Feeds`] (subscriptions, the offline
-//! reading list, a feed refresh, an offered offline copy); `messages` holds what goes between
-//! the app and its shell. `update` routes each message to them; the files named after a flow
-//! (`keys`, `nav`) do the routing that needs more than one room.
+//! The state lives in rooms that own it, each a type with its own update: `nav::Nav`
+//! (requests in flight, the session's trust and identity choices, and every flow that moves
+//! a tab: going somewhere, the answers, redirects, history steps, tabs opened and closed, the
+//! built-in pages' [`PageAction`]s), `prompt::PromptBar` (the open [`Prompt`]), [`Dialog`]
+//! (popup and question, and what an answer does), [`Feeds`] (subscriptions, the offline
+//! reading list, a feed refresh, an offered copy), [`Screen`] (size, text column, the laid-out
+//! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
+//! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
+//! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
+//! `web::Reader`. [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through
+//! the `Ctx` the app lends it for one update, and leaves work for another room to the app as
+//! `Then` follow-ups (carried out in order after its own effects). `messages` holds what
+//! goes between the app and its shell. `App` itself is the routing: it sends each message and
+//! key to its room, and the view reads it through accessors.
 //!
 //! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
 //! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
-//! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
+//! active tab's visible rows are laid out into the [`Screen`]'s frame, which the view paints
+//! as is.
 
 mod ctx;
 mod dialog;
@@ -45,13 +51,13 @@ pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
 pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
-pub(crate) use lists::Lists;
+pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
-pub(crate) use status::Status;
+pub use status::Status;
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
 /// Settings the app reads from the config.
@@ -474,7 +480,7 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     None
 }
 
-/// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
+/// Made safe to draw (`layout::sanitize`: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
 pub fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;

@@ -1,4 +1,4 @@
-//! Painting the state. Pure: reads the [`App`] (its laid-out [`App::frame`]) and draws into a
+//! Painting the state. Pure: reads the [`App`] (its laid-out [`Screen::frame`](crate::app::Screen::frame)) and draws into a
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
 //! prompt (bottom row); popups over the page.
 

@@ -1,3 +1,5 @@
+//! Tests of the about:feeds and about:offline pages.
+
 use super::*;
 use time::macros::datetime;
 
