@@ -4,6 +4,8 @@
 //! `cargo bench --bench feeds_frame -- --warm-up-time 1 --measurement-time 3`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -91,21 +93,7 @@ fn bench(c: &mut Criterion) {
     // One-row steps from the top to the bottom (past it a press changes nothing), so every
     // measured step really moves: at the bottom the bench starts again from the top, as
     // `page_down_step` does.
-    let steps = {
-        let mut probe = shown(&subs, &mut term);
-        let mut before = term.backend().buffer().clone();
-        let mut n = 0usize;
-        loop {
-            probe.update(Msg::Key(Key::ch('j')));
-            term.draw(|f| view::draw(f, &probe)).unwrap();
-            let now = term.backend().buffer().clone();
-            if now == before || n > 10_000_000 {
-                break n.max(1);
-            }
-            before = now;
-            n += 1;
-        }
-    };
+    let steps = common::steps_to_bottom(&mut shown(&subs, &mut term), &mut term, Key::ch('j'));
     eprintln!("about_feeds_10000_scroll_step: {steps} steps from top to bottom");
     let mut app = shown(&subs, &mut term);
     let mut taken = 0usize;
