@@ -90,11 +90,14 @@ impl Default for Settings {
 /// One laid-out screen row of the active page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameRow {
+    /// Where the row is in the document (line, wrapped row).
     pub pos: Pos,
     pub(crate) kind: Kind,
     pub(crate) prefix: String,
     pub(crate) tag: &'static str,
+    /// The text drawn.
     pub text: String,
+    /// The link (index) on this row.
     pub link: Option<usize>,
     pub(crate) external: bool,
     /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
@@ -104,8 +107,11 @@ pub struct FrameRow {
 /// A highlighted piece of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
+    /// Start byte in the row's text.
     pub start: usize,
+    /// End byte (exclusive).
     pub end: usize,
+    /// The search's current match.
     pub current: bool,
 }
 
@@ -113,8 +119,10 @@ pub struct Mark {
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
     #[error(transparent)]
+    /// A `[tui.keys]` entry.
     Keys(#[from] KeyError),
     #[error(transparent)]
+    /// A `[tui.theme]` entry.
     Theme(#[from] ThemeError),
 }
 
@@ -187,6 +195,7 @@ pub struct App {
 }
 
 impl App {
+    /// An app with these settings, keys and colours, and no tab yet ([`App::start`] opens one).
     pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
         App {
             screen: Screen::new(settings.text_width),
@@ -232,12 +241,15 @@ impl App {
         fx
     }
 
+    /// The active tab.
     pub fn tab(&self) -> Option<&Tab> {
         self.tabs.active()
     }
+    /// The active tab's current history entry.
     pub fn current(&self) -> Option<&Entry> {
         self.tab().and_then(|t| t.current.as_ref())
     }
+    /// The active tab's page view (None on the identities screen).
     pub fn doc_view(&self) -> Option<&DocView> {
         self.tab().and_then(Tab::doc_view)
     }

@@ -51,7 +51,9 @@ pub enum Answer {
 }
 
 #[derive(Debug, Default)]
+/// The dialog room: the popup over the page and the question waiting for an answer.
 pub struct Dialog {
+    /// What is shown over the page.
     pub popup: Option<Popup>,
     pending: Option<Pending>,
 }
@@ -63,6 +65,7 @@ impl Dialog {
         self.pending = Some(pending);
     }
 
+    /// Show a popup (closed by the next key).
     pub fn show(&mut self, popup: Popup) {
         self.popup = Some(popup);
     }

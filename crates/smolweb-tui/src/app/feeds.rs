@@ -47,7 +47,9 @@ impl Feeds {
 /// An offline copy offered for a URL whose fetch failed for a network reason.
 #[derive(Clone, Debug)]
 pub struct Offer {
+    /// The URL that failed.
     pub url: String,
+    /// The copy kept.
     pub copy: Box<OfflineCopy>,
     /// How old the copy was when it was offered, in seconds.
     pub age_seconds: u64,
@@ -56,7 +58,9 @@ pub struct Offer {
 /// What a whole refresh did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefreshSummary {
+    /// Feeds refreshed.
     pub feeds: usize,
+    /// Entries not seen before.
     pub new_entries: usize,
     /// Feeds whose refresh failed (their errors are on `about:feeds`).
     pub failed: usize,
@@ -67,9 +71,12 @@ pub struct RefreshSummary {
 pub enum FeedOp {
     /// Follow `url`, then fetch it once.
     Subscribe {
+        /// The feed (or the page announcing it).
         url: String,
     },
+    /// Stop following a feed.
     Unsubscribe {
+        /// The followed URL.
         url: String,
     },
     /// Refresh every subscription when the last refresh is older than configured.
@@ -78,11 +85,14 @@ pub enum FeedOp {
     Refresh,
     /// Put a page (and, with links, the same-capsule pages it links to) on the reading list.
     SaveOffline {
+        /// The page.
         url: String,
+        /// Also the same-capsule pages it links to.
         with_links: bool,
     },
     /// Take a page off the reading list.
     Unsave {
+        /// The page.
         url: String,
     },
 }
@@ -92,11 +102,19 @@ pub enum FeedOp {
 pub enum FeedMsg {
     /// What the stores hold now.
     Lists {
+        /// Followed URLs.
         subscribed: Vec<String>,
+        /// URLs on the reading list.
         saved: Vec<String>,
     },
     /// A refresh moved on.
-    Progress { done: usize, total: usize },
+    /// Feeds done, feeds in all.
+    Progress {
+        /// Feeds done.
+        done: usize,
+        /// Feeds in all.
+        total: usize,
+    },
     /// A refresh ended (Err: the store could not be read).
     Refreshed(Result<RefreshSummary, FeedError>),
     /// A fetch failed for a network reason and an offline copy exists.

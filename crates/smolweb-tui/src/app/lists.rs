@@ -13,9 +13,11 @@ use smolweb_store::identity::Identity;
 const COMPLETIONS: usize = 8;
 
 #[derive(Debug, Default)]
+/// What the stores last said, mirrored for completion, the toggles and the identities screen.
 pub struct Lists {
     /// (url, title), newest first.
     pub history: Vec<(String, Option<String>)>,
+    /// Bookmarks, as stored.
     pub bookmarks: Vec<Bookmark>,
     pub(crate) identities: Vec<Identity>,
     pub(crate) approvals: Vec<Approval>,
@@ -28,6 +30,7 @@ impl Lists {
         self.history.insert(0, (url.to_string(), title));
     }
 
+    /// The bookmark of a URL.
     pub fn bookmark(&self, url: &str) -> Option<&Bookmark> {
         self.bookmarks.iter().find(|b| b.url == url)
     }
@@ -80,6 +83,7 @@ impl Lists {
         self.identities.len() + self.approvals.len()
     }
 
+    /// The identity with this fingerprint.
     pub fn identity(&self, fingerprint: &str) -> Option<&Identity> {
         self.identities
             .iter()

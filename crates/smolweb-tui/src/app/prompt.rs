@@ -11,38 +11,61 @@ use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 /// What the typed text is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Purpose {
+    /// The address bar.
     Address,
+    /// Search the page.
     Search,
+    /// Gemini input (status 10; 11 is sensitive).
     Input {
+        /// The tab that asked.
         tab: u64,
+        /// The URL that asked (without query).
         url: String,
+        /// Status 11: masked, never kept.
         sensitive: bool,
+        /// What the capsule asks.
         label: String,
     },
+    /// A gopher search (type 7).
     GopherSearch {
+        /// The tab.
         tab: u64,
+        /// The search's URL.
         url: String,
     },
+    /// The URL a new identity is for.
     IdentityScope,
+    /// The name of a new identity.
     IdentityName {
+        /// Where it applies.
         scope: Scope,
+        /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
     },
+    /// How many days a new identity is valid.
     IdentityDays {
+        /// Where it applies.
         scope: Scope,
+        /// Its name.
         name: String,
+        /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
     },
     /// The name of a new (or renamed) bookmark.
     BookmarkName {
+        /// The page bookmarked.
         url: String,
+        /// Its current name.
         title: String,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// The one-line prompt and its text.
 pub struct Prompt {
+    /// What the text is for.
     pub purpose: Purpose,
+    /// What was typed.
     pub text: String,
     /// Address completion candidates (url, title).
     pub completions: Vec<(String, String)>,

@@ -23,14 +23,22 @@ pub(super) const ACTION_SCHEME: &str = "action";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Special {
     #[default]
+    /// An ordinary page.
     None,
+    /// An error page (retry, offline copy).
     Error,
+    /// The changed-certificate warning.
     CertChanged {
+        /// The URL that was asked for.
         url: String,
+        /// The pinned and the presented certificate.
         change: CertChange,
     },
+    /// A capsule asks for a client certificate (60, 61, 62).
     ClientCert {
+        /// The URL that asked.
         url: String,
+        /// The status (60, 61 or 62).
         status: u8,
         /// The identity that was presented (61/62).
         presented: Option<String>,
@@ -42,8 +50,11 @@ pub enum Special {
 /// Where a new identity applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
+    /// The whole capsule (host and port).
     Capsule,
+    /// The page's directory.
     Directory,
+    /// This page only.
     Page,
 }
 
@@ -83,12 +94,15 @@ impl Reach {
 /// A choice offered by a built-in page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PageAction {
+    /// Go back.
     Back,
+    /// Fetch the page again.
     Retry,
     /// Accept the changed certificate for this session.
     TrustOnce,
     /// Accept the changed certificate and pin it.
     TrustSave,
+    /// Make a new identity with this reach.
     NewIdentity(Reach),
     /// A new identity in place of the one the capsule refused (62).
     ReplaceIdentity,
@@ -96,7 +110,9 @@ pub enum PageAction {
     UseIdentity(String),
     /// Forget the pinned certificate of a host (asks first).
     ForgetPin {
+        /// The host.
         host: String,
+        /// Its port.
         port: u16,
     },
     /// Follow this feed (the choice page of the subscribe key).

@@ -44,6 +44,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     synth("help", &g)
 }
 
+/// A page that says `text` under `title`, with a way back.
 pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
     let back = PageAction::Back.link("Go back");
     synth("error", &format!("# {title}\n\n{text}\n\n{back}"))
@@ -53,6 +54,7 @@ fn back_and_retry() -> String {
     PageAction::Back.link("Go back") + &PageAction::Retry.link("Try again")
 }
 
+/// The page for a capsule's failure answer (4x, 5x), with its status, meta and retry hint.
 pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
     let what = match status {
         40..=49 => "The capsule had a temporary problem",
@@ -74,6 +76,7 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
     synth("error", &g)
 }
 
+/// The page for a fetch that failed (network, TLS, protocol).
 pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     let g = format!(
         "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
@@ -82,6 +85,7 @@ pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     synth("error", &g)
 }
 
+/// The warning shown when a pinned certificate changed, with its choices.
 pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
     let CertChange {
         host,
