@@ -6,8 +6,7 @@ use smolweb_client::Outcome;
 use smolweb_core::gemtext::LineKind;
 use smolweb_core::gopher::MenuItem;
 use smolweb_core::page::{Content, LazyDocument, Page};
-use smolweb_core::text::{sanitize, sanitize_line};
-use std::borrow::Cow;
+use smolweb_core::text::{one_line, sanitize, sanitize_line};
 use std::io::Write;
 
 /// Print the outcome; returns the exit code for its class.
@@ -16,7 +15,7 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
         Outcome::Page { fetched, info } => {
             if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
                 let warning = tls.tofu_warning().unwrap_or_default();
-                eprintln!("smolweb: warning: {}", one_line(&warning));
+                eprintln!("smolweb: warning: {}", one_line(&warning, None));
             }
             let page = &fetched.page;
             if raw && !page.ending.is_clean() {
@@ -39,7 +38,10 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
             } else {
                 "input"
             };
-            eprintln!("smolweb: the capsule asks for {kind}: {}", one_line(prompt));
+            eprintln!(
+                "smolweb: the capsule asks for {kind}: {}",
+                one_line(prompt, None)
+            );
             eprintln!("answer with: smolweb get URL --input TEXT");
         }
         Outcome::Redirect {
@@ -48,7 +50,7 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
             let how = if *permanent { "permanent" } else { "temporary" };
             eprintln!(
                 "smolweb: {how} redirect to {} (not followed: another host or scheme)",
-                one_line(&target.to_string())
+                one_line(&target.to_string(), None)
             );
         }
         Outcome::Certificate {
@@ -59,28 +61,26 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
                 61 => "the client certificate is not authorised",
                 _ => "the client certificate is not valid",
             };
-            eprintln!("smolweb: {what} ({status}): {}", one_line(message));
+            eprintln!("smolweb: {what} ({status}): {}", one_line(message, None));
             if *status == 60 {
                 eprintln!("create one with: smolweb identity create URL");
             }
         }
         Outcome::Failure { status, meta, .. } => {
-            eprintln!("smolweb: the capsule answered {status}: {}", one_line(meta));
+            eprintln!(
+                "smolweb: the capsule answered {status}: {}",
+                one_line(meta, None)
+            );
         }
         Outcome::Error { error, .. } => {
             eprintln!(
                 "smolweb: {} ({})",
-                one_line(&error.to_string()),
+                one_line(&error.to_string(), None),
                 error.code()
             );
         }
     }
     Ok(outcome_code(outcome))
-}
-
-/// Capsule text on one line, made safe for the terminal (it is untrusted).
-fn one_line(s: &str) -> Cow<'_, str> {
-    sanitize_line(s)
 }
 
 /// Write a page as plain text with numbered links, starting at a char offset. Remote text is

@@ -5,10 +5,16 @@
 //! `about:identities` (identities and pending approvals), `about:feeds` and `about:offline`
 //! (built by [`super::about_feeds`]) and `about:help` (a pointer; the TUI renders its own key
 //! list). Capsule-provided text shown here (titles) is kept on one line.
+//!
+//! This module is the one owner of the bookmarks and history pages: the browser builds them
+//! with [`bookmarks_page`] and [`history_page`] too, adding only a note on its keys.
 
 use super::{Client, about_feeds};
+use smolweb_core::text::one_line;
 use smolweb_net::FetchError;
 use smolweb_store::StoreError;
+use smolweb_store::bookmarks::Bookmark;
+use smolweb_store::history::Visit;
 use smolweb_store::identity::CreatedBy;
 use time::format_description::well_known::Rfc3339;
 
@@ -26,15 +32,16 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
     match name {
         "home" | "" => Ok(HOME.to_string()),
         "help" => Ok(HELP.to_string()),
-        "bookmarks" => {
-            let text = client.bookmarks().to_gemtext().map_err(store)?;
-            if text.trim().is_empty() {
-                Ok("# Bookmarks\n\nNo bookmarks yet.\n".to_string())
-            } else {
-                Ok(text)
-            }
-        }
-        "history" => history(client).map_err(store),
+        "bookmarks" => client
+            .bookmarks()
+            .list()
+            .map_err(store)
+            .map(|b| bookmarks_page(&b, None)),
+        "history" => client
+            .history()
+            .list()
+            .map_err(store)
+            .map(|v| history_page(&v)),
         "identities" => identities(client).map_err(store),
         "feeds" => client
             .subscriptions()
@@ -48,31 +55,52 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
     }
 }
 
-/// Untrusted text on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
-/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
-fn one_line(s: &str) -> String {
-    smolweb_core::text::sanitize_line(s).into_owned()
-}
-
 fn date(t: time::OffsetDateTime) -> String {
     t.format(&Rfc3339).unwrap_or_else(|_| t.to_string())
 }
 
-fn history(client: &Client) -> Result<String, StoreError> {
-    let mut out = String::from("# History\n\n");
-    let visits = client.history().list()?;
+/// Most visits listed on `about:history` (the newest first, as the store lists them).
+pub const HISTORY_PAGE_VISITS: usize = 500;
+
+/// `about:bookmarks`: a link per bookmark, labelled by its title (its URL when it has none).
+/// `note`, when given, is a paragraph under the heading: how the face adds and edits them.
+pub fn bookmarks_page(list: &[Bookmark], note: Option<&str>) -> String {
+    let mut g = String::from("# Bookmarks\n\n");
+    if let Some(note) = note {
+        g.push_str(note);
+        g.push_str("\n\n");
+    }
+    if list.is_empty() {
+        g.push_str("No bookmarks yet.\n");
+    }
+    for b in list {
+        let title = one_line(&b.title, None);
+        let label = if title.trim().is_empty() {
+            b.url.as_str()
+        } else {
+            &title
+        };
+        g.push_str(&format!("=> {} {label}\n", b.url));
+    }
+    g
+}
+
+/// `about:history`: the last [`HISTORY_PAGE_VISITS`] visits, each with its date and its title
+/// (its URL when it has none).
+pub fn history_page(visits: &[Visit]) -> String {
+    let mut g = String::from("# History\n\n");
     if visits.is_empty() {
-        out.push_str("Nothing visited yet.\n");
+        g.push_str("Nothing visited yet.\n");
     }
-    for v in visits {
-        let title = v
-            .title
-            .as_deref()
-            .map(one_line)
-            .unwrap_or_else(|| v.url.clone());
-        out.push_str(&format!("=> {} {} ({})\n", v.url, title, date(v.at)));
+    for v in visits.iter().take(HISTORY_PAGE_VISITS) {
+        let title = v.title.as_deref().map(|t| one_line(t, None));
+        let label = match &title {
+            Some(t) if !t.trim().is_empty() => t,
+            _ => v.url.as_str(),
+        };
+        g.push_str(&format!("=> {} {} {label}\n", v.url, v.at.date()));
     }
-    Ok(out)
+    g
 }
 
 fn offline(client: &Client) -> Result<String, StoreError> {
@@ -93,8 +121,8 @@ fn identities(client: &Client) -> Result<String, StoreError> {
     for bad in &scan.unreadable {
         out.push_str(&format!(
             "> {} could not be read and is left as it is: {}\n\n",
-            one_line(&bad.path.display().to_string()),
-            one_line(&bad.reason)
+            one_line(&bad.path.display().to_string(), None),
+            one_line(&bad.reason, None)
         ));
     }
     let ids = scan.identities;
@@ -107,7 +135,7 @@ fn identities(client: &Client) -> Result<String, StoreError> {
             CreatedBy::Agent => "an agent (approved by you)",
         };
         let status = if id.expired(now) { " (expired)" } else { "" };
-        out.push_str(&format!("## {}{}\n", one_line(&id.name), status));
+        out.push_str(&format!("## {}{}\n", one_line(&id.name, None), status));
         out.push_str(&format!("=> {} Scope\n", id.scope.url()));
         out.push_str(&format!("* fingerprint: {}\n", id.fingerprint));
         out.push_str(&format!("* expires: {}\n", date(id.not_after)));
@@ -124,8 +152,8 @@ fn identities(client: &Client) -> Result<String, StoreError> {
         out.push_str(&format!(
             "* {}: {} (asked by {}, expires {})\n",
             a.id,
-            one_line(&a.request.describe()),
-            one_line(&a.client),
+            one_line(&a.request.describe(), None),
+            one_line(&a.client, None),
             date(a.expires_at)
         ));
     }

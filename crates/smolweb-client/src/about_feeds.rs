@@ -10,6 +10,7 @@
 //! the page's structure.
 
 use smolweb_core::feed::{MAX_TITLE_CHARS, one_line};
+use smolweb_core::text::human_bytes;
 use smolweb_store::offline::OfflineEntry;
 use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::borrow::Cow;
@@ -103,21 +104,6 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         }
     }
     out
-}
-
-/// A byte count for people (1 decimal, binary units).
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if n < 1024 {
-        return format!("{n} B");
-    }
-    let mut v = n as f64 / 1024.0;
-    let mut unit = 0;
-    while v >= 1024.0 && unit < UNITS.len() - 1 {
-        v /= 1024.0;
-        unit += 1;
-    }
-    format!("{v:.1} {}", UNITS[unit])
 }
 
 /// The `about:offline` page: `saved` is the reading list, `total_bytes` what all offline copies

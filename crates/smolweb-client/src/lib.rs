@@ -145,7 +145,7 @@ impl Outcome {
     }
 }
 
-mod about;
+pub mod about;
 pub mod about_feeds;
 mod approve;
 mod budget;

@@ -81,31 +81,10 @@ pub enum FeedError {
     NotAFeed(String),
 }
 
-/// Untrusted text on one line: controls become spaces (the core's one terminal-control rule,
-/// [`crate::text::is_terminal_control`], plus every other whitespace), runs collapse,
-/// trimmed and cut to [`MAX_TITLE_CHARS`] characters.
+/// A title or a reason kept from a feed, on one line: [`crate::text::one_line`] cut to
+/// [`MAX_TITLE_CHARS`] characters (controls and whitespace runs become one space, trimmed).
 pub fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(MAX_TITLE_CHARS * 4));
-    let mut count = 0;
-    let mut pending_space = false;
-    for c in s.chars() {
-        if c.is_whitespace() || crate::text::is_terminal_control(c) {
-            pending_space = !out.is_empty();
-            continue;
-        }
-        // The space owed before this char counts too: never cut after a space.
-        if count + usize::from(pending_space) >= MAX_TITLE_CHARS {
-            break;
-        }
-        if pending_space {
-            out.push(' ');
-            count += 1;
-            pending_space = false;
-        }
-        out.push(c);
-        count += 1;
-    }
-    out
+    crate::text::one_line(s, Some(MAX_TITLE_CHARS)).into_owned()
 }
 
 /// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, http(s) bases

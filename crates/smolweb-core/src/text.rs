@@ -28,9 +28,13 @@
 //! space, for text printed on one line (a prompt, a status message, a redirect target). Both
 //! borrow the input unchanged when it is clean (the common case): one scan, no allocation,
 //! and ASCII bytes are checked without decoding. The agent face does not sanitize (its text is
-//! data) but flags what a terminal would change: [`scan`].
+//! data) but flags what a terminal would change: [`scan`]. Short forms for people (a byte
+//! count, text on one line) are in `short`: [`human_bytes`], [`one_line`].
 
 pub mod invisible;
+mod short;
+
+pub use short::{human_bytes, one_line};
 
 use std::borrow::Cow;
 

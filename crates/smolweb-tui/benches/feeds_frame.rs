@@ -2,7 +2,9 @@
 //! browser: the page built from the store rows, parsed as gemtext, laid out and drawn on
 //! ratatui's TestBackend at 80x24 (target <= 5 ms), and a scroll step on it. Run:
 //! `cargo bench --bench feeds_frame -- --warm-up-time 1 --measurement-time 3`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
@@ -88,11 +90,22 @@ fn bench(c: &mut Criterion) {
     c.bench_function("about_feeds_10000_first_frame", |b| {
         b.iter(|| black_box(shown(black_box(&subs), &mut term)))
     });
+    // One-row steps from the top to the bottom (past it a press changes nothing), so every
+    // measured step really moves: at the bottom the bench starts again from the top, as
+    // `page_down_step` does.
+    let steps = common::steps_to_bottom(&mut shown(&subs, &mut term), &mut term, Key::ch('j'));
+    eprintln!("about_feeds_10000_scroll_step: {steps} steps from top to bottom");
     let mut app = shown(&subs, &mut term);
+    let mut taken = 0usize;
     c.bench_function("about_feeds_10000_scroll_step", |b| {
         b.iter(|| {
+            if taken == steps {
+                app.update(Msg::Key(Key::ch('g')));
+                taken = 0;
+            }
             app.update(Msg::Key(Key::ch('j')));
             term.draw(|f| view::draw(f, &app)).unwrap();
+            taken += 1;
         })
     });
 }

@@ -10,6 +10,8 @@
     clippy::print_stderr
 )]
 
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -151,21 +153,7 @@ fn bench(c: &mut Criterion) {
 
     // Ctrl-D presses from the top to the bottom (past it a press changes nothing), so every
     // measured step really moves: at the bottom the bench starts again from the top.
-    let steps = {
-        let mut probe = loaded(&page, &mut term);
-        let mut before = term.backend().buffer().clone();
-        let mut n = 0usize;
-        loop {
-            probe.update(Msg::Key(Key::ctrl('d')));
-            term.draw(|f| view::draw(f, &probe)).unwrap();
-            let now = term.backend().buffer().clone();
-            if now == before || n > 1_000_000 {
-                break n.max(1);
-            }
-            before = now;
-            n += 1;
-        }
-    };
+    let steps = common::steps_to_bottom(&mut loaded(&page, &mut term), &mut term, Key::ctrl('d'));
     eprintln!("page_down_step: {steps} steps from top to bottom");
     app.update(Msg::Key(Key::ch('g')));
     let mut taken = 0usize;

@@ -3,20 +3,27 @@
 //! externally). No terminal and no IO here, so tests drive it with key sequences and fake
 //! fetch results.
 //!
-//! The state lives in rooms that own it: [`Tabs`] (tabs and their history), `loads::Loads`
-//! (requests in flight and the session's trust and identity choices), [`Prompt`], [`Dialog`]
-//! (popup and question), [`Special`] screens and their [`PageAction`]s, [`Search`] (per
-//! page), [`Status`] (the status line), [`Lists`] (what the stores last said), downloads
-//! (`download`), the identities screen (`identities`), the reader view of web pages (`web`:
-//! the main/full toggle, the external browser) and [`Feeds`] (subscriptions, the offline
-//! reading list, a feed refresh, an offered offline copy); `messages` holds what goes between
-//! the app and its shell. `update` routes each message to them; the files named after a flow
-//! (`keys`, `nav`) do the routing that needs more than one room.
+//! The state lives in rooms that own it, each a type with its own update: `nav::Nav`
+//! (requests in flight, the session's trust and identity choices, and every flow that moves
+//! a tab: going somewhere, the answers, redirects, history steps, tabs opened and closed, the
+//! built-in pages' [`PageAction`]s), `prompt::PromptBar` (the open [`Prompt`]), [`Dialog`]
+//! (popup and question, and what an answer does), [`Feeds`] (subscriptions, the offline
+//! reading list, a feed refresh, an offered copy), [`Screen`] (size, text column, the laid-out
+//! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
+//! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
+//! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
+//! `web::Reader`. [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through
+//! the `Ctx` the app lends it for one update, and leaves work for another room to the app as
+//! `Then` follow-ups (carried out in order after its own effects). `messages` holds what
+//! goes between the app and its shell. `App` itself is the routing: it sends each message and
+//! key to its room, and the view reads it through accessors.
 //!
 //! Invariants: every fetch carries a request id; a result whose id is no longer pending (the
 //! user cancelled, navigated elsewhere or closed the tab) is dropped. After each update the
-//! active tab's visible rows are laid out into [`App::frame`], which the view paints as is.
+//! active tab's visible rows are laid out into the [`Screen`]'s frame, which the view paints
+//! as is.
 
+mod ctx;
 mod dialog;
 mod download;
 mod feeds;
@@ -27,6 +34,7 @@ mod loads;
 mod messages;
 mod nav;
 mod prompt;
+mod screen;
 mod search;
 mod special;
 mod status;
@@ -38,16 +46,18 @@ use crate::layout::{Kind, Pos};
 use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;
 
+pub(crate) use ctx::{Ctx, Then};
 pub use dialog::{Dialog, Popup};
-pub(crate) use download::{download_name, handler_for};
-pub use feeds::{CHOOSE_FEED, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
+pub(crate) use download::handler_for;
+pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
-pub(crate) use lists::Lists;
+pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use prompt::{Prompt, Purpose, user_url};
+pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
-pub(crate) use status::Status;
+pub use status::Status;
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
 /// Settings the app reads from the config.
@@ -80,11 +90,14 @@ impl Default for Settings {
 /// One laid-out screen row of the active page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameRow {
+    /// Where the row is in the document (line, wrapped row).
     pub pos: Pos,
     pub(crate) kind: Kind,
     pub(crate) prefix: String,
     pub(crate) tag: &'static str,
+    /// The text drawn.
     pub text: String,
+    /// The link (index) on this row.
     pub link: Option<usize>,
     pub(crate) external: bool,
     /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
@@ -94,8 +107,11 @@ pub struct FrameRow {
 /// A highlighted piece of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
+    /// Start byte in the row's text.
     pub start: usize,
+    /// End byte (exclusive).
     pub end: usize,
+    /// The search's current match.
     pub current: bool,
 }
 
@@ -103,51 +119,98 @@ pub struct Mark {
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
     #[error(transparent)]
+    /// A `[tui.keys]` entry.
     Keys(#[from] KeyError),
     #[error(transparent)]
+    /// A `[tui.theme]` entry.
     Theme(#[from] ThemeError),
 }
+
+/// The context the app lends a room: its fields other than the room's own (disjoint
+/// borrows, so the room's state can be borrowed beside it).
+macro_rules! lend {
+    ($app:ident) => {
+        $crate::app::Ctx {
+            tabs: &mut $app.tabs,
+            status: &mut $app.status,
+            dialog: &mut $app.dialog,
+            lists: &mut $app.lists,
+            keymap: &$app.keymap,
+            settings: &$app.settings,
+            now: $app.now,
+            then: Vec::new(),
+        }
+    };
+}
+pub(crate) use lend;
+
+/// Run a room's update with the context lent (`|ctx| body`, the body a `Vec<Effect>`), then
+/// route the follow-ups it left to the app: its effects come first, then theirs.
+macro_rules! in_room {
+    ($app:ident, |$ctx:ident| $body:expr) => {{
+        let mut $ctx = $crate::app::lend!($app);
+        let mut fx: Vec<$crate::app::Effect> = $body;
+        let then = $ctx.then;
+        fx.extend($app.follow(then));
+        fx
+    }};
+}
+pub(crate) use in_room;
+
+/// Built-in pages made from the shared stores: made again (in place, keeping the reader's
+/// place) when a store changes while one is shown, and when history returns to one.
+const STORE_PAGES: [&str; 5] = [
+    "about:feeds",
+    "about:offline",
+    "about:bookmarks",
+    "about:history",
+    "about:trust",
+];
 
 /// The whole browser state, by room.
 #[derive(Debug)]
 pub struct App {
-    pub settings: Settings,
-    pub(crate) keymap: Keymap,
-    pub(crate) theme: Theme,
-    pub tabs: Tabs,
-    loads: loads::Loads,
-    pub prompt: Option<Prompt>,
-    pub dialog: Dialog,
-    pub status: Status,
-    pub(crate) digits: Digits,
-    pub lists: Lists,
+    settings: Settings,
+    keymap: Keymap,
+    theme: Theme,
+    /// The tabs and their history (the navigation room works on them through the Ctx).
+    tabs: Tabs,
+    /// Requests in flight and every flow that moves a tab.
+    nav: nav::Nav,
+    prompt: prompt::PromptBar,
+    /// The popup and the question.
+    dialog: Dialog,
+    status: Status,
+    /// A link number being typed.
+    digits: Digits,
+    /// What the stores last said.
+    lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
-    pub(crate) feeds: Feeds,
-    pub width: u16,
-    pub height: u16,
-    pub(crate) now: u64,
-    pub frame: Vec<FrameRow>,
-    pub quit: bool,
+    feeds: Feeds,
+    /// The terminal's size and the active page's laid-out rows.
+    screen: Screen,
+    /// Milliseconds since start (the last tick).
+    now: u64,
+    quit: bool,
 }
 
 impl App {
+    /// An app with these settings, keys and colours, and no tab yet ([`App::start`] opens one).
     pub fn new(settings: Settings, keymap: Keymap, theme: Theme) -> App {
         App {
+            screen: Screen::new(settings.text_width),
             settings,
             keymap,
             theme,
             tabs: Tabs::default(),
-            loads: loads::Loads::default(),
-            prompt: None,
+            nav: nav::Nav::default(),
+            prompt: prompt::PromptBar::default(),
             dialog: Dialog::default(),
             status: Status::default(),
             digits: Digits::default(),
             lists: Lists::default(),
             feeds: Feeds::default(),
-            width: 80,
-            height: 24,
             now: 0,
-            frame: Vec::new(),
             quit: false,
         }
     }
@@ -173,46 +236,26 @@ impl App {
     pub fn start(&mut self, url: Option<String>) -> Vec<Effect> {
         let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
         let url = url.unwrap_or_else(|| self.settings.home.clone());
-        fx.extend(self.new_tab(&url));
-        self.refresh_frame();
+        fx.extend(in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &url)));
+        self.screen.refresh(&mut self.tabs);
         fx
     }
 
+    /// The active tab.
     pub fn tab(&self) -> Option<&Tab> {
         self.tabs.active()
     }
+    /// The active tab's current history entry.
     pub fn current(&self) -> Option<&Entry> {
         self.tab().and_then(|t| t.current.as_ref())
     }
+    /// The active tab's page view (None on the identities screen).
     pub fn doc_view(&self) -> Option<&DocView> {
         self.tab().and_then(Tab::doc_view)
-    }
-    fn doc_view_mut(&mut self) -> Option<&mut DocView> {
-        self.tabs.active_mut().and_then(Tab::doc_view_mut)
     }
     /// The URL of the active tab (what is loading, else what is shown).
     pub fn current_url(&self) -> Option<&str> {
         self.current().map(|e| e.url.as_str())
-    }
-
-    /// Rows of the page area.
-    pub fn page_height(&self) -> usize {
-        usize::from(self.height.saturating_sub(2)).max(1)
-    }
-    /// Width of the text column and its left margin.
-    pub fn text_column(&self) -> (usize, usize) {
-        let w = usize::from(self.width).max(1);
-        let text = usize::from(self.settings.text_width)
-            .min(w.saturating_sub(2))
-            .max(1);
-        (text, (w - text) / 2)
-    }
-
-    pub fn set_status(&mut self, text: impl Into<String>) {
-        self.status = Status::info(text, self.now);
-    }
-    pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status::error(text, self.now);
     }
 
     /// The one entry point.
@@ -220,22 +263,26 @@ impl App {
         let fx = match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Click { col, row } => self.on_click(col, row),
-            Msg::Hover { col, row } => {
-                self.on_hover(col, row);
+            Msg::Hover { row, .. } => {
+                self.screen.hover(&mut self.tabs, row);
                 Vec::new()
             }
             Msg::Wheel(n) => {
-                self.scroll(n * 3);
+                self.screen.scroll(&mut self.tabs, n * 3);
                 Vec::new()
             }
             Msg::Resize { width, height } => {
-                self.width = width;
-                self.height = height;
+                self.screen.resize(width, height);
                 Vec::new()
             }
             Msg::Tick(now) => self.on_tick(now),
-            Msg::Paste(text) => self.on_paste(&text),
-            Msg::Fetched { id, outcome } => self.on_fetched(id, *outcome),
+            Msg::Paste(text) => {
+                self.prompt.paste(&text, &mut lend!(self));
+                Vec::new()
+            }
+            Msg::Fetched { id, outcome } => {
+                in_room!(self, |ctx| self.nav.on_fetched(&mut ctx, id, *outcome))
+            }
             Msg::Progress { id, bytes } => {
                 for t in self.tabs.iter_mut() {
                     if let Some(l) = t.loading.as_mut().filter(|l| l.id == id) {
@@ -249,136 +296,93 @@ impl App {
                 self.lists.bookmarks = bookmarks;
                 Vec::new()
             }
-            Msg::Identities(list) => {
-                self.lists.identities = list;
-                self.clamp_identity_selection();
+            Msg::Identities(_) | Msg::Approvals(_) | Msg::IdentityCreated { .. } => {
+                in_room!(self, |ctx| identities::Identities.update(msg, &mut ctx))
+            }
+            Msg::Done(Ok(text)) => in_room!(self, |ctx| {
+                ctx.info(text);
+                ctx.then(Then::RemakeStorePage);
                 Vec::new()
-            }
-            Msg::Approvals(list) => {
-                self.lists.approvals = list;
-                self.clamp_identity_selection();
-                Vec::new()
-            }
-            Msg::IdentityCreated { result, then } => self.on_identity_created(result, then),
-            Msg::Done(Ok(text)) => {
-                self.set_status(text);
-                self.follow_store_page()
-            }
+            }),
             Msg::Done(Err(ShellError::Start {
                 program,
                 url,
-                message,
-            })) => self.ask(
+                source,
+            })) => lend!(self).ask(
                 format!(
-                    "Cannot start {program}: {message}. Copy {url} to the clipboard instead? (y/n)"
+                    "Cannot start {program}: {source}. Copy {url} to the clipboard instead? (y/n)"
                 ),
                 dialog::Pending::Copy(url),
             ),
             Msg::Done(Err(e)) => {
-                self.set_error(e.to_string());
+                lend!(self).error(e.to_string());
                 Vec::new()
             }
-            Msg::Feeds(m) => self.on_feeds(m),
+            Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
         };
-        self.refresh_frame();
+        self.screen.refresh(&mut self.tabs);
         fx
     }
 
-    fn on_paste(&mut self, text: &str) -> Vec<Effect> {
-        if let Some(p) = self.prompt.as_mut() {
-            p.text.push_str(&text.replace(['\n', '\r'], " "));
-            self.update_completions();
+    /// Carry out the work rooms left to the app, in order.
+    fn follow(&mut self, then: Vec<Then>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        for t in then {
+            match t {
+                Then::Go { url, opts, replace } => fx.extend(in_room!(self, |ctx| self
+                    .nav
+                    .navigate(&mut ctx, &url, opts, replace))),
+                Then::Fetch(req) => fx.extend(in_room!(self, |ctx| self.nav.fetch(&mut ctx, req))),
+                Then::Prompt(purpose) => {
+                    self.digits.clear();
+                    self.prompt.open(purpose, &mut lend!(self));
+                }
+                Then::Search(query) => self.screen.search(&mut lend!(self), Some(&query), true),
+                Then::FollowRedirect(req) => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .follow_redirect(&mut ctx, req)));
+                }
+                Then::FollowLink { index, new_tab } => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .follow_link(&mut ctx, index, new_tab)));
+                }
+                Then::SaveOffline { url, with_links } => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .feeds
+                        .save_offline(url, with_links, &mut ctx)));
+                }
+                Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
+                Then::Subscribe(feed) => {
+                    fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
+                }
+                Then::ReadOfflineCopy => {
+                    fx.extend(in_room!(self, |ctx| self.feeds.read_offline_copy(&mut ctx)));
+                }
+                // A page made from the stores is made again (in place, keeping the reader's
+                // place), unless a load is under way. The status line keeps its message.
+                Then::RemakeStorePage => {
+                    let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) else {
+                        continue;
+                    };
+                    if self.tab().is_some_and(|t| t.loading.is_some()) {
+                        continue;
+                    }
+                    let (url, status) = (url.to_string(), self.status.clone());
+                    let opts = FetchOptions::default();
+                    fx.extend(in_room!(self, |ctx| self
+                        .nav
+                        .navigate(&mut ctx, &url, opts, true)));
+                    self.status = status;
+                }
+                Then::BackKeepingStatus => {
+                    let status = self.status.clone();
+                    fx.extend(in_room!(self, |ctx| self.nav.go_back(&mut ctx)));
+                    self.status = status;
+                }
+            }
         }
-        Vec::new()
-    }
-
-    /// Lay out the rows of the active page for the view.
-    pub fn refresh_frame(&mut self) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        let Some(dv) = self.doc_view_mut() else {
-            self.frame.clear();
-            return;
-        };
-        dv.doc.set_width(text_w);
-        dv.top = dv.doc.clamp_top(dv.top, height);
-        let rows = dv.doc.screen(dv.top, height);
-        let search = dv.search.as_ref();
-        let frame = rows
-            .into_iter()
-            .filter_map(|pos| {
-                let p = dv.doc.row(pos.line, pos.row)?;
-                let (a, b) = (p.start, p.start + p.text.len());
-                let marks = search
-                    .into_iter()
-                    .flat_map(|s| s.on_line(pos.line))
-                    .filter(|(h, _)| h.start < b && h.end > a)
-                    .map(|(h, current)| Mark {
-                        start: h.start.max(a) - a,
-                        end: h.end.min(b) - a,
-                        current,
-                    })
-                    .collect();
-                Some(FrameRow {
-                    pos,
-                    kind: p.kind,
-                    prefix: p.prefix,
-                    tag: p.tag,
-                    text: p.text.into_owned(),
-                    link: p.link,
-                    external: p.external,
-                    marks,
-                })
-            })
-            .collect();
-        self.frame = frame;
-    }
-
-    /// Columns for text that scrolls sideways (preformatted, menus, plain text).
-    pub fn side_cols(&self) -> usize {
-        let (_, margin) = self.text_column();
-        usize::from(self.width).saturating_sub(margin + 12).max(8)
-    }
-
-    /// Scroll the page by `n` rows (negative = up).
-    pub fn scroll(&mut self, n: i32) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        if let Some(dv) = self.doc_view_mut() {
-            dv.doc.set_width(text_w);
-            let top = if n >= 0 {
-                dv.doc.forward(dv.top, n.unsigned_abs() as usize)
-            } else {
-                dv.doc.backward(dv.top, n.unsigned_abs() as usize)
-            };
-            dv.top = dv.doc.clamp_top(top, height);
-        }
-    }
-
-    /// Approximate position in the page, in percent (by lines).
-    pub fn percent(&self) -> Option<usize> {
-        let dv = self.doc_view()?;
-        let last = self.frame.last().map_or(0, |r| r.pos.line);
-        let total = dv.doc.len();
-        if total == 0 || (dv.top == Pos::default() && last + 1 >= total) {
-            return None;
-        }
-        Some(((last + 1) * 100 / total).min(100))
-    }
-
-    /// A store changed: a page made from the stores is made again (in place, keeping the
-    /// reader's place). The status line keeps the message of the change.
-    fn follow_store_page(&mut self) -> Vec<Effect> {
-        let url = match self.current_url() {
-            Some(u @ ("about:trust" | "about:bookmarks" | "about:history")) => u.to_string(),
-            _ => return Vec::new(),
-        };
-        if self.tab().is_some_and(|t| t.loading.is_some()) {
-            return Vec::new();
-        }
-        let status = self.status.clone();
-        let fx = self.navigate(&url, FetchOptions::default(), true);
-        self.status = status;
         fx
     }
 
@@ -388,47 +392,81 @@ impl App {
         dv.doc.link_url(dv.hover.or(dv.selected)?)
     }
 
-    fn on_hover(&mut self, _col: u16, row: u16) {
-        let link = usize::from(row)
-            .checked_sub(1)
-            .and_then(|i| self.frame.get(i))
-            .and_then(|r| r.link);
-        if let Some(dv) = self.doc_view_mut() {
-            dv.hover = link;
-        }
+    /// The reader's note on a web page for the status line (None on other pages).
+    pub fn web_badge(&self) -> Option<String> {
+        web::Reader.badge(self.current())
     }
 
-    /// Copy the link's URL (or the page's) to the clipboard.
-    fn copy_url(&mut self) -> Vec<Effect> {
-        let Some(text) = self
-            .link_target()
-            .or(self.current_url())
-            .map(str::to_string)
-        else {
-            return Vec::new();
-        };
-        self.copy(text)
+    /// The open prompt.
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.get()
     }
 
-    fn copy(&mut self, text: String) -> Vec<Effect> {
-        if !self.settings.copy {
-            self.set_error("copying is off ([tui] osc52_copy = false)");
-            return Vec::new();
-        }
-        self.set_status(format!("copied {text}"));
-        vec![Effect::Copy { text }]
+    /// The terminal's size and the active page's laid-out rows.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
     }
 
-    /// Pending approvals count (badge).
-    pub fn pending_count(&self) -> usize {
-        self.lists.approvals.len()
+    /// The status line.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The popup over the page and the question waiting for an answer.
+    pub fn dialog(&self) -> &Dialog {
+        &self.dialog
+    }
+
+    /// The tabs and their history.
+    pub fn tabs(&self) -> &Tabs {
+        &self.tabs
+    }
+
+    /// What the stores last said (history, bookmarks, identities, approvals).
+    pub fn lists(&self) -> &Lists {
+        &self.lists
+    }
+
+    /// The colours and styles.
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// The keys.
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    /// The quit key was pressed.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Milliseconds since start, at the last tick (drives the spinner).
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// A background feed refresh in progress: (feeds done, feeds in all).
+    pub fn refreshing(&self) -> Option<(usize, usize)> {
+        self.feeds.refreshing()
+    }
+
+    /// The link number being typed ("" when none).
+    pub fn typed_link(&self) -> &str {
+        &self.digits.typed
+    }
+
+    /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
+    pub fn set_web_external(&mut self, external: bool) {
+        self.settings.web_external = external;
     }
 }
 
 /// The tab bar labels, in order (" 1 title ").
 pub fn tab_labels(app: &App) -> Vec<String> {
     let n = app.tabs.len().max(1);
-    let room = (usize::from(app.width) / n).clamp(8, 30);
+    let room = (usize::from(app.screen.width()) / n).clamp(8, 30);
     app.tabs
         .iter()
         .enumerate()
@@ -454,7 +492,7 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
     None
 }
 
-/// Made safe to draw ([`crate::layout::sanitize`]: it may be remote text, such as a
+/// Made safe to draw (`layout::sanitize`: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
 pub fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;

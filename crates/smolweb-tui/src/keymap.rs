@@ -19,33 +19,57 @@ pub struct UnknownKey(pub String);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("[tui.keys]: unknown action '{0}'")]
+    /// An action name that does not exist.
     UnknownAction(String),
     #[error("[tui.keys] {action}: {key}")]
-    BadKey { action: String, key: UnknownKey },
+    /// A key that cannot be read.
+    BadKey {
+        /// The action.
+        action: String,
+        /// What is wrong with the key.
+        key: UnknownKey,
+    },
 }
 
 /// A key without terminal types, so the app and its tests need no terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
+    /// A character.
     Char(char),
+    /// Enter.
     Enter,
+    /// Escape.
     Esc,
+    /// Tab.
     Tab,
+    /// Shift-Tab.
     BackTab,
+    /// Backspace.
     Backspace,
+    /// Delete.
     Delete,
+    /// Up arrow.
     Up,
+    /// Down arrow.
     Down,
+    /// Left arrow.
     Left,
+    /// Right arrow.
     Right,
+    /// Home.
     Home,
+    /// End.
     End,
+    /// Page up.
     PageUp,
+    /// Page down.
     PageDown,
+    /// A function key.
     F(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A key with its modifiers.
 pub struct Key {
     pub(crate) code: Code,
     pub(crate) ctrl: bool,
@@ -53,6 +77,7 @@ pub struct Key {
 }
 
 impl Key {
+    /// A key without modifiers.
     pub const fn plain(code: Code) -> Key {
         Key {
             code,
@@ -60,9 +85,11 @@ impl Key {
             alt: false,
         }
     }
+    /// A character key.
     pub const fn ch(c: char) -> Key {
         Key::plain(Code::Char(c))
     }
+    /// A character with Ctrl.
     pub const fn ctrl(c: char) -> Key {
         Key {
             code: Code::Char(c),
@@ -159,8 +186,11 @@ impl fmt::Display for Key {
 /// Where an action applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Context {
+    /// Everywhere.
     Global,
+    /// On the identities screen.
     Identities,
+    /// On the bookmarks page.
     Bookmarks,
 }
 
@@ -168,14 +198,18 @@ macro_rules! actions {
     ($( $variant:ident, $name:literal, $ctx:ident, [$($key:literal),*], $help:literal; )*) => {
         /// A named thing the user can do.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Action { $( $variant, )* }
+        pub enum Action {
+            $( #[doc = $help] $variant, )*
+        }
 
         impl Action {
+            /// Every action, in help order.
             pub const ALL: &'static [Action] = &[ $( Action::$variant, )* ];
             /// The config name.
             pub fn name(self) -> &'static str {
                 match self { $( Action::$variant => $name, )* }
             }
+            /// Where the action applies.
             pub fn context(self) -> Context {
                 match self { $( Action::$variant => Context::$ctx, )* }
             }
@@ -311,6 +345,7 @@ impl Keymap {
         }
     }
 
+    /// The keys bound to an action.
     pub fn keys(&self, action: Action) -> &[Key] {
         self.bindings.get(&action).map_or(&[], Vec::as_slice)
     }

@@ -6,6 +6,8 @@
 //! performs effects (fetches in tasks, store changes) and restores the terminal on every exit
 //! path (quit, error, panic, SIGTERM).
 
+#![warn(missing_docs)]
+
 pub mod app;
 pub mod keymap;
 pub(crate) mod layout;

@@ -83,7 +83,7 @@ fn setup() -> Result<Term, TermError> {
 pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
-    app.settings.web_external = config.web.open_external;
+    app.set_web_external(config.web.open_external);
     let mut terminal = setup()?;
     let result = event_loop(&mut terminal, &mut app, client, start).await;
     restore();
@@ -186,7 +186,7 @@ async fn event_loop(
         if let Err(e) = terminal.draw(|f| view::draw(f, app)) {
             break Err(TermError::Draw(e));
         }
-        if app.quit {
+        if app.has_quit() {
             break Ok(());
         }
         let msg = tokio::select! {

@@ -10,8 +10,15 @@ use std::str::FromStr;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ThemeError {
     #[error("[tui.theme] {element}: unknown colour '{colour}'")]
-    UnknownColour { element: String, colour: String },
+    /// An element names a colour that does not exist.
+    UnknownColour {
+        /// The element.
+        element: String,
+        /// The colour it names.
+        colour: String,
+    },
     #[error("[tui.theme]: unknown element '{0}'")]
+    /// A name that is no element.
     UnknownElement(String),
 }
 
@@ -19,7 +26,9 @@ macro_rules! elements {
     ($( $field:ident, $name:literal, $style:expr; )*) => {
         /// Styles of the screen elements.
         #[derive(Clone, Debug, PartialEq)]
-        pub struct Theme { $( pub $field: Style, )* }
+        pub struct Theme {
+            $( #[doc = concat!("The style of `", $name, "`.")] pub $field: Style, )*
+        }
 
         impl Default for Theme {
             fn default() -> Self {

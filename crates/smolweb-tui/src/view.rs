@@ -1,4 +1,4 @@
-//! Painting the state. Pure: reads the [`App`] (its laid-out [`App::frame`]) and draws into a
+//! Painting the state. Pure: reads the [`App`] (its laid-out [`Screen::frame`](crate::app::Screen::frame)) and draws into a
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
 //! prompt (bottom row); popups over the page.
 
@@ -36,10 +36,10 @@ pub fn draw(f: &mut Frame, app: &App) {
 }
 
 fn draw_tabs(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
+    let t = app.theme();
     let mut spans = Vec::new();
     for (i, label) in tab_labels(app).into_iter().enumerate() {
-        let style = if i == app.tabs.active {
+        let style = if i == app.tabs().active {
             t.tab_active
         } else {
             t.tab_bar
@@ -54,8 +54,8 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
     let Some(dv) = app.doc_view() else {
         return;
     };
-    let (_, margin) = app.text_column();
-    for (y, row) in app.frame.iter().enumerate() {
+    let (_, margin) = app.screen().text_column();
+    for (y, row) in app.screen().frame().iter().enumerate() {
         let y = area.y + y as u16;
         if y >= area.y + area.height {
             break;
@@ -63,13 +63,13 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let x = area.x + margin as u16;
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
-        let line = row_line(&app.theme, row, selected, dv.hscroll);
+        let line = row_line(app.theme(), row, selected, dv.hscroll);
         let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
         if cut && width > 0 {
             // The row goes on past the right edge.
             let cell = &mut f.buffer_mut()[(x + width - 1, y)];
-            cell.set_symbol("›").set_style(app.theme.alt_text);
+            cell.set_symbol("›").set_style(app.theme().alt_text);
         }
     }
 }
@@ -170,8 +170,8 @@ fn clean_into(out: &mut String, text: &str, expand: bool, col: &mut usize, skip:
 }
 
 fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
-    let t = &app.theme;
-    let k = |a| app.keymap.hint(a);
+    let t = app.theme();
+    let k = |a| app.keymap().hint(a);
     let mut lines = vec![
         Line::styled("Client identities and agent requests", t.heading1),
         Line::styled(
@@ -190,7 +190,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     ];
     let now = time::OffsetDateTime::now_utc();
     let mut items: Vec<String> = app
-        .lists
+        .lists()
         .approvals
         .iter()
         .map(|a| {
@@ -202,7 +202,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
             )
         })
         .collect();
-    items.extend(app.lists.identities.iter().map(|i| {
+    items.extend(app.lists().identities.iter().map(|i| {
         let by = match i.created_by {
             smolweb_store::identity::CreatedBy::Human => "you",
             smolweb_store::identity::CreatedBy::Agent => "agent",
@@ -224,7 +224,7 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
     let room = usize::from(area.height).saturating_sub(lines.len()).max(1);
     let skip = selected.saturating_sub(room - 1);
     for (i, text) in items.iter().enumerate().skip(skip).take(room) {
-        let style = if i < app.lists.approvals.len() {
+        let style = if i < app.lists().approvals.len() {
             t.warning
         } else {
             t.text
@@ -243,8 +243,8 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
 }
 
 fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
-    let t = &app.theme;
-    if let Some(p) = &app.prompt {
+    let t = app.theme();
+    if let Some(p) = app.prompt() {
         let label = p.label();
         let text = p.shown_text();
         let room = usize::from(area.width).saturating_sub(1);
@@ -268,26 +268,30 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let mut right = String::new();
-    if app.pending_count() > 0 {
+    if !app.lists().approvals.is_empty() {
         right.push_str(&format!(
             " {} agent request(s): {} ",
-            app.pending_count(),
-            app.keymap.hint(Action::Identities)
+            app.lists().approvals.len(),
+            app.keymap().hint(Action::Identities)
         ));
     }
     let mut info = Vec::new();
     if let Some(web) = app.web_badge() {
         info.push(web);
     }
-    match app.feeds.refreshing {
+    match app.refreshing() {
         Some((_, 0)) => info.push("feeds…".to_string()),
         Some((done, total)) => info.push(format!("feeds {done}/{total}")),
         None => {}
     }
-    if app.tabs.len() > 1 {
-        info.push(format!("tab {}/{}", app.tabs.active + 1, app.tabs.len()));
+    if app.tabs().len() > 1 {
+        info.push(format!(
+            "tab {}/{}",
+            app.tabs().active + 1,
+            app.tabs().len()
+        ));
     }
-    match app.percent() {
+    match app.screen().percent(app.doc_view()) {
         Some(_) if app.doc_view().is_some_and(|d| d.top == Default::default()) => {
             info.push("top".into())
         }
@@ -297,22 +301,22 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     let info = format!(" {} ", info.join("  "));
     let left = match app.tab().and_then(|t| t.loading.as_ref()) {
         Some(l) => {
-            let frame = (app.now / 100) as usize % SPINNER.len();
+            let frame = (app.now() / 100) as usize % SPINNER.len();
             format!(
                 "{} loading {}  {}  (esc cancels)",
                 SPINNER[frame],
                 l.url,
-                human_bytes(l.bytes)
+                smolweb_core::text::human_bytes(l.bytes)
             )
         }
-        None if !app.digits.is_empty() => format!("link {}…", app.digits.typed),
-        None if !app.status.text.is_empty() => app.status.text.clone(),
+        None if !app.typed_link().is_empty() => format!("link {}…", app.typed_link()),
+        None if !app.status().text.is_empty() => app.status().text.clone(),
         None if app.link_target().is_some() => {
             format!("→ {}", app.link_target().unwrap_or_default())
         }
         None => app.current_url().unwrap_or_default().to_string(),
     };
-    let style = if app.status.error && app.tab().is_some_and(|t| t.loading.is_none()) {
+    let style = if app.status().error && app.tab().is_some_and(|t| t.loading.is_none()) {
         t.status_error
     } else {
         t.status
@@ -346,21 +350,12 @@ fn tail_cells(text: &str, max: usize) -> String {
     out.into_iter().rev().collect()
 }
 
-/// "12.3 kB".
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        0..1000 => format!("{n} B"),
-        1000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
-    }
-}
-
 fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
-    let t = &app.theme;
-    if let Some(p) = &app.prompt {
+    let t = app.theme();
+    if let Some(p) = app.prompt() {
         draw_prompt_extras(f, app, p, page);
     }
-    match &app.dialog.popup {
+    match &app.dialog().popup {
         Some(Popup::Info(rows)) => {
             let lines: Vec<Line> = rows
                 .iter()
@@ -406,7 +401,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
 }
 
 fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::app::Prompt, page: Rect) {
-    let t = &app.theme;
+    let t = app.theme();
     if let crate::app::Purpose::Input { label, .. } = &p.purpose
         && display_width(label) + 2 > usize::from(page.width) / 2
     {

@@ -1,3 +1,5 @@
+//! Tests of the about:feeds and about:offline pages.
+
 use super::*;
 use time::macros::datetime;
 
@@ -124,12 +126,4 @@ fn offline_page_lists_the_reading_list() {
         "{page}"
     );
     assert!(offline_page(&[], 0, 1).contains("Nothing saved yet"));
-}
-
-#[test]
-fn byte_counts() {
-    assert_eq!(human_bytes(0), "0 B");
-    assert_eq!(human_bytes(1023), "1023 B");
-    assert_eq!(human_bytes(1536), "1.5 KiB");
-    assert_eq!(human_bytes(200 * 1024 * 1024), "200.0 MiB");
 }

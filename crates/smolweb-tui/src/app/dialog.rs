@@ -3,6 +3,7 @@
 //! while a question is open.
 
 use super::loads::Request;
+use super::{Ctx, Effect, StoreOp, Then};
 use crate::keymap::{Code, Key};
 
 /// A popup over the page.
@@ -50,7 +51,9 @@ pub enum Answer {
 }
 
 #[derive(Debug, Default)]
+/// The dialog room: the popup over the page and the question waiting for an answer.
 pub struct Dialog {
+    /// What is shown over the page.
     pub popup: Option<Popup>,
     pending: Option<Pending>,
 }
@@ -62,6 +65,7 @@ impl Dialog {
         self.pending = Some(pending);
     }
 
+    /// Show a popup (closed by the next key).
     pub fn show(&mut self, popup: Popup) {
         self.popup = Some(popup);
     }
@@ -113,113 +117,119 @@ impl Dialog {
     }
 }
 
-impl super::App {
-    pub(super) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
-        // A message under a question would read as part of it.
-        self.status.clear();
-        self.dialog.ask(question, pending);
-        Vec::new()
+/// Carry out the answer to the question (None: the key was no answer).
+pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
+    match answer {
+        None => Vec::new(),
+        Some(Answer::No) => {
+            ctx.info("cancelled");
+            Vec::new()
+        }
+        Some(Answer::Yes(Pending::External(url))) => {
+            ctx.info(format!("opening {url}"));
+            vec![Effect::OpenExternal { url }]
+        }
+        Some(Answer::Yes(Pending::Redirect(req))) => {
+            ctx.then(Then::FollowRedirect(*req));
+            Vec::new()
+        }
+        Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
+            vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
+        }
+        Some(Answer::Yes(Pending::Copy(url))) => ctx.copy(url),
+        Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
+            ctx.lists.remove_bookmark(&url);
+            vec![Effect::Store(StoreOp::RemoveBookmark { url })]
+        }
+        Some(Answer::Yes(Pending::Download { page, name })) => {
+            ctx.info(format!("saving {name}…"));
+            vec![Effect::Save { page, name }]
+        }
+        Some(Answer::Open(Pending::Download { page, name })) => {
+            ctx.info(format!("opening {name}…"));
+            vec![Effect::Open { page, name }]
+        }
+        Some(Answer::Yes(Pending::SaveOffline(url))) => {
+            ctx.then(Then::SaveOffline {
+                url,
+                with_links: true,
+            });
+            Vec::new()
+        }
+        Some(Answer::Open(Pending::SaveOffline(url))) => {
+            ctx.then(Then::SaveOffline {
+                url,
+                with_links: false,
+            });
+            Vec::new()
+        }
+        Some(Answer::Open(_)) => Vec::new(),
+        Some(Answer::Yes(Pending::Approve(id))) => {
+            vec![Effect::Store(StoreOp::Approve { id })]
+        }
+        Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
+            vec![Effect::Store(StoreOp::Forget { host, port })]
+        }
     }
+}
 
-    pub(super) fn confirm_key(&mut self, key: Key) -> Vec<super::Effect> {
-        use super::{Effect, StoreOp};
-        match self.dialog.answer(key) {
-            None => Vec::new(),
-            Some(Answer::No) => {
-                self.set_status("cancelled");
-                Vec::new()
-            }
-            Some(Answer::Yes(Pending::External(url))) => {
-                self.set_status(format!("opening {url}"));
-                vec![Effect::OpenExternal { url }]
-            }
-            Some(Answer::Yes(Pending::Redirect(req))) => self.follow_redirect(*req),
-            Some(Answer::Yes(Pending::DeleteIdentity(fingerprint))) => {
-                vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
-            }
-            Some(Answer::Yes(Pending::Copy(url))) => self.copy(url),
-            Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
-                self.lists.remove_bookmark(&url);
-                vec![Effect::Store(StoreOp::RemoveBookmark { url })]
-            }
-            Some(Answer::Yes(Pending::Download { page, name })) => {
-                self.set_status(format!("saving {name}…"));
-                vec![Effect::Save { page, name }]
-            }
-            Some(Answer::Open(Pending::Download { page, name })) => {
-                self.set_status(format!("opening {name}…"));
-                vec![Effect::Open { page, name }]
-            }
-            Some(Answer::Yes(Pending::SaveOffline(url))) => self.save_offline(url, true),
-            Some(Answer::Open(Pending::SaveOffline(url))) => self.save_offline(url, false),
-            Some(Answer::Open(_)) => Vec::new(),
-            Some(Answer::Yes(Pending::Approve(id))) => {
-                vec![Effect::Store(StoreOp::Approve { id })]
-            }
-            Some(Answer::Yes(Pending::ForgetPin { host, port })) => {
-                vec![Effect::Store(StoreOp::Forget { host, port })]
-            }
+/// Lines of the page info popup.
+pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let Some(e) = ctx.current() else {
+        return out;
+    };
+    out.push(("URL".into(), e.url.clone()));
+    if let Some(dv) = ctx.doc_view() {
+        let p = dv.doc.page();
+        out.push(("Type".into(), p.mime.essence()));
+        out.push(("Size".into(), format!("{} bytes", p.size())));
+        if let Some(c) = p.charset {
+            let shown = match &p.unknown_charset {
+                Some(label) => format!("{} (the declared \"{label}\" is unknown)", c.name()),
+                None => c.name(),
+            };
+            out.push(("Charset".into(), shown));
+        }
+        if let Some(l) = &p.lang {
+            out.push(("Language".into(), l.clone()));
+        }
+        if let Some(t) = transfer(p) {
+            out.push(("Transfer".into(), t.into()));
         }
     }
-
-    /// Lines of the page info popup.
-    pub fn page_info(&self) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        let Some(e) = self.current() else {
-            return out;
-        };
-        out.push(("URL".into(), e.url.clone()));
-        if let Some(dv) = self.doc_view() {
-            let p = dv.doc.page();
-            out.push(("Type".into(), p.mime.essence()));
-            out.push(("Size".into(), format!("{} bytes", p.size())));
-            if let Some(c) = p.charset {
-                let shown = match &p.unknown_charset {
-                    Some(label) => format!("{} (the declared \"{label}\" is unknown)", c.name()),
-                    None => c.name(),
-                };
-                out.push(("Charset".into(), shown));
-            }
-            if let Some(l) = &p.lang {
-                out.push(("Language".into(), l.clone()));
-            }
-            if let Some(t) = transfer(p) {
-                out.push(("Transfer".into(), t.into()));
-            }
-        }
-        if let Some(rows) = self.web_info_rows() {
-            out.extend(rows);
-            return out;
-        }
-        let tls = e.info.as_ref().and_then(|i| i.tls.as_ref());
-        match tls {
-            Some(t) => {
-                out.push(("TLS".into(), format!("{} {}", t.version, t.cipher)));
-                out.push(("Certificate".into(), t.cert_fingerprint.clone()));
-                out.push(("Expires".into(), t.cert_not_after.clone()));
-                let trust = match &t.tofu {
-                    smolweb_net::TofuState::FirstUse => "pinned on this visit (first use)",
-                    smolweb_net::TofuState::Trusted => "matches the pinned certificate",
-                    smolweb_net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
-                    smolweb_net::TofuState::TrustedOnce => "changed; trusted for this session only",
-                };
-                out.push(("Trust".into(), trust.into()));
-                let ident = match &t.client_cert {
-                    Some(fp) => self
-                        .lists
-                        .identity(fp)
-                        .map_or(fp.clone(), |i| format!("{} ({})", i.name, fp)),
-                    None => "none".into(),
-                };
-                out.push(("Identity".into(), ident));
-                if let Some(w) = &t.client_cert_warning {
-                    out.push(("Note".into(), w.clone()));
-                }
-            }
-            None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
-        }
-        out
+    if let Some(rows) = super::web::Reader.info_rows(ctx.current()) {
+        out.extend(rows);
+        return out;
     }
+    let tls = e.info.as_ref().and_then(|i| i.tls.as_ref());
+    match tls {
+        Some(t) => {
+            out.push(("TLS".into(), format!("{} {}", t.version, t.cipher)));
+            out.push(("Certificate".into(), t.cert_fingerprint.clone()));
+            out.push(("Expires".into(), t.cert_not_after.clone()));
+            let trust = match &t.tofu {
+                smolweb_net::TofuState::FirstUse => "pinned on this visit (first use)",
+                smolweb_net::TofuState::Trusted => "matches the pinned certificate",
+                smolweb_net::TofuState::ReplacedExpired { .. } => "replaced an expired pin",
+                smolweb_net::TofuState::TrustedOnce => "changed; trusted for this session only",
+            };
+            out.push(("Trust".into(), trust.into()));
+            let ident = match &t.client_cert {
+                Some(fp) => ctx
+                    .lists
+                    .identity(fp)
+                    .map_or(fp.clone(), |i| format!("{} ({})", i.name, fp)),
+                None => "none".into(),
+            };
+            out.push(("Identity".into(), ident));
+            if let Some(w) = &t.client_cert_warning {
+                out.push(("Note".into(), w.clone()));
+            }
+        }
+        None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
+    }
+    out
 }
 
 /// How a fetched page's transfer ended, for page info (None for pages not fetched over

@@ -4,7 +4,7 @@
 //! Names come from the URL's last segment with an extension that fits the type.
 
 use super::dialog::Pending;
-use super::{App, Effect};
+use super::{Ctx, Effect};
 use smolweb_core::page::Page;
 use smolweb_core::response::Mime;
 use std::collections::BTreeMap;
@@ -70,11 +70,15 @@ pub(crate) fn handler_for<'h>(
         .filter(|c| !c.trim().is_empty())
 }
 
-impl App {
+/// The downloads room: stateless (the question holds the download until it is answered).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Downloads;
+
+impl Downloads {
     /// Offer a non-text answer: open, save or cancel.
-    pub(super) fn offer_download(&mut self, url: &str, page: Arc<Page>) -> Vec<Effect> {
+    pub(crate) fn offer(self, url: &str, page: Arc<Page>, ctx: &mut Ctx) -> Vec<Effect> {
         let name = download_name(url, &page.mime);
-        let handler = handler_for(&self.settings.handlers, &page.mime)
+        let handler = handler_for(&ctx.settings.handlers, &page.mime)
             .unwrap_or("xdg-open")
             .to_string();
         // A body whose end was not confirmed may be cut short: say so before it is saved.
@@ -86,11 +90,21 @@ impl App {
         let question = format!(
             "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
             page.mime.essence(),
-            crate::view::human_bytes(page.size() as u64),
+            smolweb_core::text::human_bytes(page.size() as u64),
         );
-        let fx = self.ask(question.clone(), Pending::Download { page, name });
-        self.dialog.show(super::Popup::Download(question));
-        fx
+        ctx.ask(question.clone(), Pending::Download { page, name });
+        ctx.dialog.show(super::Popup::Download(question));
+        Vec::new()
+    }
+
+    /// Save the page shown (the save key).
+    pub(crate) fn save_shown(self, ctx: &Ctx) -> Vec<Effect> {
+        let Some(dv) = ctx.doc_view() else {
+            return Vec::new();
+        };
+        let page = dv.doc.page().clone();
+        let name = download_name(ctx.current_url().unwrap_or_default(), &page.mime);
+        vec![Effect::Save { page, name }]
     }
 }
 

@@ -3,6 +3,10 @@
 //! refresh in progress, and the offline copy offered after a network failure; plus the keys
 //! that act on them (subscribe, refresh, save for offline, read the offline copy).
 //!
+//! The room owns its state and has its own update ([`Feeds::update`] for the shell's
+//! results, `Feeds::act` for its keys), given a [`Ctx`] by the app; remaking a page from
+//! the stores is left to the app ([`Then::RemakeStorePage`]).
+//!
 //! Invariants: nothing here does IO. Subscribing, refreshing, saving and reading the offline
 //! store are [`FeedOp`] effects the shell carries out; their results come back as
 //! [`FeedMsg`]s. An offered copy belongs to one URL and is only shown while that URL's error
@@ -10,10 +14,12 @@
 
 use super::dialog::Pending;
 use super::special::{PageAction, Special, pages};
-use super::{App, Effect, FetchOptions};
+use super::{Ctx, Effect, ShellError, Then};
 use crate::keymap::Action;
 use smolweb_client::feeds::{Candidate, candidates};
-use smolweb_client::offline::OfflineCopy;
+use smolweb_client::offline::{OfflineCopy, OfflineError};
+use smolweb_store::StoreError;
+use std::sync::Arc;
 
 /// The built-in page that asks which feed to follow.
 pub const CHOOSE_FEED: &str = "about:subscribe";
@@ -22,19 +28,28 @@ pub const CHOOSE_FEED: &str = "about:subscribe";
 #[derive(Debug, Default)]
 pub struct Feeds {
     /// Followed URLs (as stored).
-    pub(crate) subscribed: Vec<String>,
+    subscribed: Vec<String>,
     /// URLs on the reading list.
-    pub(crate) saved: Vec<String>,
+    saved: Vec<String>,
     /// A background refresh: (feeds done, feeds in all).
-    pub(crate) refreshing: Option<(usize, usize)>,
+    refreshing: Option<(usize, usize)>,
     /// The offline copy offered after the last network failure.
-    pub(crate) offer: Option<Offer>,
+    offer: Option<Offer>,
+}
+
+impl Feeds {
+    /// A background refresh in progress: (feeds done, feeds in all).
+    pub fn refreshing(&self) -> Option<(usize, usize)> {
+        self.refreshing
+    }
 }
 
 /// An offline copy offered for a URL whose fetch failed for a network reason.
 #[derive(Clone, Debug)]
 pub struct Offer {
+    /// The URL that failed.
     pub url: String,
+    /// The copy kept.
     pub copy: Box<OfflineCopy>,
     /// How old the copy was when it was offered, in seconds.
     pub age_seconds: u64,
@@ -43,7 +58,9 @@ pub struct Offer {
 /// What a whole refresh did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RefreshSummary {
+    /// Feeds refreshed.
     pub feeds: usize,
+    /// Entries not seen before.
     pub new_entries: usize,
     /// Feeds whose refresh failed (their errors are on `about:feeds`).
     pub failed: usize,
@@ -54,9 +71,12 @@ pub struct RefreshSummary {
 pub enum FeedOp {
     /// Follow `url`, then fetch it once.
     Subscribe {
+        /// The feed (or the page announcing it).
         url: String,
     },
+    /// Stop following a feed.
     Unsubscribe {
+        /// The followed URL.
         url: String,
     },
     /// Refresh every subscription when the last refresh is older than configured.
@@ -65,11 +85,14 @@ pub enum FeedOp {
     Refresh,
     /// Put a page (and, with links, the same-capsule pages it links to) on the reading list.
     SaveOffline {
+        /// The page.
         url: String,
+        /// Also the same-capsule pages it links to.
         with_links: bool,
     },
     /// Take a page off the reading list.
     Unsave {
+        /// The page.
         url: String,
     },
 }
@@ -79,17 +102,59 @@ pub enum FeedOp {
 pub enum FeedMsg {
     /// What the stores hold now.
     Lists {
+        /// Followed URLs.
         subscribed: Vec<String>,
+        /// URLs on the reading list.
         saved: Vec<String>,
     },
     /// A refresh moved on.
-    Progress { done: usize, total: usize },
+    /// Feeds done, feeds in all.
+    Progress {
+        /// Feeds done.
+        done: usize,
+        /// Feeds in all.
+        total: usize,
+    },
     /// A refresh ended (Err: the store could not be read).
-    Refreshed(Result<RefreshSummary, String>),
+    Refreshed(Result<RefreshSummary, FeedError>),
     /// A fetch failed for a network reason and an offline copy exists.
     Offer(Offer),
     /// A feed or offline change: a sentence for the status line, or why it failed.
-    Changed(Result<String, String>),
+    Changed(Result<String, FeedError>),
+}
+
+/// Why feed or offline work failed, its cause kept as the source (`Arc`: messages clone).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum FeedError {
+    /// The subscriptions or the reading list could not be read or written.
+    #[error(transparent)]
+    Store(Arc<StoreError>),
+    /// Saving or keeping an offline copy failed.
+    #[error(transparent)]
+    Offline(Arc<OfflineError>),
+    /// The feed is followed, but fetching it the first time failed.
+    #[error("following {url}, but its first fetch failed: {reason}")]
+    FirstFetch {
+        /// The feed.
+        url: String,
+        /// Why, as the client's refresh says it.
+        reason: String,
+    },
+    /// The store thread is not running, so the work was not done.
+    #[error(transparent)]
+    Shell(#[from] ShellError),
+}
+
+impl From<StoreError> for FeedError {
+    fn from(e: StoreError) -> Self {
+        FeedError::Store(Arc::new(e))
+    }
+}
+
+impl From<OfflineError> for FeedError {
+    fn from(e: OfflineError) -> Self {
+        FeedError::Offline(Arc::new(e))
+    }
 }
 
 /// "3 min", "2 h", "5 days": an age for people.
@@ -124,250 +189,246 @@ fn linkable(url: &str) -> bool {
     !url.is_empty() && !url.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-impl App {
-    pub(super) fn on_feeds(&mut self, msg: FeedMsg) -> Vec<Effect> {
+impl Feeds {
+    /// A feed or offline result from the shell.
+    pub(crate) fn update(&mut self, msg: FeedMsg, ctx: &mut Ctx) -> Vec<Effect> {
         match msg {
             FeedMsg::Lists { subscribed, saved } => {
-                self.feeds.subscribed = subscribed;
-                self.feeds.saved = saved;
-                Vec::new()
+                self.subscribed = subscribed;
+                self.saved = saved;
             }
-            FeedMsg::Progress { done, total } => {
-                self.feeds.refreshing = Some((done, total));
-                Vec::new()
-            }
+            FeedMsg::Progress { done, total } => self.refreshing = Some((done, total)),
             FeedMsg::Refreshed(Ok(s)) if s.feeds == 0 => {
-                self.feeds.refreshing = None;
-                self.set_status(format!(
+                self.refreshing = None;
+                let text = format!(
                     "you follow no feeds yet: {} on a gemlog follows it",
-                    self.keymap.hint(Action::Subscribe)
-                ));
-                Vec::new()
+                    ctx.hint(Action::Subscribe)
+                );
+                ctx.info(text);
             }
             FeedMsg::Refreshed(Ok(s)) => {
-                self.feeds.refreshing = None;
+                self.refreshing = None;
                 let failed = if s.failed > 0 {
                     format!(", {} failed (see about:feeds)", s.failed)
                 } else {
                     String::new()
                 };
-                self.set_status(format!(
+                ctx.info(format!(
                     "{} feeds refreshed: {} new entries{failed}",
                     s.feeds, s.new_entries
                 ));
-                self.follow_feed_page()
+                ctx.then(Then::RemakeStorePage);
             }
             FeedMsg::Refreshed(Err(e)) => {
-                self.feeds.refreshing = None;
-                self.set_error(format!("cannot refresh feeds: {e}"));
-                Vec::new()
+                self.refreshing = None;
+                ctx.error(format!("cannot refresh feeds: {e}"));
             }
-            FeedMsg::Offer(offer) => self.on_offer(offer),
+            FeedMsg::Offer(offer) => self.offer(offer, ctx),
             FeedMsg::Changed(Ok(text)) => {
-                self.set_status(text);
-                self.follow_feed_page()
+                ctx.info(text);
+                ctx.then(Then::RemakeStorePage);
             }
-            FeedMsg::Changed(Err(e)) => {
-                self.set_error(e);
-                Vec::new()
-            }
+            FeedMsg::Changed(Err(e)) => ctx.error(e.to_string()),
         }
+        Vec::new()
     }
 
-    /// Make `about:feeds` or `about:offline` again when it is shown (keeping the status).
-    fn follow_feed_page(&mut self) -> Vec<Effect> {
-        let url = match self.current_url() {
-            Some(u @ ("about:feeds" | "about:offline")) => u.to_string(),
-            _ => return Vec::new(),
-        };
-        if self.tab().is_some_and(|t| t.loading.is_some()) {
-            return Vec::new();
+    /// The keys of this room: subscribe, refresh, save for offline, read the offline copy.
+    pub(crate) fn act(&mut self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
+        match action {
+            Action::Subscribe => self.toggle_subscription(ctx),
+            Action::RefreshFeeds => self.refresh(ctx),
+            Action::SaveOffline => self.toggle_offline(ctx),
+            Action::OfflineCopy => self.read_offline_copy(ctx),
+            _ => Vec::new(),
         }
-        let status = self.status.clone();
-        let fx = self.navigate(&url, FetchOptions::default(), true);
-        self.status = status;
-        fx
     }
 
     /// Opening `about:feeds` (not a reload of it) refreshes the feeds when they are due.
-    pub(super) fn feeds_opened(&self, url: &str, replace: bool) -> Vec<Effect> {
-        if url == "about:feeds" && !replace && self.feeds.refreshing.is_none() {
+    pub(crate) fn opened(&self, url: &str, replace: bool) -> Vec<Effect> {
+        if url == "about:feeds" && !replace && self.refreshing.is_none() {
             vec![Effect::Feeds(FeedOp::RefreshIfDue)]
         } else {
             Vec::new()
         }
     }
 
-    fn on_offer(&mut self, offer: Offer) -> Vec<Effect> {
-        let showing_error = self.current_url() == Some(offer.url.as_str())
-            && self.doc_view().is_some_and(|d| d.special == Special::Error);
+    fn offer(&mut self, offer: Offer, ctx: &mut Ctx) {
+        let showing_error = ctx.current_url() == Some(offer.url.as_str())
+            && ctx.doc_view().is_some_and(|d| d.special == Special::Error);
         if showing_error {
-            self.offer_on_error_page(&offer);
-            self.set_error(format!(
+            offer_on_error_page(&offer, ctx);
+            let text = format!(
                 "offline: a copy from {} ago is kept; press {} to read it",
                 human_age(offer.age_seconds),
-                self.keymap.hint(Action::OfflineCopy)
-            ));
+                ctx.hint(Action::OfflineCopy)
+            );
+            ctx.error(text);
         }
-        self.feeds.offer = Some(offer);
-        Vec::new()
-    }
-
-    /// Add a link to the offered copy at the end of the error page shown for its URL.
-    fn offer_on_error_page(&mut self, offer: &Offer) {
-        let Some(tab) = self.tab() else {
-            return;
-        };
-        let id = tab.id;
-        let info = tab.current.as_ref().and_then(|e| e.info.clone());
-        let Some(text) = self
-            .doc_view()
-            .map(|d| d.doc.page().body.text().to_string())
-        else {
-            return;
-        };
-        let label = format!(
-            "Read the offline copy ({} old, {})",
-            human_age(offer.age_seconds),
-            self.keymap.hint(Action::OfflineCopy)
-        );
-        let page = pages::synth("error", &(text + &PageAction::OfflineCopy.link(&label)));
-        self.show_doc(id, &offer.url, page, Special::Error, info, true);
-    }
-
-    /// The link selected on a built-in list page, else the current page's URL.
-    fn feed_target(&self, list_page: &str) -> Option<String> {
-        if self.current_url() == Some(list_page) {
-            return self.link_target().map(str::to_string);
-        }
-        self.current_url().map(str::to_string)
+        self.offer = Some(offer);
     }
 
     /// Subscribe to the page's feed, or unsubscribe when it is followed. On `about:feeds`,
     /// the selected subscription is unsubscribed.
-    pub(super) fn toggle_subscription(&mut self) -> Vec<Effect> {
-        let Some(url) = self.feed_target("about:feeds") else {
-            self.set_status(format!(
+    fn toggle_subscription(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(url) = feed_target(ctx, "about:feeds") else {
+            let text = format!(
                 "select a subscription first ({})",
-                self.keymap.hint(Action::NextLink)
-            ));
+                ctx.hint(Action::NextLink)
+            );
+            ctx.info(text);
             return Vec::new();
         };
-        let page = self.doc_view().map(|d| d.doc.page().clone());
+        let page = ctx.doc_view().map(|d| d.doc.page().clone());
         let mut list = match &page {
             Some(p) if !url.starts_with("about:") => candidates(p),
             _ => Vec::new(),
         };
         if let Some(followed) = std::iter::once(url.as_str())
             .chain(list.iter().map(|c| c.url.as_str()))
-            .find(|u| self.feeds.subscribed.iter().any(|s| s == u))
+            .find(|u| self.subscribed.iter().any(|s| s == u))
             .map(str::to_string)
         {
-            self.feeds.subscribed.retain(|s| *s != followed);
+            self.subscribed.retain(|s| *s != followed);
             return vec![Effect::Feeds(FeedOp::Unsubscribe { url: followed })];
         }
         if url.starts_with("about:") {
-            self.set_status("built-in pages cannot be followed");
+            ctx.info("built-in pages cannot be followed");
             return Vec::new();
         }
         list.retain(|c| linkable(&c.url));
         match list.len() {
             0 => {
-                self.set_error("no feed here: not a gemlog, and no feed is announced or linked");
+                ctx.error("no feed here: not a gemlog, and no feed is announced or linked");
                 Vec::new()
             }
-            1 => self.subscribe(list.remove(0).url),
+            1 => self.subscribe(list.remove(0).url, ctx),
             _ => {
-                let tab = self.tabs.active().map_or(0, |t| t.id);
+                let tab = ctx.tab_id();
                 let page = pages::synth("subscribe", &choice_page(&url, &list));
-                self.show_doc(tab, CHOOSE_FEED, page, Special::None, None, false);
-                self.set_status("pick the feed to follow");
+                ctx.show_doc(tab, CHOOSE_FEED, page, Special::None, None, false);
+                ctx.info("pick the feed to follow");
                 Vec::new()
             }
         }
     }
 
     /// Follow one feed (from the key or the choice page).
-    pub(super) fn subscribe(&mut self, url: String) -> Vec<Effect> {
-        self.set_status(format!("subscribing to {url}…"));
-        if !self.feeds.subscribed.contains(&url) {
-            self.feeds.subscribed.push(url.clone());
+    pub(crate) fn subscribe(&mut self, url: String, ctx: &mut Ctx) -> Vec<Effect> {
+        ctx.info(format!("subscribing to {url}…"));
+        if !self.subscribed.contains(&url) {
+            self.subscribed.push(url.clone());
         }
         vec![Effect::Feeds(FeedOp::Subscribe { url })]
     }
 
-    pub(super) fn refresh_feeds(&mut self) -> Vec<Effect> {
-        if let Some((done, total)) = self.feeds.refreshing {
-            self.set_status(format!("already refreshing feeds ({done}/{total})"));
+    fn refresh(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        if let Some((done, total)) = self.refreshing {
+            ctx.info(format!("already refreshing feeds ({done}/{total})"));
             return Vec::new();
         }
-        self.feeds.refreshing = Some((0, 0));
+        self.refreshing = Some((0, 0));
         vec![Effect::Feeds(FeedOp::Refresh)]
     }
 
     /// Save the page for offline reading (asking whether with its links), or take it off the
     /// reading list. On `about:offline`, the selected page is taken off.
-    pub(super) fn toggle_offline(&mut self) -> Vec<Effect> {
-        let Some(url) = self.feed_target("about:offline") else {
-            self.set_status(format!(
-                "select a saved page first ({})",
-                self.keymap.hint(Action::NextLink)
-            ));
+    fn toggle_offline(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(url) = feed_target(ctx, "about:offline") else {
+            let text = format!("select a saved page first ({})", ctx.hint(Action::NextLink));
+            ctx.info(text);
             return Vec::new();
         };
-        if self.feeds.saved.contains(&url) {
-            self.feeds.saved.retain(|s| *s != url);
+        if self.saved.contains(&url) {
+            self.saved.retain(|s| *s != url);
             return vec![Effect::Feeds(FeedOp::Unsave { url })];
         }
         if url.starts_with("about:") {
-            self.set_status("built-in pages are not saved for offline reading");
+            ctx.info("built-in pages are not saved for offline reading");
             return Vec::new();
         }
-        self.ask(
+        ctx.ask(
             format!(
                 "Save {url} for offline reading. Also the pages of the same capsule it links to? (y: with links, n: this page only, esc: cancel)"
             ),
             Pending::SaveOffline(url),
-        )
+        );
+        Vec::new()
     }
 
     /// The answer to the save question.
-    pub(super) fn save_offline(&mut self, url: String, with_links: bool) -> Vec<Effect> {
+    pub(crate) fn save_offline(
+        &mut self,
+        url: String,
+        with_links: bool,
+        ctx: &mut Ctx,
+    ) -> Vec<Effect> {
         let what = if with_links { " and its links" } else { "" };
-        self.set_status(format!("saving {url}{what} for offline reading…"));
-        if !self.feeds.saved.contains(&url) {
-            self.feeds.saved.push(url.clone());
+        ctx.info(format!("saving {url}{what} for offline reading…"));
+        if !self.saved.contains(&url) {
+            self.saved.push(url.clone());
         }
         vec![Effect::Feeds(FeedOp::SaveOffline { url, with_links })]
     }
 
     /// Show the offline copy offered for the current URL in place of its error page.
-    pub(super) fn read_offline_copy(&mut self) -> Vec<Effect> {
-        let current = self.current_url().map(str::to_string);
+    pub(crate) fn read_offline_copy(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let current = ctx.current_url().map(str::to_string);
         let Some(offer) = self
-            .feeds
             .offer
             .clone()
             .filter(|o| Some(&o.url) == current.as_ref())
         else {
-            self.set_status("no offline copy is offered for this page");
+            ctx.info("no offline copy is offered for this page");
             return Vec::new();
         };
-        let tab = self.tabs.active().map_or(0, |t| t.id);
+        let tab = ctx.tab_id();
         let page = Some(offer.copy.fetched.page.clone());
-        self.show_doc(tab, &offer.url, page, Special::None, None, true);
+        ctx.show_doc(tab, &offer.url, page, Special::None, None, true);
         let when = offer
             .copy
             .fetched_at
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
-        self.set_status(format!(
+        let text = format!(
             "offline copy, {} old (downloaded {when}); {} tries the network again",
             human_age(offer.age_seconds),
-            self.keymap.hint(Action::Reload)
-        ));
+            ctx.hint(Action::Reload)
+        );
+        ctx.info(text);
         Vec::new()
     }
+}
+
+/// Add a link to the offered copy at the end of the error page shown for its URL.
+fn offer_on_error_page(offer: &Offer, ctx: &mut Ctx) {
+    let Some(tab) = ctx.tabs.active() else {
+        return;
+    };
+    let id = tab.id;
+    let info = tab.current.as_ref().and_then(|e| e.info.clone());
+    let Some(text) = ctx.doc_view().map(|d| d.doc.page().body.text().to_string()) else {
+        return;
+    };
+    let label = format!(
+        "Read the offline copy ({} old, {})",
+        human_age(offer.age_seconds),
+        ctx.hint(Action::OfflineCopy)
+    );
+    let page = pages::synth("error", &(text + &PageAction::OfflineCopy.link(&label)));
+    ctx.show_doc(id, &offer.url, page, Special::Error, info, true);
+}
+
+/// The link selected on a built-in list page, else the current page's URL.
+fn feed_target(ctx: &Ctx, list_page: &str) -> Option<String> {
+    if ctx.current_url() == Some(list_page) {
+        let dv = ctx.doc_view()?;
+        return dv
+            .doc
+            .link_url(dv.hover.or(dv.selected)?)
+            .map(str::to_string);
+    }
+    ctx.current_url().map(str::to_string)
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! The identities screen: its cursor over approvals then identities, and what its keys do
-//! (create, allow agent use, export, delete after a question, approve or deny a request).
+//! (create, allow agent use, export, delete after a question, approve or deny a request),
+//! and the identity messages from the shell.
 
 use super::dialog::Pending;
 use super::loads::Request;
-use super::{App, Effect, FetchOptions, Purpose, StoreOp, View};
+use super::{Ctx, Effect, Entry, FetchOptions, Msg, Purpose, StoreOp, Then, View};
 use crate::keymap::Action;
 use smolweb_net::IdentityChoice;
 use smolweb_store::approvals::Request as AskRequest;
@@ -32,20 +33,37 @@ fn what_changes(request: &AskRequest) -> String {
     }
 }
 
-impl App {
+/// The identities room: stateless (the cursor is in the tab's history entry, the lists are
+/// what the stores last said).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Identities;
+
+impl Identities {
+    /// The identity and approval messages from the shell.
+    pub(crate) fn update(self, msg: Msg, ctx: &mut Ctx) -> Vec<Effect> {
+        match msg {
+            Msg::Identities(list) => ctx.lists.identities = list,
+            Msg::Approvals(list) => ctx.lists.approvals = list,
+            Msg::IdentityCreated { result, then } => return self.created(result, then, ctx),
+            _ => return Vec::new(),
+        }
+        self.select(ctx, |s| s);
+        Vec::new()
+    }
+
     /// The approval or identity under the cursor on the identities screen.
-    pub fn identity_selection(&self) -> Option<usize> {
-        match self.current().map(|e| &e.view) {
+    pub(crate) fn selection(self, e: Option<&Entry>) -> Option<usize> {
+        match e.map(|e| &e.view) {
             Some(View::Identities { selected }) => Some(*selected),
             _ => None,
         }
     }
 
-    /// Move or set the cursor (clamped to the list).
-    pub(super) fn set_identity_selection(&mut self, pick: impl FnOnce(usize) -> usize) -> bool {
-        let n = self.lists.identity_rows();
-        match self.tabs.active_mut().and_then(|t| t.current.as_mut()) {
-            Some(super::Entry {
+    /// Move or set the cursor (clamped to the list); false when not on the screen.
+    pub(crate) fn select(self, ctx: &mut Ctx, pick: impl FnOnce(usize) -> usize) -> bool {
+        let n = ctx.lists.identity_rows();
+        match ctx.tabs.active_mut().and_then(|t| t.current.as_mut()) {
+            Some(Entry {
                 view: View::Identities { selected },
                 ..
             }) => {
@@ -56,22 +74,19 @@ impl App {
         }
     }
 
-    pub(super) fn clamp_identity_selection(&mut self) {
-        self.set_identity_selection(|s| s);
-    }
-
-    pub(super) fn identity_action(&mut self, action: Action) -> Vec<Effect> {
+    /// The keys of the identities screen.
+    pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
         if action == Action::IdentityCreate {
-            self.open_prompt(Purpose::IdentityScope);
+            ctx.then(Then::Prompt(Purpose::IdentityScope));
             return Vec::new();
         }
-        let Some(sel) = self.identity_selection() else {
+        let Some(sel) = self.selection(ctx.current()) else {
             return Vec::new();
         };
-        let approval = self.lists.approvals.get(sel).cloned();
+        let approval = ctx.lists.approvals.get(sel).cloned();
         let identity = sel
-            .checked_sub(self.lists.approvals.len())
-            .and_then(|i| self.lists.identities.get(i))
+            .checked_sub(ctx.lists.approvals.len())
+            .and_then(|i| ctx.lists.identities.get(i))
             .cloned();
         match (action, approval, identity) {
             (Action::ApprovalApprove, Some(a), _) => {
@@ -81,7 +96,8 @@ impl App {
                     a.request.describe(),
                     what_changes(&a.request)
                 );
-                self.ask(question, Pending::Approve(a.id))
+                ctx.ask(question, Pending::Approve(a.id));
+                Vec::new()
             }
             (Action::ApprovalDeny | Action::IdentityDelete, Some(a), _) => {
                 vec![Effect::Store(StoreOp::Deny { id: a.id })]
@@ -95,48 +111,51 @@ impl App {
             (Action::IdentityExport, _, Some(i)) => vec![Effect::Store(StoreOp::ExportIdentity {
                 fingerprint: i.fingerprint,
             })],
-            (Action::IdentityDelete, _, Some(i)) => self.ask(
-                format!(
-                    "Delete identity '{}' ({}) and its private key? (y/n)",
-                    i.name,
-                    i.scope.url()
-                ),
-                Pending::DeleteIdentity(i.fingerprint),
-            ),
+            (Action::IdentityDelete, _, Some(i)) => {
+                ctx.ask(
+                    format!(
+                        "Delete identity '{}' ({}) and its private key? (y/n)",
+                        i.name,
+                        i.scope.url()
+                    ),
+                    Pending::DeleteIdentity(i.fingerprint),
+                );
+                Vec::new()
+            }
             _ => {
-                self.set_status("nothing selected for that");
+                ctx.info("nothing selected for that");
                 Vec::new()
             }
         }
     }
 
-    pub(super) fn on_identity_created(
-        &mut self,
+    fn created(
+        self,
         result: Result<Identity, super::ShellError>,
         then: Option<(u64, String)>,
+        ctx: &mut Ctx,
     ) -> Vec<Effect> {
         let id = match result {
             Ok(id) => id,
             Err(e) => {
-                self.set_error(format!("could not create the identity: {e}"));
+                ctx.error(format!("could not create the identity: {e}"));
                 return Vec::new();
             }
         };
-        self.set_status(format!(
+        ctx.info(format!(
             "created identity '{}' for {}",
             id.name,
             id.scope.url()
         ));
         let fingerprint = id.fingerprint.clone();
-        self.lists.identities.push(id);
-        let mut fx = vec![Effect::Store(StoreOp::LoadLists)];
+        ctx.lists.identities.push(id);
         if let Some((tab, url)) = then {
             let opts = FetchOptions {
                 identity: IdentityChoice::Fingerprint(fingerprint),
                 ..FetchOptions::default()
             };
-            fx.extend(self.fetch(Request::new(tab, &url, opts).replacing()));
+            ctx.then(Then::Fetch(Request::new(tab, &url, opts).replacing()));
         }
-        fx
+        vec![Effect::Store(StoreOp::LoadLists)]
     }
 }

@@ -1,10 +1,8 @@
 //! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
 //! number, keymap), the typed link number, and what each named action does.
 
-use super::search::Found;
-use super::{App, Effect, FetchOptions, Popup, Purpose, StoreOp};
+use super::{App, Ctx, Effect, FetchOptions, Popup, Purpose, Then};
 use crate::keymap::{Action, Code, Context, Key};
-use crate::layout::{Pos, display_width, sanitize};
 
 /// How long a typed link number waits for more digits before it is followed.
 pub(super) const DIGIT_TIMEOUT_MS: u64 = 1000;
@@ -42,15 +40,72 @@ impl Digits {
     fn expired(&self, now: u64) -> bool {
         !self.typed.is_empty() && now.saturating_sub(self.at) >= DIGIT_TIMEOUT_MS
     }
+
+    /// A digit typed on a page: followed at once when no longer number exists.
+    pub(crate) fn digit(&mut self, c: char, ctx: &mut Ctx) {
+        self.push(c, ctx.now);
+        let links = ctx.doc_view().map_or(0, |d| d.doc.link_count());
+        let n: usize = self.typed.parse().unwrap_or(0);
+        if n == 0 || n > links {
+            ctx.error(format!("no link {}", self.typed));
+            self.clear();
+            return;
+        }
+        ctx.info(format!("link {} (Enter to follow)", self.typed));
+        if n.saturating_mul(10) > links {
+            self.followed = Some(ctx.now);
+            self.follow(false, ctx);
+        }
+    }
+
+    /// The time passed: a number that waited long enough is followed.
+    pub(crate) fn tick(&mut self, ctx: &mut Ctx) {
+        if self.expired(ctx.now) {
+            self.follow(false, ctx);
+        }
+    }
+
+    /// Follow the typed number (after this update).
+    fn follow(&mut self, new_tab: bool, ctx: &mut Ctx) {
+        let n = self.take();
+        if n == 0 {
+            return;
+        }
+        ctx.status.clear();
+        ctx.then(Then::FollowLink {
+            index: n - 1,
+            new_tab,
+        });
+    }
+
+    /// Enter: the typed number, else the selected link.
+    pub(crate) fn enter(&mut self, new_tab: bool, ctx: &mut Ctx) {
+        if !self.is_empty() {
+            return self.follow(new_tab, ctx);
+        }
+        match ctx.doc_view().and_then(|d| d.selected) {
+            Some(index) => ctx.then(Then::FollowLink { index, new_tab }),
+            // The Enter of someone who typed a number that was followed at once.
+            None if self.just_followed(ctx.now) => {}
+            None => {
+                let text = format!(
+                    "type a link number or select one with {}",
+                    ctx.hint(Action::NextLink)
+                );
+                ctx.info(text);
+            }
+        }
+    }
 }
 
 impl App {
     pub(super) fn on_key(&mut self, key: Key) -> Vec<Effect> {
-        if self.prompt.is_some() {
-            return self.prompt_key(key);
+        if self.prompt.get().is_some() {
+            return super::in_room!(self, |ctx| self.prompt.key(key, &mut ctx));
         }
         if self.dialog.asking() {
-            return self.confirm_key(key);
+            let answer = self.dialog.answer(key);
+            return super::in_room!(self, |ctx| super::dialog::answered(answer, &mut ctx));
         }
         if self.dialog.close() {
             return Vec::new();
@@ -61,9 +116,15 @@ impl App {
             && !key.alt
             && on_doc
         {
-            return self.digit(c);
+            return super::in_room!(self, |ctx| {
+                self.digits.digit(c, &mut ctx);
+                Vec::new()
+            });
         }
-        let context = if self.identity_selection().is_some() {
+        let context = if super::identities::Identities
+            .selection(self.current())
+            .is_some()
+        {
             Context::Identities
         } else if self.current_url() == Some("about:bookmarks") {
             Context::Bookmarks
@@ -82,54 +143,10 @@ impl App {
     pub(super) fn on_tick(&mut self, now: u64) -> Vec<Effect> {
         self.now = now;
         self.status.expire(now);
-        if self.digits.expired(now) {
-            return self.follow_digits(false);
-        }
-        Vec::new()
-    }
-
-    fn digit(&mut self, c: char) -> Vec<Effect> {
-        self.digits.push(c, self.now);
-        let links = self.doc_view().map_or(0, |d| d.doc.link_count());
-        let n: usize = self.digits.typed.parse().unwrap_or(0);
-        if n == 0 || n > links {
-            self.set_error(format!("no link {}", self.digits.typed));
-            self.digits.clear();
-            return Vec::new();
-        }
-        self.set_status(format!("link {} (Enter to follow)", self.digits.typed));
-        if n.saturating_mul(10) > links {
-            self.digits.followed = Some(self.now);
-            return self.follow_digits(false);
-        }
-        Vec::new()
-    }
-
-    fn follow_digits(&mut self, new_tab: bool) -> Vec<Effect> {
-        let n = self.digits.take();
-        if n == 0 {
-            return Vec::new();
-        }
-        self.status.clear();
-        self.follow_link(n - 1, new_tab)
-    }
-
-    fn follow_current(&mut self, new_tab: bool) -> Vec<Effect> {
-        if !self.digits.is_empty() {
-            return self.follow_digits(new_tab);
-        }
-        match self.doc_view().and_then(|d| d.selected) {
-            Some(i) => self.follow_link(i, new_tab),
-            // The Enter of someone who typed a number that was followed at once.
-            None if self.digits.just_followed(self.now) => Vec::new(),
-            None => {
-                self.set_status(format!(
-                    "type a link number or select one with {}",
-                    self.keymap.hint(Action::NextLink)
-                ));
-                Vec::new()
-            }
-        }
+        super::in_room!(self, |ctx| {
+            self.digits.tick(&mut ctx);
+            Vec::new()
+        })
     }
 
     /// Do a named action.
@@ -140,57 +157,89 @@ impl App {
         if action != Action::Follow {
             self.digits.followed = None;
         }
-        let half = (self.page_height() / 2).max(1) as i32;
-        let page = self.page_height().saturating_sub(2).max(1) as i32;
-        let go = |app: &mut App, url: &str| app.navigate(url, FetchOptions::default(), false);
+        let half = (self.screen.page_height() / 2).max(1) as i32;
+        let page = self.screen.page_height().saturating_sub(2).max(1) as i32;
+        let go = |app: &mut App, url: &str| {
+            super::in_room!(app, |ctx| app.nav.navigate(
+                &mut ctx,
+                url,
+                FetchOptions::default(),
+                false
+            ))
+        };
         match action {
-            Action::ScrollDown => self.move_or_scroll(1),
-            Action::ScrollUp => self.move_or_scroll(-1),
-            Action::HalfPageDown => self.scroll(half),
-            Action::HalfPageUp => self.scroll(-half),
-            Action::PageDown => self.scroll(page),
-            Action::PageUp => self.scroll(-page),
-            Action::ScrollLeft => self.hscroll(-8),
-            Action::ScrollRight => self.hscroll(8),
-            Action::Top => self.jump(false),
-            Action::Bottom => self.jump(true),
-            Action::AddressBar => {
-                self.open_prompt(Purpose::Address);
-                self.update_completions();
+            Action::ScrollDown | Action::ScrollUp => {
+                let n: i32 = if action == Action::ScrollDown { 1 } else { -1 };
+                let pick = |s: usize| s.saturating_add_signed(n as isize);
+                if !super::identities::Identities.select(&mut super::lend!(self), pick) {
+                    self.screen.scroll(&mut self.tabs, n);
+                }
             }
-            Action::Back => return self.go_back(),
-            Action::Forward => return self.go_forward(),
-            Action::Reload => return self.reload(),
-            Action::Up => return self.go_up(false),
-            Action::Root => return self.go_up(true),
+            Action::HalfPageDown => self.screen.scroll(&mut self.tabs, half),
+            Action::HalfPageUp => self.screen.scroll(&mut self.tabs, -half),
+            Action::PageDown => self.screen.scroll(&mut self.tabs, page),
+            Action::PageUp => self.screen.scroll(&mut self.tabs, -page),
+            Action::ScrollLeft => self.screen.hscroll(&mut self.tabs, -8),
+            Action::ScrollRight => self.screen.hscroll(&mut self.tabs, 8),
+            Action::Top | Action::Bottom => {
+                let bottom = action == Action::Bottom;
+                let pick = |_| if bottom { usize::MAX } else { 0 };
+                if !super::identities::Identities.select(&mut super::lend!(self), pick) {
+                    self.screen.jump(&mut self.tabs, bottom);
+                }
+            }
+            Action::AddressBar => {
+                self.digits.clear();
+                self.prompt.open(Purpose::Address, &mut super::lend!(self));
+            }
+            Action::Back => return super::in_room!(self, |ctx| self.nav.go_back(&mut ctx)),
+            Action::Forward => return super::in_room!(self, |ctx| self.nav.go_forward(&mut ctx)),
+            Action::Reload => return super::in_room!(self, |ctx| self.nav.reload(&mut ctx)),
+            Action::Up => return super::in_room!(self, |ctx| self.nav.go_up(&mut ctx, false)),
+            Action::Root => return super::in_room!(self, |ctx| self.nav.go_up(&mut ctx, true)),
             Action::Home => {
                 let home = self.settings.home.clone();
                 return go(self, &home);
             }
-            Action::NextLink => self.select_link(true),
-            Action::PrevLink => self.select_link(false),
-            Action::Follow => return self.follow_current(false),
-            Action::OpenInNewTab => return self.follow_current(true),
+            Action::NextLink => self.screen.select_link(&mut super::lend!(self), true),
+            Action::PrevLink => self.screen.select_link(&mut super::lend!(self), false),
+            Action::Follow | Action::OpenInNewTab => {
+                let new_tab = action == Action::OpenInNewTab;
+                return super::in_room!(self, |ctx| {
+                    self.digits.enter(new_tab, &mut ctx);
+                    Vec::new()
+                });
+            }
             Action::NewTab => {
                 let home = self.settings.home.clone();
-                return self.new_tab(&home);
+                return super::in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &home));
             }
-            Action::CloseTab => return self.close_tab(),
-            Action::UndoCloseTab => return self.undo_close_tab(),
+            Action::CloseTab => return super::in_room!(self, |ctx| self.nav.close_tab(&mut ctx)),
+            Action::UndoCloseTab => {
+                return super::in_room!(self, |ctx| self.nav.undo_close_tab(&mut ctx));
+            }
             Action::NextTab => self.tabs.switch(1),
             Action::PrevTab => self.tabs.switch(-1),
-            Action::Search => self.open_prompt(Purpose::Search),
-            Action::SearchNext => self.next_match(true),
-            Action::SearchPrev => self.next_match(false),
-            Action::TogglePreformat => self.toggle_fold(),
-            Action::PageInfo => self.dialog.show(Popup::Info(self.page_info())),
-            Action::Bookmark => return self.toggle_bookmark(),
+            Action::Search => {
+                self.digits.clear();
+                self.prompt.open(Purpose::Search, &mut super::lend!(self));
+            }
+            Action::SearchNext => self.screen.search(&mut super::lend!(self), None, true),
+            Action::SearchPrev => self.screen.search(&mut super::lend!(self), None, false),
+            Action::TogglePreformat => self.screen.toggle_fold(&mut super::lend!(self)),
+            Action::PageInfo => {
+                let info = super::dialog::page_info(&super::lend!(self));
+                self.dialog.show(Popup::Info(info));
+            }
+            Action::Bookmark | Action::BookmarkRename | Action::BookmarkDelete => {
+                return super::in_room!(self, |ctx| super::lists::Bookmarks.act(action, &mut ctx));
+            }
             Action::Bookmarks => return go(self, "about:bookmarks"),
             Action::History => return go(self, "about:history"),
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
-            Action::Save => return self.save(),
-            Action::CopyUrl => return self.copy_url(),
+            Action::Save => return super::download::Downloads.save_shown(&super::lend!(self)),
+            Action::CopyUrl => return super::lend!(self).copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),
             Action::Quit => {
@@ -202,218 +251,35 @@ impl App {
             | Action::IdentityExport
             | Action::IdentityDelete
             | Action::ApprovalApprove
-            | Action::ApprovalDeny => return self.identity_action(action),
-            Action::BookmarkRename | Action::BookmarkDelete => {
-                return self.bookmark_action(action);
+            | Action::ApprovalDeny => {
+                return super::in_room!(self, |ctx| super::identities::Identities
+                    .act(action, &mut ctx));
             }
-            Action::ReaderFull => return self.toggle_web_full(),
-            Action::OpenInBrowser => return self.open_in_browser(),
-            Action::Subscribe => return self.toggle_subscription(),
+            Action::ReaderFull | Action::OpenInBrowser => {
+                return super::in_room!(self, |ctx| super::web::Reader.act(action, &mut ctx));
+            }
+            Action::Subscribe
+            | Action::RefreshFeeds
+            | Action::SaveOffline
+            | Action::OfflineCopy => {
+                return super::in_room!(self, |ctx| self.feeds.act(action, &mut ctx));
+            }
             Action::Feeds => return go(self, "about:feeds"),
-            Action::RefreshFeeds => return self.refresh_feeds(),
-            Action::SaveOffline => return self.toggle_offline(),
             Action::OfflinePages => return go(self, "about:offline"),
-            Action::OfflineCopy => return self.read_offline_copy(),
         }
         Vec::new()
     }
 
     fn cancel(&mut self) -> Vec<Effect> {
         if self.tab().is_some_and(|t| t.loading.is_some()) {
-            return self.cancel_load();
+            return super::in_room!(self, |ctx| self.nav.cancel_load(&mut ctx));
         }
-        if let Some(dv) = self.doc_view_mut() {
+        if let Some(dv) = self.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
             dv.selected = None;
             dv.search = None;
         }
         self.status.clear();
         Vec::new()
-    }
-
-    fn move_or_scroll(&mut self, n: i32) {
-        if !self.set_identity_selection(|s| s.saturating_add_signed(n as isize)) {
-            self.scroll(n);
-        }
-    }
-
-    /// To the top or the bottom of the page (or the identities list).
-    fn jump(&mut self, bottom: bool) {
-        let height = self.page_height();
-        let (text_w, _) = self.text_column();
-        if self.set_identity_selection(|_| if bottom { usize::MAX } else { 0 }) {
-            return;
-        }
-        if let Some(dv) = self.doc_view_mut() {
-            dv.top = if bottom {
-                dv.doc.set_width(text_w);
-                dv.doc.max_top(height)
-            } else {
-                Pos::default()
-            };
-        }
-    }
-
-    /// Scroll text that does not wrap sideways, stopping once the longest such row on
-    /// screen ends at the right edge.
-    fn hscroll(&mut self, n: isize) {
-        let (_, margin) = self.text_column();
-        let room = usize::from(self.width).saturating_sub(margin);
-        let limit = self
-            .frame
-            .iter()
-            .filter(|r| !crate::layout::Doc::wraps(r.kind))
-            .map(|r| {
-                let head = display_width(&r.prefix) + display_width(r.tag);
-                let text = display_width(&sanitize(&r.text, true));
-                (head + text).saturating_sub(room)
-            })
-            .max()
-            .unwrap_or(0);
-        if let Some(dv) = self.doc_view_mut() {
-            dv.hscroll = dv.hscroll.saturating_add_signed(n).min(limit);
-        }
-    }
-
-    fn toggle_fold(&mut self) {
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let folded = !dv.doc.folded();
-        let line = dv.top.line;
-        if !dv.doc.set_folded(folded) {
-            self.set_status("no preformatted blocks on this page");
-            return;
-        }
-        dv.top = Pos {
-            line: line.min(dv.doc.len().saturating_sub(1)),
-            row: 0,
-        };
-        dv.search = None;
-        let what = if folded { "folded" } else { "unfolded" };
-        self.set_status(format!("preformatted blocks {what}"));
-    }
-
-    /// Select the next/previous link, starting from the screen when none is selected.
-    fn select_link(&mut self, forward: bool) {
-        // The status line shows where the selected link goes.
-        self.status.clear();
-        let first_line = self.frame.first().map_or(0, |r| r.pos.line);
-        let last_line = self.frame.last().map_or(0, |r| r.pos.line);
-        let Some(dv) = self.doc_view_mut() else {
-            return;
-        };
-        let n = dv.doc.link_count();
-        if n == 0 {
-            return;
-        }
-        let visible = |dv: &super::DocView, i: usize| {
-            dv.doc
-                .link_line(i)
-                .is_some_and(|l| l >= first_line && l <= last_line)
-        };
-        let next = match dv.selected {
-            Some(i) if visible(dv, i) => {
-                if forward {
-                    (i + 1) % n
-                } else {
-                    (i + n - 1) % n
-                }
-            }
-            _ => {
-                let on_screen: Vec<usize> = (0..n).filter(|&i| visible(dv, i)).collect();
-                let pick = if forward {
-                    on_screen.first()
-                } else {
-                    on_screen.last()
-                };
-                match pick {
-                    Some(&i) => i,
-                    None => (0..n)
-                        .find(|&i| dv.doc.link_line(i).is_some_and(|l| l > last_line))
-                        .unwrap_or(0),
-                }
-            }
-        };
-        dv.selected = Some(next);
-        dv.hover = None;
-        if !visible(dv, next)
-            && let Some(line) = dv.doc.link_line(next)
-        {
-            dv.top = Pos { line, row: 0 };
-        }
-    }
-
-    pub(super) fn start_search(&mut self, query: &str) {
-        let cols = self.side_cols();
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.start_search(query, cols)) {
-            self.report(found);
-        }
-    }
-
-    fn next_match(&mut self, forward: bool) {
-        let cols = self.side_cols();
-        if let Some(found) = self.doc_view_mut().map(|dv| dv.next_match(forward, cols)) {
-            self.report(found);
-        }
-    }
-
-    fn report(&mut self, found: Found) {
-        match found {
-            Found::Match(m) => self.set_status(m),
-            Found::Missing(m) => self.set_error(m),
-            Found::NoSearch => self.set_status("no search: press / first"),
-            Found::Nothing => {}
-        }
-    }
-
-    fn toggle_bookmark(&mut self) -> Vec<Effect> {
-        let Some(e) = self.current() else {
-            return Vec::new();
-        };
-        let (url, title) = (e.url.clone(), e.title.clone());
-        if url.starts_with("about:") {
-            self.set_status("built-in pages cannot be bookmarked");
-            return Vec::new();
-        }
-        if self.lists.remove_bookmark(&url) {
-            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
-        }
-        self.open_prompt(Purpose::BookmarkName { url, title });
-        Vec::new()
-    }
-
-    /// Rename or delete the bookmark selected on the bookmarks page.
-    fn bookmark_action(&mut self, action: Action) -> Vec<Effect> {
-        let Some(url) = self.link_target().map(str::to_string) else {
-            self.set_status(format!(
-                "select a bookmark first ({})",
-                self.keymap.hint(Action::NextLink)
-            ));
-            return Vec::new();
-        };
-        let title = self
-            .lists
-            .bookmark(&url)
-            .map_or_else(String::new, |b| b.title.clone());
-        if action == Action::BookmarkRename {
-            self.open_prompt(Purpose::BookmarkName { url, title });
-            return Vec::new();
-        }
-        let name = if title.is_empty() { &url } else { &title };
-        self.ask(
-            format!("Delete the bookmark '{name}'? (y/n)"),
-            super::dialog::Pending::DeleteBookmark(url),
-        )
-    }
-
-    fn save(&mut self) -> Vec<Effect> {
-        let Some(dv) = self.doc_view() else {
-            return Vec::new();
-        };
-        let page = dv.doc.page().clone();
-        let url = self.current_url().unwrap_or_default();
-        let name = super::download_name(url, &page.mime);
-        vec![Effect::Save { page, name }]
     }
 
     pub(super) fn on_click(&mut self, col: u16, row: u16) -> Vec<Effect> {
@@ -426,15 +292,17 @@ impl App {
         }
         let index = usize::from(row) - 1;
         let top = super::identities::IDENTITY_LIST_TOP;
-        if self.set_identity_selection(|_| index.saturating_sub(top)) {
+        if super::identities::Identities
+            .select(&mut super::lend!(self), |_| index.saturating_sub(top))
+        {
             return Vec::new();
         }
-        match self.frame.get(index).and_then(|r| r.link) {
+        match self.screen.link_at(row) {
             Some(link) => {
-                if let Some(dv) = self.doc_view_mut() {
+                if let Some(dv) = self.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
                     dv.selected = Some(link);
                 }
-                self.follow_link(link, false)
+                super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, link, false))
             }
             None => Vec::new(),
         }

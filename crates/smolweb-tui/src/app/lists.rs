@@ -1,7 +1,10 @@
 //! The lists room: what the shared stores last reported (history and bookmarks for
 //! completion and the bookmark toggle, identities, pending agent approvals). The shell
 //! reloads them; the app only mirrors them and updates its copy when it asks for a change.
+//! [`Bookmarks`] is the room of the bookmark keys over that copy.
 
+use super::{Ctx, Effect, Purpose, StoreOp};
+use crate::keymap::Action;
 use smolweb_store::approvals::Approval;
 use smolweb_store::bookmarks::Bookmark;
 use smolweb_store::identity::Identity;
@@ -10,9 +13,11 @@ use smolweb_store::identity::Identity;
 const COMPLETIONS: usize = 8;
 
 #[derive(Debug, Default)]
+/// What the stores last said, mirrored for completion, the toggles and the identities screen.
 pub struct Lists {
     /// (url, title), newest first.
     pub history: Vec<(String, Option<String>)>,
+    /// Bookmarks, as stored.
     pub bookmarks: Vec<Bookmark>,
     pub(crate) identities: Vec<Identity>,
     pub(crate) approvals: Vec<Approval>,
@@ -25,6 +30,7 @@ impl Lists {
         self.history.insert(0, (url.to_string(), title));
     }
 
+    /// The bookmark of a URL.
     pub fn bookmark(&self, url: &str) -> Option<&Bookmark> {
         self.bookmarks.iter().find(|b| b.url == url)
     }
@@ -77,9 +83,66 @@ impl Lists {
         self.identities.len() + self.approvals.len()
     }
 
+    /// The identity with this fingerprint.
     pub fn identity(&self, fingerprint: &str) -> Option<&Identity> {
         self.identities
             .iter()
             .find(|i| i.fingerprint == fingerprint)
+    }
+}
+/// The bookmarks room: the bookmark key and the keys of the bookmarks page, over the
+/// bookmarks the stores last said (in the lent [`Ctx`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bookmarks;
+
+impl Bookmarks {
+    /// Bookmark the page (or take its bookmark away); rename or delete the selected one.
+    pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
+        match action {
+            Action::Bookmark => self.toggle(ctx),
+            _ => self.edit(action, ctx),
+        }
+    }
+
+    fn toggle(self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(e) = ctx.current() else {
+            return Vec::new();
+        };
+        let (url, title) = (e.url.clone(), e.title.clone());
+        if url.starts_with("about:") {
+            ctx.info("built-in pages cannot be bookmarked");
+            return Vec::new();
+        }
+        if ctx.lists.remove_bookmark(&url) {
+            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
+        }
+        ctx.prompt(Purpose::BookmarkName { url, title });
+        Vec::new()
+    }
+
+    /// Rename or delete the bookmark selected on the bookmarks page.
+    fn edit(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(url) = ctx
+            .doc_view()
+            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?))
+            .map(str::to_string)
+        else {
+            let text = format!("select a bookmark first ({})", ctx.hint(Action::NextLink));
+            ctx.info(text);
+            return Vec::new();
+        };
+        let title = ctx
+            .lists
+            .bookmark(&url)
+            .map_or_else(String::new, |b| b.title.clone());
+        if action == Action::BookmarkRename {
+            ctx.prompt(Purpose::BookmarkName { url, title });
+            return Vec::new();
+        }
+        let name = if title.is_empty() { &url } else { &title };
+        ctx.ask(
+            format!("Delete the bookmark '{name}'? (y/n)"),
+            super::dialog::Pending::DeleteBookmark(url),
+        )
     }
 }

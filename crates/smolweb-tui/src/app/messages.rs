@@ -15,42 +15,63 @@ use std::sync::Arc;
 /// Something that happened.
 #[derive(Clone, Debug)]
 pub enum Msg {
+    /// A key press.
     Key(Key),
     /// A left click at a screen cell.
     Click {
+        /// Column.
         col: u16,
+        /// Row (0 is the tab bar).
         row: u16,
     },
     /// The pointer moved over a screen cell.
     Hover {
+        /// Column.
         col: u16,
+        /// Row.
         row: u16,
     },
     /// Mouse wheel: positive = down.
     Wheel(i32),
+    /// The terminal was resized.
     Resize {
+        /// Columns.
         width: u16,
+        /// Rows.
         height: u16,
     },
     /// Milliseconds since start; drives the spinner and the link-number timeout.
     Tick(u64),
+    /// Text pasted (bracketed paste).
     Paste(String),
+    /// A fetch ended.
     Fetched {
+        /// Its request id.
         id: u64,
+        /// What came back.
         outcome: Box<Outcome>,
     },
+    /// A fetch received bytes.
     Progress {
+        /// Its request id.
         id: u64,
+        /// Bytes so far.
         bytes: u64,
     },
     /// History (url, title) and bookmarks, for completion and the bookmark toggle.
     Lists {
+        /// (url, title), newest first.
         history: Vec<(String, Option<String>)>,
+        /// Bookmarks, as stored.
         bookmarks: Vec<Bookmark>,
     },
+    /// The identities in the store.
     Identities(Vec<Identity>),
+    /// Pending agent requests.
     Approvals(Vec<Approval>),
+    /// A new identity was made (or not).
     IdentityCreated {
+        /// The identity, or why not.
         result: Result<Identity, ShellError>,
         /// Where to go with the new identity (tab id, URL).
         then: Option<(u64, String)>,
@@ -61,27 +82,54 @@ pub enum Msg {
     Feeds(super::FeedMsg),
 }
 
-/// Why work the shell did for the app failed (a store change, a download, a program).
+/// Why work the shell did for the app failed (a store change, a download, a program). The
+/// cause is kept as the error's source; `Arc` keeps the messages cloneable.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum ShellError {
+    /// A store read or write failed.
     #[error(transparent)]
     Store(Arc<StoreError>),
-    #[error("cannot write {}: {message}", path.display())]
-    Write { path: PathBuf, message: String },
+    /// A download could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// Every name tried for a download exists already.
     #[error("too many files named {name} in {}", dir.display())]
-    NameTaken { name: String, dir: PathBuf },
+    NameTaken {
+        /// The name asked for.
+        name: String,
+        /// The downloads directory.
+        dir: PathBuf,
+    },
+    /// `[tui] external_command` is empty.
     #[error("no external command configured")]
     NoCommand,
+    /// A link of another scheme than http(s) and mailto reached the opener.
     #[error("not handed to an external program: only http(s) and mailto links are ({scheme}:)")]
-    NotOpened { scheme: String },
-    #[error("cannot start {program} for {url}: {message}")]
-    Start {
-        program: String,
-        url: String,
-        message: String,
+    NotOpened {
+        /// Its scheme (sanitized).
+        scheme: String,
     },
-    #[error("not done: the store thread is not running ({0})")]
-    NoStoreThread(String),
+    /// The external program could not be started.
+    #[error("cannot start {program} for {url}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// What it was to open.
+        url: String,
+        /// Why it did not start.
+        source: Arc<std::io::Error>,
+    },
+    /// The store thread could not be started.
+    #[error("not done: the store thread did not start ({0})")]
+    NoStoreThread(#[source] Arc<std::io::Error>),
+    /// The store thread has stopped (it no longer takes work).
+    #[error("not done: the store thread has stopped")]
+    StoreThreadStopped,
 }
 
 impl From<StoreError> for ShellError {
@@ -93,10 +141,15 @@ impl From<StoreError> for ShellError {
 /// Per-fetch options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FetchOptions {
+    /// Gemini input (query).
     pub input: Option<String>,
+    /// A gopher search string.
     pub search: Option<String>,
+    /// Skip the cache.
     pub refresh: bool,
+    /// Which client certificate to present.
     pub identity: IdentityChoice,
+    /// A changed certificate accepted for this session (its fingerprint).
     pub trust_once: Option<String>,
     /// Web pages: the whole page rather than its main content.
     pub web_full: bool,
@@ -105,48 +158,77 @@ pub struct FetchOptions {
 /// Persistent changes and reads, done by the shell.
 #[derive(Clone, Debug)]
 pub enum StoreOp {
+    /// Remember a visit.
     RecordHistory {
+        /// What history keeps of the URL.
         url: String,
+        /// The page's title.
         title: Option<String>,
     },
+    /// Add or rename a bookmark.
     AddBookmark {
+        /// The page.
         url: String,
+        /// Its name.
         title: String,
     },
+    /// Remove a bookmark.
     RemoveBookmark {
+        /// The page.
         url: String,
     },
     /// Reload history, bookmarks, identities and approvals.
     LoadLists,
+    /// Make a new identity.
     CreateIdentity {
+        /// What to make.
         new: NewIdentity,
+        /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
     },
+    /// Allow or forbid agents to use an identity.
     SetAgentUse {
+        /// The identity.
         fingerprint: String,
+        /// Allowed.
         allowed: bool,
     },
+    /// Write an identity's certificate and key out.
     ExportIdentity {
+        /// The identity.
         fingerprint: String,
     },
+    /// Delete an identity and its key.
     DeleteIdentity {
+        /// The identity.
         fingerprint: String,
     },
+    /// Pin a certificate the user accepted.
     Pin {
+        /// The host.
         host: String,
+        /// Its port.
         port: u16,
+        /// The certificate's fingerprint.
         fingerprint: String,
+        /// Its expiry.
         not_after: String,
     },
     /// Forget a pinned certificate.
     Forget {
+        /// The host.
         host: String,
+        /// Its port.
         port: u16,
     },
+    /// Approve an agent's request.
     Approve {
+        /// Its id.
         id: String,
     },
+    /// Deny an agent's request.
     Deny {
+        /// Its id.
         id: String,
     },
 }
@@ -154,31 +236,47 @@ pub enum StoreOp {
 /// Something the shell must do.
 #[derive(Clone, Debug)]
 pub enum Effect {
+    /// Fetch a URL.
     Fetch {
+        /// The request id its answer carries.
         id: u64,
+        /// The URL.
         url: String,
+        /// How.
         opts: FetchOptions,
     },
+    /// Stop a fetch.
     Cancel {
+        /// Its request id.
         id: u64,
     },
+    /// Hand a URL to the external program (http(s) and mailto only).
     OpenExternal {
+        /// The URL.
         url: String,
     },
+    /// Save a download to the downloads directory.
     Save {
+        /// What was downloaded.
         page: Arc<Page>,
+        /// The file name.
         name: String,
     },
     /// Save a download, then open it with the program for its type.
     Open {
+        /// What was downloaded.
         page: Arc<Page>,
+        /// The file name.
         name: String,
     },
+    /// A store change or read.
     Store(StoreOp),
     /// Put text on the clipboard through the terminal (OSC 52).
     Copy {
+        /// The text.
         text: String,
     },
+    /// Leave the browser.
     Quit,
     /// Subscribe, refresh, save for offline (see [`super::FeedOp`]).
     Feeds(super::FeedOp),

@@ -8,42 +8,46 @@
 use super::dialog::Pending;
 use super::loads::Request;
 use super::special::{PageAction, Special, pages};
-use super::{App, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, View};
-use crate::layout::Doc;
+use super::{Ctx, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, Then, View};
 use smolweb_client::Outcome;
 use smolweb_core::page::Content;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_net::{FetchError, TofuState};
 use std::sync::Arc;
 
-/// Built-in pages made from the shared stores: made again when history returns to them.
-const STORE_PAGES: [&str; 5] = [
-    "about:feeds",
-    "about:offline",
-    "about:bookmarks",
-    "about:history",
-    "about:trust",
-];
-
 /// Same-host redirects followed without asking.
 pub(super) const MAX_REDIRECTS: usize = 5;
 
-impl App {
-    pub(super) fn new_tab(&mut self, url: &str) -> Vec<Effect> {
-        self.tabs.open();
-        self.navigate(url, FetchOptions::default(), false)
+/// The navigation room: the requests in flight and the session's trust and identity choices
+/// (`Loads`), and every flow that moves a tab (going somewhere, the answers coming back,
+/// redirects, history steps, tabs opened and closed).
+#[derive(Debug, Default)]
+pub(crate) struct Nav {
+    pub(super) loads: super::loads::Loads,
+}
+
+impl Nav {
+    pub(super) fn new_tab(&mut self, ctx: &mut Ctx, url: &str) -> Vec<Effect> {
+        ctx.tabs.open();
+        self.navigate(ctx, url, FetchOptions::default(), false)
     }
 
     /// Go to `url` in the active tab: built-in screens, external links, prompts, or a fetch.
-    pub fn navigate(&mut self, url: &str, opts: FetchOptions, replace: bool) -> Vec<Effect> {
-        let Some(tab) = self.tab().map(|t| t.id) else {
+    pub(crate) fn navigate(
+        &mut self,
+        ctx: &mut Ctx,
+        url: &str,
+        opts: FetchOptions,
+        replace: bool,
+    ) -> Vec<Effect> {
+        let Some(tab) = ctx.tabs.active().map(|t| t.id) else {
             return Vec::new();
         };
         let url = url.trim();
         match url {
             "about:help" => {
-                let page = pages::help_page(&self.keymap);
-                self.show_doc(tab, url, page, Special::None, None, replace);
+                let page = pages::help_page(ctx.keymap);
+                ctx.show_doc(tab, url, page, Special::None, None, replace);
                 return Vec::new();
             }
             "about:identities" => {
@@ -53,42 +57,45 @@ impl App {
                     view: View::Identities { selected: 0 },
                     info: None,
                 };
-                self.show(tab, entry, replace);
+                self.show(ctx, tab, entry, replace);
                 return vec![Effect::Store(StoreOp::LoadLists)];
             }
             _ => {}
         }
         if let Some(scheme) = smolweb_core::url::refused_scheme(url) {
             // The one rule (`core::url::destination`): never fetched, never handed on.
-            self.set_error(format!(
+            ctx.error(format!(
                 "not followed: smolweb does not open {scheme}: links"
             ));
             return Vec::new();
         }
-        if self.leaves_browser(url) {
-            return self.ask(
+        if super::web::leaves_browser(ctx.settings, url) {
+            return ctx.ask(
                 format!("Open {url} with the external program? (y/n)"),
                 Pending::External(url.to_string()),
             );
         }
         if opts.search.is_none() && is_gopher_search(url) {
-            self.open_prompt(super::Purpose::GopherSearch {
+            ctx.prompt(super::Purpose::GopherSearch {
                 tab,
                 url: url.to_string(),
             });
             return Vec::new();
         }
         let req = Request::new(tab, url, opts);
-        let mut fx = self.fetch(if replace { req.replacing() } else { req });
-        fx.extend(self.feeds_opened(url, replace));
+        let fx = self.fetch(ctx, if replace { req.replacing() } else { req });
+        ctx.then(Then::FeedsOpened {
+            url: url.to_string(),
+            replace,
+        });
         fx
     }
 
     /// Send a request (cancelling the tab's previous load).
-    pub(super) fn fetch(&mut self, req: Request) -> Vec<Effect> {
+    pub(super) fn fetch(&mut self, ctx: &mut Ctx, req: Request) -> Vec<Effect> {
         let mut fx = Vec::new();
-        let now = self.now;
-        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
+        let now = ctx.now;
+        let Some(tab) = ctx.tabs.by_id_mut(req.tab) else {
             return fx;
         };
         if let Some(old) = tab.loading.take() {
@@ -111,20 +118,20 @@ impl App {
     }
 
     /// Stop the active tab's load.
-    pub(super) fn cancel_load(&mut self) -> Vec<Effect> {
-        let Some(l) = self.tabs.active_mut().and_then(|t| t.loading.take()) else {
+    pub(super) fn cancel_load(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(l) = ctx.tabs.active_mut().and_then(|t| t.loading.take()) else {
             return Vec::new();
         };
         self.loads.forget(l.id);
-        self.set_status(format!("cancelled {}", l.url));
+        ctx.info(format!("cancelled {}", l.url));
         vec![Effect::Cancel { id: l.id }]
     }
 
-    pub(super) fn on_fetched(&mut self, id: u64, outcome: Outcome) -> Vec<Effect> {
+    pub(super) fn on_fetched(&mut self, ctx: &mut Ctx, id: u64, outcome: Outcome) -> Vec<Effect> {
         let Some(req) = self.loads.take(id) else {
             return Vec::new(); // stale: cancelled or superseded
         };
-        let Some(tab) = self.tabs.by_id_mut(req.tab) else {
+        let Some(tab) = ctx.tabs.by_id_mut(req.tab) else {
             return Vec::new();
         };
         if tab.loading.as_ref().map(|l| l.id) != Some(id) {
@@ -132,12 +139,12 @@ impl App {
         }
         tab.loading = None;
         match outcome {
-            Outcome::Page { info, fetched } => self.on_page(req, info, fetched.page),
+            Outcome::Page { info, fetched } => self.on_page(ctx, req, info, fetched.page),
             Outcome::Input {
                 prompt, sensitive, ..
             } => {
                 let url = strip_query(&req.url);
-                self.open_prompt(super::Purpose::Input {
+                ctx.prompt(super::Purpose::Input {
                     tab: req.tab,
                     url,
                     sensitive,
@@ -150,20 +157,20 @@ impl App {
                 cross_host,
                 scheme,
                 ..
-            } => self.on_redirect(req, target, cross_host, &scheme),
+            } => self.on_redirect(ctx, req, target, cross_host, &scheme),
             Outcome::Certificate {
                 info,
                 status,
                 message,
             } => {
                 let (page, special) = pages::client_cert_page(
-                    &self.lists.identities,
+                    &ctx.lists.identities,
                     &req.url,
                     &info,
                     status,
                     &message,
                 );
-                self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+                ctx.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
                 Vec::new()
             }
             Outcome::Failure {
@@ -173,8 +180,8 @@ impl App {
                 retry_after_seconds,
             } => {
                 let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
-                self.set_error(format!("{status} {meta}"));
-                self.show_doc(
+                ctx.error(format!("{status} {meta}"));
+                ctx.show_doc(
                     req.tab,
                     &req.url,
                     page,
@@ -184,37 +191,38 @@ impl App {
                 );
                 Vec::new()
             }
-            Outcome::Error { info, error } => self.on_error(req, info, error),
+            Outcome::Error { info, error } => self.on_error(ctx, req, info, error),
         }
     }
 
     fn on_page(
         &mut self,
+        ctx: &mut Ctx,
         req: Request,
         info: smolweb_client::RequestInfo,
         page: Arc<smolweb_core::page::Page>,
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         if matches!(page.content, Content::Binary) {
-            return self.offer_download(&req.url, page);
+            return super::download::Downloads.offer(&req.url, page, ctx);
         }
         if let Some(tls) = &info.tls {
             match &tls.tofu {
-                TofuState::FirstUse => self.set_status(format!(
+                TofuState::FirstUse => ctx.info(format!(
                     "first visit to {}:{}: certificate pinned ({})",
                     info.host,
                     info.port,
                     short_fp(&tls.cert_fingerprint)
                 )),
-                TofuState::ReplacedExpired { .. } => self.set_status(format!(
+                TofuState::ReplacedExpired { .. } => ctx.info(format!(
                     "the old certificate of {}:{} had expired; the new one is pinned",
                     info.host, info.port
                 )),
-                TofuState::TrustedOnce => self.set_status(format!(
+                TofuState::TrustedOnce => ctx.info(format!(
                     "changed certificate of {}:{} trusted for this session only",
                     info.host, info.port
                 )),
-                TofuState::Trusted => self.status.clear(),
+                TofuState::Trusted => ctx.status.clear(),
             }
             if req.pin_after {
                 fx.push(Effect::Store(StoreOp::Pin {
@@ -226,7 +234,7 @@ impl App {
                 self.loads.pinned(&info.host, info.port);
             }
         } else if page.url.scheme() != Scheme::About {
-            self.status.clear();
+            ctx.status.clear();
         }
         let url = if req.sensitive {
             page.url.without_query()
@@ -236,7 +244,7 @@ impl App {
         let url = if url.is_empty() { req.url.clone() } else { url };
         if page.url.scheme() != Scheme::About {
             let (plain, title) = (history_url(&url), page.title().map(str::to_string));
-            self.lists.visited(&plain, title.clone());
+            ctx.lists.visited(&plain, title.clone());
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
         }
         let special = if url == "about:trust" {
@@ -244,30 +252,31 @@ impl App {
         } else {
             Special::None
         };
-        self.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
-        self.shown_web_page(req.tab, req.opts.web_full);
+        ctx.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
+        super::web::Reader.shown(req.tab, req.opts.web_full, ctx);
         fx
     }
 
     fn on_error(
         &mut self,
+        ctx: &mut Ctx,
         req: Request,
         info: smolweb_client::RequestInfo,
         error: FetchError,
     ) -> Vec<Effect> {
         if let FetchError::CertificateChanged { change } = error {
             let page = pages::cert_changed_page(&change);
-            self.set_error(format!("the certificate of {} changed", change.host));
+            ctx.error(format!("the certificate of {} changed", change.host));
             let special = Special::CertChanged {
                 url: req.url.clone(),
                 change: *change,
             };
-            self.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
+            ctx.show_doc(req.tab, &req.url, page, special, Some(info), req.replace);
             return Vec::new();
         }
-        self.set_error(error.to_string());
+        ctx.error(error.to_string());
         let page = pages::error_page(&req.url, &error);
-        self.show_doc(
+        ctx.show_doc(
             req.tab,
             &req.url,
             page,
@@ -280,6 +289,7 @@ impl App {
 
     fn on_redirect(
         &mut self,
+        ctx: &mut Ctx,
         mut req: Request,
         target: String,
         cross_host: bool,
@@ -291,203 +301,171 @@ impl App {
             let scheme =
                 smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
             let msg = format!("the redirect leads to a {scheme}: URL, which is not followed");
-            return self.redirect_stop(req, msg);
+            return self.redirect_stop(ctx, req, msg);
         }
         if req.chain.iter().any(|u| u == &target) || target == req.url {
             let mut path = req.chain.clone();
             path.extend([req.url.clone(), target.clone()]);
             let msg = format!("redirect loop: {}", path.join(" → "));
-            return self.redirect_stop(req, msg);
+            return self.redirect_stop(ctx, req, msg);
         }
         if req.chain.len() >= MAX_REDIRECTS {
             let msg = format!(
                 "too many redirects ({MAX_REDIRECTS}) starting at {}; stopped before {target}",
                 req.chain.first().unwrap_or(&req.url)
             );
-            return self.redirect_stop(req, msg);
+            return self.redirect_stop(ctx, req, msg);
         }
         req.chain.push(req.url.clone());
         req.url = target.clone();
         req.opts.input = None;
         if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
-            return self.ask(
+            return ctx.ask(
                 format!("Follow the redirect to {target}? (y/n)"),
                 Pending::Redirect(Box::new(req)),
             );
         }
-        self.fetch(req)
+        self.fetch(ctx, req)
     }
 
-    fn redirect_stop(&mut self, req: Request, msg: String) -> Vec<Effect> {
-        self.set_error(msg.clone());
+    fn redirect_stop(&mut self, ctx: &mut Ctx, req: Request, msg: String) -> Vec<Effect> {
+        ctx.error(msg.clone());
         let page = pages::message_page("Redirect stopped", &msg);
-        self.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
+        ctx.show_doc(req.tab, &req.url, page, Special::Error, None, req.replace);
         Vec::new()
     }
 
     /// Send a redirect the user agreed to.
-    pub(super) fn follow_redirect(&mut self, req: Request) -> Vec<Effect> {
-        if self.leaves_browser(&req.url) {
+    pub(super) fn follow_redirect(&mut self, ctx: &mut Ctx, req: Request) -> Vec<Effect> {
+        if super::web::leaves_browser(ctx.settings, &req.url) {
             return vec![Effect::OpenExternal { url: req.url }];
         }
-        self.fetch(req)
+        self.fetch(ctx, req)
     }
 
-    /// Show a page in a tab as a new history entry (or in place of the current one).
-    pub(super) fn show_doc(
-        &mut self,
-        tab: u64,
-        url: &str,
-        page: Option<Arc<smolweb_core::page::Page>>,
-        special: Special,
-        info: Option<smolweb_client::RequestInfo>,
-        replace: bool,
-    ) {
-        let Some(page) = page else {
-            self.set_error(format!("cannot display {url}"));
-            return;
-        };
-        let title = page
-            .title()
-            .map(str::to_string)
-            .unwrap_or_else(|| short_url(url));
-        let mut view = DocView::new(Doc::new(page), special);
-        // A reload keeps the reader's place.
-        if replace
-            && let Some(Entry {
-                view: View::Doc(old),
-                url: old_url,
-                ..
-            }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
-            && *old_url == url
-        {
-            view.top = old.top;
-        }
-        let entry = Entry {
-            url: url.to_string(),
-            title,
-            view: View::Doc(Box::new(view)),
-            info,
-        };
-        self.show(tab, entry, replace);
-    }
-
-    pub(super) fn show(&mut self, tab: u64, entry: Entry, replace: bool) {
-        if let Some(t) = self.tabs.by_id_mut(tab) {
+    pub(super) fn show(&mut self, ctx: &mut Ctx, tab: u64, entry: Entry, replace: bool) {
+        if let Some(t) = ctx.tabs.by_id_mut(tab) {
             t.show(entry, replace);
         }
     }
 
-    pub(super) fn go_back(&mut self) -> Vec<Effect> {
-        self.step_history(true)
+    pub(super) fn go_back(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        self.step_history(ctx, true)
     }
 
-    pub(super) fn go_forward(&mut self) -> Vec<Effect> {
-        self.step_history(false)
+    pub(super) fn go_forward(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        self.step_history(ctx, false)
     }
 
     /// Move one entry back or forward in the tab's history (from memory, never a network
     /// fetch). A built-in page that shows a shared store is made again from the store, keeping
     /// its place, so coming back to `about:feeds` after reading an entry shows it read.
-    fn step_history(&mut self, back: bool) -> Vec<Effect> {
-        let mut fx = self.cancel_load();
-        let Some(t) = self.tabs.active_mut() else {
+    fn step_history(&mut self, ctx: &mut Ctx, back: bool) -> Vec<Effect> {
+        let mut fx = self.cancel_load(ctx);
+        let Some(t) = ctx.tabs.active_mut() else {
             return fx;
         };
         match (t.step(back), back) {
             (true, _) => {
-                self.status.clear();
-                if let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) {
+                ctx.status.clear();
+                if let Some(url) = ctx.current_url().filter(|u| super::STORE_PAGES.contains(u)) {
                     let url = url.to_string();
-                    fx.extend(self.navigate(&url, FetchOptions::default(), true));
+                    fx.extend(self.navigate(ctx, &url, FetchOptions::default(), true));
                 }
             }
-            (false, true) => self.set_status("no page to go back to"),
-            (false, false) => self.set_status("no page to go forward to"),
+            (false, true) => ctx.info("no page to go back to"),
+            (false, false) => ctx.info("no page to go forward to"),
         }
         fx
     }
 
-    pub(super) fn reload(&mut self) -> Vec<Effect> {
-        let Some(url) = self.current_url().map(str::to_string) else {
+    pub(super) fn reload(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(url) = ctx.current_url().map(str::to_string) else {
             return Vec::new();
         };
         if matches!(
-            self.current().map(|e| &e.view),
+            ctx.current().map(|e| &e.view),
             Some(View::Identities { .. })
         ) {
             return vec![Effect::Store(StoreOp::LoadLists)];
         }
         let opts = FetchOptions {
             refresh: true,
-            web_full: self.web_full_here(),
+            web_full: super::web::Reader.full_here(ctx.current()),
             ..FetchOptions::default()
         };
-        self.navigate(&url, opts, true)
+        self.navigate(ctx, &url, opts, true)
     }
 
     /// `..` (parent) or `/` (root) of the current capsule.
-    pub(super) fn go_up(&mut self, root: bool) -> Vec<Effect> {
-        let Some(url) = self.current_url().and_then(|u| Url::parse(u).ok()) else {
-            self.set_status("no parent here");
+    pub(super) fn go_up(&mut self, ctx: &mut Ctx, root: bool) -> Vec<Effect> {
+        let Some(url) = ctx.current_url().and_then(|u| Url::parse(u).ok()) else {
+            ctx.info("no parent here");
             return Vec::new();
         };
         let target = if root { Some(url.root()) } else { url.parent() };
         match target {
-            Some(t) if t != url => self.navigate(&t.to_string(), FetchOptions::default(), false),
+            Some(t) if t != url => {
+                self.navigate(ctx, &t.to_string(), FetchOptions::default(), false)
+            }
             _ => {
-                self.set_status("already at the root");
+                ctx.info("already at the root");
                 Vec::new()
             }
         }
     }
 
-    pub(super) fn close_tab(&mut self) -> Vec<Effect> {
-        if self.tabs.len() <= 1 {
-            self.set_status(format!(
+    pub(super) fn close_tab(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        if ctx.tabs.len() <= 1 {
+            ctx.info(format!(
                 "this is the last tab ({} quits)",
-                self.keymap.hint(crate::keymap::Action::Quit)
+                ctx.keymap.hint(crate::keymap::Action::Quit)
             ));
             return Vec::new();
         }
-        let fx = self.cancel_load();
-        self.tabs.close_active();
+        let fx = self.cancel_load(ctx);
+        ctx.tabs.close_active();
         fx
     }
 
-    pub(super) fn undo_close_tab(&mut self) -> Vec<Effect> {
-        match self.tabs.reopen() {
+    pub(super) fn undo_close_tab(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        match ctx.tabs.reopen() {
             None => {
-                self.set_status("no closed tab to reopen");
+                ctx.info("no closed tab to reopen");
                 Vec::new()
             }
             Some(true) => {
-                let home = self.settings.home.clone();
-                self.navigate(&home, FetchOptions::default(), false)
+                let home = ctx.settings.home.clone();
+                self.navigate(ctx, &home, FetchOptions::default(), false)
             }
             Some(false) => Vec::new(),
         }
     }
 
     /// Follow link `index` (zero-based) of the current page.
-    pub(super) fn follow_link(&mut self, index: usize, new_tab: bool) -> Vec<Effect> {
-        let Some(url) = self
+    pub(super) fn follow_link(
+        &mut self,
+        ctx: &mut Ctx,
+        index: usize,
+        new_tab: bool,
+    ) -> Vec<Effect> {
+        let Some(url) = ctx
             .doc_view()
             .and_then(|d| d.doc.link_url(index))
             .map(str::to_string)
         else {
-            self.set_status(format!("no link {}", index + 1));
+            ctx.info(format!("no link {}", index + 1));
             return Vec::new();
         };
         // Only the browser's own pages may act; elsewhere an action: link is just a link of
         // an unknown scheme.
-        if PageAction::is_action(&url) && self.doc_view().is_some_and(DocView::builtin) {
-            return self.page_action(&url);
+        if PageAction::is_action(&url) && ctx.doc_view().is_some_and(DocView::builtin) {
+            return self.page_action(ctx, &url);
         }
-        if new_tab && !self.leaves_browser(&url) {
-            return self.new_tab(&url);
+        if new_tab && !super::web::leaves_browser(ctx.settings, &url) {
+            return self.new_tab(ctx, &url);
         }
-        self.navigate(&url, FetchOptions::default(), false)
+        self.navigate(ctx, &url, FetchOptions::default(), false)
     }
 }
 
@@ -523,7 +501,7 @@ pub(super) fn short_fp(fp: &str) -> String {
     format!("sha256:{}…", body.get(..16).unwrap_or(body))
 }
 
-fn short_url(url: &str) -> String {
+pub(super) fn short_url(url: &str) -> String {
     let s = url
         .trim_start_matches("gemini://")
         .trim_start_matches("gopher://");

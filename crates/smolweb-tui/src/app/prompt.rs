@@ -3,7 +3,7 @@
 //! kept), gopher search, and the identity creation steps.
 
 use super::loads::Request;
-use super::{App, Effect, FetchOptions, StoreOp};
+use super::{Ctx, Effect, FetchOptions, StoreOp, Then};
 use crate::keymap::{Code, Key};
 use smolweb_core::url::Url;
 use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
@@ -11,38 +11,61 @@ use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 /// What the typed text is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Purpose {
+    /// The address bar.
     Address,
+    /// Search the page.
     Search,
+    /// Gemini input (status 10; 11 is sensitive).
     Input {
+        /// The tab that asked.
         tab: u64,
+        /// The URL that asked (without query).
         url: String,
+        /// Status 11: masked, never kept.
         sensitive: bool,
+        /// What the capsule asks.
         label: String,
     },
+    /// A gopher search (type 7).
     GopherSearch {
+        /// The tab.
         tab: u64,
+        /// The search's URL.
         url: String,
     },
+    /// The URL a new identity is for.
     IdentityScope,
+    /// The name of a new identity.
     IdentityName {
+        /// Where it applies.
         scope: Scope,
+        /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
     },
+    /// How many days a new identity is valid.
     IdentityDays {
+        /// Where it applies.
         scope: Scope,
+        /// Its name.
         name: String,
+        /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
     },
     /// The name of a new (or renamed) bookmark.
     BookmarkName {
+        /// The page bookmarked.
         url: String,
+        /// Its current name.
         title: String,
     },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// The one-line prompt and its text.
 pub struct Prompt {
+    /// What the text is for.
     pub purpose: Purpose,
+    /// What was typed.
     pub text: String,
     /// Address completion candidates (url, title).
     pub completions: Vec<(String, String)>,
@@ -104,64 +127,78 @@ pub fn user_url(input: &str) -> String {
     format!("gemini://{t}")
 }
 
-impl App {
-    pub(super) fn open_prompt(&mut self, purpose: Purpose) {
+/// The prompt room: the prompt when one is open.
+#[derive(Debug, Default)]
+pub(crate) struct PromptBar {
+    open: Option<Prompt>,
+}
+
+impl PromptBar {
+    /// The open prompt.
+    pub(crate) fn get(&self) -> Option<&Prompt> {
+        self.open.as_ref()
+    }
+
+    /// Pasted text goes into the prompt (on one line), when one is open.
+    pub(crate) fn paste(&mut self, text: &str, ctx: &mut Ctx) {
+        if let Some(p) = self.open.as_mut() {
+            p.text.push_str(&text.replace(['\n', '\r'], " "));
+            self.update_completions(ctx);
+        }
+    }
+
+    /// Open the prompt for `purpose`, prefilled as it suits (the address bar with the URL).
+    pub(crate) fn open(&mut self, purpose: Purpose, ctx: &mut Ctx) {
         let text = match &purpose {
-            Purpose::Address => self.current_url().unwrap_or_default().to_string(),
-            Purpose::IdentityDays { .. } => self.settings.identity_days.to_string(),
+            Purpose::Address => ctx.current_url().unwrap_or_default().to_string(),
+            Purpose::IdentityDays { .. } => ctx.settings.identity_days.to_string(),
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
-            Purpose::IdentityScope => self.last_gemini_url(),
+            Purpose::IdentityScope => last_gemini_url(ctx),
             Purpose::BookmarkName { title, .. } => title.clone(),
             _ => String::new(),
         };
-        self.digits.clear();
         let replace_on_type =
             matches!(purpose, Purpose::Address | Purpose::BookmarkName { .. }) && !text.is_empty();
-        self.prompt = Some(Prompt {
+        self.open = Some(Prompt {
             purpose,
             text,
             completions: Vec::new(),
             selected: None,
             replace_on_type,
         });
+        self.update_completions(ctx);
     }
 
-    /// The most recent gemini:// page of the tab (to suggest an identity scope).
-    fn last_gemini_url(&self) -> String {
-        self.tab()
-            .and_then(|t| t.last_url_with("gemini://"))
-            .map_or_else(|| "gemini://".into(), super::nav::strip_query)
-    }
-
-    pub(super) fn update_completions(&mut self) {
-        let Some(p) = self.prompt.as_mut() else {
+    fn update_completions(&mut self, ctx: &Ctx) {
+        let Some(p) = self.open.as_mut() else {
             return;
         };
         if p.purpose != Purpose::Address {
             return;
         }
-        p.completions = self.lists.completions(&p.text);
+        p.completions = ctx.lists.completions(&p.text);
         p.selected = None;
     }
 
-    pub(super) fn prompt_key(&mut self, key: Key) -> Vec<Effect> {
-        let Some(p) = self.prompt.as_mut() else {
+    /// A key while the prompt is open.
+    pub(crate) fn key(&mut self, key: Key, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(p) = self.open.as_mut() else {
             return Vec::new();
         };
         let replace = std::mem::take(&mut p.replace_on_type);
         if replace && matches!(key.code, Code::Backspace | Code::Char(_)) && !key.ctrl && !key.alt {
             p.text.clear();
             if key.code == Code::Backspace {
-                self.update_completions();
+                self.update_completions(ctx);
                 return Vec::new();
             }
         }
         match (key.code, key.ctrl) {
             (Code::Esc, _) | (Code::Char('c'), true) => {
-                self.prompt = None;
+                self.open = None;
                 return Vec::new();
             }
-            (Code::Enter, _) => return self.submit_prompt(),
+            (Code::Enter, _) => return self.submit(ctx),
             (Code::Backspace, _) => {
                 p.text.pop();
             }
@@ -188,12 +225,12 @@ impl App {
             (Code::Char(c), false) if !key.alt => p.text.push(c),
             _ => return Vec::new(),
         }
-        self.update_completions();
+        self.update_completions(ctx);
         Vec::new()
     }
 
-    fn submit_prompt(&mut self) -> Vec<Effect> {
-        let Some(p) = self.prompt.take() else {
+    fn submit(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(p) = self.open.take() else {
             return Vec::new();
         };
         let chosen = p
@@ -207,10 +244,15 @@ impl App {
                     return Vec::new();
                 }
                 let target = chosen.unwrap_or_else(|| user_url(&text));
-                self.navigate(&target, FetchOptions::default(), false)
+                ctx.then(Then::Go {
+                    url: target,
+                    opts: FetchOptions::default(),
+                    replace: false,
+                });
+                Vec::new()
             }
             Purpose::Search => {
-                self.start_search(&text);
+                ctx.then(Then::Search(text));
                 Vec::new()
             }
             Purpose::Input {
@@ -225,18 +267,21 @@ impl App {
                 };
                 let mut req = Request::new(tab, &url, opts);
                 req.sensitive = sensitive;
-                self.fetch(req)
+                ctx.then(Then::Fetch(req));
+                Vec::new()
             }
             Purpose::GopherSearch { tab, url } => {
                 let opts = FetchOptions {
                     search: Some(text),
                     ..FetchOptions::default()
                 };
-                self.fetch(Request::new(tab, &url, opts))
+                let req = Request::new(tab, &url, opts);
+                ctx.then(Then::Fetch(req));
+                Vec::new()
             }
             Purpose::IdentityScope => {
                 match Url::parse(&user_url(&text)) {
-                    Ok(u) => self.open_prompt(Purpose::IdentityName {
+                    Ok(u) => ctx.prompt(Purpose::IdentityName {
                         scope: Scope {
                             host: u.host().to_string(),
                             port: u.port(),
@@ -244,27 +289,27 @@ impl App {
                         },
                         then: None,
                     }),
-                    Err(e) => self.set_error(format!("not a gemini URL: {e}")),
+                    Err(e) => ctx.error(format!("not a gemini URL: {e}")),
                 }
                 Vec::new()
             }
             Purpose::IdentityName { scope, then } => {
                 let name = text.trim().to_string();
                 if name.is_empty() {
-                    self.set_error("an identity needs a name");
+                    ctx.error("an identity needs a name");
                     return Vec::new();
                 }
-                self.open_prompt(Purpose::IdentityDays { scope, name, then });
+                ctx.prompt(Purpose::IdentityDays { scope, name, then });
                 Vec::new()
             }
             Purpose::BookmarkName { url, .. } => {
                 let title = text.trim().to_string();
-                self.lists.set_bookmark(&url, &title);
+                ctx.lists.set_bookmark(&url, &title);
                 vec![Effect::Store(StoreOp::AddBookmark { url, title })]
             }
             Purpose::IdentityDays { scope, name, then } => match text.trim().parse::<u32>() {
                 Ok(days) if days > 0 => {
-                    self.set_status(format!("creating identity '{name}'…"));
+                    ctx.info(format!("creating identity '{name}'…"));
                     vec![Effect::Store(StoreOp::CreateIdentity {
                         new: NewIdentity {
                             name,
@@ -278,12 +323,20 @@ impl App {
                     })]
                 }
                 _ => {
-                    self.set_error(format!("'{text}' is not a number of days"));
+                    ctx.error(format!("'{text}' is not a number of days"));
                     Vec::new()
                 }
             },
         }
     }
+}
+
+/// The most recent gemini:// page of the tab (to suggest an identity scope).
+fn last_gemini_url(ctx: &Ctx) -> String {
+    ctx.tabs
+        .active()
+        .and_then(|t| t.last_url_with("gemini://"))
+        .map_or_else(|| "gemini://".into(), super::nav::strip_query)
 }
 
 #[cfg(test)]

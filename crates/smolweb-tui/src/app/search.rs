@@ -7,8 +7,10 @@ use super::tabs::DocView;
 use crate::layout::{Doc, Hit, Pos, display_width};
 
 #[derive(Clone, Debug, Default)]
+/// A search on a page: its query and the matches.
 pub struct Search {
     pub(crate) query: String,
+    /// The matches, in page order.
     pub matches: Vec<Hit>,
     pub(crate) current: Option<usize>,
 }

@@ -10,7 +10,7 @@ pub mod pages;
 
 use super::dialog::Pending;
 use super::loads::Request;
-use super::{App, Effect, FetchOptions, Purpose};
+use super::{Ctx, Effect, FetchOptions, Purpose, Then};
 use smolweb_core::url::Url;
 use smolweb_net::{CertChange, IdentityChoice};
 use smolweb_store::identity::Scope;
@@ -23,14 +23,22 @@ pub(super) const ACTION_SCHEME: &str = "action";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Special {
     #[default]
+    /// An ordinary page.
     None,
+    /// An error page (retry, offline copy).
     Error,
+    /// The changed-certificate warning.
     CertChanged {
+        /// The URL that was asked for.
         url: String,
+        /// The pinned and the presented certificate.
         change: CertChange,
     },
+    /// A capsule asks for a client certificate (60, 61, 62).
     ClientCert {
+        /// The URL that asked.
         url: String,
+        /// The status (60, 61 or 62).
         status: u8,
         /// The identity that was presented (61/62).
         presented: Option<String>,
@@ -42,8 +50,11 @@ pub enum Special {
 /// Where a new identity applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
+    /// The whole capsule (host and port).
     Capsule,
+    /// The page's directory.
     Directory,
+    /// This page only.
     Page,
 }
 
@@ -83,12 +94,15 @@ impl Reach {
 /// A choice offered by a built-in page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PageAction {
+    /// Go back.
     Back,
+    /// Fetch the page again.
     Retry,
     /// Accept the changed certificate for this session.
     TrustOnce,
     /// Accept the changed certificate and pin it.
     TrustSave,
+    /// Make a new identity with this reach.
     NewIdentity(Reach),
     /// A new identity in place of the one the capsule refused (62).
     ReplaceIdentity,
@@ -96,7 +110,9 @@ pub enum PageAction {
     UseIdentity(String),
     /// Forget the pinned certificate of a host (asks first).
     ForgetPin {
+        /// The host.
         host: String,
+        /// Its port.
         port: u16,
     },
     /// Follow this feed (the choice page of the subscribe key).
@@ -170,22 +186,22 @@ impl fmt::Display for PageAction {
     }
 }
 
-impl App {
+impl super::nav::Nav {
     /// An `action:` link followed on a built-in page.
-    pub(super) fn page_action(&mut self, url: &str) -> Vec<Effect> {
-        let special = self
+    pub(super) fn page_action(&mut self, ctx: &mut Ctx, url: &str) -> Vec<Effect> {
+        let special = ctx
             .doc_view()
             .map(|d| d.special.clone())
             .unwrap_or_default();
         let Some(action) = PageAction::parse(url) else {
-            self.set_error(format!("nothing to do for {url} here"));
+            ctx.error(format!("nothing to do for {url} here"));
             return Vec::new();
         };
-        let tab = self.tabs.active().map_or(0, |t| t.id);
+        let tab = ctx.tabs.active().map_or(0, |t| t.id);
         let again = |url: &str, opts: FetchOptions| Request::new(tab, url, opts).replacing();
         match (action, &special) {
-            (PageAction::Back, _) => self.go_back(),
-            (PageAction::Retry, _) => self.reload(),
+            (PageAction::Back, _) => self.go_back(ctx, ),
+            (PageAction::Retry, _) => self.reload(ctx, ),
             (PageAction::TrustOnce, Special::CertChanged { url, change }) => {
                 self.loads
                     .trust_once(&change.host, change.port, &change.presented);
@@ -193,7 +209,7 @@ impl App {
                     trust_once: Some(change.presented.clone()),
                     ..FetchOptions::default()
                 };
-                self.fetch(again(url, opts))
+                self.fetch(ctx, again(url, opts))
             }
             (PageAction::TrustSave, Special::CertChanged { url, change }) => {
                 let opts = FetchOptions {
@@ -202,26 +218,26 @@ impl App {
                 };
                 let mut r = again(url, opts);
                 r.pin_after = true;
-                self.fetch(r)
+                self.fetch(ctx, r)
             }
             (PageAction::NewIdentity(reach), Special::ClientCert { url, .. }) => {
                 match reach.scope(url) {
-                    Some(scope) => self.open_prompt(Purpose::IdentityName {
+                    Some(scope) => ctx.prompt(Purpose::IdentityName {
                         scope,
                         then: Some((tab, url.clone())),
                     }),
-                    None => self.set_error(format!("cannot make a scope from {url}")),
+                    None => ctx.error(format!("cannot make a scope from {url}")),
                 }
                 Vec::new()
             }
             (PageAction::ReplaceIdentity, Special::ClientCert { url, presented, .. }) => {
                 let scope = presented
                     .as_deref()
-                    .and_then(|fp| self.lists.identity(fp))
+                    .and_then(|fp| ctx.lists.identity(fp))
                     .map(|i| i.scope.clone())
                     .or_else(|| Reach::Capsule.scope(url));
                 if let Some(scope) = scope {
-                    self.open_prompt(Purpose::IdentityName {
+                    ctx.prompt(Purpose::IdentityName {
                         scope,
                         then: Some((tab, url.clone())),
                     });
@@ -234,25 +250,25 @@ impl App {
                     identity: IdentityChoice::Fingerprint(fp),
                     ..FetchOptions::default()
                 };
-                self.fetch(again(url, opts))
+                self.fetch(ctx, again(url, opts))
             }
-            (PageAction::ForgetPin { host, port }, Special::Trust) => self.ask(
+            (PageAction::ForgetPin { host, port }, Special::Trust) => ctx.ask(
                 format!(
                     "Forget the pinned certificate of {host}:{port}? The next visit pins whatever it presents. (y/n)"
                 ),
                 Pending::ForgetPin { host, port },
             ),
-            (PageAction::Subscribe(feed), _) if self.current_url() == Some(super::CHOOSE_FEED) => {
-                let fx = self.subscribe(feed);
-                let status = self.status.clone();
-                let mut back = self.go_back();
-                self.status = status;
-                back.extend(fx);
-                back
+            (PageAction::Subscribe(feed), _) if ctx.current_url() == Some(super::CHOOSE_FEED) => {
+                ctx.then(Then::Subscribe(feed));
+                ctx.then(Then::BackKeepingStatus);
+                Vec::new()
             }
-            (PageAction::OfflineCopy, Special::Error) => self.read_offline_copy(),
+            (PageAction::OfflineCopy, Special::Error) => {
+                ctx.then(Then::ReadOfflineCopy);
+                Vec::new()
+            }
             (action, _) => {
-                self.set_error(format!("nothing to do for {action} here"));
+                ctx.error(format!("nothing to do for {action} here"));
                 Vec::new()
             }
         }

@@ -10,13 +10,16 @@ pub(super) const ERROR_TTL_MS: u64 = 10_000;
 /// A status line message.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Status {
+    /// The message.
     pub text: String,
+    /// It says something failed.
     pub error: bool,
     /// When it was set (milliseconds since start).
     pub(crate) at: u64,
 }
 
 impl Status {
+    /// A message shown at `at` (ms).
     pub fn info(text: impl Into<String>, at: u64) -> Status {
         Status {
             text: text.into(),
@@ -24,6 +27,7 @@ impl Status {
             at,
         }
     }
+    /// An error shown at `at` (ms).
     pub fn error(text: impl Into<String>, at: u64) -> Status {
         Status {
             text: text.into(),
@@ -31,6 +35,7 @@ impl Status {
             at,
         }
     }
+    /// Nothing on the status line.
     pub fn clear(&mut self) {
         *self = Status::default();
     }

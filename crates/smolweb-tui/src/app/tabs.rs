@@ -15,19 +15,29 @@ const CLOSED_KEPT: usize = 20;
 /// What a history entry shows.
 #[derive(Debug)]
 pub enum View {
+    /// A page.
     Doc(Box<DocView>),
-    Identities { selected: usize },
+    /// The identities screen, with its cursor.
+    Identities {
+        /// The row under the cursor (approvals, then identities).
+        selected: usize,
+    },
 }
 
 /// A page on screen with its scroll state.
 #[derive(Debug)]
 pub struct DocView {
+    /// The laid-out document.
     pub doc: Doc,
+    /// The first row on screen.
     pub top: Pos,
+    /// Columns scrolled sideways (text that does not wrap).
     pub hscroll: usize,
+    /// The selected link.
     pub selected: Option<usize>,
     /// The link under the mouse pointer.
     pub(crate) hover: Option<usize>,
+    /// The search on this page.
     pub search: Option<Search>,
     pub(crate) special: Special,
     /// A web page converted whole (the reader's main/full toggle), not just its main content.
@@ -35,6 +45,7 @@ pub struct DocView {
 }
 
 impl DocView {
+    /// A view of `doc` at its top.
     pub fn new(doc: Doc, special: Special) -> DocView {
         DocView {
             doc,
@@ -59,7 +70,9 @@ impl DocView {
 pub struct Entry {
     /// What a reload fetches (never a sensitive answer).
     pub url: String,
+    /// The tab's title for this entry.
     pub title: String,
+    /// What it shows.
     pub view: View,
     pub(crate) info: Option<RequestInfo>,
 }
@@ -70,19 +83,25 @@ pub struct Loading {
     pub(crate) id: u64,
     pub(crate) url: String,
     pub(crate) bytes: u64,
+    /// When it started (ms).
     pub started: u64,
 }
 
 #[derive(Debug, Default)]
+/// A tab: its history and its load in progress.
 pub struct Tab {
     pub(crate) id: u64,
+    /// Entries before the current one.
     pub back: Vec<Entry>,
     pub(crate) current: Option<Entry>,
+    /// Entries after the current one (after going back).
     pub forward: Vec<Entry>,
+    /// The load in progress.
     pub loading: Option<Loading>,
 }
 
 impl Tab {
+    /// The title of the current entry (or of the load).
     pub fn title(&self) -> String {
         match (&self.current, &self.loading) {
             (Some(e), _) => e.title.clone(),
@@ -91,6 +110,7 @@ impl Tab {
         }
     }
 
+    /// The page view of the current entry.
     pub fn doc_view(&self) -> Option<&DocView> {
         match self.current.as_ref().map(|e| &e.view) {
             Some(View::Doc(d)) => Some(d),
@@ -98,6 +118,7 @@ impl Tab {
         }
     }
 
+    /// The page view of the current entry, to change.
     pub fn doc_view_mut(&mut self) -> Option<&mut DocView> {
         match self.current.as_mut().map(|e| &mut e.view) {
             Some(View::Doc(d)) => Some(d),
@@ -148,6 +169,7 @@ impl Tab {
 #[derive(Debug, Default)]
 pub struct Tabs {
     list: Vec<Tab>,
+    /// The index of the active tab.
     pub active: usize,
     /// Closed tabs with the position each had.
     closed: Vec<(usize, Tab)>,
@@ -155,30 +177,39 @@ pub struct Tabs {
 }
 
 impl Tabs {
+    /// How many tabs.
     pub fn len(&self) -> usize {
         self.list.len()
     }
+    /// No tabs.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
+    /// The tabs, in order.
     pub fn iter(&self) -> std::slice::Iter<'_, Tab> {
         self.list.iter()
     }
+    /// The tab at an index.
     pub fn get(&self, i: usize) -> Option<&Tab> {
         self.list.get(i)
     }
+    /// The active tab.
     pub fn active(&self) -> Option<&Tab> {
         self.list.get(self.active)
     }
+    /// The active tab, to change.
     pub fn active_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
     }
+    /// The tab with this id.
     pub fn by_id(&self, id: u64) -> Option<&Tab> {
         self.list.iter().find(|t| t.id == id)
     }
+    /// The tab with this id, to change.
     pub fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
         self.list.iter_mut().find(|t| t.id == id)
     }
+    /// The tabs, to change.
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Tab> {
         self.list.iter_mut()
     }
@@ -219,6 +250,7 @@ impl Tabs {
         Some(empty)
     }
 
+    /// Move to another tab (wrapping).
     pub fn switch(&mut self, delta: isize) {
         let n = self.list.len() as isize;
         if n > 0 {
@@ -226,6 +258,7 @@ impl Tabs {
         }
     }
 
+    /// Make the tab at an index active.
     pub fn select(&mut self, i: usize) {
         if i < self.list.len() {
             self.active = i;

@@ -13,7 +13,7 @@
 //! certificate verified against the trusted roots (a failed check is an error page), and an
 //! http page was not encrypted at all.
 
-use super::{App, DocView, Effect, FetchOptions, Special, View};
+use super::{Ctx, DocView, Effect, Entry, FetchOptions, Settings, Special, Then, View};
 use crate::keymap::Action;
 use crate::layout::external_scheme;
 use smolweb_client::RequestInfo;
@@ -37,39 +37,52 @@ fn extract_words(full: bool) -> &'static str {
     if full { "full page" } else { "main content" }
 }
 
-impl App {
-    /// Does following `url` leave the browser for an external program? Web links do only
-    /// when `[web] open_external` says so; mailto always does. Nothing else ever does: the
-    /// opener receives http(s) and mailto only ([`smolweb_core::url::opener_may_receive`]).
-    pub(super) fn leaves_browser(&self, url: &str) -> bool {
-        smolweb_core::url::opener_may_receive(url) && (self.settings.web_external || !is_web(url))
+/// The reader room: stateless (what it needs is in the history entry), with its own keys.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Reader;
+
+/// Does following `url` leave the browser for an external program? Web links do only when
+/// `[web] open_external` says so; mailto always does. Nothing else ever does: the opener
+/// receives http(s) and mailto only ([`smolweb_core::url::opener_may_receive`]).
+pub(super) fn leaves_browser(settings: &Settings, url: &str) -> bool {
+    smolweb_core::url::opener_may_receive(url) && (settings.web_external || !is_web(url))
+}
+
+/// The entry when it is a web page the reader shows (not an error page).
+fn web_view(e: Option<&Entry>) -> Option<(&str, &DocView, &RequestInfo)> {
+    let e = e?;
+    let View::Doc(dv) = &e.view else {
+        return None;
+    };
+    let info = e.info.as_ref()?;
+    (is_web(&e.url) && matches!(dv.special, Special::None)).then_some((
+        e.url.as_str(),
+        dv.as_ref(),
+        info,
+    ))
+}
+
+impl Reader {
+    /// The reader's keys: the main content / full page toggle, the external browser.
+    pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
+        match action {
+            Action::ReaderFull => self.toggle_full(ctx),
+            Action::OpenInBrowser => self.open_in_browser(ctx),
+            _ => Vec::new(),
+        }
     }
 
-    /// The current entry when it is a web page the reader shows (not an error page).
-    fn web_view(&self) -> Option<(&str, &DocView, &RequestInfo)> {
-        let e = self.current()?;
-        let View::Doc(dv) = &e.view else {
-            return None;
-        };
-        let info = e.info.as_ref()?;
-        (is_web(&e.url) && matches!(dv.special, Special::None)).then_some((
-            e.url.as_str(),
-            dv.as_ref(),
-            info,
-        ))
-    }
-
-    /// Is the current web page converted whole (what a reload keeps)?
-    pub(super) fn web_full_here(&self) -> bool {
-        self.web_view().is_some_and(|(_, dv, _)| dv.web_full)
+    /// Is the entry a web page converted whole (what a reload keeps)?
+    pub(crate) fn full_here(self, e: Option<&Entry>) -> bool {
+        web_view(e).is_some_and(|(_, dv, _)| dv.web_full)
     }
 
     /// A web page arrived in `tab`: remember how it was converted and say what it is.
-    pub(super) fn shown_web_page(&mut self, tab: u64, full: bool) {
-        let Some(t) = self.tabs.by_id_mut(tab) else {
+    pub(crate) fn shown(self, tab: u64, full: bool, ctx: &mut Ctx) {
+        let Some(t) = ctx.tabs.by_id_mut(tab) else {
             return;
         };
-        if let Some(super::Entry {
+        if let Some(Entry {
             url,
             view: View::Doc(dv),
             ..
@@ -78,13 +91,13 @@ impl App {
         {
             dv.web_full = full;
         }
-        if self.tab().map(|t| t.id) != Some(tab) {
+        if ctx.tab_id() != tab {
             return;
         }
-        let Some((_, _, info)) = self.web_view() else {
+        let Some((_, _, info)) = web_view(ctx.current()) else {
             return;
         };
-        let browser = format!("{}: browser", self.keymap.hint(Action::OpenInBrowser));
+        let browser = format!("{}: browser", ctx.hint(Action::OpenInBrowser));
         let text = match info.web {
             // No main content / full page choice here (the badge says what is shown).
             Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
@@ -92,17 +105,17 @@ impl App {
             }
             _ => format!(
                 "web page ({}: {} · {browser})",
-                self.keymap.hint(Action::ReaderFull),
+                ctx.hint(Action::ReaderFull),
                 extract_words(!full),
             ),
         };
-        self.set_status(text);
+        ctx.info(text);
     }
 
     /// The short note the status line keeps while a web page is shown: how it came and what
     /// is shown ("main", "full", "full (no article found)", "JSON", "PDF, 3 pages", ...).
-    pub fn web_badge(&self) -> Option<String> {
-        let (_, dv, info) = self.web_view()?;
+    pub(crate) fn badge(self, e: Option<&Entry>) -> Option<String> {
+        let (_, dv, info) = web_view(e)?;
         let shown = match info.web {
             Some(shown) => shown.short(),
             None => (if dv.web_full { "full" } else { "main" }).to_string(),
@@ -113,9 +126,9 @@ impl App {
     /// Fetch the current web page again, converted the other way (main content / full page).
     /// A page with no article view says so instead: not HTML, or no article was found (the
     /// full page is what is shown already).
-    pub(super) fn toggle_web_full(&mut self) -> Vec<Effect> {
-        let Some((url, dv, info)) = self.web_view() else {
-            self.set_status("not a web page: only web pages have a main content / full page view");
+    fn toggle_full(self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some((url, dv, info)) = web_view(ctx.current()) else {
+            ctx.info("not a web page: only web pages have a main content / full page view");
             return Vec::new();
         };
         match info.web {
@@ -124,13 +137,11 @@ impl App {
                     "this page is {}, not HTML: it has no main content / full page view",
                     shown.describe()
                 );
-                self.set_status(text);
+                ctx.info(text);
                 return Vec::new();
             }
             Some(shown) if shown.is_fallback() && !dv.web_full => {
-                self.set_status(
-                    "no article was found on this page: the full page is shown already",
-                );
+                ctx.info("no article was found on this page: the full page is shown already");
                 return Vec::new();
             }
             _ => {}
@@ -140,26 +151,31 @@ impl App {
             web_full: full,
             ..FetchOptions::default()
         };
-        self.navigate(&url, opts, true)
+        ctx.then(Then::Go {
+            url,
+            opts,
+            replace: true,
+        });
+        Vec::new()
     }
 
     /// Open the current page with the external browser ($BROWSER, else xdg-open; a program
     /// that cannot start offers to copy the URL instead).
-    pub(super) fn open_in_browser(&mut self) -> Vec<Effect> {
-        match self.current_url() {
+    fn open_in_browser(self, ctx: &mut Ctx) -> Vec<Effect> {
+        match ctx.current_url() {
             Some(url) if smolweb_core::url::opener_may_receive(url) => vec![Effect::OpenExternal {
                 url: url.to_string(),
             }],
             _ => {
-                self.set_status("only web pages open in the external browser");
+                ctx.info("only web pages open in the external browser");
                 Vec::new()
             }
         }
     }
 
     /// The page info rows of a web page (in place of the Gemini certificate rows).
-    pub(super) fn web_info_rows(&self) -> Option<Vec<(String, String)>> {
-        let (_, dv, info) = self.web_view()?;
+    pub(crate) fn info_rows(self, e: Option<&Entry>) -> Option<Vec<(String, String)>> {
+        let (_, dv, info) = web_view(e)?;
         let shown = match info.web {
             Some(shown) => shown.describe(),
             None => extract_words(dv.web_full).to_string(),

@@ -6,7 +6,7 @@
 mod feeds;
 
 use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
-use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo, about};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_store::tofu::CertInfo;
@@ -36,9 +36,17 @@ pub(super) struct Shell {
 enum Job {
     Op(StoreOp),
     PollStores,
-    Save { page: Arc<Page>, name: String },
-    Open { page: Arc<Page>, name: String },
+    Save {
+        page: Arc<Page>,
+        name: String,
+    },
+    Open {
+        page: Arc<Page>,
+        name: String,
+    },
     Feed(feeds::FeedJob),
+    /// Store work of a feed effect, whose answer an async task awaits.
+    Call(Box<dyn FnOnce(&Client) + Send>),
 }
 
 impl Shell {
@@ -60,13 +68,14 @@ impl Shell {
                         Job::Save { page, name } => worker.save(&page, &name),
                         Job::Open { page, name } => worker.open(&page, &name),
                         Job::Feed(job) => worker.feed_job(job),
+                        Job::Call(work) => work(&worker.client),
                     }
                 }
             });
         let jobs = match started {
             Ok(_) => Some(jobs),
             Err(e) => {
-                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(e.to_string()))));
+                let _ = tx.send(Msg::Done(Err(ShellError::NoStoreThread(Arc::new(e)))));
                 None
             }
         };
@@ -81,12 +90,8 @@ impl Shell {
 
     /// Hand work to the store thread, or say why it cannot be done.
     fn job(&self, job: Job) {
-        let sent = match &self.jobs {
-            Some(jobs) => jobs.send(job).map_err(|e| e.to_string()),
-            None => Err("it did not start".to_string()),
-        };
-        if let Err(why) = sent {
-            self.send(Msg::Done(Err(ShellError::NoStoreThread(why))));
+        if let Err(e) = send_job(self.jobs.as_ref(), job) {
+            self.send(Msg::Done(Err(e)));
         }
     }
 
@@ -199,6 +204,13 @@ impl Shell {
             t.handle.abort();
         }
     }
+}
+
+/// Hand work to the store thread (None: it did not start, which was reported then).
+fn send_job(jobs: Option<&std::sync::mpsc::Sender<Job>>, job: Job) -> Result<(), ShellError> {
+    jobs.ok_or(ShellError::StoreThreadStopped)?
+        .send(job)
+        .map_err(|_| ShellError::StoreThreadStopped)
 }
 
 fn downloads_dir(client: &Client) -> PathBuf {
@@ -410,8 +422,11 @@ impl StoreWorker {
 /// that cannot be read is an error naming its file, never an empty list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
-        "about:bookmarks" => client.bookmarks().list().map(|b| pages::bookmarks_page(&b)),
-        "about:history" => client.history().list().map(|v| pages::history_page(&v)),
+        "about:bookmarks" => client.bookmarks().list().map(|b| {
+            let note = pages::bookmarks_note(b.is_empty());
+            about::bookmarks_page(&b, Some(note))
+        }),
+        "about:history" => client.history().list().map(|v| about::history_page(&v)),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         _ => return None,
     };
@@ -443,7 +458,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 pub(super) fn save(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ShellError> {
     let failed = |path: &std::path::Path, e: std::io::Error| ShellError::Write {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source: Arc::new(e),
     };
     std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     let (stem, ext) = match name.rsplit_once('.') {
@@ -542,7 +557,7 @@ fn start(command: &str, url: &str) -> Result<String, ShellError> {
         .map_err(|e| ShellError::Start {
             program: program.to_string(),
             url: url.to_string(),
-            message: e.to_string(),
+            source: Arc::new(e),
         })?;
     std::thread::spawn(move || child.wait());
     Ok(format!("opened {url} with {program}"))

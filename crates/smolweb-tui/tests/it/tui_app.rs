@@ -154,19 +154,19 @@ fn tabs_open_close_switch_and_undo() {
     let (id, url, _) = fetch(&press(&mut app, &["ctrl-t"]));
     assert_eq!(url, "about:home");
     answer(&mut app, id, gem("gemini://home.test/two", "# Two\n"));
-    assert_eq!((app.tabs.len(), app.tabs.active), (2, 1));
+    assert_eq!((app.tabs().len(), app.tabs().active), (2, 1));
     press(&mut app, &["ctrl-p"]);
     assert_eq!(app.current().unwrap().title, "Home");
     press(&mut app, &["ctrl-n"]);
     press(&mut app, &["ctrl-w"]);
-    assert_eq!(app.tabs.len(), 1);
+    assert_eq!(app.tabs().len(), 1);
     press(&mut app, &["ctrl-w"]);
-    assert_eq!(app.tabs.len(), 1, "the last tab stays");
+    assert_eq!(app.tabs().len(), 1, "the last tab stays");
     assert!(
         fetches(&press(&mut app, &["X"])).is_empty(),
         "undo restores from memory"
     );
-    assert_eq!(app.tabs.len(), 2);
+    assert_eq!(app.tabs().len(), 2);
     assert_eq!(app.current().unwrap().title, "Two");
 }
 
@@ -176,8 +176,8 @@ fn open_a_link_in_a_new_tab() {
     press(&mut app, &["tab", "tab"]);
     let (_, url, _) = fetch(&press(&mut app, &["t"]));
     assert_eq!(url, "gemini://other.test/");
-    assert_eq!(app.tabs.len(), 2);
-    assert_eq!(app.tabs.active, 1);
+    assert_eq!(app.tabs().len(), 2);
+    assert_eq!(app.tabs().active, 1);
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn input_prompt_sends_the_answer_as_query() {
             sensitive: false,
         },
     );
-    let p = app.prompt.as_ref().expect("prompt open");
+    let p = app.prompt().expect("prompt open");
     assert!(p.label().contains("Your name"));
     type_text(&mut app, "Ada");
     let (id, sent, opts) = fetch(&press(&mut app, &["enter"]));
@@ -224,7 +224,7 @@ fn sensitive_input_is_masked_and_never_kept() {
         },
     );
     type_text(&mut app, "hunter2");
-    let p = app.prompt.as_ref().unwrap();
+    let p = app.prompt().unwrap();
     assert_eq!(p.shown_text(), "*******");
     assert!(!screen(&app).contains("hunter2"));
     let (id, _, opts) = fetch(&press(&mut app, &["enter"]));
@@ -265,9 +265,9 @@ fn same_host_redirects_are_followed_up_to_five() {
     );
     assert!(fetches(&fx).is_empty());
     assert!(
-        app.status.error && app.status.text.contains("too many redirects"),
+        app.status().error && app.status().text.contains("too many redirects"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -297,9 +297,9 @@ fn redirect_loops_stop_with_a_clear_message() {
     );
     assert!(fetches(&fx).is_empty());
     assert!(
-        app.status.text.contains("redirect loop"),
+        app.status().text.contains("redirect loop"),
         "{:?}",
-        app.status
+        app.status()
     );
     assert!(screen(&app).contains("Redirect stopped"));
 }
@@ -314,7 +314,7 @@ fn cross_host_redirects_ask_first() {
         redirect("gemini://home.test/one", "gemini://far.test/", true),
     );
     assert!(fetches(&fx).is_empty());
-    assert!(matches!(app.dialog.popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
+    assert!(matches!(app.dialog().popup, Some(Popup::Confirm(ref q)) if q.contains("far.test")));
     assert!(screen(&app).contains("far.test"));
     let (_, url, _) = fetch(&press(&mut app, &["y"]));
     assert_eq!(url, "gemini://far.test/");
@@ -324,7 +324,7 @@ fn cross_host_redirects_ask_first() {
 fn external_links_open_after_confirmation() {
     // `[web] open_external = true`: the web goes to the external browser, as before.
     let mut app = at_home();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     let fx = press(&mut app, &["3"]);
     assert!(fx.is_empty());
     assert!(press(&mut app, &["n"]).is_empty());
@@ -354,7 +354,7 @@ fn binary_pages_are_saved_not_shown() {
         fx.iter()
             .any(|e| matches!(e, Effect::Save { name, .. } if name == "pic.png")),
         "{fx:?} {:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     assert_eq!(app.current_url(), Some(HOME));
 }
@@ -435,7 +435,7 @@ fn first_visit_says_the_certificate_was_pinned() {
         info.tls = Some(tls(TofuState::FirstUse));
     }
     open(&mut app, HOME, page);
-    assert!(app.status.text.contains("pinned"), "{:?}", app.status);
+    assert!(app.status().text.contains("pinned"), "{:?}", app.status());
     assert!(screen(&app).contains("pinned"));
 }
 
@@ -455,12 +455,12 @@ fn status_60_creates_an_identity_and_retries_with_it() {
     assert!(screen(&app).contains("New identity for this directory"));
     press(&mut app, &["2"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { .. })
     ));
     type_text(&mut app, "-me");
     press(&mut app, &["enter"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "365");
+    assert_eq!(app.prompt().unwrap().text, "365");
     let fx = press(&mut app, &["enter"]);
     let (new, then) = fx
         .iter()
@@ -557,7 +557,7 @@ fn status_61_and_62_are_explained_and_62_offers_replacement() {
     assert!(screen(&app).contains("Replace it with a new identity"));
     press(&mut app, &["1"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { .. })
     ));
 }
@@ -602,11 +602,11 @@ fn pending_approvals_show_a_badge_and_can_be_approved_or_denied() {
         "approving asks once more"
     );
     assert!(
-        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+        matches!(&app.dialog().popup, Some(Popup::Confirm(q))
             if q.contains("test-agent") && q.contains("gemini://capsule.test/app")
                 && q.contains("A new client certificate is made")),
         "names the scope and what changes: {:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -670,13 +670,10 @@ fn address_bar_completes_from_history_and_bookmarks() {
     });
     press(&mut app, &[":", "ctrl-u"]);
     type_text(&mut app, "caps");
-    let p = app.prompt.as_ref().unwrap();
+    let p = app.prompt().unwrap();
     assert_eq!(p.completions.len(), 1);
     press(&mut app, &["tab"]);
-    assert_eq!(
-        app.prompt.as_ref().unwrap().text,
-        "gemini://capsule.test/log/"
-    );
+    assert_eq!(app.prompt().unwrap().text, "gemini://capsule.test/log/");
     press(&mut app, &["ctrl-u"]);
     type_text(&mut app, "marked");
     let (_, url, _) = fetch(&press(&mut app, &["tab", "enter"]));
@@ -697,21 +694,21 @@ fn typing_replaces_the_prefilled_address_and_arrows_keep_it() {
     let mut app = at_home();
     press(&mut app, &[":"]);
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         HOME,
         "prefilled with the page URL"
     );
     type_text(&mut app, "gopher.test");
-    assert_eq!(app.prompt.as_ref().unwrap().text, "gopher.test");
+    assert_eq!(app.prompt().unwrap().text, "gopher.test");
     press(&mut app, &["esc", ":", "backspace"]);
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         "",
         "backspace clears the selection"
     );
     press(&mut app, &["esc", ":", "ctrl-w"]);
     type_text(&mut app, "two");
-    assert_eq!(app.prompt.as_ref().unwrap().text, "gemini://home.test/two");
+    assert_eq!(app.prompt().unwrap().text, "gemini://home.test/two");
 }
 
 #[test]
@@ -736,7 +733,11 @@ fn search_moves_to_matches_and_cycles() {
     press(&mut app, &["n"]);
     assert_eq!(app.doc_view().unwrap().top.line, 47);
     press(&mut app, &["N", "N"]);
-    assert!(app.status.text.contains("match 3 of 3"), "{:?}", app.status);
+    assert!(
+        app.status().text.contains("match 3 of 3"),
+        "{:?}",
+        app.status()
+    );
 }
 
 #[test]
@@ -744,7 +745,7 @@ fn bookmark_toggles() {
     let mut app = at_home();
     assert!(press(&mut app, &["m"]).is_empty(), "m asks for a name");
     assert_eq!(
-        app.prompt.as_ref().unwrap().text,
+        app.prompt().unwrap().text,
         "Home",
         "prefilled with the title"
     );
@@ -794,7 +795,12 @@ fn reload_skips_the_cache_and_keeps_the_place() {
 #[test]
 fn a_click_on_a_link_follows_it() {
     let mut app = at_home();
-    let row = app.frame.iter().position(|r| r.link == Some(0)).unwrap();
+    let row = app
+        .screen()
+        .frame()
+        .iter()
+        .position(|r| r.link == Some(0))
+        .unwrap();
     let (_, url, _) = fetch(&app.update(Msg::Click {
         col: 12,
         row: row as u16 + 1,
@@ -810,7 +816,7 @@ fn scrolling_stops_at_the_ends() {
     press(&mut app, &["k"]);
     assert_eq!(app.doc_view().unwrap().top.line, 0);
     press(&mut app, &["G"]);
-    let h = app.page_height();
+    let h = app.screen().page_height();
     assert_eq!(app.doc_view().unwrap().top.line, 100 - h);
     press(&mut app, &["j"]);
     assert_eq!(app.doc_view().unwrap().top.line, 100 - h);
@@ -830,7 +836,7 @@ fn rebinding_a_key_in_the_config_changes_what_it_does() {
         height: 24,
     });
     assert!(press(&mut app, &["q"]).is_empty());
-    assert!(!app.quit);
+    assert!(!app.has_quit());
     assert!(
         press(&mut app, &["ctrl-q"])
             .iter()
@@ -866,7 +872,7 @@ fn foreign_schemes_are_never_followed_or_opened() {
                 => data:text/html,<b>x</b> Data\n=> vbscript:msgbox Basic\n\
                 => https://web.test/ Web\n=> mailto:op@home.test Mail\n";
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(&mut app, HOME, gem(HOME, body));
     let s = screen(&app);
     for (label, scheme) in [
@@ -905,9 +911,9 @@ fn foreign_schemes_are_never_followed_or_opened() {
         type_text(&mut app, typed);
         let fx = press(&mut app, &["enter"]);
         assert!(fx.is_empty(), "{typed}: {fx:?}");
-        assert!(app.dialog.popup.is_none(), "{typed}");
+        assert!(app.dialog().popup.is_none(), "{typed}");
         assert!(
-            app.status.error && app.status.text.contains("not followed"),
+            app.status().error && app.status().text.contains("not followed"),
             "{typed}"
         );
     }
@@ -922,7 +928,7 @@ fn foreign_schemes_are_never_followed_or_opened() {
         id,
         redirect("gemini://home.test/one", "file:///etc/passwd", true),
     );
-    assert!(fx.is_empty() && app.dialog.popup.is_none(), "{fx:?}");
+    assert!(fx.is_empty() && app.dialog().popup.is_none(), "{fx:?}");
     assert!(screen(&app).contains("file: URL, which is not followed"));
 
     // A Gopher `h` item whose selector is `URL:javascript:` is text too.

@@ -61,7 +61,11 @@ fn s_follows_a_gemlog_and_again_unfollows_it() {
         [FeedOp::Subscribe { url: url.into() }],
         "one candidate: no question"
     );
-    assert!(app.status.text.contains("subscribing"), "{:?}", app.status);
+    assert!(
+        app.status().text.contains("subscribing"),
+        "{:?}",
+        app.status()
+    );
     lists(&mut app, &[url], &[]);
     let fx = press(&mut app, &["S"]);
     assert_eq!(feed_ops(&fx), [FeedOp::Unsubscribe { url: url.into() }]);
@@ -92,7 +96,11 @@ fn several_feeds_ask_which_and_the_choice_subscribes_and_goes_back() {
         }]
     );
     assert_eq!(app.current_url(), Some(url), "back on the page");
-    assert!(app.status.text.contains("feed.json"), "{:?}", app.status);
+    assert!(
+        app.status().text.contains("feed.json"),
+        "{:?}",
+        app.status()
+    );
 }
 
 #[test]
@@ -106,7 +114,7 @@ fn a_page_without_feeds_says_so() {
     );
     let fx = press(&mut app, &["S"]);
     assert!(feed_ops(&fx).is_empty());
-    assert!(app.status.error && app.status.text.contains("no feed here"));
+    assert!(app.status().error && app.status().text.contains("no feed here"));
 }
 
 #[test]
@@ -159,11 +167,13 @@ fn refresh_on_demand_runs_once_at_a_time() {
     assert_eq!(feed_ops(&fx), [FeedOp::Refresh]);
     let fx = press(&mut app, &["alt-r"]);
     assert!(feed_ops(&fx).is_empty());
-    assert!(app.status.text.contains("already refreshing"));
-    app.update(Msg::Feeds(FeedMsg::Refreshed(Err(
-        "feeds.toml: broken".into()
-    ))));
-    assert!(app.status.error && app.status.text.contains("feeds.toml"));
+    assert!(app.status().text.contains("already refreshing"));
+    let broken = smolweb_store::StoreError::Corrupt {
+        path: "feeds.toml".into(),
+        reason: "broken".into(),
+    };
+    app.update(Msg::Feeds(FeedMsg::Refreshed(Err(broken.into()))));
+    assert!(app.status().error && app.status().text.contains("feeds.toml"));
     assert_eq!(feed_ops(&press(&mut app, &["alt-r"])), [FeedOp::Refresh]);
 }
 
@@ -242,7 +252,7 @@ fn o_on_about_offline_removes_the_selected_page_and_the_page_is_made_again() {
         "{saved} is off the reading list"
     )))));
     assert_eq!(fetch(&fx).1, "about:offline");
-    assert!(app.status.text.contains("off the reading list"));
+    assert!(app.status().text.contains("off the reading list"));
 }
 
 fn copy_of(url: &str, body: &str) -> OfflineCopy {
@@ -280,7 +290,7 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
         },
     );
     assert!(
-        press(&mut app, &["C"]).is_empty() && app.status.text.contains("no offline copy"),
+        press(&mut app, &["C"]).is_empty() && app.status().text.contains("no offline copy"),
         "nothing offered yet"
     );
     app.update(Msg::Feeds(FeedMsg::Offer(Offer {
@@ -309,7 +319,7 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
     // The copy took the error page's place in the history.
     assert_eq!(app.tab().unwrap().back.len(), 0);
     press(&mut app, &["C"]);
-    assert!(app.status.text.contains("2 h old"), "C reads it again");
+    assert!(app.status().text.contains("2 h old"), "C reads it again");
 }
 
 #[test]
@@ -324,7 +334,7 @@ fn an_offer_for_another_page_is_not_shown_here() {
     })));
     assert!(!screen(&app).contains("a copy from"));
     press(&mut app, &["C"]);
-    assert!(app.status.text.contains("no offline copy"));
+    assert!(app.status().text.contains("no offline copy"));
     assert!(screen(&app).contains("Frost on the capsule"));
 }
 

@@ -140,7 +140,7 @@ pub(crate) fn go(app: &mut App, url: &str, outcome: Outcome) -> Vec<Effect> {
 
 /// The screen as text, one line per row, trailing spaces removed.
 pub(crate) fn screen(app: &App) -> String {
-    let backend = TestBackend::new(app.width, app.height);
+    let backend = TestBackend::new(app.screen().width(), app.screen().height());
     let mut term = Terminal::new(backend).unwrap();
     term.draw(|f| view::draw(f, app)).unwrap();
     let buf = term.backend().buffer();
@@ -163,25 +163,14 @@ pub(crate) fn screen(app: &App) -> String {
     out
 }
 
-/// Compare with tests/snapshots/NAME.txt; UPDATE_SNAPSHOTS=1 rewrites it.
+/// Compare a screen with its insta snapshot, tests/snapshots/NAME.snap. A mismatch or a
+/// missing snapshot fails the test (plain `cargo test`, on CI too: no `cargo insta` needed);
+/// after a deliberate change, `INSTA_UPDATE=always cargo test` (or `cargo insta review`)
+/// rewrites them for review in the diff.
 pub(crate) fn assert_snapshot(name: &str, text: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(format!("{name}.txt"));
-    if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| v == "1") {
-        std::fs::write(&path, text).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "no snapshot {}: run with UPDATE_SNAPSHOTS=1 and review it",
-            path.display()
-        )
-    });
-    if want != text {
-        panic!(
-            "screen differs from {}\n--- want\n{want}--- got\n{text}(UPDATE_SNAPSHOTS=1 rewrites it)",
-            path.display()
-        );
-    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
 }

@@ -107,7 +107,7 @@ fn an_https_link_is_fetched_into_the_reader_view() {
         "on a capsule a web link says where it goes"
     );
     let fx = press(&mut app, &["1"]);
-    assert!(app.dialog.popup.is_none(), "{:?}", app.dialog.popup);
+    assert!(app.dialog().popup.is_none(), "{:?}", app.dialog().popup);
     assert!(!fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
     let (id, url, _) = fetch(&fx);
     assert_eq!(url, POST);
@@ -172,9 +172,9 @@ fn the_toggle_key_fetches_the_full_page_and_back() {
     let s = screen(&app);
     assert!(s.contains("certificate verified · full"), "{s}");
     assert!(
-        app.status.text.contains("v: main content"),
+        app.status().text.contains("v: main content"),
         "{:?}",
-        app.status
+        app.status()
     );
     // The toggle replaced the entry: back goes home, not to the main-content copy.
     press(&mut app, &["G"]);
@@ -199,9 +199,9 @@ fn the_toggle_key_on_a_capsule_says_it_is_for_web_pages() {
     let mut app = at_home();
     assert!(fetches(&press(&mut app, &["v"])).is_empty());
     assert!(
-        app.status.text.contains("not a web page"),
+        app.status().text.contains("not a web page"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -217,12 +217,12 @@ fn the_browser_key_opens_the_page_externally_and_offers_to_copy_on_failure() {
     app.update(Msg::Done(Err(ShellError::Start {
         program: "xdg-open".into(),
         url: POST.into(),
-        message: "No such file or directory".into(),
+        source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
     })));
     assert!(
-        matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains(POST) && q.contains("Copy")),
+        matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains(POST) && q.contains("Copy")),
         "{:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -236,8 +236,8 @@ fn the_browser_key_opens_the_page_externally_and_offers_to_copy_on_failure() {
 fn page_info_says_web_page_and_how_the_certificate_was_checked() {
     let mut app = at_post();
     press(&mut app, &["i"]);
-    let Some(Popup::Info(rows)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     let get = |k: &str| rows.iter().find(|(a, _)| a == k).map(|(_, b)| b.clone());
     assert_eq!(get("Type").as_deref(), Some("text/html"));
@@ -253,8 +253,8 @@ fn page_info_says_web_page_and_how_the_certificate_was_checked() {
     answer(&mut app, id, web(&url, ARTICLE, Extract::Main));
     assert!(app.web_badge().unwrap().contains("not encrypted"));
     press(&mut app, &["i"]);
-    let Some(Popup::Info(rows)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     assert!(
         rows.iter()
@@ -266,10 +266,10 @@ fn page_info_says_web_page_and_how_the_certificate_was_checked() {
 #[test]
 fn with_open_external_the_web_goes_to_the_external_browser() {
     let mut app = at_home();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     let fx = press(&mut app, &["1"]);
     assert!(fetches(&fx).is_empty());
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains(POST)));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains(POST)));
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
@@ -282,7 +282,7 @@ fn other_foreign_schemes_still_ask_before_leaving() {
     let mut app = at_home();
     let fx = press(&mut app, &["3"]);
     assert!(fetches(&fx).is_empty());
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("mailto:")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains("mailto:")));
 }
 
 #[test]
@@ -290,7 +290,7 @@ fn an_https_link_opens_in_a_new_tab_too() {
     let mut app = at_home();
     let (_, url, _) = fetch(&press(&mut app, &["tab", "t"]));
     assert_eq!(url, POST);
-    assert_eq!(app.tabs.len(), 2);
+    assert_eq!(app.tabs().len(), 2);
 }
 
 #[test]
@@ -342,8 +342,8 @@ fn at_post_with(page: WebPage) -> App {
 
 fn info_row(app: &mut App, key: &str) -> String {
     press(app, &["i"]);
-    let Some(Popup::Info(rows)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     let row = rows.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
     press(app, &["esc"]);
@@ -374,11 +374,11 @@ fn a_page_without_an_article_says_it_shows_the_full_page() {
     // `v` would give the same page: it says so instead of fetching it again.
     assert!(fetches(&press(&mut app, &["v"])).is_empty());
     assert!(
-        app.status
+        app.status()
             .text
             .contains("no article was found on this page: the full page is shown already"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -427,11 +427,11 @@ fn a_json_link_opens_as_pretty_text_in_the_reader() {
     assert_eq!(info_row(&mut app, "Type"), "application/json");
     assert!(fetches(&press(&mut app, &["v"])).is_empty());
     assert!(
-        app.status
+        app.status()
             .text
             .contains("not HTML: it has no main content / full page view"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 

@@ -87,9 +87,9 @@ async fn a_remote_pages_action_links_are_refused_text() {
             "link {n}: nothing opened, nothing pinned: {fx:?}"
         );
         assert!(
-            app.dialog.popup.is_none(),
+            app.dialog().popup.is_none(),
             "nothing asked: {:?}",
-            app.dialog.popup
+            app.dialog().popup
         );
         assert_eq!(
             app.current().unwrap().title,
@@ -140,7 +140,7 @@ async fn an_https_link_opens_in_the_reader_view_and_its_links_open_natively() {
     let fx = app.start(Some(home.url("/")));
     run_fetches(&mut app, &client, fx).await;
     let fx = press(&mut app, &["1"]);
-    assert!(app.dialog.popup.is_none(), "{:?}", app.dialog.popup);
+    assert!(app.dialog().popup.is_none(), "{:?}", app.dialog().popup);
     run_fetches(&mut app, &client, fx).await;
     assert_eq!(app.current().unwrap().title, "Harbour tides");
     let s = screen(&app);
@@ -164,7 +164,7 @@ async fn an_https_link_opens_in_the_reader_view_and_its_links_open_natively() {
         .unwrap_or_else(|| panic!("a numbered capsule link: {s}"))
         .to_string();
     let fx = press(&mut app, &[&n, "enter"]);
-    assert!(app.dialog.popup.is_none(), "{:?}", app.dialog.popup);
+    assert!(app.dialog().popup.is_none(), "{:?}", app.dialog().popup);
     run_fetches(&mut app, &client, fx).await;
     assert_eq!(app.current().unwrap().title, "Capsule");
     press(&mut app, &["b"]);
@@ -189,5 +189,5 @@ async fn an_https_page_whose_certificate_does_not_verify_is_an_error_not_a_reade
     let s = screen(&app);
     assert!(!s.contains("Harbour tides"), "{s}");
     assert!(app.web_badge().is_none(), "{s}");
-    assert!(app.status.error, "{:?}", app.status);
+    assert!(app.status().error, "{:?}", app.status());
 }

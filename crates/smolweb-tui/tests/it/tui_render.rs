@@ -1,5 +1,5 @@
 //! Screens rendered on ratatui's TestBackend and compared with text snapshots under
-//! tests/snapshots/ (UPDATE_SNAPSHOTS=1 rewrites them after a deliberate change).
+//! tests/snapshots/ with insta (`INSTA_UPDATE=always` rewrites them after a deliberate change).
 
 use crate::tui_helpers;
 

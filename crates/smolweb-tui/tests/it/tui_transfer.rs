@@ -26,8 +26,8 @@ fn cut(url: &str, mime: &str, body: &[u8]) -> Outcome {
 
 fn transfer_row(app: &mut App) -> Option<String> {
     press(app, &["i"]);
-    let Some(Popup::Info(rows)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     let row = rows
         .iter()
@@ -92,8 +92,8 @@ fn a_download_cut_without_close_notify_says_so_before_it_is_saved() {
     type_text(&mut app, url);
     let (id, _, _) = fetch(&press(&mut app, &["enter"]));
     answer(&mut app, id, cut(url, "audio/ogg", b"OggS partial"));
-    let Some(Popup::Download(question)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Download(question)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     assert!(question.starts_with("Warning:"), "{question}");
     assert!(question.contains("without TLS close_notify"), "{question}");
@@ -114,8 +114,8 @@ fn a_download_cut_without_close_notify_says_so_before_it_is_saved() {
         id,
         page_with(url, "image/png", b"\x89PNG\r\n\x1a\n"),
     );
-    let Some(Popup::Download(question)) = &app.dialog.popup else {
-        panic!("{:?}", app.dialog.popup);
+    let Some(Popup::Download(question)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
     };
     assert!(question.starts_with("pic.png is image/png"), "{question}");
 }

@@ -30,7 +30,8 @@ fn long_line_app() -> App {
 }
 
 fn current_rows(app: &App) -> Vec<usize> {
-    app.frame
+    app.screen()
+        .frame()
         .iter()
         .enumerate()
         .filter(|(_, r)| r.marks.iter().any(|m| m.current))
@@ -52,7 +53,7 @@ fn search_deep_in_a_long_line_scrolls_to_the_match_row() {
     );
     let rows = current_rows(&app);
     assert_eq!(rows.len(), 1, "the current match is on screen once");
-    let row = &app.frame[rows[0]];
+    let row = &app.screen().frame()[rows[0]];
     let m = row.marks[0];
     assert_eq!(&row.text[m.start..m.end], "needle");
     assert!(screen(&app).contains("the needle is here"));
@@ -69,11 +70,12 @@ fn a_match_wrapped_across_two_rows_is_marked_on_both() {
     type_text(&mut app, "wrapped");
     press(&mut app, &["enter"]);
     let marked: Vec<&str> = app
-        .frame
+        .screen()
+        .frame()
         .iter()
         .flat_map(|r| r.marks.iter().map(move |m: &Mark| &r.text[m.start..m.end]))
         .collect();
-    assert_eq!(marked.concat(), "wrapped", "{:?}", app.frame);
+    assert_eq!(marked.concat(), "wrapped", "{:?}", app.screen().frame());
     assert_eq!(marked.len(), 2, "the match spans two rows: {marked:?}");
 }
 
@@ -85,7 +87,8 @@ fn the_current_match_has_its_own_mark_and_moves_with_n() {
     type_text(&mut app, "cat");
     press(&mut app, &["enter"]);
     let marks = |app: &App| -> Vec<(usize, bool)> {
-        app.frame
+        app.screen()
+            .frame()
             .iter()
             .flat_map(|r| r.marks.iter().map(move |m| (r.pos.line, m.current)))
             .collect()
@@ -117,7 +120,7 @@ fn status_62_without_a_certificate_says_none_was_sent() {
     assert!(!s.contains("the certificate you presented"), "{s}");
     press(&mut app, &["1"]);
     assert!(matches!(
-        app.prompt.as_ref().map(|p| &p.purpose),
+        app.prompt().map(|p| &p.purpose),
         Some(Purpose::IdentityName { scope, .. }) if scope.path == "/"
     ));
 }
@@ -149,9 +152,12 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         .collect();
     assert_eq!(recorded, [&url.to_string()], "the search is not kept");
     assert!(
-        app.lists.history.iter().all(|(u, _)| !u.contains("secret")),
+        app.lists()
+            .history
+            .iter()
+            .all(|(u, _)| !u.contains("secret")),
         "{:?}",
-        app.lists.history
+        app.lists().history
     );
 
     let visits = [smolweb_store::history::Visit {
@@ -159,7 +165,7 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         title: None,
         at: time::macros::datetime!(2026-12-01 0:00 UTC),
     }];
-    let page = smolweb_tui::app::pages::history_page(&visits);
+    let page = smolweb_client::about::history_page(&visits);
     let mut app = app_sized(80, 10);
     open(&mut app, "about:history", gem("about:history", &page));
     assert!(
@@ -179,9 +185,9 @@ fn the_first_pin_message_names_the_port() {
     }
     open(&mut app, url, page);
     assert!(
-        app.status.text.contains("cap.test:1966"),
+        app.status().text.contains("cap.test:1966"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -244,11 +250,11 @@ fn a_store_error_names_the_file() {
         reason: "not UTF-8".into(),
     };
     app.update(Msg::Done(Err(err.into())));
-    assert!(app.status.error);
+    assert!(app.status().error);
     assert!(
-        app.status.text.contains("/data/bookmarks.gmi"),
+        app.status().text.contains("/data/bookmarks.gmi"),
         "{:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -284,7 +290,7 @@ fn the_pins_page_forgets_a_pin_after_asking() {
     assert!(s.contains("at most once an hour"), "{s}");
     let fx = press(&mut app, &["2"]);
     assert!(fx.is_empty(), "asks first");
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("::1:1966")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains("::1:1966")));
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter().any(
@@ -296,7 +302,7 @@ fn the_pins_page_forgets_a_pin_after_asking() {
     let fx = app.update(Msg::Done(Ok("forgot the certificate of ::1:1966".into())));
     let (_, url, _) = fetch(&fx);
     assert_eq!(url, "about:trust");
-    assert!(app.status.text.contains("forgot"));
+    assert!(app.status().text.contains("forgot"));
     // On the identities screen, T leads here.
     press(&mut app, &["I"]);
     assert!(screen(&app).contains("T pinned certificates"));
@@ -343,7 +349,7 @@ fn undo_close_brings_the_tab_back_where_it_was() {
     press(&mut app, &["ctrl-w"]);
     press(&mut app, &["ctrl-n"]);
     press(&mut app, &["X"]);
-    let titles: Vec<String> = app.tabs.iter().map(|t| t.title()).collect();
+    let titles: Vec<String> = app.tabs().iter().map(|t| t.title()).collect();
     assert_eq!(titles, ["One", "Two", "Three"]);
     assert_eq!(app.current().unwrap().title, "Two");
 }
@@ -351,7 +357,7 @@ fn undo_close_brings_the_tab_back_where_it_was() {
 #[test]
 fn status_messages_expire_and_clear_when_a_question_opens() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(
         &mut app,
         BIG,
@@ -361,15 +367,15 @@ fn status_messages_expire_and_clear_when_a_question_opens() {
         ),
     );
     press(&mut app, &["p"]);
-    assert!(app.status.text.contains("no preformatted"));
+    assert!(app.status().text.contains("no preformatted"));
     app.update(Msg::Tick(1_000));
-    assert!(!app.status.text.is_empty(), "still there after a second");
+    assert!(!app.status().text.is_empty(), "still there after a second");
     app.update(Msg::Tick(6_000));
-    assert!(app.status.text.is_empty(), "gone after a few seconds");
+    assert!(app.status().text.is_empty(), "gone after a few seconds");
     press(&mut app, &["p"]);
     press(&mut app, &["2"]);
-    assert!(app.dialog.popup.is_some());
-    assert!(app.status.text.is_empty(), "{:?}", app.status);
+    assert!(app.dialog().popup.is_some());
+    assert!(app.status().text.is_empty(), "{:?}", app.status());
 }
 
 #[test]
@@ -382,17 +388,17 @@ fn enter_after_a_number_that_was_followed_at_once_is_quiet() {
     let fx = press(&mut app, &["enter"]);
     assert!(fx.is_empty());
     assert!(
-        !app.status.text.contains("type a link number"),
+        !app.status().text.contains("type a link number"),
         "{:?}",
-        app.status
+        app.status()
     );
     answer(&mut app, id, gem("gemini://big.test/1", "# One\n=> /x X\n"));
     app.update(Msg::Tick(5_000));
     press(&mut app, &["enter"]);
     assert!(
-        app.status.text.contains("type a link number"),
+        app.status().text.contains("type a link number"),
         "later, Enter explains: {:?}",
-        app.status
+        app.status()
     );
 }
 
@@ -412,7 +418,12 @@ fn a_selected_or_pointed_link_shows_its_url_and_copies_it() {
         "{fx:?}"
     );
     // The pointer over the second link wins over the selection.
-    let row = app.frame.iter().position(|r| r.link == Some(1)).unwrap();
+    let row = app
+        .screen()
+        .frame()
+        .iter()
+        .position(|r| r.link == Some(1))
+        .unwrap();
     app.update(Msg::Tick(60_000));
     app.update(Msg::Hover {
         col: 10,
@@ -444,26 +455,26 @@ fn copying_can_be_switched_off() {
     open(&mut app, BIG, gem(BIG, LINKS));
     let fx = press(&mut app, &["tab", "Y"]);
     assert!(!fx.iter().any(|e| matches!(e, Effect::Copy { .. })));
-    assert!(app.status.error && app.status.text.contains("osc52_copy"));
+    assert!(app.status().error && app.status().text.contains("osc52_copy"));
 }
 
 #[test]
 fn an_opener_that_cannot_start_offers_to_copy_the_url() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     open(&mut app, BIG, gem(BIG, LINKS));
     let fx = press(&mut app, &["2", "y"]);
     assert!(fx.iter().any(|e| matches!(e, Effect::OpenExternal { .. })));
     app.update(Msg::Done(Err(ShellError::Start {
         program: "xdg-open".into(),
         url: "https://web.test/x".into(),
-        message: "No such file or directory".into(),
+        source: std::sync::Arc::new(std::io::Error::from(std::io::ErrorKind::NotFound)),
     })));
     assert!(
-        matches!(&app.dialog.popup, Some(Popup::Confirm(q))
+        matches!(&app.dialog().popup, Some(Popup::Confirm(q))
             if q.contains("https://web.test/x") && q.contains("xdg-open")),
         "{:?}",
-        app.dialog.popup
+        app.dialog().popup
     );
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -477,7 +488,7 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
     let mut app = app();
     open(&mut app, BIG, gem(BIG, "# A big page\n"));
     press(&mut app, &["m"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "A big page");
+    assert_eq!(app.prompt().unwrap().text, "A big page");
     type_text(&mut app, "Big one");
     let fx = press(&mut app, &["enter"]);
     assert!(
@@ -488,12 +499,12 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         "{fx:?}"
     );
     // The bookmarks page, as the shell makes it from the store.
-    let page = smolweb_tui::app::pages::bookmarks_page(&app.lists.bookmarks);
+    let page = smolweb_client::about::bookmarks_page(&app.lists().bookmarks, None);
     let (id, _, _) = fetch(&press(&mut app, &["B"]));
     answer(&mut app, id, gem("about:bookmarks", &page));
     assert!(screen(&app).contains("[1] Big one"));
     press(&mut app, &["tab", "R"]);
-    assert_eq!(app.prompt.as_ref().unwrap().text, "Big one");
+    assert_eq!(app.prompt().unwrap().text, "Big one");
     press(&mut app, &["ctrl-u"]);
     type_text(&mut app, "Renamed");
     let fx = press(&mut app, &["enter"]);
@@ -502,13 +513,13 @@ fn bookmarks_get_names_and_are_renamed_and_deleted_on_their_page() {
         if title == "Renamed")
     ));
     assert!(press(&mut app, &["d"]).is_empty(), "delete asks first");
-    assert!(matches!(&app.dialog.popup, Some(Popup::Confirm(q)) if q.contains("Renamed")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Confirm(q)) if q.contains("Renamed")));
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == BIG))
     );
-    assert!(app.lists.bookmarks.is_empty());
+    assert!(app.lists().bookmarks.is_empty());
 }
 
 /// Fetch a binary answer from the home page.
@@ -527,12 +538,12 @@ fn downloading(mime: &str, url: &str) -> App {
 #[test]
 fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
     let mut app = downloading("application/pdf", "gemini://big.test/paper");
-    let q = match &app.dialog.popup {
+    let q = match &app.dialog().popup {
         Some(Popup::Download(q)) => q.clone(),
         other => panic!("{other:?}"),
     };
     assert!(
-        q.contains("paper.pdf") && q.contains("application/pdf") && q.contains("2.5 kB"),
+        q.contains("paper.pdf") && q.contains("application/pdf") && q.contains("2.4 KiB"),
         "{q}"
     );
     assert!(q.contains("open with xdg-open"), "{q}");
@@ -545,7 +556,7 @@ fn a_download_shows_size_and_type_and_offers_open_save_cancel() {
 
     let mut app = downloading("application/pdf", "gemini://big.test/paper");
     assert!(press(&mut app, &["c"]).is_empty());
-    assert!(app.dialog.popup.is_none());
+    assert!(app.dialog().popup.is_none());
     assert_eq!(app.current_url(), Some(BIG), "still on the page");
 }
 
@@ -573,13 +584,13 @@ fn a_configured_handler_is_named() {
         id,
         page_with("gemini://big.test/cat.jpg", "image/jpeg", b"\xff\xd8"),
     );
-    assert!(matches!(&app.dialog.popup, Some(Popup::Download(q)) if q.contains("open with feh")));
+    assert!(matches!(&app.dialog().popup, Some(Popup::Download(q)) if q.contains("open with feh")));
 }
 
 #[test]
 fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
     let mut app = app();
-    app.settings.web_external = true;
+    app.set_web_external(true);
     let body = "# Evil\x1b]0;title\x07 page\n=> gemini://x.test/\x1b[2J Clear\n=> https://w.test/\x1b]52;c;QQ==\x07 Web\n";
     open(&mut app, BIG, gem(BIG, body));
     press(&mut app, &["tab"]);
@@ -592,7 +603,7 @@ fn remote_text_in_the_status_line_tabs_and_popups_has_no_control_characters() {
     );
     assert!(s.contains("→ gemini://x.test/%1B%5B2J"), "{s}");
     press(&mut app, &["2"]);
-    assert!(app.dialog.popup.is_some());
+    assert!(app.dialog().popup.is_some());
     let s = screen(&app);
     assert!(!s.contains('\x1b') && !s.contains('\x07'), "{s:?}");
 }

@@ -1,6 +1,7 @@
 //! The built-in pages as gemtext: help (from the live keymap), messages, errors, the
-//! changed-certificate warning, the client-certificate requests (60/61/62), and the pages
-//! made from the stores (bookmarks, history, pins). Pure: the shell reads the stores.
+//! changed-certificate warning, the client-certificate requests (60/61/62), and the pins page
+//! (about:trust). Pure: the shell reads the stores. The bookmarks and history pages have one
+//! owner, the client's `about` module; [`bookmarks_note`] is what the browser adds to the first.
 
 use super::{PageAction, Reach, Special};
 use crate::keymap::{Action, Context, Keymap};
@@ -8,8 +9,6 @@ use smolweb_client::RequestInfo;
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_net::{CertChange, FetchError};
-use smolweb_store::bookmarks::Bookmark;
-use smolweb_store::history::Visit;
 use smolweb_store::identity::Identity;
 use smolweb_store::tofu::Pin;
 use std::fmt::Write;
@@ -45,6 +44,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     synth("help", &g)
 }
 
+/// A page that says `text` under `title`, with a way back.
 pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
     let back = PageAction::Back.link("Go back");
     synth("error", &format!("# {title}\n\n{text}\n\n{back}"))
@@ -54,6 +54,7 @@ fn back_and_retry() -> String {
     PageAction::Back.link("Go back") + &PageAction::Retry.link("Try again")
 }
 
+/// The page for a capsule's failure answer (4x, 5x), with its status, meta and retry hint.
 pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
     let what = match status {
         40..=49 => "The capsule had a temporary problem",
@@ -75,6 +76,7 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
     synth("error", &g)
 }
 
+/// The page for a fetch that failed (network, TLS, protocol).
 pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     let g = format!(
         "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
@@ -83,6 +85,7 @@ pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     synth("error", &g)
 }
 
+/// The warning shown when a pinned certificate changed, with its choices.
 pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
     let CertChange {
         host,
@@ -166,48 +169,13 @@ pub fn client_cert_page(
     (synth("identity", &g), special)
 }
 
-/// Untrusted text (titles from capsules) on one line. A line of the page's gemtext, through the one sanitizer (line breaks become
-/// spaces, so a title cannot start a line of its own; controls and bidi overrides are marked).
-fn one_line(s: &str) -> String {
-    smolweb_core::text::sanitize_line(s).into_owned()
-}
-
-/// about:bookmarks.
-pub fn bookmarks_page(list: &[Bookmark]) -> String {
-    let mut g = String::from("# Bookmarks\n\n");
-    if list.is_empty() {
-        g.push_str("No bookmarks yet: press m on a page to add it.\n");
-        return g;
+/// The browser's note on its bookmarks page: how to add one, or how to edit them.
+pub fn bookmarks_note(empty: bool) -> &'static str {
+    if empty {
+        "Press m on a page to bookmark it."
+    } else {
+        "Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help)."
     }
-    g.push_str("Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help).\n\n");
-    for b in list {
-        let title = one_line(&b.title);
-        let label = if title.trim().is_empty() {
-            b.url.as_str()
-        } else {
-            title.as_str()
-        };
-        let _ = writeln!(g, "=> {} {}", b.url, label);
-    }
-    g
-}
-
-/// about:history: every visit shows its date and a title, or its URL when it has none.
-pub fn history_page(visits: &[Visit]) -> String {
-    let mut g = String::from("# History\n\n");
-    if visits.is_empty() {
-        g.push_str("Nothing visited yet.\n");
-    }
-    for v in visits.iter().take(500) {
-        let title = v.title.as_deref().map(one_line).unwrap_or_default();
-        let label = if title.trim().is_empty() {
-            v.url.as_str()
-        } else {
-            title.as_str()
-        };
-        let _ = writeln!(g, "=> {} {} {}", v.url, v.at.date(), label);
-    }
-    g
 }
 
 /// How often a pin's "last seen" is written (the store spares writes).

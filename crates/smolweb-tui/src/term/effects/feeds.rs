@@ -2,17 +2,21 @@
 //! saving for offline reading, and what every visit leaves behind (entries marked read, an
 //! offline copy kept, a copy offered when the network failed).
 //!
-//! Fetching work (a refresh, a save) runs in tokio tasks; store reads and writes of a
-//! [`FeedOp`] run on tokio's blocking pool; the after-visit work runs on the store thread, in
-//! order with the other store writes. Every result reaches the app as a [`FeedMsg`]. At most
-//! one refresh of all feeds runs at a time.
+//! Store IO runs on one executor, the store thread, in order with the other store writes:
+//! the store part of a [`FeedOp`] is a [`Job::Call`] its async task awaits ([`on_store`]),
+//! and the after-visit work is a [`FeedJob`]. Only network work (a refresh, a save, the first
+//! fetch of a new subscription) runs in tokio tasks. Every result reaches the app as a
+//! [`FeedMsg`]. At most one refresh of all feeds runs at a time.
 
-use super::{Job, Shell, StoreWorker};
-use crate::app::{FeedMsg, FeedOp, FetchOptions, Msg, Offer, RefreshSummary};
+use super::{Job, Shell, StoreWorker, send_job};
+use crate::app::{FeedError, FeedMsg, FeedOp, FetchOptions, Msg, Offer, RefreshSummary};
 use smolweb_client::feeds::{FeedRefresh, refresh_all};
 use smolweb_client::{Client, OpenOptions, Outcome};
 use std::sync::Arc;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
+
+/// The store thread's queue, as the feed tasks hold it.
+type Jobs = Option<std::sync::mpsc::Sender<Job>>;
 
 /// Store work after a fetch, for the store thread.
 pub(super) enum FeedJob {
@@ -43,7 +47,21 @@ impl FeedJob {
     }
 }
 
-/// What the stores hold now, for the app's toggles.
+/// Run `work` on the store thread and wait for its answer.
+async fn on_store<T: Send + 'static>(
+    jobs: &Jobs,
+    work: impl FnOnce(&Client) -> T + Send + 'static,
+) -> Result<T, FeedError> {
+    let (tx, rx) = oneshot::channel();
+    let job = Job::Call(Box::new(move |c: &Client| {
+        let _ = tx.send(work(c));
+    }));
+    send_job(jobs.as_ref(), job)?;
+    rx.await
+        .map_err(|_| FeedError::from(crate::app::ShellError::StoreThreadStopped))
+}
+
+/// What the stores hold now, for the app's toggles (run on the store thread).
 pub(super) fn lists(client: &Client) -> Msg {
     let subscribed = client
         .subscriptions()
@@ -66,42 +84,36 @@ fn summary(results: &[FeedRefresh]) -> RefreshSummary {
     }
 }
 
-/// Run store work off the event loop and send what it says, then the fresh lists.
+/// Do store work on the store thread and send what it says, then the fresh lists.
 async fn store_then_lists(
-    client: Arc<Client>,
+    jobs: Jobs,
     tx: mpsc::UnboundedSender<Msg>,
-    work: impl FnOnce(&Client) -> Result<String, String> + Send + 'static,
+    work: impl FnOnce(&Client) -> Result<String, FeedError> + Send + 'static,
 ) {
-    let c = Arc::clone(&client);
-    let done = tokio::task::spawn_blocking(move || {
-        let said = work(&c);
-        (said, lists(&c))
-    })
-    .await;
-    match done {
+    match on_store(&jobs, move |c| (work(c), lists(c))).await {
         Ok((said, lists)) => {
-            let _ = tx.send(Msg::Feeds(FeedMsg::Changed(said)));
+            send_changed(&tx, said);
             let _ = tx.send(lists);
         }
-        Err(e) => {
-            let _ = tx.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string()))));
-        }
+        Err(e) => send_changed(&tx, Err(e)),
+    }
+}
+
+/// Send the fresh lists, read on the store thread.
+async fn send_lists(jobs: &Jobs, tx: &mpsc::UnboundedSender<Msg>) {
+    if let Ok(msg) = on_store(jobs, lists).await {
+        let _ = tx.send(msg);
     }
 }
 
 /// Refresh every feed (only when due if `only_due`), reporting progress.
-async fn refresh(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>, only_due: bool) {
+async fn refresh(client: Arc<Client>, jobs: Jobs, tx: mpsc::UnboundedSender<Msg>, only_due: bool) {
     if only_due {
-        let c = Arc::clone(&client);
-        match tokio::task::spawn_blocking(move || c.feeds_due()).await {
+        match on_store(&jobs, |c| c.feeds_due().map_err(FeedError::from)).await {
             Ok(Ok(true)) => {}
             Ok(Ok(false)) => return,
-            Ok(Err(e)) => {
-                let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(Err(e.to_string()))));
-                return;
-            }
-            Err(e) => {
-                let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(Err(e.to_string()))));
+            Ok(Err(e)) | Err(e) => {
+                let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(Err(e))));
                 return;
             }
         }
@@ -113,7 +125,7 @@ async fn refresh(client: Arc<Client>, tx: mpsc::UnboundedSender<Msg>, only_due: 
     })
     .await;
     let _ = tx.send(Msg::Feeds(FeedMsg::Refreshed(
-        result.map(|r| summary(&r)).map_err(|e| e.to_string()),
+        result.map(|r| summary(&r)).map_err(FeedError::from),
     )));
 }
 
@@ -131,41 +143,44 @@ fn saved_sentence(report: &smolweb_client::offline::SaveReport) -> String {
     s
 }
 
+/// Follow `url` (on the store thread), then fetch it once (a network task).
+async fn subscribe(client: Arc<Client>, jobs: Jobs, tx: mpsc::UnboundedSender<Msg>, url: String) {
+    let added = on_store(&jobs, move |c| {
+        let added = c.subscriptions().add(&url, c.now()).map(|(u, _)| u);
+        (added, lists(c))
+    })
+    .await;
+    let url = match added {
+        Ok((Ok(url), lists)) => {
+            let _ = tx.send(lists);
+            url
+        }
+        Ok((Err(e), _)) => return send_changed(&tx, Err(e.into())),
+        Err(e) => return send_changed(&tx, Err(e)),
+    };
+    let r = client.refresh_feed(&url).await;
+    let said = match r.error {
+        None => Ok(format!(
+            "following {}: {} entries",
+            r.title.as_deref().unwrap_or(&url),
+            r.new_entries.len()
+        )),
+        Some(reason) => Err(FeedError::FirstFetch { url, reason }),
+    };
+    send_changed(&tx, said);
+}
+
 impl Shell {
     pub(super) fn feed_op(&mut self, op: FeedOp) {
-        let (client, tx) = (Arc::clone(&self.client), self.tx.clone());
+        let (client, tx, jobs) = (Arc::clone(&self.client), self.tx.clone(), self.jobs.clone());
         match op {
             FeedOp::Subscribe { url } => {
-                tokio::spawn(async move {
-                    let c = Arc::clone(&client);
-                    let added = tokio::task::spawn_blocking(move || {
-                        c.subscriptions().add(&url, c.now()).map(|(u, _)| u)
-                    })
-                    .await;
-                    let url = match added {
-                        Ok(Ok(url)) => url,
-                        Ok(Err(e)) => return send_changed(&tx, Err(e.to_string())),
-                        Err(e) => return send_changed(&tx, Err(e.to_string())),
-                    };
-                    let _ = tx.send(lists(&client));
-                    let r = client.refresh_feed(&url).await;
-                    let said = match r.error {
-                        None => Ok(format!(
-                            "following {}: {} entries",
-                            r.title.as_deref().unwrap_or(&url),
-                            r.new_entries.len()
-                        )),
-                        Some(e) => Err(format!("following {url}, but its first fetch failed: {e}")),
-                    };
-                    send_changed(&tx, said);
-                });
+                tokio::spawn(subscribe(client, jobs, tx, url));
             }
             FeedOp::Unsubscribe { url } => {
-                tokio::spawn(store_then_lists(client, tx, move |c| {
-                    c.subscriptions()
-                        .remove(&url)
-                        .map(|s| format!("no longer following {}", s.url))
-                        .map_err(|e| e.to_string())
+                tokio::spawn(store_then_lists(jobs, tx, move |c| {
+                    let gone = c.subscriptions().remove(&url)?;
+                    Ok(format!("no longer following {}", gone.url))
                 }));
             }
             FeedOp::Refresh | FeedOp::RefreshIfDue => {
@@ -173,7 +188,7 @@ impl Shell {
                     return;
                 }
                 let only_due = op == FeedOp::RefreshIfDue;
-                self.feed_refresh = Some(tokio::spawn(refresh(client, tx, only_due)));
+                self.feed_refresh = Some(tokio::spawn(refresh(client, jobs, tx, only_due)));
             }
             FeedOp::SaveOffline { url, with_links } => {
                 tokio::spawn(async move {
@@ -181,32 +196,25 @@ impl Shell {
                         .save_for_offline(&url, with_links)
                         .await
                         .map(|r| saved_sentence(&r))
-                        .map_err(|e| e.to_string());
+                        .map_err(FeedError::from);
                     send_changed(&tx, said);
-                    let c = Arc::clone(&client);
-                    if let Ok(msg) = tokio::task::spawn_blocking(move || lists(&c)).await {
-                        let _ = tx.send(msg);
-                    }
+                    send_lists(&jobs, &tx).await;
                 });
             }
             FeedOp::Unsave { url } => {
-                tokio::spawn(store_then_lists(client, tx, move |c| {
-                    c.unsave_offline(&url)
-                        .map(|was| {
-                            if was {
-                                format!("{url} is off the reading list")
-                            } else {
-                                format!("{url} was not on the reading list")
-                            }
-                        })
-                        .map_err(|e| e.to_string())
+                tokio::spawn(store_then_lists(jobs, tx, move |c| {
+                    Ok(if c.unsave_offline(&url)? {
+                        format!("{url} is off the reading list")
+                    } else {
+                        format!("{url} was not on the reading list")
+                    })
                 }));
             }
         }
     }
 }
 
-fn send_changed(tx: &mpsc::UnboundedSender<Msg>, said: Result<String, String>) {
+fn send_changed(tx: &mpsc::UnboundedSender<Msg>, said: Result<String, FeedError>) {
     let _ = tx.send(Msg::Feeds(FeedMsg::Changed(said)));
 }
 
@@ -233,7 +241,7 @@ impl StoreWorker {
                     self.send(Msg::Done(Err(e.into())));
                 }
                 if let Err(e) = c.keep_offline(opts, outcome) {
-                    self.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string()))));
+                    self.send(Msg::Feeds(FeedMsg::Changed(Err(e.into()))));
                 }
             }
             Outcome::Error { .. } => match c.offline_fallback(url, outcome) {
@@ -246,7 +254,7 @@ impl StoreWorker {
                     })));
                 }
                 Ok(None) => {}
-                Err(e) => self.send(Msg::Feeds(FeedMsg::Changed(Err(e.to_string())))),
+                Err(e) => self.send(Msg::Feeds(FeedMsg::Changed(Err(e.into())))),
             },
             _ => {}
         }
@@ -364,10 +372,15 @@ mod tests {
             outcome: Box::new(down),
         });
         app.update(Msg::Feeds(FeedMsg::Offer(offer)));
-        assert!(app.status.text.contains("a copy from"), "{:?}", app.status);
+        assert!(
+            app.status().text.contains("a copy from"),
+            "{:?}",
+            app.status()
+        );
         app.update(Msg::Key(Key::ch('C')));
         let text = app
-            .frame
+            .screen()
+            .frame()
             .iter()
             .map(|r| r.text.as_str())
             .collect::<Vec<_>>();
@@ -376,11 +389,11 @@ mod tests {
             "{text:?}"
         );
         assert!(
-            app.status.text.contains("offline copy, "),
+            app.status().text.contains("offline copy, "),
             "{:?}",
-            app.status
+            app.status()
         );
-        assert!(app.status.text.contains(" s old") || app.status.text.contains("min old"));
+        assert!(app.status().text.contains(" s old") || app.status().text.contains("min old"));
     }
 
     #[test]

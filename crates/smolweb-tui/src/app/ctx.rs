@@ -1,0 +1,181 @@
+//! What a room may touch besides its own state: the [`Ctx`] the app lends a room for one
+//! update (the status line, the tabs, the question popup, the lists from the stores, the keymap
+//! and the settings), and
+//! the follow-ups ([`Then`]) a room asks of the app when the work belongs to another room
+//! (navigating, making a page from the stores again, going back).
+//!
+//! A room never holds a `Ctx`: the app builds one from its own fields for each call, so the
+//! borrow ends with the update and each room's state stays its own.
+
+use super::dialog::Pending;
+use super::{DocView, Entry, FetchOptions, Special, Status, Tabs, View};
+use crate::keymap::{Action, Keymap};
+use crate::layout::Doc;
+use smolweb_client::RequestInfo;
+use smolweb_core::page::Page;
+use std::sync::Arc;
+
+/// Work a room leaves to the app (routed after the room's update, in order).
+#[derive(Debug)]
+pub(crate) enum Then {
+    /// Go to a URL in the active tab.
+    Go {
+        url: String,
+        opts: FetchOptions,
+        replace: bool,
+    },
+    /// Send a request (cancelling its tab's previous load).
+    Fetch(super::loads::Request),
+    /// Send a redirect the user agreed to.
+    FollowRedirect(super::loads::Request),
+    /// Open the prompt for this purpose.
+    Prompt(super::Purpose),
+    /// Search the page.
+    Search(String),
+    /// Follow link `index` (zero-based) of the current page.
+    FollowLink { index: usize, new_tab: bool },
+    /// Save a page for offline reading (the feeds room).
+    SaveOffline { url: String, with_links: bool },
+    /// `about:feeds` was opened (a refresh may be due).
+    FeedsOpened { url: String, replace: bool },
+    /// Follow this feed (the choice page's link).
+    Subscribe(String),
+    /// Show the offline copy offered for the current URL.
+    ReadOfflineCopy,
+    /// A store changed: a built-in page made from the stores is made again when shown.
+    RemakeStorePage,
+    /// One entry back in the active tab, keeping the status line.
+    BackKeepingStatus,
+}
+
+/// What the app lends a room for one update.
+pub(crate) struct Ctx<'a> {
+    pub(crate) tabs: &'a mut Tabs,
+    pub(crate) status: &'a mut Status,
+    pub(crate) dialog: &'a mut super::Dialog,
+    /// What the stores last said (for completion, toggles and the identities screen).
+    pub(crate) lists: &'a mut super::Lists,
+    pub(crate) keymap: &'a Keymap,
+    pub(crate) settings: &'a super::Settings,
+    /// Milliseconds since start (for the status line's age).
+    pub(crate) now: u64,
+    /// Follow-ups for the app.
+    pub(crate) then: Vec<Then>,
+}
+
+impl Ctx<'_> {
+    /// A message on the status line.
+    pub(crate) fn info(&mut self, text: impl Into<String>) {
+        *self.status = Status::info(text, self.now);
+    }
+
+    /// An error on the status line.
+    pub(crate) fn error(&mut self, text: impl Into<String>) {
+        *self.status = Status::error(text, self.now);
+    }
+
+    /// The first key of an action, for hints.
+    pub(crate) fn hint(&self, action: Action) -> String {
+        self.keymap.hint(action)
+    }
+
+    /// Ask a yes/no question (a message under it would read as part of it: it is cleared).
+    /// Nothing for the shell until it is answered.
+    pub(crate) fn ask(&mut self, question: String, pending: Pending) -> Vec<super::Effect> {
+        self.status.clear();
+        self.dialog.ask(question, pending);
+        Vec::new()
+    }
+
+    /// Open the prompt for `purpose` (after this update).
+    pub(crate) fn prompt(&mut self, purpose: super::Purpose) {
+        self.then(Then::Prompt(purpose));
+    }
+
+    /// Copy text to the clipboard (OSC 52), when the config allows it.
+    pub(crate) fn copy(&mut self, text: String) -> Vec<super::Effect> {
+        if !self.settings.copy {
+            self.error("copying is off ([tui] osc52_copy = false)");
+            return Vec::new();
+        }
+        self.info(format!("copied {text}"));
+        vec![super::Effect::Copy { text }]
+    }
+
+    /// Copy the link's URL (under the pointer, else selected), or else the page's.
+    pub(crate) fn copy_url(&mut self) -> Vec<super::Effect> {
+        let link = self
+            .doc_view()
+            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?));
+        match link.or(self.current_url()).map(str::to_string) {
+            Some(text) => self.copy(text),
+            None => Vec::new(),
+        }
+    }
+
+    /// Leave work to the app.
+    pub(crate) fn then(&mut self, then: Then) {
+        self.then.push(then);
+    }
+
+    /// The id of the active tab (0 when none).
+    pub(crate) fn tab_id(&self) -> u64 {
+        self.tabs.active().map_or(0, |t| t.id)
+    }
+
+    /// The active tab's current entry.
+    pub(crate) fn current(&self) -> Option<&Entry> {
+        self.tabs.active().and_then(|t| t.current.as_ref())
+    }
+
+    /// The URL of the active tab's current entry.
+    pub(crate) fn current_url(&self) -> Option<&str> {
+        self.current().map(|e| e.url.as_str())
+    }
+
+    /// The page view of the active tab.
+    pub(crate) fn doc_view(&self) -> Option<&DocView> {
+        self.tabs.active().and_then(super::Tab::doc_view)
+    }
+
+    /// Show a page in a tab as a new history entry (or in place of the current one; a
+    /// reload of the same URL keeps the reader's place).
+    pub(crate) fn show_doc(
+        &mut self,
+        tab: u64,
+        url: &str,
+        page: Option<Arc<Page>>,
+        special: Special,
+        info: Option<RequestInfo>,
+        replace: bool,
+    ) {
+        let Some(page) = page else {
+            self.error(format!("cannot display {url}"));
+            return;
+        };
+        let title = page
+            .title()
+            .map(str::to_string)
+            .unwrap_or_else(|| super::nav::short_url(url));
+        let mut view = DocView::new(Doc::new(page), special);
+        if replace
+            && let Some(Entry {
+                view: View::Doc(old),
+                url: old_url,
+                ..
+            }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
+            && *old_url == url
+        {
+            view.top = old.top;
+        }
+        let entry = Entry {
+            url: url.to_string(),
+            title,
+            view: View::Doc(Box::new(view)),
+            info,
+        };
+        if let Some(t) = self.tabs.by_id_mut(tab) {
+            t.show(entry, replace);
+        }
+    }
+}
