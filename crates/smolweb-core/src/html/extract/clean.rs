@@ -40,6 +40,11 @@ const ARTICLE_BESIDE_TEASERS: u32 = 250;
 const TITLE_CHARS: u32 = 25;
 /// Weakly named chrome is removed only below this many characters (or when mostly links).
 const SMALL_CHARS: u32 = 200;
+/// An element named both chrome and content (`article-content sticky-sidebar-relative`) is
+/// kept when it holds at least this many characters of prose ...
+const NAMED_CONTENT_CHARS: u32 = 1000;
+/// ... that is, text under this share of links.
+const NAMED_CONTENT_LINKS: f64 = 0.25;
 
 const CHROME_TAGS: &[&str] = &["nav", "aside", "footer", "menu", "dialog", "noscript"];
 const CHROME_ROLES: &[&str] = &[
@@ -110,6 +115,16 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
     (level, content, comments)
 }
 
+/// Is `node` chrome by its tag or ARIA role (not only by its names)?
+fn chrome_by_tag_or_role(node: &NodeRef) -> bool {
+    let name = node.node_name().unwrap_or_default();
+    CHROME_TAGS.contains(&name.as_ref())
+        || name.as_ref() == "header" && !item_header(node)
+        || node
+            .attr("role")
+            .is_some_and(|r| CHROME_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+}
+
 /// A `header` of one item (inside an `article`) that holds its heading: the title of a post
 /// on a listing, not the site's header.
 fn item_header(node: &NodeRef) -> bool {
@@ -140,6 +155,7 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
             return true;
         }
         let (level, content, comments) = chrome(node);
+        let by_name = level > 0 && !chrome_by_tag_or_role(node);
         if level == 0 {
             return true;
         }
@@ -150,7 +166,13 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
                 && !titles_list(node, &s);
         let big = f64::from(s.chars) > MAX_CHROME_SHARE * f64::from(total);
         let prose = content || s.link_density() < 0.3;
-        if weak_ok && (comments || !(big && prose)) {
+        // Strong names beside content names on a long run of prose: a layout class
+        // (`sticky-sidebar-relative`) on the article's own container.
+        let named_article = by_name
+            && content
+            && s.chars >= NAMED_CONTENT_CHARS
+            && s.link_density() < NAMED_CONTENT_LINKS;
+        if weak_ok && (comments || !(big && prose) && !named_article) {
             doomed.push(*node);
             return false;
         }
