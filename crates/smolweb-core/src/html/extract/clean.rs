@@ -46,7 +46,15 @@ const NAMED_CONTENT_CHARS: u32 = 1000;
 /// ... that is, text under this share of links.
 const NAMED_CONTENT_LINKS: f64 = 0.25;
 
-const CHROME_TAGS: &[&str] = &["nav", "aside", "footer", "menu", "dialog", "noscript"];
+const CHROME_TAGS: &[&str] = &[
+    "nav",
+    "aside",
+    "footer",
+    "menu",
+    "dialog",
+    "noscript",
+    "amp-lightbox",
+];
 const CHROME_ROLES: &[&str] = &[
     "navigation",
     "banner",
@@ -172,7 +180,10 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
             && content
             && s.chars >= NAMED_CONTENT_CHARS
             && s.link_density() < NAMED_CONTENT_LINKS;
-        if weak_ok && (comments || !(big && prose) && !named_article) {
+        // A wrapper is protected by its share of the text only against its names: an `aside`
+        // or a navigation role says what the element is.
+        let shielded = by_name && big && prose;
+        if weak_ok && (comments || !shielded && !named_article) {
             doomed.push(*node);
             return false;
         }
