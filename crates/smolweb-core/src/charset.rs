@@ -13,6 +13,13 @@
 //!    bytes (a page that claims UTF-16 there in ASCII bytes is UTF-8).
 //! 4. Detection (nothing declared, or an unknown label).
 //!
+//! A mislabel is not obeyed: a body declared (or, in HTML, `<meta>`-named) in a legacy
+//! encoding that is valid UTF-8 with characters beyond ASCII is read as UTF-8. Pages re-saved
+//! as UTF-8 keep their old `<meta charset=gb2312>`, and servers add a default `iso-8859-1`;
+//! text really written in a legacy encoding practically never forms valid UTF-8 sequences
+//! (`Ã©` is what such a reading produces), so obeying the label would only turn a readable
+//! page into mojibake. UTF-16 labels are obeyed as they are.
+//!
 //! An unknown label (or one the standard maps to its "replacement" encoding, such as
 //! iso-2022-kr) is not an error and is not guessed at silently: the body is decoded as if
 //! nothing were declared, and [`Decoded::unknown_label`] keeps the label so each face says so
@@ -158,6 +165,9 @@ pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
         Some((l, Some(Charset::Whatwg(enc)))) => {
             let utf8_like = enc == encoding_rs::UTF_8 || names_ascii(l);
             if !(smol && utf8_like) {
+                if mislabelled_utf8(enc, bytes) {
+                    return done(utf8_copy(bytes), Charset::utf8(), Source::Detected);
+                }
                 return done(with(enc, bytes), Charset::Whatwg(enc), Source::Declared);
             }
             if let Ok(text) = std::str::from_utf8(bytes) {
@@ -169,6 +179,9 @@ pub fn decode(bytes: &[u8], declared: Option<&str>, origin: Origin) -> Decoded {
     if origin == (Origin::Web { html: true })
         && let Some(enc) = meta_charset(bytes)
     {
+        if mislabelled_utf8(enc, bytes) {
+            return done(utf8_copy(bytes), Charset::utf8(), Source::Detected);
+        }
         return done(with(enc, bytes), Charset::Whatwg(enc), Source::Meta);
     }
     let (text, charset) = if smol {
@@ -196,11 +209,13 @@ pub fn decode_in_place(
     let source = match known {
         Some((_, Some(Charset::Whatwg(enc)))) if enc == encoding_rs::UTF_8 => Source::Declared,
         Some((l, Some(Charset::Whatwg(_)))) if smol && names_ascii(l) => Source::Declared,
+        Some((_, Some(Charset::Whatwg(enc)))) if mislabelled_utf8(enc, &bytes) => Source::Detected,
         Some((_, Some(_))) => return Err(bytes),
         _ => match origin == (Origin::Web { html: true }) {
             true => match meta_charset(&bytes) {
                 None => Source::Detected,
                 Some(enc) if enc == encoding_rs::UTF_8 => Source::Meta,
+                Some(enc) if mislabelled_utf8(enc, &bytes) => Source::Detected,
                 Some(_) => return Err(bytes),
             },
             false => Source::Detected,
@@ -215,6 +230,21 @@ pub fn decode_in_place(
         }),
         Err(e) => Err(e.into_bytes()),
     }
+}
+
+/// Is this body, labelled `enc`, really UTF-8 (see the module docs on mislabels)?
+fn mislabelled_utf8(enc: &'static Encoding, bytes: &[u8]) -> bool {
+    let obeyed = [
+        encoding_rs::UTF_8,
+        encoding_rs::UTF_16LE,
+        encoding_rs::UTF_16BE,
+    ];
+    !obeyed.contains(&enc) && !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok()
+}
+
+/// The text of bytes already known to be valid UTF-8.
+fn utf8_copy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Decode with `enc`, malformed sequences replaced (the BOM, if any, already cut).

@@ -39,9 +39,13 @@ impl Page {
     }
 }
 
-/// The bench directory (benches/extract in the crate).
+/// The bench directory: benches/extract in the crate, or `SMOLWEB_EXTRACT_BENCH_DIR` (a folder
+/// with a `manifest.tsv` of the same shape, to score pages of your own).
 pub(crate) fn bench_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/extract")
+    match std::env::var_os("SMOLWEB_EXTRACT_BENCH_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/extract"),
+    }
 }
 
 fn read_maybe_gz(path: &Path) -> Vec<u8> {

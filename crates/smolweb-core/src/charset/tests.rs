@@ -472,3 +472,41 @@ fn in_place_is_decode_without_the_copy_and_only_for_utf8() {
     }
     assert!(taken > 20, "{taken}");
 }
+
+#[test]
+fn a_utf8_body_under_a_legacy_label_is_read_as_utf8() {
+    // A page re-saved as UTF-8 that kept its old <meta charset=gb2312>, and a server's default
+    // iso-8859-1 over UTF-8 text: obeying the label would show mojibake.
+    let zh = "<meta charset=\"gb2312\"><p>人工智能迈上新台阶</p>";
+    let d = decode(zh.as_bytes(), None, HTML);
+    assert_eq!((d.text.as_str(), d.charset.name().as_str()), (zh, "utf-8"));
+    assert_eq!(d.source, Source::Detected);
+    for origin in [GEM, WEB, HTML] {
+        let d = decode("naïve café".as_bytes(), Some("iso-8859-1"), origin);
+        assert_eq!(d.text, "naïve café", "{origin:?}");
+        let back = decode_in_place("naïve café".as_bytes().to_vec(), Some("iso-8859-1"), origin);
+        assert_eq!(
+            back.map(|d| d.text).as_deref(),
+            Ok("naïve café"),
+            "{origin:?}"
+        );
+    }
+    // Real legacy text is not valid UTF-8, so the label still decides it.
+    let latin = encode("windows-1252", "naïve café");
+    assert_eq!(decode(&latin, Some("iso-8859-1"), WEB).text, "naïve café");
+    let gbk = encode("gbk", "人工智能");
+    let d = decode(&gbk, Some("gb2312"), WEB);
+    assert_eq!(
+        (d.text.as_str(), d.charset.name().as_str()),
+        ("人工智能", "gbk")
+    );
+    // ASCII is ASCII under any label, and UTF-16 labels are obeyed.
+    assert_eq!(
+        decode(b"plain", Some("koi8-r"), WEB).charset.name(),
+        "koi8-r"
+    );
+    assert_eq!(
+        decode(&utf16le("é"), Some("utf-16le"), WEB).charset.name(),
+        "utf-16le"
+    );
+}

@@ -15,6 +15,7 @@
 //! and says so (`fallback-full`): what comes back as `main` is never the whole page.
 
 mod clean;
+mod jsonld;
 mod names;
 mod score;
 mod stats;
@@ -40,6 +41,7 @@ const DOUBT_CHARS: u32 = 500;
 /// page's length: it is not made longer than that, but for absolute links).
 pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
     let body = doc.body()?;
+    let declared = jsonld::article_body(doc);
     let before = stats::compute(&body);
     let anchor = find_headline(&body, title, &before);
     clean::prune(&body, &before, anchor.as_ref());
@@ -63,6 +65,7 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
         }
         None => body.children_it(false).filter(|n| n.is_element()).collect(),
     };
+    let headline_text = anchor.map(|h| h.text().to_string());
     let headline = anchor.filter(|h| !holds(&nodes, h));
     let lead = headline
         .map(|h| lead(&body, &h, &nodes, &stats))
@@ -71,6 +74,10 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
     drop(scores);
     drop(stats);
     let markdown = render(doc, headline, &lead, &nodes, capacity);
+    if let Some(declared) = declared.filter(|d| jsonld::replaces(d, &markdown)) {
+        let title = headline_text.as_deref().or(title);
+        return Some(jsonld::markdown(title, &declared));
+    }
     if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {
         return None;
     }

@@ -273,3 +273,26 @@ fn a_listing_keeps_its_post_titles_and_a_list_of_titled_links() {
     assert!(md.contains("Drawings of the pools at low tide"), "{md}");
     assert!(!md.contains("All rights reserved"), "{md}");
 }
+
+#[test]
+fn a_signposted_list_of_links_after_the_article_goes_and_signposted_prose_stays() {
+    let para = "<p>The harbour authority opened the new breakwater on Monday, ending two years \
+        of work that had kept the fishing fleet in the outer basin through every winter storm.</p>";
+    let html = format!(
+        "<html><body><article><h1>Breakwater opens</h1>{para}{para}{para}\
+         <h3>Related articles</h3><ul><li><a href=\"/a\">Fleet returns to the inner basin</a></li>\
+         <li><a href=\"/b\">Storm season forecast</a></li></ul>\
+         <h3>Related</h3><p>The breakwater follows a storm in 2019 that sank three boats at \
+         their moorings and closed the fish market for a month while the quay was rebuilt.</p>\
+         <p><strong>Lesen Sie auch:</strong></p><p><a href=\"/c\">Der neue Hafen</a></p>\
+         </article></body></html>"
+    );
+    let c = convert_html(&html, "https://example.org/harbour", Extract::Main);
+    assert!(!c.markdown.contains("Related articles"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Fleet returns"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Der neue Hafen"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Lesen Sie auch"), "{}", c.markdown);
+    // A signpost over prose is the article's own section.
+    assert!(c.markdown.contains("sank three boats"), "{}", c.markdown);
+    assert!(c.markdown.contains("Related"), "{}", c.markdown);
+}

@@ -40,8 +40,21 @@ const ARTICLE_BESIDE_TEASERS: u32 = 250;
 const TITLE_CHARS: u32 = 25;
 /// Weakly named chrome is removed only below this many characters (or when mostly links).
 const SMALL_CHARS: u32 = 200;
+/// An element named both chrome and content (`article-content sticky-sidebar-relative`) is
+/// kept when it holds at least this many characters of prose ...
+const NAMED_CONTENT_CHARS: u32 = 1000;
+/// ... that is, text under this share of links.
+const NAMED_CONTENT_LINKS: f64 = 0.25;
 
-const CHROME_TAGS: &[&str] = &["nav", "aside", "footer", "menu", "dialog", "noscript"];
+const CHROME_TAGS: &[&str] = &[
+    "nav",
+    "aside",
+    "footer",
+    "menu",
+    "dialog",
+    "noscript",
+    "amp-lightbox",
+];
 const CHROME_ROLES: &[&str] = &[
     "navigation",
     "banner",
@@ -110,6 +123,16 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
     (level, content, comments)
 }
 
+/// Is `node` chrome by its tag or ARIA role (not only by its names)?
+fn chrome_by_tag_or_role(node: &NodeRef) -> bool {
+    let name = node.node_name().unwrap_or_default();
+    CHROME_TAGS.contains(&name.as_ref())
+        || name.as_ref() == "header" && !item_header(node)
+        || node
+            .attr("role")
+            .is_some_and(|r| CHROME_ROLES.contains(&r.trim().to_ascii_lowercase().as_str()))
+}
+
 /// A `header` of one item (inside an `article`) that holds its heading: the title of a post
 /// on a listing, not the site's header.
 fn item_header(node: &NodeRef) -> bool {
@@ -140,6 +163,7 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
             return true;
         }
         let (level, content, comments) = chrome(node);
+        let by_name = level > 0 && !chrome_by_tag_or_role(node);
         if level == 0 {
             return true;
         }
@@ -150,7 +174,16 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
                 && !titles_list(node, &s);
         let big = f64::from(s.chars) > MAX_CHROME_SHARE * f64::from(total);
         let prose = content || s.link_density() < 0.3;
-        if weak_ok && (comments || !(big && prose)) {
+        // Strong names beside content names on a long run of prose: a layout class
+        // (`sticky-sidebar-relative`) on the article's own container.
+        let named_article = by_name
+            && content
+            && s.chars >= NAMED_CONTENT_CHARS
+            && s.link_density() < NAMED_CONTENT_LINKS;
+        // A wrapper is protected by its share of the text only against its names: an `aside`
+        // or a navigation role says what the element is.
+        let shielded = by_name && big && prose;
+        if weak_ok && (comments || !shielded && !named_article) {
             doomed.push(*node);
             return false;
         }
@@ -201,6 +234,9 @@ pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: 
     if total.saturating_sub(teaser_chars) >= ARTICLE_BESIDE_TEASERS {
         doomed.extend(teasers);
     }
+    for top in nodes {
+        doomed.extend(signposted_links(top, stats));
+    }
     for node in doomed {
         node.remove_from_parent();
     }
@@ -215,6 +251,107 @@ fn is_teasers(node: &NodeRef, stats: &StatsMap) -> bool {
     ) && stats.get(&node.id).is_some_and(|s| {
         s.linked_headings >= 2 && s.chars / u32::from(s.linked_headings) < TEASER_CHARS
     })
+}
+
+/// Headings that announce links to other pages ("Related articles", "Lesen Sie auch"), in
+/// lowercase without their final punctuation.
+const SIGNPOSTS: &[&str] = &[
+    "related",
+    "related articles",
+    "related stories",
+    "related posts",
+    "related content",
+    "related coverage",
+    "related news",
+    "related reading",
+    "you might also like",
+    "you may also like",
+    "you might be interested in",
+    "you may be interested in",
+    "more from",
+    "more stories",
+    "more on this",
+    "more on this story",
+    "more on this topic",
+    "read more",
+    "read next",
+    "recommended",
+    "recommended for you",
+    "recommended stories",
+    "most popular",
+    "most read",
+    "trending",
+    "trending now",
+    "also read",
+    "further reading",
+    "auch interessant",
+    "das könnte sie auch interessieren",
+    "das könnte dich auch interessieren",
+    "lesen sie auch",
+    "mehr zum thema",
+    "weitere artikel",
+    "schon gelesen",
+    "à lire aussi",
+    "lire aussi",
+    "sur le même sujet",
+    "te puede interesar",
+    "lee también",
+    "leia também",
+    "potrebbe interessarti",
+];
+/// Blocks after a signpost whose text is at least this share of links are its links.
+const SIGNPOSTED_LINKS: f64 = 0.5;
+
+/// A heading (or a short bold line) that announces links elsewhere, with the link-dense blocks
+/// that follow it, up to the next block of prose or heading: "Related articles" and its list.
+fn signposted_links<'a>(top: &NodeRef<'a>, stats: &StatsMap) -> Vec<NodeRef<'a>> {
+    let mut out = Vec::new();
+    for h in top.descendants_it().filter(|n| {
+        matches!(
+            n.node_name().as_deref(),
+            Some("h2" | "h3" | "h4" | "h5" | "h6" | "strong" | "b" | "p")
+        )
+    }) {
+        let text = h.text().to_lowercase();
+        let label = text
+            .trim()
+            .trim_end_matches([':', '?', '!', '.', '…', ' '])
+            .trim();
+        if label.chars().count() > 40 || !SIGNPOSTS.contains(&label) {
+            continue;
+        }
+        // The block the signpost heads: the heading itself, or the paragraph its bold is.
+        let head = if matches!(h.node_name().as_deref(), Some("strong" | "b")) {
+            match h.parent().filter(|p| p.text().trim() == h.text().trim()) {
+                Some(p) => p,
+                None => continue,
+            }
+        } else {
+            h
+        };
+        let mut links = Vec::new();
+        let mut next = head.next_element_sibling();
+        while let Some(block) = next {
+            let s = stats.get(&block.id).copied().unwrap_or_default();
+            let heading = matches!(
+                block.node_name().as_deref(),
+                Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+            );
+            next = block.next_element_sibling();
+            if s.chars == 0 && !heading {
+                continue;
+            }
+            if heading || s.link_density() < SIGNPOSTED_LINKS {
+                break;
+            }
+            links.push(block);
+        }
+        if !links.is_empty() {
+            out.push(head);
+            out.extend(links);
+        }
+    }
+    out
 }
 
 /// Words that open a label standing alone: an advertisement's marker, a picture credit.
