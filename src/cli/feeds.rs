@@ -177,10 +177,7 @@ fn line(s: &str) -> std::borrow::Cow<'_, str> {
     smolweb_core::text::sanitize_line(s)
 }
 
-fn iso(t: time::OffsetDateTime) -> String {
-    t.format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| t.to_string())
-}
+use smolweb_core::text::rfc3339 as iso;
 
 fn day(e: &StoredEntry) -> String {
     e.published

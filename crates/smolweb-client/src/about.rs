@@ -16,7 +16,6 @@ use smolweb_store::StoreError;
 use smolweb_store::bookmarks::Bookmark;
 use smolweb_store::history::Visit;
 use smolweb_store::identity::CreatedBy;
-use time::format_description::well_known::Rfc3339;
 
 const HOME: &str = include_str!("../../../assets/home.gmi");
 
@@ -55,9 +54,7 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
     }
 }
 
-fn date(t: time::OffsetDateTime) -> String {
-    t.format(&Rfc3339).unwrap_or_else(|_| t.to_string())
-}
+use smolweb_core::text::rfc3339 as date;
 
 /// Most visits listed on `about:history` (the newest first, as the store lists them).
 pub const HISTORY_PAGE_VISITS: usize = 500;

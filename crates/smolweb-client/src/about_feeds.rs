@@ -14,15 +14,11 @@ use smolweb_core::text::human_bytes;
 use smolweb_store::offline::OfflineEntry;
 use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::borrow::Cow;
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 /// The mark in front of an unread entry's label.
 pub const UNREAD: &str = "● ";
 
-fn iso(t: OffsetDateTime) -> String {
-    t.format(&Rfc3339).unwrap_or_default()
-}
+use smolweb_core::text::rfc3339 as iso;
 
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].

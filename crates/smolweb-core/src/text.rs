@@ -33,8 +33,10 @@
 
 pub mod invisible;
 mod short;
+mod stamp;
 
 pub use short::{human_bytes, one_line};
+pub use stamp::rfc3339;
 
 use std::borrow::Cow;
 

@@ -338,7 +338,7 @@ impl Offline {
 }
 
 fn encode(page: &NewPage<'_>) -> Vec<u8> {
-    let fetched = page.fetched.format(&Rfc3339).unwrap_or_default();
+    let fetched = smolweb_core::text::rfc3339(page.fetched);
     let media = page.media_type.replace(['\r', '\n'], " ");
     let mut out = format!(
         "{MAGIC}\nurl: {}\ntype: {media}\nfetched: {fetched}\n\n",

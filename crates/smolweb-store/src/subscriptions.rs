@@ -106,10 +106,7 @@ impl ListItem for Subscription {
     }
 }
 
-fn iso(t: OffsetDateTime) -> String {
-    t.format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
-}
+use smolweb_core::text::rfc3339 as iso;
 
 fn second(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)

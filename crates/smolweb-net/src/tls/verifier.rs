@@ -14,7 +14,6 @@ use rustls::{CertificateError, DigitallySignedStruct, Error, SignatureScheme};
 use smolweb_store::tofu::{CertInfo, KnownHosts, TofuPolicy, Verdict};
 use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 /// What the verifier decided for one connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,9 +52,7 @@ pub(crate) fn cert_details(der: &[u8]) -> Result<CertInfo, BadCertificate> {
     })
 }
 
-pub(crate) fn rfc3339(t: OffsetDateTime) -> String {
-    t.format(&Rfc3339).unwrap_or_else(|_| t.to_string())
-}
+pub(crate) use smolweb_core::text::rfc3339;
 
 /// Map a store verdict to the connection outcome (pure). `trust_once` accepts exactly that
 /// changed fingerprint without saving it.

@@ -385,11 +385,7 @@ impl Feeds {
         let tab = ctx.tab_id();
         let page = Some(offer.copy.fetched.page.clone());
         ctx.show_doc(tab, &offer.url, page, Special::None, None, true);
-        let when = offer
-            .copy
-            .fetched_at
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default();
+        let when = smolweb_core::text::rfc3339(offer.copy.fetched_at);
         let text = format!(
             "offline copy, {} old (downloaded {when}); {} tries the network again",
             human_age(offer.age_seconds),
