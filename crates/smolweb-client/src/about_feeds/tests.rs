@@ -1,6 +1,7 @@
 //! Tests of the about:feeds and about:offline pages.
 
 use super::*;
+use time::OffsetDateTime;
 use time::macros::datetime;
 
 const T: OffsetDateTime = datetime!(2026-11-30 12:00 UTC);
