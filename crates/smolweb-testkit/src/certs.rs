@@ -5,10 +5,15 @@ use time::{Duration, OffsetDateTime};
 
 /// A certificate and its private key (ECDSA P-256, SAN localhost + 127.0.0.1).
 #[derive(Debug)]
+///
+/// Each value has its own freshly generated key, so two `TestCert`s never share a fingerprint.
 pub struct TestCert {
+    /// The certificate in DER form, as a server presents it.
     pub der: CertificateDer<'static>,
     key: PrivatePkcs8KeyDer<'static>,
+    /// Start of the validity period, in whole seconds exactly as written in the certificate.
     pub not_before: OffsetDateTime,
+    /// End of the validity period, in whole seconds exactly as written in the certificate.
     pub not_after: OffsetDateTime,
 }
 
@@ -48,6 +53,10 @@ impl TestCert {
         TestCert::with_validity(now + Duration::days(1), now + Duration::days(30))
     }
 
+    /// Valid between the two instants given (sub-second parts are dropped, see the fields),
+    /// for tests that need a particular window, e.g. one that ends in a few seconds.
+    ///
+    /// Panics if rcgen cannot generate the key or sign the certificate.
     pub fn with_validity(not_before: OffsetDateTime, not_after: OffsetDateTime) -> TestCert {
         let key = rcgen::KeyPair::generate().expect("key");
         let mut params =
@@ -69,10 +78,14 @@ impl TestCert {
         }
     }
 
+    /// The `sha256:<hex>` fingerprint of this certificate: what smolweb pins in known hosts
+    /// once a server presented it.
     pub fn fingerprint(&self) -> String {
         fingerprint(self.der.as_ref())
     }
 
+    /// A copy of the private key (PKCS#8), e.g. to build a rustls config that serves this
+    /// certificate.
     pub fn key(&self) -> PrivateKeyDer<'static> {
         PrivateKeyDer::Pkcs8(self.key.clone_key())
     }

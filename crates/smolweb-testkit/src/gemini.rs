@@ -26,23 +26,39 @@ use tokio::net::{TcpListener, TcpStream};
 pub enum Reply {
     /// `<status> <meta>\r\n<body>`, then close_notify.
     Response {
+        /// The status code, written as given (two digits for a well-formed answer).
         status: u8,
+        /// The text after the status: a MIME type for 2x, a prompt for 1x, a URL for 3x, an
+        /// error message otherwise.
         meta: String,
+        /// The bytes after the header line (usually empty when the status is not 2x).
         body: Vec<u8>,
     },
     /// These bytes as-is, then close_notify.
     Raw(Vec<u8>),
     /// These bytes, then the TCP connection is dropped without close_notify.
     NoCloseNotify(Vec<u8>),
-    /// These bytes one at a time, `interval` apart.
-    Drip { bytes: Vec<u8>, interval: Duration },
+    /// These bytes one at a time, `interval` apart, then close_notify. Stops early if the
+    /// client goes away.
+    Drip {
+        /// Everything sent, header line included.
+        bytes: Vec<u8>,
+        /// The pause after each byte.
+        interval: Duration,
+    },
     /// This header, then a body that never ends.
-    Endless { header: Vec<u8> },
-    /// Never answer (keep the connection open).
+    Endless {
+        /// The bytes sent first, CRLF included; then `a`s in 16 KiB writes until a write
+        /// fails (the client closed).
+        header: Vec<u8>,
+    },
+    /// Never answer: the connection is kept open (and counts as open) for 60 s, then dropped
+    /// without close_notify.
     Silent,
 }
 
 impl Reply {
+    /// `<status> <meta>` and a body: a well-formed [`Reply::Response`].
     pub fn new(status: u8, meta: &str, body: impl Into<Vec<u8>>) -> Reply {
         Reply::Response {
             status,
@@ -77,7 +93,7 @@ impl Reply {
     pub fn invalid_status() -> Reply {
         Reply::Raw(b"2x text/gemini\r\nhello\r\n".to_vec())
     }
-    /// A text/plain utf-8 body that is not UTF-8.
+    /// `20 text/plain; charset=utf-8` with a body that is not valid UTF-8.
     pub fn invalid_utf8_body() -> Reply {
         Reply::ok(
             "text/plain; charset=utf-8",
@@ -110,8 +126,11 @@ impl Reply {
 pub struct Request {
     /// The request line without CRLF.
     pub line: String,
-    /// Path of the requested URL (without query).
+    /// Path of the requested URL, without query and not percent-decoded; `/` when the URL
+    /// has none.
     pub path: String,
+    /// The part of the requested URL after `?`, as sent (not percent-decoded); `None` when
+    /// the URL has no `?`.
     pub query: Option<String>,
     /// `sha256:<hex>` of the client certificate presented (or carried by the resumed
     /// session), if any.
@@ -123,6 +142,9 @@ pub struct Request {
 type Handler = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
 
 /// Path -> reply table with an optional fallback handler (default: `51 not found`).
+///
+/// A route matches [`Request::path`] exactly (the query plays no part), and its reply is the
+/// same for every request; use [`Routes::handler`] for answers that depend on the request.
 #[derive(Clone, Default)]
 pub struct Routes {
     map: HashMap<String, Reply>,
@@ -130,14 +152,18 @@ pub struct Routes {
 }
 
 impl Routes {
+    /// No routes and no handler: every request gets `51 not found`.
     pub fn new() -> Routes {
         Routes::default()
     }
+    /// Answer requests for exactly `path` (e.g. `/` or `/dir/page.gmi`) with `reply`. A
+    /// second route for the same path replaces the first.
     pub fn route(mut self, path: &str, reply: Reply) -> Routes {
         self.map.insert(path.to_string(), reply);
         self
     }
-    /// Called for paths without a route.
+    /// Called for paths without a route, with the request as recorded. It runs on the
+    /// connection's task, so it should answer at once; a later call replaces the handler.
     pub fn handler(mut self, f: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Routes {
         self.handler = Some(Arc::new(f));
         self
@@ -153,16 +179,19 @@ impl Routes {
     }
 }
 
-/// Server modes.
+/// Server modes for [`Server::start_with`]; `Options::default()` is a normal server.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Certificate to start with (default: a fresh valid one).
     pub cert: Option<TestCert>,
-    /// Speak TLS 1.2 only.
+    /// Speak TLS 1.2 only (default: TLS 1.3 and 1.2).
     pub tls12_only: bool,
-    /// Answer every connection with plain bytes instead of a TLS handshake.
+    /// Answer every connection with plain bytes (an HTTP 400) instead of a TLS handshake,
+    /// then close. Such connections count in [`Server::connections`], never in
+    /// [`Server::handshakes`] or [`Server::requests`].
     pub tls_garbage: bool,
-    /// Ask clients for an (optional) certificate. Default true.
+    /// Ask clients for an (optional) certificate. Default true. Any certificate offered is
+    /// accepted; when false, [`Request::client_cert`] is always `None`.
     pub request_client_cert: bool,
 }
 
@@ -189,7 +218,8 @@ struct State {
     open: Mutex<(usize, usize)>,
 }
 
-/// A running server; stops when dropped.
+/// A running server; stops accepting when dropped (connections already accepted are still
+/// answered).
 pub struct Server {
     addr: SocketAddr,
     state: Arc<State>,
@@ -203,10 +233,18 @@ impl Drop for Server {
 }
 
 impl Server {
+    /// Serve `routes` with the default [`Options`]: a fresh valid certificate, TLS 1.3 and
+    /// 1.2, client certificates requested.
+    ///
+    /// Must run inside a tokio runtime; panics if the listening socket cannot be bound.
     pub async fn start(routes: Routes) -> Server {
         Server::start_with(routes, Options::default()).await
     }
 
+    /// Serve `routes` in the modes `options` chooses, on 127.0.0.1 with an ephemeral port.
+    /// Each connection carries one request; the server records it, then answers and closes.
+    ///
+    /// Must run inside a tokio runtime; panics if the listening socket cannot be bound.
     pub async fn start_with(routes: Routes, options: Options) -> Server {
         let cert = options.cert.clone().unwrap_or_default();
         let config = server_config(&cert, &options);
@@ -226,12 +264,15 @@ impl Server {
         Server { addr, state, task }
     }
 
+    /// The listening address (127.0.0.1 and the port), e.g. for a [`crate::tap::Tap`].
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
+    /// Always `127.0.0.1`: the host part of this server's URLs.
     pub fn host(&self) -> &'static str {
         "127.0.0.1"
     }
+    /// The ephemeral port the server listens on.
     pub fn port(&self) -> u16 {
         self.addr.port()
     }
@@ -239,18 +280,23 @@ impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("gemini://127.0.0.1:{}{}", self.port(), path)
     }
-    /// Every request received so far, in order.
+    /// Every request received so far, in order. A request is recorded before it is answered,
+    /// and only when a full line (at most 4096 bytes) arrived within 5 s of the handshake.
     pub fn requests(&self) -> Vec<Request> {
         self.state.requests.lock().unwrap().clone()
     }
+    /// Just the request lines (URLs without CRLF) of [`Server::requests`], in order.
     pub fn request_lines(&self) -> Vec<String> {
         self.requests().into_iter().map(|r| r.line).collect()
     }
-    /// TCP connections accepted.
+    /// TCP connections accepted so far, including those whose handshake failed.
     pub fn connections(&self) -> usize {
         *self.state.connections.lock().unwrap()
     }
-    /// The most TLS connections that were ever open at the same time.
+    /// The most TLS connections that were ever open at the same time. A connection counts
+    /// from its completed handshake until the server has written its answer (before the
+    /// close the client sees), so a client that waits for one answer before the next
+    /// request keeps this at 1.
     pub fn max_open(&self) -> usize {
         self.state.open.lock().unwrap().1
     }
@@ -258,13 +304,17 @@ impl Server {
     pub fn handshakes(&self) -> usize {
         *self.state.handshakes.lock().unwrap()
     }
+    /// A copy of the certificate served now (the latest [`Server::set_cert`], else the one
+    /// the server started with).
     pub fn cert(&self) -> TestCert {
         self.state.cert.lock().unwrap().clone()
     }
+    /// The `sha256:<hex>` fingerprint of the certificate served now: what a client pins.
     pub fn fingerprint(&self) -> String {
         self.cert().fingerprint()
     }
-    /// Serve another certificate from now on (new TLS config, so no session resumes).
+    /// Serve another certificate in every handshake that starts from now on (new TLS config,
+    /// so no earlier session resumes); a handshake already under way keeps the old one.
     pub fn set_cert(&self, cert: TestCert) {
         let config = server_config(&cert, &self.state.options);
         *self.state.config.lock().unwrap() = config;

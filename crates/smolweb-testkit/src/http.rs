@@ -14,17 +14,24 @@ use tokio::net::TcpListener;
 
 /// A request as the server saw it.
 #[derive(Clone, Debug)]
+///
+/// Only the request head is parsed: a request body is neither waited for nor recorded.
 pub struct Request {
+    /// The method as sent, e.g. `GET` or `HEAD`.
     pub method: String,
     /// Path and query as sent.
     pub target: String,
+    /// Every header line in the order sent: the name as spelled by the client and the value,
+    /// both trimmed.
     pub headers: Vec<(String, String)>,
 }
 
 impl Request {
+    /// The target without its query (everything before the first `?`).
     pub fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or_default()
     }
+    /// The value of the first header called `name`, compared case-insensitively.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -36,25 +43,39 @@ impl Request {
 /// How the body is sent.
 #[derive(Clone, Debug)]
 pub enum Body {
+    /// These bytes with a matching Content-Length, sent as-is: give raw precompressed bytes
+    /// together with your own Content-Encoding header. In answer to `HEAD` only the
+    /// Content-Length is sent, not the bytes.
     Bytes(Vec<u8>),
     /// `chunk` every `interval`, `count` times, then close (no Content-Length).
     Drip {
+        /// The bytes of each write.
         chunk: Vec<u8>,
+        /// The pause after each write.
         interval: Duration,
+        /// How many writes; the body is `count` copies of `chunk`.
         count: usize,
     },
     /// Bytes until the client goes away (no Content-Length).
     Endless,
 }
 
+/// What the handler answers to one request.
+///
+/// The server adds `Connection: close` and, for [`Body::Bytes`], `Content-Length` itself; the
+/// status line's reason phrase is always `Test`.
 #[derive(Clone, Debug)]
 pub struct Reply {
+    /// The status code, written as given.
     pub status: u16,
+    /// Header lines written in this order, as given (duplicates are kept).
     pub headers: Vec<(String, String)>,
+    /// The body and how it is sent.
     pub body: Body,
 }
 
 impl Reply {
+    /// This status with a `Content-Type` header and these bytes as the body.
     pub fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Reply {
         Reply {
             status,
@@ -62,16 +83,22 @@ impl Reply {
             body: Body::Bytes(body.into()),
         }
     }
+    /// `200` with `text/html; charset=utf-8` and this page.
     pub fn html(body: &str) -> Reply {
         Reply::new(200, "text/html; charset=utf-8", body)
     }
+    /// A redirect: this status (301, 302, 307...) with `Location: <location>` and a short
+    /// text/plain body. `location` is written as given, relative or absolute.
     pub fn redirect(status: u16, location: &str) -> Reply {
         Reply::new(status, "text/plain", "moved").header("Location", location)
     }
+    /// Add one header line after those already there (an existing one of the same name is
+    /// not replaced).
     pub fn header(mut self, name: &str, value: &str) -> Reply {
         self.headers.push((name.into(), value.into()));
         self
     }
+    /// Replace the body, e.g. with a [`Body::Drip`] or [`Body::Endless`]; the headers stay.
     pub fn with_body(mut self, body: Body) -> Reply {
         self.body = body;
         self
@@ -81,13 +108,22 @@ impl Reply {
 type Handler = Arc<dyn Fn(&Request) -> Reply + Send + Sync>;
 
 /// A test certificate authority and a server certificate it issued for 127.0.0.1/localhost.
+///
+/// A client trusts [`Server::start_tls`] servers only once this CA is among its roots; each
+/// `TestCa` is a new CA, so a client trusting one does not trust another.
 pub struct TestCa {
+    /// The CA certificate (common name `smolweb test CA`) in PEM form.
     pub ca_pem: String,
+    /// The server certificate the CA issued (names `localhost` and `127.0.0.1`), in DER form.
     pub leaf: CertificateDer<'static>,
     leaf_key: PrivatePkcs8KeyDer<'static>,
 }
 
 impl TestCa {
+    /// A new CA with fresh keys and its server certificate, both with rcgen's default
+    /// validity (1975 to 4096, so they never expire during a test).
+    ///
+    /// Panics if rcgen cannot generate a key or sign a certificate.
     pub fn new() -> TestCa {
         let ca_key = rcgen::KeyPair::generate().unwrap();
         let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -110,7 +146,10 @@ impl TestCa {
         }
     }
 
-    /// Write the CA certificate as PEM into `dir` and return its path.
+    /// Write the CA certificate as PEM into `dir` (file `test-ca.pem`, replaced if present)
+    /// and return its path, e.g. for `[web] extra_root_certificates`.
+    ///
+    /// Panics if the file cannot be written.
     pub fn write_pem(&self, dir: &std::path::Path) -> PathBuf {
         let path = dir.join("test-ca.pem");
         std::fs::write(&path, &self.ca_pem).unwrap();
@@ -133,6 +172,12 @@ impl TestCa {
     }
 }
 
+/// A running HTTP server; stops accepting when dropped (connections already accepted are
+/// still answered).
+///
+/// Each connection carries one request: the server reads its head (at most 64 KiB, else the
+/// connection is dropped unrecorded), records it, calls the handler and writes the reply,
+/// then closes.
 pub struct Server {
     addr: SocketAddr,
     tls: bool,
@@ -147,12 +192,18 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Plain HTTP.
+    /// Plain HTTP on 127.0.0.1 with an ephemeral port; `handler` answers every request. It
+    /// runs on the connection's task, so it should answer at once.
+    ///
+    /// Must run inside a tokio runtime; panics if the listening socket cannot be bound.
     pub async fn start(handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Server {
         Server::spawn(Arc::new(handler), None).await
     }
 
-    /// HTTPS with a certificate issued by `ca`.
+    /// HTTPS with the server certificate issued by `ca` (TLS 1.2 or 1.3, ALPN `http/1.1`),
+    /// otherwise as [`Server::start`]. A failed handshake is not recorded.
+    ///
+    /// Must run inside a tokio runtime; panics if the listening socket cannot be bound.
     pub async fn start_tls(
         ca: &TestCa,
         handler: impl Fn(&Request) -> Reply + Send + Sync + 'static,
@@ -194,22 +245,24 @@ impl Server {
         }
     }
 
+    /// The ephemeral port the server listens on.
     pub fn port(&self) -> u16 {
         self.addr.port()
     }
 
-    /// `http(s)://127.0.0.1:PORT` + path.
+    /// `http(s)://127.0.0.1:PORT` + path (`https` for a [`Server::start_tls`] server); `path`
+    /// should start with `/` and may carry a query.
     pub fn url(&self, path: &str) -> String {
         let scheme = if self.tls { "https" } else { "http" };
         format!("{scheme}://127.0.0.1:{}{path}", self.addr.port())
     }
 
-    /// Every request seen so far.
+    /// Every request seen so far, in order (each is recorded before the handler runs).
     pub fn requests(&self) -> Vec<Request> {
         self.log.lock().unwrap().clone()
     }
 
-    /// Requests seen for this path.
+    /// How many requests were seen for this path ([`Request::path`], query ignored).
     pub fn hits(&self, path: &str) -> usize {
         self.requests().iter().filter(|r| r.path() == path).count()
     }

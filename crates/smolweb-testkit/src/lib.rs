@@ -8,6 +8,7 @@
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
+#![warn(missing_docs)]
 // Test support: a broken fixture should fail the test where it happens.
 #![allow(
     clippy::unwrap_used,
@@ -26,25 +27,41 @@ pub mod tap;
 use std::path::PathBuf;
 
 /// A temporary data directory with the store paths smolweb uses.
+///
+/// Nothing is created inside the directory until a store writes to it; the whole directory is
+/// deleted when the value is dropped, so keep it alive as long as anything uses its paths.
 pub struct TempStores {
+    /// The temporary directory itself (removed on drop). Use `dir.path()` to put other files
+    /// next to the stores, e.g. a config file or a cache.
     pub dir: tempfile::TempDir,
 }
 
 impl TempStores {
+    /// A fresh, empty temporary directory.
+    ///
+    /// Panics if the system cannot create a temporary directory.
     pub fn new() -> TempStores {
         TempStores {
             dir: tempfile::tempdir().expect("temp dir"),
         }
     }
+    /// Where the known-hosts (TOFU pins) file lives inside the directory, named as smolweb
+    /// names it. The file may not exist yet.
     pub fn known_hosts_path(&self) -> PathBuf {
         self.dir.path().join(smolweb_store::files::KNOWN_HOSTS)
     }
+    /// Where the client-certificate identities live inside the directory, named as smolweb
+    /// names it. The directory may not exist yet.
     pub fn identities_dir(&self) -> PathBuf {
         self.dir.path().join(smolweb_store::files::IDENTITIES_DIR)
     }
+    /// A known-hosts store over [`TempStores::known_hosts_path`]. Every call returns a new
+    /// handle on the same file: pins one handle saved there are read by the next one.
     pub fn known_hosts(&self) -> smolweb_store::tofu::KnownHosts {
         smolweb_store::tofu::KnownHosts::new(self.known_hosts_path())
     }
+    /// An identities store over [`TempStores::identities_dir`]; like
+    /// [`TempStores::known_hosts`], every call is a new handle on the same directory.
     pub fn identities(&self) -> smolweb_store::identity::Identities {
         smolweb_store::identity::Identities::new(self.identities_dir())
     }

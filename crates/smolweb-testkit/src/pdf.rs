@@ -23,13 +23,15 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// An empty PDF: no objects yet.
     pub fn new() -> Builder {
         Builder {
             objects: Vec::new(),
         }
     }
 
-    /// Add an object; returns its number.
+    /// Add an object (its body only: the `n 0 obj` / `endobj` wrapper is written by
+    /// [`Builder::finish`]); returns its number.
     pub fn add(&mut self, body: impl Into<Vec<u8>>) -> usize {
         self.objects.push(body.into());
         self.objects.len()
@@ -40,11 +42,15 @@ impl Builder {
         self.add(Vec::new())
     }
 
+    /// Replace the body of object `n` (a number [`Builder::add`] or [`Builder::reserve`]
+    /// returned). Panics if `n` is 0 or no such object exists yet.
     pub fn set(&mut self, n: usize, body: impl Into<Vec<u8>>) {
         self.objects[n - 1] = body.into();
     }
 
-    /// A stream object (Flate-compressed when `deflate`).
+    /// Add a stream object holding `data` (Flate-compressed when `deflate`); returns its
+    /// number. `dict` is the inside of its dictionary without `<< >>`, `/Length` and
+    /// `/Filter`, which are added here (`""` for a plain content stream).
     pub fn stream(&mut self, dict: &str, data: &[u8], deflate: bool) -> usize {
         let (data, filter) = if deflate {
             let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
@@ -60,7 +66,8 @@ impl Builder {
         self.add(body)
     }
 
-    /// The file: header, objects, xref table, trailer naming `root` (and `info`).
+    /// The file: header, objects, xref table, trailer naming `root` (and `info`) and a fixed
+    /// file identifier. The builder is left as it was.
     pub fn finish(&self, root: usize, info: Option<usize>) -> Vec<u8> {
         let mut out = b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n".to_vec();
         let mut offsets = Vec::new();
@@ -145,7 +152,9 @@ fn text_content(lines: &[&str], layout: Layout) -> String {
     c
 }
 
-/// A PDF whose pages hold these lines, with this title.
+/// A PDF whose pages hold these lines, with this title: `pages[i]` is the lines of page
+/// `i + 1`, set in 12 pt Helvetica as `layout` says, content streams Flate-compressed when
+/// `deflate`. The title (and the author `A. Writer`) go in the document information.
 pub fn text_pdf(title: &str, pages: &[&[&str]], layout: Layout, deflate: bool) -> Vec<u8> {
     let contents: Vec<String> = pages.iter().map(|p| text_content(p, layout)).collect();
     pages_pdf(Some(title), &contents, deflate, false)
@@ -196,7 +205,8 @@ pub fn image_only_pdf(pages: usize) -> Vec<u8> {
     pages_pdf(Some("Scanned"), &contents, true, true)
 }
 
-/// A text PDF that opens only with the user password `secret`.
+/// A one-page text PDF (title `Locked`) that opens only with the user password `secret`
+/// (owner password `owner`).
 pub fn encrypted_pdf() -> Vec<u8> {
     use lopdf::{Document, EncryptionState, EncryptionVersion, Permissions};
     let plain = text_pdf(
@@ -241,7 +251,9 @@ pub fn bomb_pdf(inflated: usize) -> Vec<u8> {
     b.finish(catalog, None)
 }
 
-/// A PDF whose catalog carries an array of `n` zeros (in an object stream when `objstm`).
+/// A one-page PDF whose catalog also names an array of `n` zeros. When `objstm`, the array is
+/// packed instead into a Flate-compressed object stream (the xref table lists that object
+/// as `null`), so a reader meets the weight when it unpacks object streams.
 pub fn heavy_pdf(n: usize, objstm: bool) -> Vec<u8> {
     let mut b = Builder::new();
     let catalog = b.reserve();

@@ -24,7 +24,8 @@ struct Counts {
     accepted: usize,
 }
 
-/// A running relay; stops accepting when dropped.
+/// A running relay; stops accepting when dropped. Connections already open through it keep
+/// being relayed until one side ends them.
 pub struct Tap {
     addr: SocketAddr,
     counts: Arc<Mutex<Counts>>,
@@ -38,6 +39,11 @@ impl Drop for Tap {
 }
 
 impl Tap {
+    /// Listen on 127.0.0.1 with an ephemeral port and relay every connection made there to
+    /// `upstream` (usually a test server's `addr()`). If `upstream` refuses, the client's
+    /// connection is dropped; it still counts in [`Tap::accepted`].
+    ///
+    /// Must run inside a tokio runtime; panics if the listening socket cannot be bound.
     pub async fn start(upstream: SocketAddr) -> Tap {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
@@ -60,16 +66,18 @@ impl Tap {
         Tap { addr, counts, task }
     }
 
+    /// The relay's own port on 127.0.0.1: point the client here instead of at the server.
     pub fn port(&self) -> u16 {
         self.addr.port()
     }
 
-    /// Connections open through the relay now.
+    /// Connections open through the relay now: accepted, and the client has not yet closed
+    /// its side.
     pub fn open(&self) -> usize {
         self.counts.lock().unwrap().open
     }
 
-    /// Connections accepted so far.
+    /// Connections accepted so far, open or closed (it never goes down).
     pub fn accepted(&self) -> usize {
         self.counts.lock().unwrap().accepted
     }
