@@ -160,7 +160,7 @@ pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
-use smolweb_core::url::{Scheme, Url};
+use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;
 use smolweb_net::policy::pacing::Pacer;
@@ -193,6 +193,12 @@ pub struct Approved {
     pub fingerprint: Option<String>,
 }
 
+/// The key pacing and grouping use for a host: [`normalize_host`]'s form, or the text
+/// lowercased when it is not a host (so a bad subscription still groups with itself).
+pub(crate) fn host_key(host: &str) -> String {
+    normalize_host(host).unwrap_or_else(|_| host.trim().to_ascii_lowercase())
+}
+
 /// The facade. Cheap to share behind an `Arc`; all methods take `&self`.
 pub struct Client {
     config: Config,
@@ -207,6 +213,10 @@ pub struct Client {
     cache: Cache,
     robots: RobotsCache,
     pacer: Pacer,
+    /// Paces the batches a human did not click request by request (feed refresh, save with
+    /// links) on the human face, whose `pacer` spaces nothing; on the agent face `pacer`
+    /// already spaces every request, so this one's interval is zero.
+    batch_pacer: Pacer,
     web: web::WebState,
 }
 
@@ -235,9 +245,10 @@ impl Client {
         clock: Arc<dyn Clock>,
     ) -> Result<Client, ClientError> {
         let ttl = Duration::from_secs(config.cache.ttl_seconds);
-        let interval = match face {
-            Face::Agent => Duration::from_millis(config.politeness.per_host_interval_ms),
-            Face::Human => Duration::ZERO,
+        let per_host = Duration::from_millis(config.politeness.per_host_interval_ms);
+        let (interval, batch_interval) = match face {
+            Face::Agent => (per_host, Duration::ZERO),
+            Face::Human => (Duration::ZERO, per_host),
         };
         let net = &config.network;
         let transport: Arc<dyn Transport> = Arc::new(limits::Limited::new(
@@ -259,7 +270,8 @@ impl Client {
             ),
             robots: RobotsCache::new(clock.clone()),
             web: web::WebState::new(&config, clock.clone()),
-            pacer: Pacer::new(interval, clock),
+            pacer: Pacer::new(interval, clock.clone()),
+            batch_pacer: Pacer::new(batch_interval, clock),
             transport,
             config,
             paths,
@@ -295,9 +307,24 @@ impl Client {
         OffsetDateTime::now_utc()
     }
 
-    /// When the next paced request to `host` may leave (None: now). For tests and status lines.
+    /// When the next paced request to `host` may leave (None: now), counting the pacing of
+    /// batches (feed refresh, save with links). For tests and status lines.
     pub fn next_request_slot(&self, host: &str) -> Option<Instant> {
-        self.pacer.next_slot(host)
+        let key = host_key(host);
+        let (single, batch) = (self.pacer.next_slot(host), self.batch_pacer.next_slot(&key));
+        single.max(batch)
+    }
+
+    /// Wait for the turn of `url`'s host in a batch of requests (feed refresh, save with
+    /// links): `[politeness] per_host_interval_ms` apart on both faces. Hosts are keyed by
+    /// [`host_key`].
+    async fn batch_turn(&self, url: &str) {
+        let key = feeds::host_of(url);
+        // No budget applies to a batch's own spacing (a 44 pushback is the fetch's business).
+        let _ = self
+            .batch_pacer
+            .wait_turn(&key, Duration::MAX, |_| {})
+            .await;
     }
 
     /// Wait for `host`'s paced turn (see [`Pacer::wait_turn`]), telling `waits` of a wait.
