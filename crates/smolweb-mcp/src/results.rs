@@ -9,6 +9,7 @@ use crate::params::{CertAction, TrustAction};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
+use smolweb_core::gemtext::LineKind;
 
 /// The schema of an error `code`: a string enum of every [`ErrorCode`] name (core has no
 /// schemars, so the schema is written here from `ErrorCode::ALL`, the names serde writes).
@@ -76,9 +77,13 @@ pub(crate) struct CacheMeta {
     pub cache_age_seconds: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum LineType {
+/// The schema of core's [`LineKind`] (core has no schemars). Only the schema is taken from
+/// here: values are serialized by core's own derive. serde's `remote` check makes this mirror
+/// fail to compile when core's variants change, and a test compares the names.
+#[derive(Serialize, JsonSchema)]
+#[serde(remote = "LineKind", rename_all = "lowercase")]
+#[allow(dead_code)] // read by the derives only
+pub(crate) enum LineKindSchema {
     Text,
     Link,
     Heading1,
@@ -133,7 +138,8 @@ impl TextHint {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(crate) struct LineOut {
     #[serde(rename = "type")]
-    pub(crate) line_type: LineType,
+    #[schemars(with = "LineKindSchema")]
+    pub(crate) line_type: LineKind,
     /// The line as sent, marker included.
     pub content: String,
     /// Marker stripped (headings, list items, quotes).

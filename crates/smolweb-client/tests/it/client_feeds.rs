@@ -231,21 +231,10 @@ async fn a_refresh_paces_the_feeds_of_one_host_on_the_human_face_too() {
     use smolweb_net::cache::{Clock, ManualClock};
     use std::time::{Duration, Instant};
     let server = Server::start(routes()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = Config::default();
-    config.network.allow_private_addresses = true;
-    config.network.timeout_seconds = 5;
-    config.politeness.per_host_interval_ms = 300;
-    let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
-    let net = smolweb_net::Net::new(
-        smolweb_store::tofu::KnownHosts::new(paths.known_hosts()),
-        smolweb_store::identity::Identities::new(paths.identities_dir()),
-        config.tofu.policy(),
-    );
     let clock = Arc::new(ManualClock::new());
     let t0 = clock.now();
-    let c =
-        Arc::new(Client::with_transport(config, paths, Face::Human, Arc::new(net), clock).unwrap());
+    let (c, _dir) = crate::client_gemini::paced_client(Face::Human, 300, clock);
+    let c = Arc::new(c);
     // A click is not paced on the human face.
     c.open(&server.url("/log/"), &OpenOptions::default()).await;
     assert_eq!(c.next_request_slot("127.0.0.1"), None);
