@@ -32,14 +32,20 @@ const MAX_REDIRECTS: usize = 5;
 pub enum FeedOutcome {
     /// A page that reads as a feed.
     Feed {
+        /// What was asked.
         info: RequestInfo,
+        /// The page.
         fetched: Fetched,
+        /// The page read as a feed.
         feed: Feed,
     },
     /// A page, but not a feed (`reason` says why, naming announced feeds when there are some).
     NotAFeed {
+        /// What was asked.
         info: RequestInfo,
+        /// The page.
         fetched: Fetched,
+        /// Why it is not a feed.
         reason: NotAFeed,
     },
     /// Anything but a page: input, redirect to another host, certificate, failure, error.
@@ -194,6 +200,7 @@ fn not_a_feed(page: &Page, why: &str) -> NotAFeed {
 /// Something the "subscribe" key can offer for a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// The candidate's URL.
     pub url: String,
     /// What it is known to be (None: a link that looks like a feed, not fetched yet).
     pub kind: Option<FeedKind>,

@@ -64,6 +64,7 @@ pub enum SaveFailure {
 pub struct OfflineCopy {
     /// `cached: true`, `cached_at` = when it was downloaded.
     pub fetched: Fetched,
+    /// When the copy was downloaded.
     pub fetched_at: OffsetDateTime,
     /// On the reading list.
     pub saved: bool,
