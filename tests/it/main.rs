@@ -26,6 +26,7 @@ mod mcp_guard;
 mod mcp_harness;
 mod mcp_protocol;
 mod mcp_python;
+mod mcp_schema;
 mod mcp_text_and_links;
 mod real_servers;
 mod tui_tmux;

@@ -13,36 +13,57 @@ mod web;
 pub(crate) use web::Web;
 
 #[derive(Debug, thiserror::Error)]
+/// Why the configuration could not be loaded.
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
+    /// The file could not be read.
     Io {
+        /// The file.
         path: PathBuf,
         #[source]
+        /// What the system said.
         source: std::io::Error,
     },
     /// `reason` names the line, the column and the key, never a line or a value of the file
     /// (it may be a link to a file that is not a config at all).
     #[error("invalid config {path}: {reason}")]
-    Invalid { path: PathBuf, reason: String },
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        reason: String,
+    },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// smolweb's configuration (`config.toml`), one section per field; every key has a default.
 pub struct Config {
+    /// `[network]`.
     pub network: Network,
+    /// `[politeness]`.
     pub politeness: Politeness,
+    /// `[cache]`.
     pub cache: Cache,
+    /// `[mcp]`.
     pub mcp: Mcp,
+    /// `[tofu]`.
     pub tofu: Tofu,
+    /// `[identity]`.
     pub identity: IdentityDefaults,
+    /// `[tui]`.
     pub tui: Tui,
+    /// `[feeds]`.
     pub feeds: Feeds,
+    /// `[offline]`.
     pub offline: Offline,
+    /// `[web]`.
     pub web: Web,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[network]`: limits and the address guard.
 pub struct Network {
     /// One budget for DNS + connect + TLS + transfer.
     pub timeout_seconds: u64,
@@ -82,6 +103,7 @@ impl Default for Network {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[politeness]`: how requests to one host are spaced.
 pub struct Politeness {
     /// Minimum interval between two requests to one host; 0 disables pacing.
     pub per_host_interval_ms: u64,
@@ -103,9 +125,11 @@ impl Default for Politeness {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[cache]`: the in-memory answer cache.
 pub struct Cache {
     /// Time to live of a cached body; 0 disables the cache.
     pub ttl_seconds: u64,
+    /// Most answers held.
     pub max_entries: usize,
     /// Most bytes held (raw and decoded bodies and parsed lines of every entry).
     pub max_bytes: usize,
@@ -123,9 +147,13 @@ impl Default for Cache {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[mcp]`: sizes of what the agent is given.
 pub struct Mcp {
+    /// Most characters of a rendered text block.
     pub max_rendered_chars: usize,
+    /// Most items of a Gopher menu window.
     pub max_menu_items: usize,
+    /// Fetches a batch tool runs at once.
     pub batch_concurrency: usize,
     /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
     pub max_message_bytes: usize,
@@ -144,6 +172,7 @@ impl Default for Mcp {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[tofu]`: how server certificates are trusted.
 pub struct Tofu {
     /// Accept and re-pin a new certificate when the pinned one has expired.
     pub accept_new_when_expired: bool,
@@ -164,6 +193,7 @@ impl Default for Tofu {
 }
 
 impl Tofu {
+    /// The store's TOFU policy for these settings.
     pub fn policy(&self) -> smolweb_store::tofu::TofuPolicy {
         smolweb_store::tofu::TofuPolicy {
             accept_new_when_expired: self.accept_new_when_expired,
@@ -175,6 +205,7 @@ impl Tofu {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[identity]`: defaults for new client identities.
 pub struct IdentityDefaults {
     /// Validity of new identities, in days.
     pub days: u32,
@@ -193,6 +224,7 @@ impl Default for IdentityDefaults {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[tui]`: the browser.
 pub struct Tui {
     /// Text column width (reflow); the page is centred in wider terminals.
     pub text_width: u16,
@@ -230,6 +262,7 @@ impl Default for Tui {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[feeds]`: subscriptions and refresh.
 pub struct Feeds {
     /// Opening `about:feeds` refreshes in the background when the last refresh is older.
     pub(crate) refresh_after_minutes: u64,
@@ -251,6 +284,7 @@ impl Default for Feeds {
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
+/// `[offline]`: pages kept for offline reading.
 pub struct Offline {
     /// Size bound of the offline page cache in bytes (saved pages count, and are never
     /// evicted); 0 keeps no copies of visited pages (saved pages are still kept).

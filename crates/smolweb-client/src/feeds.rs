@@ -8,7 +8,8 @@
 //! [`refresh_all`] fetches subscriptions with bounded concurrency
 //! (`[feeds] refresh_concurrency`): feeds of different hosts in parallel, feeds of one host one
 //! after another, `[politeness] per_host_interval_ms` apart (on both faces: a refresh is a
-//! batch of requests to hosts the human did not just click). A feed that fails records its
+//! batch of requests to hosts the human did not just click), each turn taken from the client's
+//! batch [`Pacer`](smolweb_net::policy::pacing::Pacer) keyed by the normalized host. A feed that fails records its
 //! error in the store and never stops the others; answers that arrive together are merged
 //! into the store in one locked rewrite. [`candidates`] is what the browser's subscribe key
 //! offers for a page.
@@ -16,12 +17,12 @@
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use smolweb_core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
 use smolweb_core::page::{Content, Page};
-use smolweb_core::url::Scheme;
+use smolweb_core::url::{Scheme, Url};
+use smolweb_net::FetchError;
 use smolweb_store::StoreError;
 use smolweb_store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Most same-host redirects followed to reach a feed.
 const MAX_REDIRECTS: usize = 5;
@@ -31,29 +32,77 @@ const MAX_REDIRECTS: usize = 5;
 pub enum FeedOutcome {
     /// A page that reads as a feed.
     Feed {
+        /// What was asked.
         info: RequestInfo,
+        /// The page.
         fetched: Fetched,
+        /// The page read as a feed.
         feed: Feed,
     },
     /// A page, but not a feed (`reason` says why, naming announced feeds when there are some).
     NotAFeed {
+        /// What was asked.
         info: RequestInfo,
+        /// The page.
         fetched: Fetched,
-        reason: String,
+        /// Why it is not a feed.
+        reason: NotAFeed,
     },
     /// Anything but a page: input, redirect to another host, certificate, failure, error.
     Other(Outcome),
 }
 
 impl FeedOutcome {
-    /// One line on why this is not a feed (None for a feed).
-    pub fn failure(&self) -> Option<String> {
+    /// Why this is not a feed (None for a feed); its message is one line.
+    pub fn failure(&self) -> Option<RefreshError> {
         match self {
             FeedOutcome::Feed { .. } => None,
-            FeedOutcome::NotAFeed { reason, .. } => Some(reason.clone()),
-            FeedOutcome::Other(o) => Some(describe(o)),
+            FeedOutcome::NotAFeed { reason, .. } => Some(RefreshError::NotAFeed(reason.clone())),
+            FeedOutcome::Other(o) => Some(RefreshError::NoPage(NoPage::of(o.clone()))),
         }
     }
+}
+
+/// Why a fetch meant to give a page (a feed, a page to save) gave none.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum NoPage {
+    /// The request failed (policy, DNS, connection, TLS, protocol, ...).
+    #[error("{}", feed::one_line(&.0.to_string()))]
+    Fetch(#[source] FetchError),
+    /// The server answered, but not with a page: input, a redirect to another host, a
+    /// certificate request or a failure status ([`describe`] words it).
+    #[error("{}", describe(.0))]
+    Answer(Box<Outcome>),
+}
+
+impl NoPage {
+    /// The reason an outcome that is not a page gives.
+    pub fn of(outcome: Outcome) -> NoPage {
+        match outcome {
+            Outcome::Error { error, .. } => NoPage::Fetch(error),
+            other => NoPage::Answer(Box::new(other)),
+        }
+    }
+}
+
+/// Why refreshing a subscription failed (the old entries are kept).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum RefreshError {
+    /// The URL gave a page that is not a feed.
+    #[error(transparent)]
+    NotAFeed(#[from] NotAFeed),
+    /// The URL gave no page.
+    #[error(transparent)]
+    NoPage(#[from] NoPage),
+    /// The subscriptions store could not record the answer.
+    #[error("cannot record the refresh: {0}")]
+    Store(#[source] Arc<StoreError>),
+    /// The blocking task writing the store failed.
+    #[error("the store task failed: {0}")]
+    StoreTask(#[source] Arc<tokio::task::JoinError>),
+    /// The task fetching the feed stopped before it answered.
+    #[error("the refresh task stopped")]
+    Stopped,
 }
 
 /// A short sentence for an outcome that is not a page.
@@ -127,6 +176,7 @@ fn html_of(page: &Page) -> std::borrow::Cow<'_, str> {
 /// Why a page is not a feed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotAFeed {
+    /// Neither a feed format nor the gemlog convention could read it (why, on one line).
     #[error("not a feed ({0})")]
     Unreadable(String),
     /// An HTML page that announces feeds (`<link rel="alternate">`): their URLs.
@@ -150,6 +200,7 @@ fn not_a_feed(page: &Page, why: &str) -> NotAFeed {
 /// Something the "subscribe" key can offer for a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// The candidate's URL.
     pub url: String,
     /// What it is known to be (None: a link that looks like a feed, not fetched yet).
     pub kind: Option<FeedKind>,
@@ -231,10 +282,10 @@ impl Client {
                     fetched,
                     feed,
                 },
-                Err(why) => FeedOutcome::NotAFeed {
+                Err(reason) => FeedOutcome::NotAFeed {
                     info,
                     fetched,
-                    reason: why.to_string(),
+                    reason,
                 },
             },
             other => FeedOutcome::Other(other),
@@ -254,7 +305,7 @@ impl Client {
         let recorded = self
             .subscriptions()
             .record(url, &fetched.refreshed, self.now());
-        fetched.into_result(recorded.map_err(|e| e.to_string()))
+        fetched.into_result(recorded.map_err(|e| RefreshError::Store(Arc::new(e))))
     }
 
     /// The fetch half of a refresh: what to merge into the store.
@@ -273,7 +324,13 @@ impl Client {
                 },
                 feed.title,
             ),
-            _ => (Refreshed::Failed(failure.clone().unwrap_or_default()), None),
+            _ => {
+                let why = failure
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                (Refreshed::Failed(why), None)
+            }
         };
         Fetch {
             url: url.to_string(),
@@ -297,14 +354,28 @@ impl Client {
 }
 
 /// What refreshing one subscription did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct FeedRefresh {
+    /// The subscription's URL.
     pub url: String,
+    /// The feed's title, when the refresh read one.
     pub title: Option<String>,
     /// Entries seen for the first time, in feed order.
     pub new_entries: Vec<StoredEntry>,
     /// Why the refresh failed (the old entries are kept).
-    pub error: Option<String>,
+    pub error: Option<RefreshError>,
+}
+
+impl FeedRefresh {
+    /// A refresh that gave nothing but its failure.
+    fn failed(url: String, error: RefreshError) -> FeedRefresh {
+        FeedRefresh {
+            url,
+            title: None,
+            new_entries: Vec::new(),
+            error: Some(error),
+        }
+    }
 }
 
 /// A fetched feed waiting to be merged into the store.
@@ -312,12 +383,12 @@ struct Fetch {
     url: String,
     refreshed: Refreshed,
     title: Option<String>,
-    failure: Option<String>,
+    failure: Option<RefreshError>,
 }
 
 impl Fetch {
     /// The refresh result once the store answered (`Err`: why it could not record).
-    fn into_result(self, recorded: Result<Vec<StoredEntry>, String>) -> FeedRefresh {
+    fn into_result(self, recorded: Result<Vec<StoredEntry>, RefreshError>) -> FeedRefresh {
         let (new_entries, error) = match recorded {
             Ok(fresh) => (fresh, self.failure),
             Err(e) => (Vec::new(), Some(e)),
@@ -342,6 +413,7 @@ pub async fn refresh_all(
     let subs = client.subscriptions().list()?;
     let total = subs.len();
     let mut by_host: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+    // Grouped by the key the batch pacer uses, so one group is one pacing queue.
     for (i, s) in subs.iter().enumerate() {
         by_host
             .entry(host_of(&s.url))
@@ -349,20 +421,19 @@ pub async fn refresh_all(
             .push((i, s.url.clone()));
     }
     let limit = client.config.feeds.refresh_concurrency.max(1);
-    let gap = Duration::from_millis(client.config.politeness.per_host_interval_ms);
     let slots = Arc::new(tokio::sync::Semaphore::new(limit));
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Fetch)>();
     let mut tasks = tokio::task::JoinSet::new();
     for (_, feeds) in by_host {
         let (client, slots, tx) = (client.clone(), slots.clone(), tx.clone());
         tasks.spawn(async move {
-            for (n, (i, url)) in feeds.into_iter().enumerate() {
-                if n > 0 && !gap.is_zero() {
-                    tokio::time::sleep(gap).await;
-                }
+            for (i, url) in feeds {
                 let Ok(_slot) = slots.acquire().await else {
                     return;
                 };
+                // The turn is taken with the slot held, so the pause is measured from the
+                // previous fetch's start, not from when it queued for a slot.
+                client.batch_turn(&url).await;
                 let _ = tx.send((i, client.fetch_for_refresh(&url).await));
             }
         });
@@ -385,14 +456,7 @@ pub async fn refresh_all(
     Ok(subs
         .into_iter()
         .zip(results)
-        .map(|(s, r)| {
-            r.unwrap_or_else(|| FeedRefresh {
-                url: s.url,
-                title: None,
-                new_entries: Vec::new(),
-                error: Some("the refresh task stopped".to_string()),
-            })
-        })
+        .map(|(s, r)| r.unwrap_or_else(|| FeedRefresh::failed(s.url, RefreshError::Stopped)))
         .collect())
 }
 
@@ -417,31 +481,27 @@ async fn record_batch(client: &Client, batch: Vec<(usize, Fetch)>) -> Vec<(usize
             .map(|((i, f), fresh)| (i, f.into_result(Ok(fresh))))
             .collect(),
         Ok((batch, Err(e))) => {
-            let message = e.to_string();
+            let e = Arc::new(e);
             batch
                 .into_iter()
-                .map(|(i, f)| (i, f.into_result(Err(message.clone()))))
+                .map(|(i, f)| (i, f.into_result(Err(RefreshError::Store(e.clone())))))
                 .collect()
         }
-        Err(e) => keys
-            .into_iter()
-            .map(|(i, url)| {
-                let r = FeedRefresh {
-                    url,
-                    title: None,
-                    new_entries: Vec::new(),
-                    error: Some(format!("the store task failed: {e}")),
-                };
-                (i, r)
-            })
-            .collect(),
+        Err(e) => {
+            let e = Arc::new(e);
+            keys.into_iter()
+                .map(|(i, url)| {
+                    (
+                        i,
+                        FeedRefresh::failed(url, RefreshError::StoreTask(e.clone())),
+                    )
+                })
+                .collect()
+        }
     }
 }
 
-/// The host part of a URL for grouping (the whole string when it has none).
-fn host_of(url: &str) -> String {
-    url.split_once("://")
-        .map(|(_, rest)| rest.split(['/', '?', '#']).next().unwrap_or(rest))
-        .unwrap_or(url)
-        .to_ascii_lowercase()
+/// The pacing key of a URL's host (the whole string, lowercased, when it does not parse).
+pub(crate) fn host_of(url: &str) -> String {
+    Url::parse(url).map_or_else(|_| super::host_key(url), |u| super::host_key(u.host()))
 }

@@ -18,6 +18,8 @@
 //! honours robots.txt only with `tui_respect_robots`, and is not paced (a 44 SLOW DOWN is still
 //! honoured on both faces).
 
+#![deny(missing_docs)]
+
 use smolweb_core::page::Page;
 use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
 use std::sync::Arc;
@@ -26,7 +28,9 @@ use time::OffsetDateTime;
 /// Which face is asking: decides defaults (private addresses, robots, body cap, identities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Face {
+    /// The browser: a person at the keyboard.
     Human,
+    /// The MCP server: an agent asks, with the safety defaults.
     Agent,
 }
 
@@ -39,6 +43,7 @@ pub struct OpenOptions {
     pub search: Option<String>,
     /// Skip the cache read, drop held windows, store the fresh answer.
     pub refresh: bool,
+    /// Which client identity to present (none, the scope's, or one named).
     pub identity: IdentityChoice,
     /// Accept this changed certificate fingerprint once (human "trust once").
     pub trust_once: Option<String>,
@@ -55,12 +60,15 @@ pub struct OpenOptions {
 pub struct RequestInfo {
     /// The URL without its query.
     pub url: String,
+    /// The host asked.
     pub host: String,
+    /// The port asked (the scheme's default when the URL gave none).
     pub port: u16,
     /// Gemini: the path.
     pub path: Option<String>,
     /// Gopher: item type and selector.
     pub item_type: Option<char>,
+    /// Gopher: the selector.
     pub selector: Option<String>,
     /// Gemini: a query was sent.
     pub has_query: bool,
@@ -68,6 +76,7 @@ pub struct RequestInfo {
     pub search_ignored: bool,
     /// When the request was sent (None when refused before sending).
     pub timestamp: Option<OffsetDateTime>,
+    /// TLS details of the connection (Gemini and https).
     pub tls: Option<TlsInfo>,
     /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
     pub web: Option<smolweb_core::webtext::Shown>,
@@ -76,12 +85,16 @@ pub struct RequestInfo {
 /// A page, fresh or from the cache.
 #[derive(Clone, Debug)]
 pub struct Fetched {
+    /// The page.
     pub page: Arc<Page>,
+    /// True when answered from the cache (no new request).
     pub cached: bool,
+    /// When the cached answer was downloaded.
     pub cached_at: Option<OffsetDateTime>,
 }
 
 impl Fetched {
+    /// Age of the cached answer at `now`, in seconds (None for a fresh one).
     pub fn cache_age_seconds(&self, now: OffsetDateTime) -> Option<f64> {
         self.cached_at
             .filter(|_| self.cached)
@@ -90,49 +103,68 @@ impl Fetched {
 }
 
 #[derive(Clone, Debug)]
+/// What opening a URL gave: a page, a capsule's other answers, or why there is none.
 pub enum Outcome {
+    /// A page (2x, a Gopher item, a web page, an about: page).
     Page {
+        /// What was asked.
         info: RequestInfo,
+        /// The page.
         fetched: Fetched,
     },
     /// 10/11.
     Input {
+        /// What was asked.
         info: RequestInfo,
+        /// The capsule's prompt (untrusted text).
         prompt: String,
+        /// True for 11: the answer is secret.
         sensitive: bool,
     },
     /// 30/31 (not followed).
     Redirect {
+        /// What was asked.
         info: RequestInfo,
         /// Absolute, resolved against the request URL.
         target: String,
+        /// True for 31.
         permanent: bool,
+        /// The target is on another host.
         cross_host: bool,
         /// The target's scheme ("gemini", "gopher", "https", ...).
         scheme: String,
     },
     /// 60/61/62.
     Certificate {
+        /// What was asked.
         info: RequestInfo,
+        /// The status (60, 61 or 62).
         status: u8,
+        /// The capsule's text (untrusted).
         message: String,
     },
     /// 4x/5x from the capsule.
     Failure {
+        /// What was asked.
         info: RequestInfo,
+        /// The status (40-59).
         status: u8,
+        /// The capsule's meta text (untrusted).
         meta: String,
         /// Seconds to wait for 44.
         retry_after_seconds: Option<u64>,
     },
     /// We could not get an answer (or refused to ask).
     Error {
+        /// What was asked.
         info: RequestInfo,
+        /// Why.
         error: FetchError,
     },
 }
 
 impl Outcome {
+    /// What was asked, whatever the outcome.
     pub fn info(&self) -> &RequestInfo {
         match self {
             Outcome::Page { info, .. }
@@ -160,7 +192,7 @@ pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
-use smolweb_core::url::{Scheme, Url};
+use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;
 use smolweb_net::policy::pacing::Pacer;
@@ -176,21 +208,31 @@ use std::time::{Duration, Instant};
 use transport::Transport;
 
 #[derive(Debug, thiserror::Error)]
+/// Why a client could not be built.
 pub enum ClientError {
     #[error(transparent)]
+    /// The data directory could not be made or read.
     Store(#[from] StoreError),
     #[error("{0}")]
+    /// Something else in the setup failed (the sentence says what).
     Setup(String),
 }
 
 /// What approving a pending request did.
 #[derive(Clone, Debug)]
 pub struct Approved {
+    /// The request, now approved (or performed).
     pub approval: Approval,
     /// One sentence for the human.
     pub message: String,
     /// The fingerprint created, pinned or removed.
     pub fingerprint: Option<String>,
+}
+
+/// The key pacing and grouping use for a host: [`normalize_host`]'s form, or the text
+/// lowercased when it is not a host (so a bad subscription still groups with itself).
+pub(crate) fn host_key(host: &str) -> String {
+    normalize_host(host).unwrap_or_else(|_| host.trim().to_ascii_lowercase())
 }
 
 /// The facade. Cheap to share behind an `Arc`; all methods take `&self`.
@@ -207,6 +249,10 @@ pub struct Client {
     cache: Cache,
     robots: RobotsCache,
     pacer: Pacer,
+    /// Paces the batches a human did not click request by request (feed refresh, save with
+    /// links) on the human face, whose `pacer` spaces nothing; on the agent face `pacer`
+    /// already spaces every request, so this one's interval is zero.
+    batch_pacer: Pacer,
     web: web::WebState,
 }
 
@@ -235,9 +281,10 @@ impl Client {
         clock: Arc<dyn Clock>,
     ) -> Result<Client, ClientError> {
         let ttl = Duration::from_secs(config.cache.ttl_seconds);
-        let interval = match face {
-            Face::Agent => Duration::from_millis(config.politeness.per_host_interval_ms),
-            Face::Human => Duration::ZERO,
+        let per_host = Duration::from_millis(config.politeness.per_host_interval_ms);
+        let (interval, batch_interval) = match face {
+            Face::Agent => (per_host, Duration::ZERO),
+            Face::Human => (Duration::ZERO, per_host),
         };
         let net = &config.network;
         let transport: Arc<dyn Transport> = Arc::new(limits::Limited::new(
@@ -259,34 +306,43 @@ impl Client {
             ),
             robots: RobotsCache::new(clock.clone()),
             web: web::WebState::new(&config, clock.clone()),
-            pacer: Pacer::new(interval, clock),
+            pacer: Pacer::new(interval, clock.clone()),
+            batch_pacer: Pacer::new(batch_interval, clock),
             transport,
             config,
             paths,
             face,
         })
     }
+    /// The configuration the client was built with.
     pub fn config(&self) -> &Config {
         &self.config
     }
+    /// The data, cache and config paths.
     pub fn paths(&self) -> &Paths {
         &self.paths
     }
+    /// Which face this client serves.
     pub fn face(&self) -> Face {
         self.face
     }
+    /// The pinned server certificates (TOFU).
     pub fn known_hosts(&self) -> &KnownHosts {
         &self.known_hosts
     }
+    /// The client identities.
     pub fn identities(&self) -> &Identities {
         &self.identities
     }
+    /// Pending and decided approval requests.
     pub fn approvals(&self) -> &Approvals {
         &self.approvals
     }
+    /// The bookmarks.
     pub fn bookmarks(&self) -> &Bookmarks {
         &self.bookmarks
     }
+    /// The history of visits.
     pub fn history(&self) -> &History {
         &self.history
     }
@@ -295,9 +351,24 @@ impl Client {
         OffsetDateTime::now_utc()
     }
 
-    /// When the next paced request to `host` may leave (None: now). For tests and status lines.
+    /// When the next paced request to `host` may leave (None: now), counting the pacing of
+    /// batches (feed refresh, save with links). For tests and status lines.
     pub fn next_request_slot(&self, host: &str) -> Option<Instant> {
-        self.pacer.next_slot(host)
+        let key = host_key(host);
+        let (single, batch) = (self.pacer.next_slot(host), self.batch_pacer.next_slot(&key));
+        single.max(batch)
+    }
+
+    /// Wait for the turn of `url`'s host in a batch of requests (feed refresh, save with
+    /// links): `[politeness] per_host_interval_ms` apart on both faces. Hosts are keyed by
+    /// [`host_key`].
+    async fn batch_turn(&self, url: &str) {
+        let key = feeds::host_of(url);
+        // No budget applies to a batch's own spacing (a 44 pushback is the fetch's business).
+        let _ = self
+            .batch_pacer
+            .wait_turn(&key, Duration::MAX, |_| {})
+            .await;
     }
 
     /// Wait for `host`'s paced turn (see [`Pacer::wait_turn`]), telling `waits` of a wait.

@@ -14,6 +14,7 @@
 //! (gemtext parsed, menus parsed, charsets decoded) and marks it `cached: true` with
 //! `cached_at` = when it was downloaded, so a face can say how old it is.
 
+use super::feeds::NoPage;
 use super::{Client, Face, Fetched, OpenOptions, Outcome};
 use smolweb_core::page::{Content, Page};
 use smolweb_core::response::parse_mime;
@@ -30,11 +31,32 @@ pub const MAX_SAVED_LINKS: usize = 50;
 /// Why an offline operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum OfflineError {
+    /// The offline store could not be read or written.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The page could not be fetched or may not be kept (the reason is for the human).
     #[error("{url} was not saved: {reason}")]
-    NotSaved { url: String, reason: String },
+    NotSaved {
+        /// The URL asked for.
+        url: String,
+        /// Why it was not saved.
+        #[source]
+        reason: SaveFailure,
+    },
+}
+
+/// Why one page was not saved for offline reading.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveFailure {
+    /// The rules refuse to keep this page (see [`Client::offline_refusal`]).
+    #[error("{0}")]
+    Refused(&'static str),
+    /// The fetch gave no page.
+    #[error(transparent)]
+    NoPage(#[from] NoPage),
+    /// The offline store could not write the copy.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// A page read from the offline copy.
@@ -42,6 +64,7 @@ pub enum OfflineError {
 pub struct OfflineCopy {
     /// `cached: true`, `cached_at` = when it was downloaded.
     pub fetched: Fetched,
+    /// When the copy was downloaded.
     pub fetched_at: OffsetDateTime,
     /// On the reading list.
     pub saved: bool,
@@ -55,12 +78,12 @@ impl OfflineCopy {
 }
 
 /// What "save for offline" did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct SaveReport {
     /// URLs saved (the page first, then its same-capsule links).
     pub saved: Vec<String>,
     /// Links that could not be fetched or kept, with why.
-    pub failed: Vec<(String, String)>,
+    pub failed: Vec<(String, SaveFailure)>,
 }
 
 /// True for failures where an offline copy is worth offering: the network did not answer
@@ -228,7 +251,8 @@ impl Client {
 
     /// Put a page on the reading list: fetch it (same-host redirects followed) and keep it out
     /// of eviction; with `with_links`, also the pages of the same capsule (scheme, host, port)
-    /// it links to, one level, at most [`MAX_SAVED_LINKS`], paced like a feed refresh.
+    /// it links to, one level, at most [`MAX_SAVED_LINKS`], each fetch taking its turn from the
+    /// same batch pacer as a feed refresh.
     pub async fn save_for_offline(
         &self,
         url: &str,
@@ -248,11 +272,7 @@ impl Client {
         if !with_links {
             return Ok(report);
         }
-        let gap = std::time::Duration::from_millis(self.config.politeness.per_host_interval_ms);
-        for (n, link) in same_capsule_links(&page).into_iter().enumerate() {
-            if n > 0 && !gap.is_zero() {
-                tokio::time::sleep(gap).await;
-            }
+        for link in same_capsule_links(&page) {
             match self.save_one(&link).await {
                 Ok(p) => report.saved.push(p.url.to_string()),
                 Err(why) => report.failed.push((link, why)),
@@ -261,25 +281,25 @@ impl Client {
         Ok(report)
     }
 
-    async fn save_one(&self, url: &str) -> Result<Arc<Page>, String> {
+    async fn save_one(&self, url: &str) -> Result<Arc<Page>, SaveFailure> {
         let opts = OpenOptions::default();
+        self.batch_turn(url).await;
         let (outcome, _) = self.open_following(url, &opts, 5).await;
         if let Some(why) = self.offline_refusal(&opts, &outcome, true) {
-            return Err(match &outcome {
-                Outcome::Page { .. } => why.to_string(),
-                other => super::feeds::describe(other),
+            return Err(match outcome {
+                Outcome::Page { .. } => SaveFailure::Refused(why),
+                other => NoPage::of(other).into(),
             });
         }
         let Outcome::Page { fetched, .. } = outcome else {
-            return Err("only pages are kept".to_string());
+            return Err(SaveFailure::Refused("only pages are kept"));
         };
         let fetched_at = if fetched.cached {
             fetched.cached_at
         } else {
             None
         };
-        self.store_offline(&fetched.page, fetched_at, true)
-            .map_err(|e| e.to_string())?;
+        self.store_offline(&fetched.page, fetched_at, true)?;
         Ok(fetched.page)
     }
 

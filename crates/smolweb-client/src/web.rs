@@ -36,8 +36,11 @@ use tokio::time::Instant;
 /// What to fetch and how to convert it.
 #[derive(Clone, Debug, Default)]
 pub struct WebQuery {
+    /// The http(s) URL.
     pub url: String,
+    /// Markdown or the text as sent.
     pub format: WebFormat,
+    /// Which part of an HTML page is kept.
     pub extract: Extract,
     /// Lowers the face's body cap for this call (never raises it).
     pub max_bytes: Option<u64>,
@@ -46,7 +49,9 @@ pub struct WebQuery {
 /// A page, fresh or held.
 #[derive(Clone, Debug)]
 pub struct WebFetched {
+    /// The converted page.
     pub page: Arc<WebPage>,
+    /// True when served from the held copy (no new request).
     pub from_cache: bool,
 }
 

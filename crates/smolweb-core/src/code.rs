@@ -10,144 +10,96 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One code of the contract (Gemini/Gopher list, then the web list).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
+/// Declares [`ErrorCode`] from one list of `Variant = "CONTRACT_NAME"` lines, and derives
+/// [`ErrorCode::ALL`] and [`ErrorCode::as_str`] from it, so the three can never disagree.
+/// serde's name is the same literal.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal,)+) => {
+        /// One code of the contract (Gemini/Gopher list, then the web list).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)+
+        }
+
+        impl ErrorCode {
+            /// Every code, in contract order.
+            pub const ALL: [ErrorCode; [$($name),+].len()] = [$(ErrorCode::$variant,)+];
+
+            /// The contract name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $name,)+
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
     /// The request itself is invalid.
-    InvalidRequest,
+    InvalidRequest = "INVALID_REQUEST",
     /// A Gopher item of a type that cannot be fetched (telnet and CSO sessions).
-    NotFetchable,
+    NotFetchable = "NOT_FETCHABLE",
     /// The destination host is blocked.
-    Blocked,
+    Blocked = "BLOCKED",
     /// The host's robots.txt disallows the path.
-    BlockedByRobots,
+    BlockedByRobots = "BLOCKED_BY_ROBOTS",
     /// The host's robots.txt is temporarily unavailable.
-    RobotsUnavailable,
+    RobotsUnavailable = "ROBOTS_UNAVAILABLE",
     /// The host name could not be resolved.
-    DnsError,
+    DnsError = "DNS_ERROR",
     /// The connection to the host could not be made.
-    ConnectionError,
+    ConnectionError = "CONNECTION_ERROR",
     /// The request took longer than its time limit.
-    Timeout,
+    Timeout = "TIMEOUT",
     /// The TLS handshake or connection failed.
-    TlsError,
+    TlsError = "TLS_ERROR",
     /// The server's answer breaks the protocol.
-    ProtocolError,
+    ProtocolError = "PROTOCOL_ERROR",
     /// The response is larger than the size limit.
-    ResponseTooLarge,
+    ResponseTooLarge = "RESPONSE_TOO_LARGE",
     /// A capsule's temporary failure (a Gemini 4x status other than 44).
-    TemporaryError,
+    TemporaryError = "TEMPORARY_ERROR",
     /// A capsule's permanent failure (a Gemini 5x status).
-    PermanentError,
+    PermanentError = "PERMANENT_ERROR",
     /// The host asks to wait before the next request (Gemini status 44).
-    SlowDown,
+    SlowDown = "SLOW_DOWN",
     /// The host's certificate differs from the one pinned for it.
-    CertificateChanged,
+    CertificateChanged = "CERTIFICATE_CHANGED",
     /// The host's certificate has expired.
-    CertificateExpired,
+    CertificateExpired = "CERTIFICATE_EXPIRED",
     /// The host's certificate is not valid yet.
-    CertificateNotYetValid,
+    CertificateNotYetValid = "CERTIFICATE_NOT_YET_VALID",
     /// The certificate store is unavailable.
-    CertificateStoreUnavailable,
+    CertificateStoreUnavailable = "CERTIFICATE_STORE_UNAVAILABLE",
     /// The server refused the client certificate.
-    ClientCertRefused,
+    ClientCertRefused = "CLIENT_CERT_REFUSED",
     /// The fingerprint given does not match the identity or pinned certificate it names.
-    FingerprintMismatch,
+    FingerprintMismatch = "FINGERPRINT_MISMATCH",
     /// An identity already exists for that scope.
-    CertificateExists,
+    CertificateExists = "CERTIFICATE_EXISTS",
     /// The user declined the change asked for.
-    UserDeclined,
+    UserDeclined = "USER_DECLINED",
     /// A failure inside smolweb itself.
-    InternalError,
+    InternalError = "INTERNAL_ERROR",
     // The web list (`fetch_url`); TIMEOUT and INTERNAL_ERROR are shared with the list above.
     /// The `fetch_url` input is invalid.
-    InvalidInput,
+    InvalidInput = "INVALID_INPUT",
     /// The guard, robots.txt or a redirect rule refused the request.
-    PolicyRejected,
+    PolicyRejected = "POLICY_REJECTED",
     /// The host name could not be resolved (web).
-    DnsResolutionFailed,
+    DnsResolutionFailed = "DNS_RESOLUTION_FAILED",
     /// The connection to the host could not be made (web).
-    ConnectionFailed,
+    ConnectionFailed = "CONNECTION_FAILED",
     /// A redirect could not be followed.
-    RedirectFailed,
+    RedirectFailed = "REDIRECT_FAILED",
     /// The web server's answer is malformed, or its status is an error.
-    InvalidResponse,
+    InvalidResponse = "INVALID_RESPONSE",
     /// The content type cannot be turned into text (including an unreadable PDF).
-    UnsupportedContentType,
+    UnsupportedContentType = "UNSUPPORTED_CONTENT_TYPE",
 }
 
 impl ErrorCode {
-    /// Every code, in contract order.
-    pub const ALL: [ErrorCode; 30] = [
-        ErrorCode::InvalidRequest,
-        ErrorCode::NotFetchable,
-        ErrorCode::Blocked,
-        ErrorCode::BlockedByRobots,
-        ErrorCode::RobotsUnavailable,
-        ErrorCode::DnsError,
-        ErrorCode::ConnectionError,
-        ErrorCode::Timeout,
-        ErrorCode::TlsError,
-        ErrorCode::ProtocolError,
-        ErrorCode::ResponseTooLarge,
-        ErrorCode::TemporaryError,
-        ErrorCode::PermanentError,
-        ErrorCode::SlowDown,
-        ErrorCode::CertificateChanged,
-        ErrorCode::CertificateExpired,
-        ErrorCode::CertificateNotYetValid,
-        ErrorCode::CertificateStoreUnavailable,
-        ErrorCode::ClientCertRefused,
-        ErrorCode::FingerprintMismatch,
-        ErrorCode::CertificateExists,
-        ErrorCode::UserDeclined,
-        ErrorCode::InternalError,
-        ErrorCode::InvalidInput,
-        ErrorCode::PolicyRejected,
-        ErrorCode::DnsResolutionFailed,
-        ErrorCode::ConnectionFailed,
-        ErrorCode::RedirectFailed,
-        ErrorCode::InvalidResponse,
-        ErrorCode::UnsupportedContentType,
-    ];
-
-    /// The contract name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidRequest => "INVALID_REQUEST",
-            ErrorCode::NotFetchable => "NOT_FETCHABLE",
-            ErrorCode::Blocked => "BLOCKED",
-            ErrorCode::BlockedByRobots => "BLOCKED_BY_ROBOTS",
-            ErrorCode::RobotsUnavailable => "ROBOTS_UNAVAILABLE",
-            ErrorCode::DnsError => "DNS_ERROR",
-            ErrorCode::ConnectionError => "CONNECTION_ERROR",
-            ErrorCode::Timeout => "TIMEOUT",
-            ErrorCode::TlsError => "TLS_ERROR",
-            ErrorCode::ProtocolError => "PROTOCOL_ERROR",
-            ErrorCode::ResponseTooLarge => "RESPONSE_TOO_LARGE",
-            ErrorCode::TemporaryError => "TEMPORARY_ERROR",
-            ErrorCode::PermanentError => "PERMANENT_ERROR",
-            ErrorCode::SlowDown => "SLOW_DOWN",
-            ErrorCode::CertificateChanged => "CERTIFICATE_CHANGED",
-            ErrorCode::CertificateExpired => "CERTIFICATE_EXPIRED",
-            ErrorCode::CertificateNotYetValid => "CERTIFICATE_NOT_YET_VALID",
-            ErrorCode::CertificateStoreUnavailable => "CERTIFICATE_STORE_UNAVAILABLE",
-            ErrorCode::ClientCertRefused => "CLIENT_CERT_REFUSED",
-            ErrorCode::FingerprintMismatch => "FINGERPRINT_MISMATCH",
-            ErrorCode::CertificateExists => "CERTIFICATE_EXISTS",
-            ErrorCode::UserDeclined => "USER_DECLINED",
-            ErrorCode::InternalError => "INTERNAL_ERROR",
-            ErrorCode::InvalidInput => "INVALID_INPUT",
-            ErrorCode::PolicyRejected => "POLICY_REJECTED",
-            ErrorCode::DnsResolutionFailed => "DNS_RESOLUTION_FAILED",
-            ErrorCode::ConnectionFailed => "CONNECTION_FAILED",
-            ErrorCode::RedirectFailed => "REDIRECT_FAILED",
-            ErrorCode::InvalidResponse => "INVALID_RESPONSE",
-            ErrorCode::UnsupportedContentType => "UNSUPPORTED_CONTENT_TYPE",
-        }
-    }
-
     /// May the same request succeed when tried again later (the default for this code)?
     pub const fn retryable(self) -> bool {
         matches!(

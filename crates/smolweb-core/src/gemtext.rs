@@ -12,8 +12,10 @@ use crate::url::Url;
 
 mod lang;
 
-/// What kind of gemtext line a line is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What kind of gemtext line a line is. Serialized as [`LineKind::as_str`] (the MCP
+/// contract's `type` of a line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LineKind {
     /// A plain text line (also a `=>` line without a URL).
     Text,

@@ -16,7 +16,9 @@ use serde_json::Value;
 /// Why arguments do not match: the field (a path such as `urls[2]`) and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
+    /// The field, as a path (`url`, `urls[2]`; empty for the arguments as a whole).
     pub field: String,
+    /// What is wrong with it, naming the bound for a range.
     pub message: String,
 }
 

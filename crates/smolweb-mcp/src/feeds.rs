@@ -221,7 +221,7 @@ pub(crate) async fn feed_fetch(client: &Client, p: &FeedFetchParams) -> FeedResu
         FeedOutcome::NotAFeed { info, reason, .. } => error(
             outcome::request_info(&info, family),
             ErrorCode::InvalidRequest,
-            reason,
+            reason.to_string(),
         ),
         FeedOutcome::Other(o) => other_error(family, &o),
     }

@@ -12,6 +12,8 @@
 //! is dropped).
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
+#![warn(missing_docs)]
+
 mod args;
 mod ask;
 mod call;

@@ -163,16 +163,22 @@ fn filter_info(host: Option<&str>) -> RequestInfoOut {
     store_info(None, host.map(str::trim).filter(|h| !h.is_empty()), None)
 }
 
-fn cert_base(action: &str, scope: &Scope) -> CertUpdateOut {
+fn cert_base(action: CertAction, scope: &Scope) -> CertUpdateOut {
     let mut request_info = store_info(Some(scope.url()), Some(&scope.host), Some(scope.port));
     request_info.path = Some(scope.path.clone());
     CertUpdateOut {
         request_info: Box::new(request_info),
-        action: action.into(),
+        action,
         host: scope.host.clone(),
         port: scope.port,
         path: scope.path.clone(),
-        ..CertUpdateOut::default()
+        fingerprint: None,
+        expires: None,
+        changed: false,
+        message: String::new(),
+        pending: false,
+        approval_id: None,
+        next_step: None,
     }
 }
 
@@ -201,7 +207,7 @@ impl Gated for CertUpdateOut {
         self.changed = true;
         self.message = done.message;
         self.fingerprint = done.fingerprint.clone();
-        if self.action == "create" {
+        if self.action == CertAction::Create {
             self.expires = done
                 .fingerprint
                 .and_then(|fp| client.identities().get(&fp).ok().flatten())
@@ -277,7 +283,7 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
                 scope: scope.clone(),
                 name: scope.host.clone(),
             };
-            ("create", req, q)
+            (CertAction::Create, req, q)
         }
         CertAction::Remove => {
             let raw = p.fingerprint.as_deref().ok_or_else(|| {
@@ -297,7 +303,7 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
             match (by_fp, at_scope) {
                 (Some(i), _) if i.scope == scope => {}
                 (None, None) => {
-                    let mut out = cert_base("remove", &scope);
+                    let mut out = cert_base(CertAction::Remove, &scope);
                     out.fingerprint = Some(fp);
                     out.message = format!("no identity exists for {}; nothing to do", scope.url());
                     return Ok(Plan::Nothing(out));
@@ -318,12 +324,12 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
                 fingerprint: fp,
                 scope: scope.clone(),
             };
-            ("remove", req, q)
+            (CertAction::Remove, req, q)
         }
     };
     let digest = digest(&[
         "gemini_client_cert_update",
-        action,
+        action.as_str(),
         &scope.url(),
         p.fingerprint.as_deref().unwrap_or(""),
     ]);
@@ -381,13 +387,17 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
     let name = c.client_name();
     let mut out = TrustUpdateOut {
         request_info: Box::new(store_info(None, Some(&host), Some(port))),
+        action: p.action,
         host: host.clone(),
         port,
-        ..TrustUpdateOut::default()
+        changed: false,
+        message: String::new(),
+        pending: false,
+        approval_id: None,
+        next_step: None,
     };
     let (request, question) = match p.action {
         TrustAction::Pin => {
-            out.action = "pin".into();
             let fp = fp.ok_or_else(|| err(ErrorCode::InvalidRequest, "pin needs a fingerprint"))?;
             if pin.as_ref().is_some_and(|p| p.fingerprint == fp) {
                 out.message = format!("{fp} is already pinned for {host}:{port}");
@@ -408,7 +418,6 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
             )
         }
         TrustAction::Remove => {
-            out.action = "remove".into();
             let Some(pin) = pin else {
                 out.message = format!("no certificate is pinned for {host}:{port}; nothing to do");
                 return Ok(Plan::Nothing(out));
@@ -437,7 +446,7 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
     };
     let digest = digest(&[
         "gemini_trust_update",
-        &out.action,
+        out.action.as_str(),
         &host,
         &port.to_string(),
         p.fingerprint.as_deref().unwrap_or(""),

@@ -81,19 +81,6 @@ pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
     }
 }
 
-fn line_type(kind: LineKind) -> LineType {
-    match kind {
-        LineKind::Text => LineType::Text,
-        LineKind::Link => LineType::Link,
-        LineKind::Heading1 => LineType::Heading1,
-        LineKind::Heading2 => LineType::Heading2,
-        LineKind::Heading3 => LineType::Heading3,
-        LineKind::List => LineType::List,
-        LineKind::Quote => LineType::Quote,
-        LineKind::Preformat => LineType::Preformat,
-    }
-}
-
 pub(crate) fn line_out(l: &Line) -> LineOut {
     let keeps_text = matches!(
         l.kind,
@@ -105,7 +92,7 @@ pub(crate) fn line_out(l: &Line) -> LineOut {
     );
     let opening = l.fence.as_ref().filter(|f| f.opening);
     LineOut {
-        line_type: line_type(l.kind),
+        line_type: l.kind,
         content: l.content.clone(),
         text: if keeps_text { l.text.clone() } else { None },
         level: l.level(),

@@ -4,7 +4,7 @@
 //! call that skips the check (in-process) gets an `INVALID_REQUEST` result, never a panic.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub(crate) struct GeminiFetchParams {
@@ -60,11 +60,30 @@ pub(crate) struct HostFilter {
     pub host: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+/// What `gemini_client_cert_update` does (asked in the call, repeated in its result):
+/// `create` a new identity for the scope, or `remove` one.
+// No variant docs, so the schema stays a plain string `enum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum CertAction {
     Create,
     Remove,
+}
+
+impl CertAction {
+    /// The serialized name (`create`, `remove`).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            CertAction::Create => "create",
+            CertAction::Remove => "remove",
+        }
+    }
+}
+
+impl std::fmt::Display for CertAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -78,11 +97,30 @@ pub(crate) struct CertUpdateParams {
     pub fingerprint: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+/// What `gemini_trust_update` does (asked in the call, repeated in its result): `pin` a
+/// certificate fingerprint for the host, or `remove` the pin.
+// No variant docs, so the schema stays a plain string `enum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum TrustAction {
     Pin,
     Remove,
+}
+
+impl TrustAction {
+    /// The serialized name (`pin`, `remove`).
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            TrustAction::Pin => "pin",
+            TrustAction::Remove => "remove",
+        }
+    }
+}
+
+impl std::fmt::Display for TrustAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]

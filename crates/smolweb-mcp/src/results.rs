@@ -5,9 +5,18 @@
 //! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
 //! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
 
-use schemars::JsonSchema;
+use crate::params::{CertAction, TrustAction};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
+use smolweb_core::gemtext::LineKind;
+
+/// The schema of an error `code`: a string enum of every [`ErrorCode`] name (core has no
+/// schemars, so the schema is written here from `ErrorCode::ALL`, the names serde writes).
+pub(crate) fn error_code_schema(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    json_schema!({ "type": "string", "enum": names })
+}
 
 /// What was asked and how it went; only keys that applied. Never a query string.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
@@ -68,9 +77,13 @@ pub(crate) struct CacheMeta {
     pub cache_age_seconds: Option<f64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum LineType {
+/// The schema of core's [`LineKind`] (core has no schemars). Only the schema is taken from
+/// here: values are serialized by core's own derive. serde's `remote` check makes this mirror
+/// fail to compile when core's variants change, and a test compares the names.
+#[derive(Serialize, JsonSchema)]
+#[serde(remote = "LineKind", rename_all = "lowercase")]
+#[allow(dead_code)] // read by the derives only
+pub(crate) enum LineKindSchema {
     Text,
     Link,
     Heading1,
@@ -125,7 +138,8 @@ impl TextHint {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(crate) struct LineOut {
     #[serde(rename = "type")]
-    pub(crate) line_type: LineType,
+    #[schemars(with = "LineKindSchema")]
+    pub(crate) line_type: LineKind,
     /// The line as sent, marker included.
     pub content: String,
     /// Marker stripped (headings, list items, quotes).
@@ -255,7 +269,7 @@ pub(crate) struct CertificateOut {
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct ErrorBody {
     /// One of the contract's error codes (e.g. `INVALID_REQUEST`).
-    #[schemars(with = "String")]
+    #[schemars(schema_with = "error_code_schema")]
     pub code: ErrorCode,
     pub message: String,
     /// May the same request succeed later?
@@ -409,10 +423,10 @@ pub(crate) struct CertListOut {
     pub warnings: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct CertUpdateOut {
     pub request_info: Box<RequestInfoOut>,
-    pub action: String,
+    pub action: CertAction,
     pub host: String,
     pub port: u16,
     pub path: String,
@@ -446,10 +460,10 @@ pub(crate) struct TrustListOut {
     pub entries: Vec<TrustEntry>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub(crate) struct TrustUpdateOut {
     pub request_info: Box<RequestInfoOut>,
-    pub action: String,
+    pub action: TrustAction,
     pub host: String,
     pub port: u16,
     pub changed: bool,

@@ -139,4 +139,44 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn line_types_are_cores_line_kinds_by_name() {
+        use smolweb_core::gemtext::LineKind;
+        let kinds = [
+            LineKind::Text,
+            LineKind::Link,
+            LineKind::Heading1,
+            LineKind::Heading2,
+            LineKind::Heading3,
+            LineKind::List,
+            LineKind::Quote,
+            LineKind::Preformat,
+        ];
+        let s = output::<GeminiResult>();
+        let defs = s["$defs"].as_object().unwrap();
+        let line = &defs["LineOut"]["properties"]["type"];
+        let name = line["$ref"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("#/$defs/");
+        let published: Vec<&str> = defs[name]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let sent: Vec<String> = kinds
+            .iter()
+            .map(|k| {
+                serde_json::to_value(k)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(published, sent);
+        assert!(kinds.iter().zip(&sent).all(|(k, s)| k.as_str() == s));
+    }
 }

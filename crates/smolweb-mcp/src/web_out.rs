@@ -5,6 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use smolweb_core::code::ErrorCode;
 
 fn default_max_chars() -> i64 {
     20_000
@@ -110,7 +111,8 @@ pub(crate) struct PageOut {
 pub(crate) struct WebErrorOut {
     /// INVALID_INPUT, POLICY_REJECTED, DNS_RESOLUTION_FAILED, CONNECTION_FAILED, TIMEOUT,
     /// REDIRECT_FAILED, INVALID_RESPONSE, UNSUPPORTED_CONTENT_TYPE or INTERNAL_ERROR.
-    pub code: String,
+    #[schemars(schema_with = "crate::results::error_code_schema")]
+    pub code: ErrorCode,
     /// True when the same call may succeed later.
     pub retryable: bool,
     pub message: String,

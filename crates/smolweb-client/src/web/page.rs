@@ -16,11 +16,14 @@ use time::OffsetDateTime;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum WebFormat {
     #[default]
+    /// HTML converted to markdown (other text as it is).
     Markdown,
+    /// The text as the server sent it (decoded, not converted).
     Raw,
 }
 
 impl WebFormat {
+    /// The parameter's name (`markdown`, `raw`).
     pub fn as_str(self) -> &'static str {
         match self {
             WebFormat::Markdown => "markdown",
@@ -32,18 +35,25 @@ impl WebFormat {
 /// A fetched web page, converted per the query; every text in it is untrusted.
 #[derive(Clone, Debug)]
 pub struct WebPage {
+    /// The final HTTP status.
     pub status: u16,
+    /// The URL the text came from, after redirects.
     pub final_url: String,
+    /// The `Content-Type` as sent.
     pub content_type: Option<String>,
     /// Bytes downloaded (decompressed).
     pub bytes: u64,
     /// The body cap was hit.
     pub truncated: bool,
+    /// Which part of the page was kept.
     pub extraction: Extraction,
     /// What the body is (None: not text, `binary`).
     pub(crate) kind: Option<BodyKind>,
+    /// What was noticed in the page (hidden text removed, JavaScript needed).
     pub hints: Vec<Hint>,
+    /// The page's metadata (title, byline, ...), untrusted.
     pub meta: Metadata,
+    /// The token count the site announced for its markdown.
     pub markdown_tokens: Option<u64>,
     pub(crate) retry_after: Option<String>,
     /// The text (markdown, or the text as sent), indexed for windows.
@@ -53,8 +63,11 @@ pub struct WebPage {
     /// The Content-Type's charset label, when it named no known encoding (see
     /// [`smolweb_core::charset`]: the body was decoded by detection).
     pub(crate) unknown_charset: Option<String>,
+    /// Forms removed from the text.
     pub forms_removed: usize,
+    /// TLS details of an https connection.
     pub tls: Option<WebTls>,
+    /// The redirects followed, in order.
     pub redirects: Vec<String>,
     pub(crate) fetched_at: OffsetDateTime,
     /// The body bytes as received (after decompression): `smolweb get --raw`.

@@ -74,7 +74,7 @@ async fn each_kind_of_feed_is_read_and_non_feeds_say_why() {
         let failure = o
             .failure()
             .unwrap_or_else(|| panic!("{path} is not a feed"));
-        assert!(failure.contains(why), "{path}: {failure}");
+        assert!(failure.to_string().contains(why), "{path}: {failure}");
     }
 }
 
@@ -224,4 +224,37 @@ async fn a_web_page_offers_the_feed_it_announces() {
         .map(|c| c.url)
         .collect();
     assert!(offered.contains(&server.url("/rss.xml")), "{offered:?}");
+}
+
+#[tokio::test]
+async fn a_refresh_paces_the_feeds_of_one_host_on_the_human_face_too() {
+    use smolweb_net::cache::{Clock, ManualClock};
+    use std::time::{Duration, Instant};
+    let server = Server::start(routes()).await;
+    let clock = Arc::new(ManualClock::new());
+    let t0 = clock.now();
+    let (c, _dir) = crate::client_gemini::paced_client(Face::Human, 300, clock);
+    let c = Arc::new(c);
+    // A click is not paced on the human face.
+    c.open(&server.url("/log/"), &OpenOptions::default()).await;
+    assert_eq!(c.next_request_slot("127.0.0.1"), None);
+    for path in ["/rss.xml", "/feed.json"] {
+        c.subscriptions().add(&server.url(path), c.now()).unwrap();
+    }
+    let started = Instant::now();
+    let results = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
+    assert!(results.iter().all(|r| r.error.is_none()), "{results:?}");
+    let requests = server.requests();
+    let fetched: Vec<&str> = requests.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(fetched, ["/log/", "/rss.xml", "/feed.json"]);
+    assert!(
+        started.elapsed() >= Duration::from_millis(300),
+        "the second fetch to the host waited its turn ({:?})",
+        started.elapsed()
+    );
+    assert_eq!(
+        c.next_request_slot("127.0.0.1"),
+        Some(t0 + Duration::from_millis(600)),
+        "each feed of the host took the next slot of the one pacer"
+    );
 }

@@ -25,6 +25,28 @@ fn client_with(face: Face, edit: impl FnOnce(&mut Config)) -> (Client, tempfile:
     (Client::new(config, paths, face).unwrap(), dir)
 }
 
+/// A client over the real network layer with `interval_ms` pacing and a manual clock (so
+/// tests can read the pacer's slots).
+pub(crate) fn paced_client(
+    face: Face,
+    interval_ms: u64,
+    clock: Arc<ManualClock>,
+) -> (Client, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::default();
+    config.network.allow_private_addresses = true;
+    config.network.timeout_seconds = 5;
+    config.politeness.per_host_interval_ms = interval_ms;
+    let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
+    let net = smolweb_net::Net::new(
+        smolweb_store::tofu::KnownHosts::new(paths.known_hosts()),
+        smolweb_store::identity::Identities::new(paths.identities_dir()),
+        config.tofu.policy(),
+    );
+    let c = Client::with_transport(config, paths, face, Arc::new(net), clock).unwrap();
+    (c, dir)
+}
+
 fn agent() -> (Client, tempfile::TempDir) {
     client_with(Face::Agent, |_| {})
 }
@@ -296,19 +318,9 @@ async fn the_agent_is_kept_off_loopback_unless_allowed() {
 #[tokio::test]
 async fn requests_to_one_host_take_consecutive_slots() {
     let server = Server::start(Routes::new().route("/p", Reply::gemtext("x\n"))).await;
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = Config::default();
-    config.network.allow_private_addresses = true;
-    config.politeness.per_host_interval_ms = 200;
-    let paths = Paths::resolve(Some(dir.path().to_path_buf()), None, None, None).unwrap();
-    let net = smolweb_net::Net::new(
-        smolweb_store::tofu::KnownHosts::new(paths.known_hosts()),
-        smolweb_store::identity::Identities::new(paths.identities_dir()),
-        config.tofu.policy(),
-    );
     let clock = Arc::new(ManualClock::new());
     let t0 = smolweb_net::cache::Clock::now(clock.as_ref());
-    let c = Client::with_transport(config, paths, Face::Agent, Arc::new(net), clock).unwrap();
+    let (c, _dir) = paced_client(Face::Agent, 200, clock);
     let refresh = OpenOptions {
         refresh: true,
         ..OpenOptions::default()

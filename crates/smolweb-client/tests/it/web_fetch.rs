@@ -427,7 +427,7 @@ async fn big_page_windows_join_exactly_from_the_held_copy() {
         let w = web_window(&f.page.body, at, 100_000);
         joined.push_str(w.text);
         windows += 1;
-        match w.next {
+        match w.next_offset {
             Some(n) => at = n,
             None => break,
         }

@@ -2,26 +2,14 @@
 //!
 //! Built on [`crate::window::text_window`] (character offsets, cut after the last line
 //! end inside the window when there is one), and preferring a paragraph boundary (a blank
-//! line) when one lies in the second half of the window. Walking `next` from 0 visits windows
+//! line) when one lies in the second half of the window. Walking `next_offset` from 0 visits windows
 //! that concatenate to exactly the text; an offset at or past the end gives an empty window.
 
-use crate::window::{Body, text_window};
+use crate::window::{Body, TextWindow, text_window};
 
-/// One window.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WebWindow<'a> {
-    /// The text of the window, a slice of the page's text.
-    pub text: &'a str,
-    pub(crate) start: usize,
-    pub(crate) chars: usize,
-    /// None at the end.
-    pub next: Option<usize>,
-    /// Chars in the whole page text.
-    pub total_chars: usize,
-}
-
-/// The window of at most `max_chars` characters starting at `start`.
-pub fn web_window(body: &Body, start: usize, max_chars: usize) -> WebWindow<'_> {
+/// The window of at most `max_chars` characters starting at `start`: a [`TextWindow`], as for
+/// a Gemini or Gopher text, cut at a paragraph boundary when one lies in its second half.
+pub fn web_window(body: &Body, start: usize, max_chars: usize) -> TextWindow<'_> {
     let w = text_window(body, start, max_chars);
     let mut text = w.text;
     if w.next_offset.is_some()
@@ -35,13 +23,14 @@ pub fn web_window(body: &Body, start: usize, max_chars: usize) -> WebWindow<'_> 
     } else {
         text.chars().count()
     };
-    let next = (start + chars < w.total_chars).then_some(start + chars);
-    WebWindow {
+    let next_offset = (start + chars < w.total_chars).then_some(start + chars);
+    TextWindow {
         text,
-        start,
+        offset: start,
         chars,
-        next,
+        next_offset,
         total_chars: w.total_chars,
+        truncated: next_offset.is_some(),
     }
 }
 
@@ -66,7 +55,8 @@ mod tests {
                 let w = web_window(&body, at, max);
                 assert!(w.chars <= max && w.chars > 0, "max {max}");
                 joined.push_str(w.text);
-                match w.next {
+                assert_eq!(w.truncated, w.next_offset.is_some());
+                match w.next_offset {
                     Some(n) => at = n,
                     None => break,
                 }
@@ -76,6 +66,6 @@ mod tests {
         let w = web_window(&body, 0, 100);
         assert!(w.text.ends_with("\n\n"), "{:?}", w.text);
         let end = web_window(&body, body.total_chars() + 5, 10);
-        assert_eq!((end.text, end.next), ("", None));
+        assert_eq!((end.text, end.next_offset), ("", None));
     }
 }

@@ -15,7 +15,12 @@ pub enum Line {
     Message(Vec<u8>),
     /// A line longer than the limit, dropped; `bytes` is its length without the newline,
     /// `head` its first bytes (at most [`HEAD_BYTES`], never more than the limit).
-    TooLong { bytes: u64, head: Vec<u8> },
+    TooLong {
+        /// The line's length without its newline.
+        bytes: u64,
+        /// Its first bytes.
+        head: Vec<u8>,
+    },
     /// The stream ended (a last line without a newline is still delivered first).
     Eof,
 }
