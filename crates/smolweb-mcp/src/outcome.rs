@@ -14,7 +14,6 @@ use smolweb_core::text::scan;
 use smolweb_core::window::{gemtext_window, item_window, text_window};
 use smolweb_net::FetchError;
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 /// Which tool family asked: decides the request_info keys and the error enum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,9 +29,7 @@ pub(crate) struct Limits {
     pub items: usize,
 }
 
-pub(crate) fn iso(t: OffsetDateTime) -> String {
-    t.format(&Rfc3339).unwrap_or_default()
-}
+pub(crate) use smolweb_core::text::rfc3339 as iso;
 
 fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_string())

@@ -138,7 +138,8 @@ pub enum FeedError {
         /// The feed.
         url: String,
         /// Why, as the client's refresh says it.
-        reason: String,
+        #[source]
+        reason: smolweb_client::feeds::RefreshError,
     },
     /// The store thread is not running, so the work was not done.
     #[error(transparent)]
