@@ -1,7 +1,7 @@
 //! The pure core: parsers and windows over bytes and strings. Nothing in here touches files,
 //! sockets, clocks, async runtimes, terminals or MCP (a layering test enforces it).
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod charset;
 pub mod code;
