@@ -296,3 +296,19 @@ fn a_signposted_list_of_links_after_the_article_goes_and_signposted_prose_stays(
     assert!(c.markdown.contains("sank three boats"), "{}", c.markdown);
     assert!(c.markdown.contains("Related"), "{}", c.markdown);
 }
+
+#[test]
+fn the_readers_comments_after_their_heading_go() {
+    let para = "<p>The harbour authority opened the new breakwater on Monday, ending two years \
+        of work that had kept the fishing fleet in the outer basin through every winter storm.</p>";
+    let html = format!(
+        "<html><body><div class=\"post\"><h1>Breakwater opens</h1>{para}{para}{para}\
+         <h3>12 Kommentare</h3><p>Endlich! Danke für den Bericht, das hat lange gedauert.</p>\
+         <p>Mein Großvater hat noch im alten Hafen gefischt, schöne Bilder.</p>\
+         </div></body></html>"
+    );
+    let c = convert_html(&html, "https://example.org/harbour", Extract::Main);
+    assert!(c.markdown.contains("outer basin"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Kommentare"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Großvater"), "{}", c.markdown);
+}

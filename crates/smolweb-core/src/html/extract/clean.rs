@@ -22,7 +22,9 @@
 //! Readability's conditional cleaning, blocks with a negative score, several images and no
 //! text, many list items and few paragraphs, or dense links (over 20% of a non-list block's
 //! text, over 50% of one named as content). Other lists and data tables keep their links: in
-//! an article they are content.
+//! an article they are content. A heading that announces links elsewhere ("Related articles",
+//! "Lesen Sie auch") goes with the link-dense blocks under it, and one that opens the readers'
+//! comments ("12 Comments", "Kommentare") goes with everything after it in its block.
 
 use super::names;
 use super::score::{Scores, name_weight};
@@ -299,6 +301,41 @@ const SIGNPOSTS: &[&str] = &[
     "leia também",
     "potrebbe interessarti",
 ];
+/// Headings that open the readers' comments; everything after one, in its block, is comments.
+const COMMENT_SIGNPOSTS: &[&str] = &[
+    "comments",
+    "comment",
+    "reader comments",
+    "leave a comment",
+    "leave a reply",
+    "post a comment",
+    "add a comment",
+    "join the discussion",
+    "join the conversation",
+    "kommentare",
+    "kommentar schreiben",
+    "kommentieren",
+    "schreibe einen kommentar",
+    "commentaires",
+    "laisser un commentaire",
+    "comentarios",
+    "deja un comentario",
+    "commenti",
+    "lascia un commento",
+    "comentários",
+    "reacties",
+];
+
+/// Is `label` a comment section's heading ("Comments", "12 Kommentare", "Comments (3)")?
+fn comment_signpost(label: &str) -> bool {
+    let words: String = label
+        .split(|c: char| c.is_ascii_digit() || matches!(c, '(' | ')' | '[' | ']'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    COMMENT_SIGNPOSTS.contains(&words.as_str())
+}
+
 /// Blocks after a signpost whose text is at least this share of links are its links.
 const SIGNPOSTED_LINKS: f64 = 0.5;
 
@@ -317,7 +354,11 @@ fn signposted_links<'a>(top: &NodeRef<'a>, stats: &StatsMap) -> Vec<NodeRef<'a>>
             .trim()
             .trim_end_matches([':', '?', '!', '.', '…', ' '])
             .trim();
-        if label.chars().count() > 40 || !SIGNPOSTS.contains(&label) {
+        if label.chars().count() > 40 {
+            continue;
+        }
+        let comments = comment_signpost(label);
+        if !comments && !SIGNPOSTS.contains(&label) {
             continue;
         }
         // The block the signpost heads: the heading itself, or the paragraph its bold is.
@@ -329,6 +370,16 @@ fn signposted_links<'a>(top: &NodeRef<'a>, stats: &StatsMap) -> Vec<NodeRef<'a>>
         } else {
             h
         };
+        if comments {
+            // The comments run to the end of the block that holds their heading.
+            let mut next = head.next_element_sibling();
+            out.push(head);
+            while let Some(block) = next {
+                next = block.next_element_sibling();
+                out.push(block);
+            }
+            continue;
+        }
         let mut links = Vec::new();
         let mut next = head.next_element_sibling();
         while let Some(block) = next {
