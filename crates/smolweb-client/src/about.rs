@@ -43,8 +43,9 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
             .map(|v| history_page(&v)),
         // The identities and approvals are the certificate store: its failure is the code
         // an agent already knows from a refused handshake.
-        "identities" => identities(client)
-            .map_err(|e| FetchError::CertificateStoreUnavailable(e.to_string())),
+        "identities" => {
+            identities(client).map_err(|e| FetchError::CertificateStoreUnavailable(e.to_string()))
+        }
         "feeds" => client
             .subscriptions()
             .list()
