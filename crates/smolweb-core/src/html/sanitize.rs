@@ -95,9 +95,94 @@ pub(crate) fn sanitize(doc: &Document, page_url: &str) -> Report {
     doc.select(NEVER_SHOWN).remove();
     remove_comments(doc);
     remove_hidden(doc, &mut report);
+    remove_page_furniture(doc);
     report.forms_removed = unwrap_forms(doc);
     absolutize(doc, page_url);
     report
+}
+
+/// What a permalink beside a heading shows instead of words.
+const PERMALINK_GLYPHS: &[&str] = &["¶", "§", "#", "🔗", "⚓", "link", "permalink"];
+/// Image file names that are counters, not pictures.
+const PIXEL_NAMES: &[&str] = &[
+    "tracking_pixel",
+    "tracking-pixel",
+    "trackingpixel",
+    "beacon.",
+    "1x1.",
+    "spacer.gif",
+    "blank.gif",
+];
+
+/// Remove what is furniture of the page as rendered, not text: the permalinks documentation
+/// generators put in headings (Sphinx's `¶`, `§`, `#`), which would read as part of the title
+/// and as a link, and tracking pixels (images of one or two pixels, or named as counters),
+/// which would read as a link to an image.
+fn remove_page_furniture(doc: &Document) {
+    let doomed: Vec<NodeRef> = doc
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element() && (is_permalink(n) || is_tracking_pixel(n)))
+        .collect();
+    for n in doomed {
+        n.remove_from_parent();
+    }
+}
+
+/// A link to an anchor of this page whose text is a permalink glyph, in a heading (or marked
+/// as a header link).
+fn is_permalink(node: &NodeRef) -> bool {
+    if !node.has_name("a") {
+        return false;
+    }
+    let marked = node.attr("class").is_some_and(|c| {
+        c.split_whitespace()
+            .any(|c| c == "headerlink" || c == "anchor-link")
+    });
+    let in_heading = node.ancestors_it(Some(4)).any(|a| {
+        matches!(
+            a.node_name().as_deref(),
+            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "dt")
+        )
+    });
+    let to_anchor = node
+        .attr("href")
+        .is_some_and(|h| h.trim_start().starts_with('#'));
+    let text = node.text();
+    let glyph = PERMALINK_GLYPHS
+        .iter()
+        .any(|g| text.trim().eq_ignore_ascii_case(g));
+    glyph && to_anchor && (marked || in_heading) || marked && text.trim().chars().count() <= 1
+}
+
+/// An image of at most two by two pixels, or one whose file is named as a counter.
+fn is_tracking_pixel(node: &NodeRef) -> bool {
+    if !node.has_name("img") {
+        return false;
+    }
+    let tiny = |a: &str| {
+        node.attr(a).is_some_and(|v| {
+            v.trim()
+                .trim_end_matches("px")
+                .parse::<u32>()
+                .is_ok_and(|n| n <= 2)
+        })
+    };
+    if tiny("width") && tiny("height") {
+        return true;
+    }
+    let src = node
+        .attr("src")
+        .map(|s| s.to_ascii_lowercase())
+        .unwrap_or_default();
+    let file = src
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    file.starts_with("pixel.") || PIXEL_NAMES.iter().any(|p| file.contains(p))
 }
 
 fn remove_comments(doc: &Document) {

@@ -312,3 +312,41 @@ fn the_readers_comments_after_their_heading_go() {
     assert!(!c.markdown.contains("Kommentare"), "{}", c.markdown);
     assert!(!c.markdown.contains("Großvater"), "{}", c.markdown);
 }
+
+#[test]
+fn heading_permalinks_and_tracking_pixels_are_not_text() {
+    let para = "<p>The tide tables are published each month by the harbour office, with the \
+        heights of high and low water for every day and the times of both.</p>";
+    let html = format!(
+        "<html><body><article><h1>Tides<a class=\"headerlink\" href=\"#tides\" \
+         title=\"Permalink to this heading\">¶</a></h1>{para}\
+         <h2 id=\"use\">Using the tables<a href=\"#use\">#</a></h2>{para}\
+         <img src=\"https://t.example/tracking_pixel_1234.gif\" alt=\"\">\
+         <img src=\"https://t.example/c.gif?id=9\" width=\"1\" height=\"1\">\
+         <img src=\"https://example.org/bay.jpg\" alt=\"The bay\" width=\"640\" height=\"480\">\
+         <p><a href=\"#use\">Back to using the tables</a></p>\
+         </article></body></html>"
+    );
+    for extract in [Extract::Main, Extract::Full] {
+        let c = convert_html(&html, "https://example.org/tides", extract);
+        assert!(c.markdown.contains("# Tides\n"), "{}", c.markdown);
+        assert!(
+            c.markdown.contains("## Using the tables\n"),
+            "{}",
+            c.markdown
+        );
+        assert!(!c.markdown.contains('¶'), "{}", c.markdown);
+        assert!(!c.markdown.contains("tracking_pixel"), "{}", c.markdown);
+        assert!(!c.markdown.contains("c.gif"), "{}", c.markdown);
+        assert!(
+            c.markdown.contains("bay.jpg"),
+            "a real picture stays: {}",
+            c.markdown
+        );
+        assert!(
+            c.markdown.contains("Back to using the tables"),
+            "{}",
+            c.markdown
+        );
+    }
+}
