@@ -55,6 +55,27 @@ pub fn parse_menu(text: &str) -> Vec<MenuItem> {
     menu_items(text).collect()
 }
 
+/// Lines at the head of a menu searched for its title.
+const TITLE_LINES: usize = 20;
+
+/// The name a menu gives itself: the display text of its first info (`i`) line that holds a
+/// word (three letters or digits or more, so a rule of `=` or a blank line is passed over),
+/// among the info lines that open the menu, before its first item. None when the menu opens
+/// with an item: its title is then unknown.
+pub fn menu_title(text: &str) -> Option<&str> {
+    for line in text.split('\n').take(TITLE_LINES) {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some(rest) = line.strip_prefix('i') else {
+            return None;
+        };
+        let display = rest.split('\t').next().unwrap_or("").trim();
+        if display.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
+            return Some(display);
+        }
+    }
+    None
+}
+
 /// The items of a decoded menu, parsed one line at a time (a streaming renderer never holds
 /// them all). Lines end at LF or CRLF; empty lines and "." lines are skipped; the menu ends
 /// at its final "." line (see [`terminator_at`]).

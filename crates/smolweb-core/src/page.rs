@@ -166,10 +166,12 @@ impl Page {
         Page::from_gemini(url, mime, gemtext.as_bytes().to_vec())
     }
 
-    /// A gemtext page's first level-1 heading, if any; None for other pages.
+    /// The page's own title: a gemtext page's first level-1 heading, a Gopher menu's opening
+    /// info line ([`gopher::menu_title`]); None for other pages or when there is none.
     pub fn title(&self) -> Option<&str> {
         match &self.content {
             Content::Gemtext(_) => gemtext::first_heading(self.body.text()),
+            Content::Menu(_) => gopher::menu_title(self.body.text()),
             _ => None,
         }
     }

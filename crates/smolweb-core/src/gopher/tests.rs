@@ -292,3 +292,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_menu_is_titled_by_its_opening_info_line() {
+    let menu = "i=========\tfake\t(NULL)\t0\r\n\
+                i  Welcome to the Veronica hole  \tfake\t(NULL)\t0\r\n\
+                i\tfake\t(NULL)\t0\r\n\
+                1Phlog\t/phlog\texample.org\t70\r\n.\r\n";
+    assert_eq!(menu_title(menu), Some("Welcome to the Veronica hole"));
+    // A menu that opens with an item names nothing; nor does an info line after the items.
+    let items_first = "1Phlog\t/phlog\texample.org\t70\r\niAbout\tfake\t(NULL)\t0\r\n";
+    assert_eq!(menu_title(items_first), None);
+    assert_eq!(menu_title("i-- ** --\tx\tx\t0\r\n\r\n"), None);
+    assert_eq!(menu_title(""), None);
+}

@@ -171,3 +171,13 @@ fn gopher_menus_end_cleanly_only_with_their_final_dot_line() {
     assert!(!cut.ending.is_clean());
     assert!(cut.ending.describe().contains("close_notify"));
 }
+
+#[test]
+fn a_gopher_menu_page_has_the_title_it_gives_itself() {
+    let url = Url::parse("gopher://example.org/1/").unwrap();
+    let menu = b"iThe Example Hole\tfake\t(NULL)\t0\r\n0About\t/about\texample.org\t70\r\n.\r\n";
+    let page = Page::from_gopher(url.clone(), '1', menu.to_vec());
+    assert_eq!(page.title(), Some("The Example Hole"));
+    let text = Page::from_gopher(url, '0', b"iNot a menu\r\n".to_vec());
+    assert_eq!(text.title(), None, "a text item has no menu title");
+}
