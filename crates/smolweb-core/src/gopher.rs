@@ -65,9 +65,7 @@ const TITLE_LINES: usize = 20;
 pub fn menu_title(text: &str) -> Option<&str> {
     for line in text.split('\n').take(TITLE_LINES) {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let Some(rest) = line.strip_prefix('i') else {
-            return None;
-        };
+        let rest = line.strip_prefix('i')?;
         let display = rest.split('\t').next().unwrap_or("").trim();
         if display.chars().filter(|c| c.is_alphanumeric()).count() >= 3 {
             return Some(display);
