@@ -350,3 +350,24 @@ fn heading_permalinks_and_tracking_pixels_are_not_text() {
         );
     }
 }
+
+#[test]
+fn a_post_copied_into_noscript_for_readers_without_scripts_is_the_article() {
+    let para = "<p>Over the past few years the harbour has seen storms grow stronger, and the \
+        authority answered with a breakwater that protects the fishing fleet all winter.</p>";
+    let html = format!(
+        "<html><body><nav><a href=\"/\">Home</a></nav><div class=\"post\">\
+         <h2 class=\"title\"><a href=\"/post\">Breakwater opens</a></h2>\
+         <div class=\"post-body\"><script type=\"text/template\">{para}</script>\
+         <noscript>{para}{para}{para}{para}</noscript></div></div>\
+         <noscript><img src=\"https://t.example/c.gif\"> Enable JavaScript</noscript>\
+         </body></html>"
+    );
+    let c = convert_html(&html, "https://example.org/post", Extract::Main);
+    assert!(
+        c.markdown.contains("storms grow stronger"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Enable JavaScript"), "{}", c.markdown);
+}

@@ -125,10 +125,12 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
     (level, content, comments)
 }
 
-/// Is `node` chrome by its tag or ARIA role (not only by its names)?
+/// Is `node` chrome by its tag or ARIA role (not only by its names)? A `noscript` is not: it
+/// is what a reader without scripts sees, so a long run of prose in one (a blog engine's copy
+/// of the post) is the article, and only short ones ("enable JavaScript", a counter) go.
 fn chrome_by_tag_or_role(node: &NodeRef) -> bool {
     let name = node.node_name().unwrap_or_default();
-    CHROME_TAGS.contains(&name.as_ref())
+    name.as_ref() != "noscript" && CHROME_TAGS.contains(&name.as_ref())
         || name.as_ref() == "header" && !item_header(node)
         || node
             .attr("role")
