@@ -371,3 +371,16 @@ fn a_post_copied_into_noscript_for_readers_without_scripts_is_the_article() {
     );
     assert!(!c.markdown.contains("Enable JavaScript"), "{}", c.markdown);
 }
+
+#[test]
+fn a_data_table_styled_with_a_chrome_word_is_kept() {
+    let para = "<p>Beat the butter and sugar until pale, fold in the flour, and bake the cake \
+        for forty minutes until a skewer comes out clean; leave it to cool in the tin.</p>";
+    let html = format!(
+        "<html><body><article><h1>Lemon cake</h1>\
+         <table class=\"ingredients table-header\"><tr><td>125 g</td><td>flour</td></tr>\
+         <tr><td>65 g</td><td>sugar</td></tr></table>{para}{para}{para}</article></body></html>"
+    );
+    let c = convert_html(&html, "https://example.org/cake", Extract::Main);
+    assert!(c.markdown.contains("| 125 g | flour |"), "{}", c.markdown);
+}

@@ -119,7 +119,8 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
         return (2, content, comments);
     }
     let level = names::chrome_level(&tokens);
-    if level == 1 && content {
+    // A data table's weak names are its styling (`table-header`, `meta`): its rows are data.
+    if level == 1 && (content || name.as_ref() == "table") {
         return (0, content, comments);
     }
     (level, content, comments)
