@@ -384,3 +384,19 @@ fn a_data_table_styled_with_a_chrome_word_is_kept() {
     let c = convert_html(&html, "https://example.org/cake", Extract::Main);
     assert!(c.markdown.contains("| 125 g | flour |"), "{}", c.markdown);
 }
+
+#[test]
+fn a_chrome_named_wrapper_around_the_named_post_does_not_take_it() {
+    let para = "<p>The council met on Tuesday evening to settle the budget for the coming year, \
+        and after a long debate the members agreed to keep the library open on Sundays.</p>";
+    let related = "<li><a href=\"/x\">Another story from the council chamber this week</a></li>";
+    let html = format!(
+        "<html><body><article><h1>Library stays open</h1>\
+         <div id=\"socialicons-sticky\"><div class=\"entry-content\">{p}</div></div>\
+         </article><section><h2>More</h2><ul>{r}</ul></section></body></html>",
+        p = para.repeat(8),
+        r = related.repeat(100)
+    );
+    let c = convert_html(&html, "https://example.org/library", Extract::Main);
+    assert!(c.markdown.contains("open on Sundays"), "{}", c.markdown);
+}

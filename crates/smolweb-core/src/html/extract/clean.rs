@@ -126,6 +126,21 @@ fn chrome(node: &NodeRef) -> (u8, bool, bool) {
     (level, content, comments)
 }
 
+/// Does `node` hold an element named as content (`entry-content`, `articleBody`) with a long
+/// run of prose? Then a chrome name on `node` (`socialicons-sticky` around the post) is a
+/// layout wrapper's, not the article's.
+fn holds_named_content(node: &NodeRef, stats: &StatsMap) -> bool {
+    node.descendants_it().filter(|d| d.is_element()).any(|d| {
+        let s = stats.get(&d.id).copied().unwrap_or_default();
+        s.chars >= NAMED_CONTENT_CHARS
+            && s.link_density() < NAMED_CONTENT_LINKS
+            && names::is_content(&names::tokens(
+                d.attr("class").as_deref(),
+                d.attr("id").as_deref(),
+            ))
+    })
+}
+
 /// Is `node` chrome by its tag or ARIA role (not only by its names)? A `noscript` is not: it
 /// is what a reader without scripts sees, so a long run of prose in one (a blog engine's copy
 /// of the post) is the article, and only short ones ("enable JavaScript", a counter) go.
@@ -182,9 +197,10 @@ pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>
         // Strong names beside content names on a long run of prose: a layout class
         // (`sticky-sidebar-relative`) on the article's own container.
         let named_article = by_name
-            && content
+            && !comments
             && s.chars >= NAMED_CONTENT_CHARS
-            && s.link_density() < NAMED_CONTENT_LINKS;
+            && s.link_density() < NAMED_CONTENT_LINKS
+            && (content || holds_named_content(node, stats));
         // A wrapper is protected by its share of the text only against its names: an `aside`
         // or a navigation role says what the element is.
         let shielded = by_name && big && prose;
