@@ -258,8 +258,30 @@ impl App {
         self.current().map(|e| e.url.as_str())
     }
 
-    /// The one entry point.
+    /// Where the reader is: the active tab and the entry it shows (a transient message
+    /// belongs there).
+    fn place(&self) -> (u64, Option<String>, usize) {
+        let tab = self.tab();
+        (
+            tab.map_or(0, |t| t.id),
+            self.current_url().map(str::to_string),
+            tab.map_or(0, |t| t.back.len()),
+        )
+    }
+
+    /// The one entry point. A message on the status line belongs to the tab and page where it
+    /// was said: when an update moves to another tab or page without saying anything new, the
+    /// old message goes (the page's own address shows instead).
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let (place, said) = (self.place(), self.status.clone());
+        let fx = self.route(msg);
+        if self.place() != place && self.status == said {
+            self.status.clear();
+        }
+        fx
+    }
+
+    fn route(&mut self, msg: Msg) -> Vec<Effect> {
         let fx = match msg {
             Msg::Key(key) => self.on_key(key),
             Msg::Click { col, row } => self.on_click(col, row),
@@ -357,6 +379,8 @@ impl App {
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
                 }
+                Then::Unsubscribe(feed) => fx.extend(self.feeds.unsubscribe(feed)),
+                Then::Unsave(url) => fx.extend(self.feeds.unsave(url)),
                 Then::ReadOfflineCopy => {
                     fx.extend(in_room!(self, |ctx| self.feeds.read_offline_copy(&mut ctx)));
                 }

@@ -40,6 +40,10 @@ pub(crate) enum Then {
     FeedsOpened { url: String, replace: bool },
     /// Follow this feed (the choice page's link).
     Subscribe(String),
+    /// Stop following this feed (the user said yes).
+    Unsubscribe(String),
+    /// Take this page off the reading list (the user said yes).
+    Unsave(String),
     /// Show the offline copy offered for the current URL.
     ReadOfflineCopy,
     /// A store changed: a built-in page made from the stores is made again when shown.

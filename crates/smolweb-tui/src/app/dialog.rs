@@ -39,6 +39,30 @@ pub enum Pending {
     },
     /// Save a page for offline reading: y with its links, n the page only, esc cancels.
     SaveOffline(String),
+    /// Stop following a feed.
+    Unsubscribe(String),
+    /// Take a page off the reading list.
+    Unsave(String),
+}
+
+impl Pending {
+    /// A removal: only "y" does it, any other key keeps what it would remove.
+    fn removes(&self) -> bool {
+        matches!(
+            self,
+            Pending::DeleteBookmark(_) | Pending::Unsubscribe(_) | Pending::Unsave(_)
+        )
+    }
+
+    /// What the status line says when a removal is declined.
+    fn kept(&self) -> Option<String> {
+        match self {
+            Pending::DeleteBookmark(url) => Some(format!("kept the bookmark of {url}")),
+            Pending::Unsubscribe(url) => Some(format!("still following {url}")),
+            Pending::Unsave(url) => Some(format!("{url} stays on the reading list")),
+            _ => None,
+        }
+    }
 }
 
 /// The answer to a question.
@@ -47,7 +71,8 @@ pub enum Answer {
     Yes(Pending),
     /// "Open" for a download.
     Open(Pending),
-    No,
+    /// No (to what was asked).
+    No(Pending),
 }
 
 #[derive(Debug, Default)]
@@ -76,8 +101,18 @@ impl Dialog {
     }
 
     /// A key while a question is open: None when the key is no answer. A download is
-    /// answered with o (open), s or Enter (save), c (cancel).
+    /// answered with o (open), s or Enter (save), c (cancel); a removal only by y, any other
+    /// key keeping what it would remove.
     pub fn answer(&mut self, key: Key) -> Option<Answer> {
+        if self.pending.as_ref().is_some_and(Pending::removes) {
+            self.popup = None;
+            let pending = self.pending.take()?;
+            return Some(if matches!(key.code, Code::Char('y' | 'Y')) {
+                Answer::Yes(pending)
+            } else {
+                Answer::No(pending)
+            });
+        }
         let download = matches!(self.pending, Some(Pending::Download { .. }));
         let save_offline = matches!(self.pending, Some(Pending::SaveOffline(_)));
         let (yes, open, no) = if save_offline {
@@ -107,7 +142,7 @@ impl Dialog {
         Some(match (yes, open) {
             (true, _) => Answer::Yes(pending),
             (_, true) => Answer::Open(pending),
-            _ => Answer::No,
+            _ => Answer::No(pending),
         })
     }
 
@@ -121,8 +156,8 @@ impl Dialog {
 pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
     match answer {
         None => Vec::new(),
-        Some(Answer::No) => {
-            ctx.info("cancelled");
+        Some(Answer::No(pending)) => {
+            ctx.info(pending.kept().unwrap_or_else(|| "cancelled".into()));
             Vec::new()
         }
         Some(Answer::Yes(Pending::External(url))) => {
@@ -161,6 +196,16 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
                 url,
                 with_links: false,
             });
+            Vec::new()
+        }
+        Some(Answer::Yes(Pending::Unsubscribe(url))) => {
+            ctx.info(format!("unfollowing {url}…"));
+            ctx.then(Then::Unsubscribe(url));
+            Vec::new()
+        }
+        Some(Answer::Yes(Pending::Unsave(url))) => {
+            ctx.info(format!("taking {url} off the reading list…"));
+            ctx.then(Then::Unsave(url));
             Vec::new()
         }
         Some(Answer::Open(_)) => Vec::new(),

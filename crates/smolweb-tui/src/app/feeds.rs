@@ -95,6 +95,13 @@ pub enum FeedOp {
         /// The page.
         url: String,
     },
+    /// Read the subscriptions as they are now and say whether `url` is one
+    /// ([`FeedMsg::Followed`]): `about:feeds` asks before unfollowing what the store holds,
+    /// which another process may have changed.
+    CheckFollowed {
+        /// The link selected on `about:feeds`.
+        url: String,
+    },
 }
 
 /// Feed and offline results from the shell.
@@ -121,6 +128,14 @@ pub enum FeedMsg {
     Offer(Offer),
     /// A feed or offline change: a sentence for the status line, or why it failed.
     Changed(Result<String, FeedError>),
+    /// The answer to [`FeedOp::CheckFollowed`]: whether `url` is followed now (Err: the
+    /// subscriptions could not be read).
+    Followed {
+        /// The URL asked about.
+        url: String,
+        /// The subscription as stored (its normalized URL) when `url` is followed now.
+        followed: Result<Option<String>, FeedError>,
+    },
 }
 
 /// Why feed or offline work failed, its cause kept as the source (`Arc`: messages clone).
@@ -230,6 +245,7 @@ impl Feeds {
                 ctx.then(Then::RemakeStorePage);
             }
             FeedMsg::Changed(Err(e)) => ctx.error(e.to_string()),
+            FeedMsg::Followed { url, followed } => self.followed(url, followed, ctx),
         }
         Vec::new()
     }
@@ -269,8 +285,10 @@ impl Feeds {
         self.offer = Some(offer);
     }
 
-    /// Subscribe to the page's feed, or unsubscribe when it is followed. On `about:feeds`,
-    /// the selected subscription is unsubscribed.
+    /// Subscribe to the page's feed, or (after asking) unsubscribe when it is followed. On
+    /// `about:feeds`, the selected subscription is unfollowed after asking, as the store holds
+    /// it now: another process may have added or removed subscriptions since the browser last
+    /// read them, and the links of the page are no feeds of its own.
     fn toggle_subscription(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
         let Some(url) = feed_target(ctx, "about:feeds") else {
             let text = format!(
@@ -280,6 +298,9 @@ impl Feeds {
             ctx.info(text);
             return Vec::new();
         };
+        if ctx.current_url() == Some("about:feeds") {
+            return vec![Effect::Feeds(FeedOp::CheckFollowed { url })];
+        }
         let page = ctx.doc_view().map(|d| d.doc.page().clone());
         let mut list = match &page {
             Some(p) if !url.starts_with("about:") => candidates(p),
@@ -290,8 +311,7 @@ impl Feeds {
             .find(|u| self.subscribed.iter().any(|s| s == u))
             .map(str::to_string)
         {
-            self.subscribed.retain(|s| *s != followed);
-            return vec![Effect::Feeds(FeedOp::Unsubscribe { url: followed })];
+            return ask_unfollow(followed, ctx);
         }
         if url.starts_with("about:") {
             ctx.info("built-in pages cannot be followed");
@@ -332,8 +352,8 @@ impl Feeds {
         vec![Effect::Feeds(FeedOp::Refresh)]
     }
 
-    /// Save the page for offline reading (asking whether with its links), or take it off the
-    /// reading list. On `about:offline`, the selected page is taken off.
+    /// Save the page for offline reading (asking whether with its links), or (after asking)
+    /// take it off the reading list. On `about:offline`, the selected page is taken off.
     fn toggle_offline(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
         let Some(url) = feed_target(ctx, "about:offline") else {
             let text = format!("select a saved page first ({})", ctx.hint(Action::NextLink));
@@ -341,8 +361,10 @@ impl Feeds {
             return Vec::new();
         };
         if self.saved.contains(&url) {
-            self.saved.retain(|s| *s != url);
-            return vec![Effect::Feeds(FeedOp::Unsave { url })];
+            return ctx.ask(
+                format!("Take {url} off the reading list? Its offline copy is deleted. (y: yes, any other key keeps it)"),
+                Pending::Unsave(url),
+            );
         }
         if url.starts_with("about:") {
             ctx.info("built-in pages are not saved for offline reading");
@@ -372,6 +394,41 @@ impl Feeds {
         vec![Effect::Feeds(FeedOp::SaveOffline { url, with_links })]
     }
 
+    /// The store's answer to "is the selected link of `about:feeds` followed?": ask before
+    /// unfollowing it, if `about:feeds` is still shown.
+    fn followed(
+        &mut self,
+        url: String,
+        followed: Result<Option<String>, FeedError>,
+        ctx: &mut Ctx,
+    ) {
+        if ctx.current_url() != Some("about:feeds") || ctx.dialog.asking() {
+            return;
+        }
+        match followed {
+            Ok(Some(stored)) => {
+                ask_unfollow(stored, ctx);
+            }
+            Ok(None) => ctx.info(format!(
+                "{url} is not a subscription: select one of the Subscriptions ({})",
+                ctx.hint(Action::NextLink)
+            )),
+            Err(e) => ctx.error(format!("cannot read the subscriptions: {e}")),
+        }
+    }
+
+    /// The "yes" to unfollowing a feed.
+    pub(crate) fn unsubscribe(&mut self, url: String) -> Vec<Effect> {
+        self.subscribed.retain(|s| *s != url);
+        vec![Effect::Feeds(FeedOp::Unsubscribe { url })]
+    }
+
+    /// The "yes" to taking a page off the reading list.
+    pub(crate) fn unsave(&mut self, url: String) -> Vec<Effect> {
+        self.saved.retain(|s| *s != url);
+        vec![Effect::Feeds(FeedOp::Unsave { url })]
+    }
+
     /// Show the offline copy offered for the current URL in place of its error page.
     pub(crate) fn read_offline_copy(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
         let current = ctx.current_url().map(str::to_string);
@@ -395,6 +452,14 @@ impl Feeds {
         ctx.info(text);
         Vec::new()
     }
+}
+
+/// Ask before unfollowing a feed: its entries and their read state go with it.
+fn ask_unfollow(url: String, ctx: &mut Ctx) -> Vec<Effect> {
+    ctx.ask(
+        format!("Stop following {url}? Its entries and what you read of them are forgotten. (y: yes, any other key keeps it)"),
+        Pending::Unsubscribe(url),
+    )
 }
 
 /// Add a link to the offered copy at the end of the error page shown for its URL.

@@ -3,7 +3,7 @@
 //! reloads them; the app only mirrors them and updates its copy when it asks for a change.
 //! [`Bookmarks`] is the room of the bookmark keys over that copy.
 
-use super::{Ctx, Effect, Purpose, StoreOp};
+use super::{Ctx, Effect, Purpose};
 use crate::keymap::Action;
 use smolweb_store::approvals::Approval;
 use smolweb_store::bookmarks::Bookmark;
@@ -96,7 +96,8 @@ impl Lists {
 pub(crate) struct Bookmarks;
 
 impl Bookmarks {
-    /// Bookmark the page (or take its bookmark away); rename or delete the selected one.
+    /// Bookmark the page (or, after asking, take its bookmark away); rename or delete the
+    /// selected one.
     pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
         match action {
             Action::Bookmark => self.toggle(ctx),
@@ -113,8 +114,11 @@ impl Bookmarks {
             ctx.info("built-in pages cannot be bookmarked");
             return Vec::new();
         }
-        if ctx.lists.remove_bookmark(&url) {
-            return vec![Effect::Store(StoreOp::RemoveBookmark { url })];
+        if let Some(b) = ctx.lists.bookmark(&url) {
+            let name = if b.title.is_empty() { &url } else { &b.title };
+            let question =
+                format!("Remove the bookmark '{name}' of {url}? (y: yes, any other key keeps it)");
+            return ctx.ask(question, super::dialog::Pending::DeleteBookmark(url));
         }
         ctx.prompt(Purpose::BookmarkName { url, title });
         Vec::new()

@@ -755,9 +755,62 @@ fn bookmark_toggles() {
             .any(|e| matches!(e, Effect::Store(StoreOp::AddBookmark { url, .. }) if url == HOME))
     );
     let fx = press(&mut app, &["m"]);
+    assert!(fx.is_empty(), "a bookmarked page: m asks first: {fx:?}");
+    let s = screen(&app);
+    assert!(s.contains("Remove the bookmark 'Home'"), "{s}");
+    let fx = press(&mut app, &["enter"]);
+    assert!(fx.is_empty(), "only y removes: {fx:?}");
+    assert!(
+        app.status().text.contains("kept the bookmark"),
+        "{:?}",
+        app.status()
+    );
+    assert!(app.lists().bookmark(HOME).is_some());
+    press(&mut app, &["m"]);
+    let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Store(StoreOp::RemoveBookmark { url }) if url == HOME))
+    );
+    assert!(app.lists().bookmark(HOME).is_none());
+}
+
+#[test]
+fn a_message_belongs_to_the_tab_and_page_where_it_was_said() {
+    let mut app = at_home();
+    let fx = press(&mut app, &["Y"]);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Copy { .. })),
+        "{fx:?}"
+    );
+    assert!(app.status().text.contains("copied"), "{:?}", app.status());
+    let fx = press(&mut app, &["ctrl-t"]);
+    if let Some((id, url, _)) = fetches(&fx).into_iter().next() {
+        answer(&mut app, id, gem(&url, "# New tab\n"));
+    }
+    let last = screen(&app).lines().last().unwrap().to_string();
+    assert!(!last.contains("copied"), "the new tab: {last}");
+    press(&mut app, &["ctrl-w"]);
+    assert_eq!(app.current_url(), Some(HOME));
+    let fx = press(&mut app, &["m"]);
+    assert!(fx.is_empty());
+    press(&mut app, &["enter"]);
+    app.update(Msg::Done(Ok(format!("bookmarked {HOME}"))));
+    assert!(
+        app.status().text.contains("bookmarked"),
+        "{:?}",
+        app.status()
+    );
+    go(
+        &mut app,
+        "about:bookmarks",
+        gem("about:bookmarks", "# Bookmarks\n"),
+    );
+    let last = screen(&app).lines().last().unwrap().to_string();
+    assert!(!last.contains(HOME), "the bookmarks page: {last}");
+    assert!(
+        last.contains("about:bookmarks"),
+        "its own address shows: {last}"
     );
 }
 

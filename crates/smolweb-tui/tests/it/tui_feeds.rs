@@ -68,6 +68,17 @@ fn s_follows_a_gemlog_and_again_unfollows_it() {
     );
     lists(&mut app, &[url], &[]);
     let fx = press(&mut app, &["S"]);
+    assert!(feed_ops(&fx).is_empty(), "followed: S asks first: {fx:?}");
+    assert!(screen(&app).contains("Stop following"));
+    let fx = press(&mut app, &["n"]);
+    assert!(feed_ops(&fx).is_empty(), "n keeps it: {fx:?}");
+    assert!(
+        app.status().text.contains("still following"),
+        "{:?}",
+        app.status()
+    );
+    press(&mut app, &["S"]);
+    let fx = press(&mut app, &["y"]);
     assert_eq!(feed_ops(&fx), [FeedOp::Unsubscribe { url: url.into() }]);
     app.update(Msg::Feeds(FeedMsg::Changed(Ok(format!(
         "no longer following {url}"
@@ -192,7 +203,79 @@ fn s_on_about_feeds_unfollows_the_selected_subscription() {
     lists(&mut app, &[feed], &[]);
     press(&mut app, &["tab"]);
     let fx = press(&mut app, &["S"]);
-    assert_eq!(feed_ops(&fx), [FeedOp::Unsubscribe { url: feed.into() }]);
+    assert_eq!(
+        feed_ops(&fx),
+        [FeedOp::CheckFollowed { url: feed.into() }],
+        "the store is read as it is now"
+    );
+    followed(&mut app, feed, true);
+    assert!(screen(&app).contains("Stop following"), "{}", screen(&app));
+    assert_eq!(
+        feed_ops(&press(&mut app, &["y"])),
+        [FeedOp::Unsubscribe { url: feed.into() }]
+    );
+}
+
+/// The store's answer to CheckFollowed: followed (as stored) or not.
+fn followed(app: &mut App, url: &str, followed: bool) {
+    app.update(Msg::Feeds(FeedMsg::Followed {
+        url: url.into(),
+        followed: Ok(followed.then(|| url.to_string())),
+    }));
+}
+
+/// Issue 20: a subscription another process added (the CLI, an agent) is unknown to the
+/// browser's lists; S on it must not fall back to "this page's feed", which on about:feeds
+/// is another subscription listed there.
+#[test]
+fn s_on_about_feeds_asks_about_the_selected_subscription_even_one_added_elsewhere() {
+    let mut app = app();
+    let atom = "gemini://ada.test/gemlog/atom.xml";
+    let hole = "gopher://hole.test/1/";
+    open(
+        &mut app,
+        "about:feeds",
+        builtin(
+            "about:feeds",
+            &format!(
+                "# Feeds\n\n## Subscriptions\n=> {atom} Ada (0 unread)\n=> {hole} A hole (0 unread)\n"
+            ),
+        ),
+    );
+    lists(&mut app, &[atom], &[]);
+    press(&mut app, &["tab", "tab"]);
+    assert_eq!(app.link_target(), Some(hole));
+    let fx = press(&mut app, &["S"]);
+    assert_eq!(feed_ops(&fx), [FeedOp::CheckFollowed { url: hole.into() }]);
+    followed(&mut app, hole, true);
+    let s = screen(&app);
+    assert!(
+        s.contains("Stop following") && s.contains("hole.test"),
+        "{s}"
+    );
+    assert!(!s.contains("atom.xml?"), "{s}");
+    let fx = press(&mut app, &["x"]);
+    assert!(feed_ops(&fx).is_empty(), "any key but y keeps it: {fx:?}");
+    assert!(
+        app.status()
+            .text
+            .contains("still following gopher://hole.test")
+    );
+    press(&mut app, &["S"]);
+    followed(&mut app, hole, true);
+    assert_eq!(
+        feed_ops(&press(&mut app, &["y"])),
+        [FeedOp::Unsubscribe { url: hole.into() }],
+        "only the selected subscription"
+    );
+    // An entry link is no subscription: nothing is unfollowed.
+    followed(&mut app, "gemini://ada.test/gemlog/frost.gmi", false);
+    assert!(!app.dialog().asking());
+    assert!(
+        app.status().text.contains("is not a subscription"),
+        "{:?}",
+        app.status()
+    );
 }
 
 #[test]
@@ -223,8 +306,13 @@ fn o_asks_whether_to_save_the_links_too_and_again_removes() {
         }]
     );
     lists(&mut app, &[], &[url]);
+    assert!(feed_ops(&press(&mut app, &["o"])).is_empty(), "asks first");
+    assert!(screen(&app).contains("off the reading list?"));
+    assert!(feed_ops(&press(&mut app, &["esc"])).is_empty());
+    assert!(app.status().text.contains("stays on the reading list"));
+    press(&mut app, &["o"]);
     assert_eq!(
-        feed_ops(&press(&mut app, &["o"])),
+        feed_ops(&press(&mut app, &["y"])),
         [FeedOp::Unsave { url: url.into() }],
         "on the reading list: o takes it off"
     );
@@ -243,9 +331,9 @@ fn o_on_about_offline_removes_the_selected_page_and_the_page_is_made_again() {
         ),
     );
     lists(&mut app, &[], &[saved]);
-    press(&mut app, &["tab"]);
+    press(&mut app, &["tab", "o"]);
     assert_eq!(
-        feed_ops(&press(&mut app, &["o"])),
+        feed_ops(&press(&mut app, &["y"])),
         [FeedOp::Unsave { url: saved.into() }]
     );
     let fx = app.update(Msg::Feeds(FeedMsg::Changed(Ok(format!(

@@ -76,6 +76,16 @@ pub(super) fn lists(client: &Client) -> Msg {
     }
 }
 
+/// The subscription `url` names as the store holds it now (its stored URL), if any.
+fn followed(client: &Client, url: &str) -> Result<Option<String>, FeedError> {
+    match client.subscriptions().get(url) {
+        Ok(found) => Ok(found.map(|s| s.url)),
+        // Not a feed URL at all (such as an entry's link): not followed.
+        Err(smolweb_store::StoreError::Invalid(_)) => Ok(None),
+        Err(e) => Err(FeedError::from(e)),
+    }
+}
+
 fn summary(results: &[FeedRefresh]) -> RefreshSummary {
     RefreshSummary {
         feeds: results.len(),
@@ -199,6 +209,20 @@ impl Shell {
                         .map_err(FeedError::from);
                     send_changed(&tx, said);
                     send_lists(&jobs, &tx).await;
+                });
+            }
+            FeedOp::CheckFollowed { url } => {
+                tokio::spawn(async move {
+                    let asked = url.clone();
+                    let read = on_store(&jobs, move |c| (followed(c, &asked), lists(c))).await;
+                    let followed = match read {
+                        Ok((followed, lists)) => {
+                            let _ = tx.send(lists);
+                            followed
+                        }
+                        Err(e) => Err(e),
+                    };
+                    let _ = tx.send(Msg::Feeds(FeedMsg::Followed { url, followed }));
                 });
             }
             FeedOp::Unsave { url } => {
@@ -394,6 +418,23 @@ mod tests {
             app.status()
         );
         assert!(app.status().text.contains(" s old") || app.status().text.contains("min old"));
+    }
+
+    #[test]
+    fn the_followed_check_reads_what_another_process_added() {
+        let (w, _rx, _dir) = super::super::tests::worker();
+        assert_eq!(followed(&w.client, "gopher://hole.test/1/").unwrap(), None);
+        let other = w.client.subscriptions();
+        other
+            .add("gopher://hole.test:70/1/", time::OffsetDateTime::now_utc())
+            .unwrap();
+        let stored = followed(&w.client, "gopher://hole.test/1/").unwrap();
+        assert!(stored.is_some_and(|u| u.contains("hole.test")));
+        assert_eq!(
+            followed(&w.client, "about:offline").unwrap(),
+            None,
+            "no feed URL: not followed"
+        );
     }
 
     #[test]
