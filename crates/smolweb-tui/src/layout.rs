@@ -253,6 +253,12 @@ impl Doc {
     pub fn link_url(&self, link: usize) -> Option<&str> {
         self.link_urls.get(link).map(|u| &**u)
     }
+    /// The label of the first link on this page that leads to `url` (its text as shown).
+    pub fn label_of(&self, url: &str) -> Option<String> {
+        let link = self.link_urls.iter().position(|u| &**u == url)?;
+        let line = self.link_line(link)?;
+        Some(self.text(line).into_owned())
+    }
     /// The display line of a link (None when folded away).
     pub fn link_line(&self, link: usize) -> Option<usize> {
         self.link_lines.get(link).copied()

@@ -76,9 +76,15 @@ impl Nav {
             );
         }
         if opts.search.is_none() && is_gopher_search(url) {
+            // Followed from a menu, the search is named as the menu names it.
+            let label = ctx
+                .doc_view()
+                .and_then(|d| d.doc.label_of(url))
+                .filter(|l| !l.trim().is_empty());
             ctx.prompt(super::Purpose::GopherSearch {
                 tab,
                 url: url.to_string(),
+                label,
             });
             return Vec::new();
         }

@@ -32,6 +32,8 @@ pub enum Purpose {
         tab: u64,
         /// The search's URL.
         url: String,
+        /// What the menu calls the search ("Veronica-2"), when it was followed from one.
+        label: Option<String>,
     },
     /// The URL a new identity is for.
     IdentityScope,
@@ -82,7 +84,10 @@ impl Prompt {
             Purpose::Address => "Go to: ".into(),
             Purpose::Search => "/".into(),
             Purpose::Input { label, .. } => format!("{label}: "),
-            Purpose::GopherSearch { .. } => "Search for: ".into(),
+            Purpose::GopherSearch { label: None, .. } => "Search for: ".into(),
+            Purpose::GopherSearch {
+                label: Some(label), ..
+            } => format!("{}: ", smolweb_core::text::one_line(label, Some(80))),
             Purpose::IdentityScope => "New identity for (URL): ".into(),
             Purpose::IdentityName { scope, .. } => {
                 format!("Name of the identity for {}: ", scope.url())
@@ -270,7 +275,7 @@ impl PromptBar {
                 ctx.then(Then::Fetch(req));
                 Vec::new()
             }
-            Purpose::GopherSearch { tab, url } => {
+            Purpose::GopherSearch { tab, url, .. } => {
                 let opts = FetchOptions {
                     search: Some(text),
                     ..FetchOptions::default()

@@ -998,3 +998,25 @@ fn foreign_schemes_are_never_followed_or_opened() {
     assert!(s.contains("File (file: link not followed)"), "{s}");
     assert!(s.contains("[1] WWW Web"), "{s}");
 }
+
+#[test]
+fn a_gopher_search_followed_from_a_menu_is_asked_for_by_its_name() {
+    let mut app = at_home();
+    let body = "iA hole\tfake\t(NULL)\t0\r\n7Search Veronica-2\t/v2/vs\tg.test\t70\r\n.\r\n";
+    go(&mut app, "gopher://g.test/", menu("gopher://g.test/", body));
+    assert_eq!(
+        app.current().unwrap().title,
+        "A hole",
+        "the menu names itself"
+    );
+    let fx = press(&mut app, &["1"]);
+    assert!(fetches(&fx).is_empty(), "a search asks first: {fx:?}");
+    let prompt = app.prompt().expect("a search asks first");
+    assert_eq!(prompt.label(), "Search Veronica-2: ");
+    // Typed as an address elsewhere, the search has no name to give.
+    let mut app = at_home();
+    press(&mut app, &[":", "ctrl-u"]);
+    type_text(&mut app, "gopher://g.test/7/v2/vs");
+    press(&mut app, &["enter"]);
+    assert_eq!(app.prompt().expect("asks").label(), "Search for: ");
+}
