@@ -33,9 +33,33 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("application/json", "json"),
 ];
 
-/// A file name for a download of `url` with type `mime`.
-pub(crate) fn download_name(url: &str, mime: &Mime) -> String {
-    let mut name = super::nav::file_name(url);
+/// Longest name made from a page's title.
+const TITLE_NAME_CHARS: usize = 60;
+
+/// A file name for a download of `url` with type `mime`: its last path segment, or, for a
+/// capsule's root or a directory, the page's `title` (else the host), always with the type's
+/// extension then (a host such as `127.0.0.1` is no name with an extension).
+pub(crate) fn download_name(url: &str, mime: &Mime, title: Option<&str>) -> String {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .split_once('/')
+        .map_or("", |(_, p)| p);
+    let from_path = !path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .is_empty()
+        && !path.ends_with('/');
+    let mut name = if from_path {
+        super::nav::file_name(url)
+    } else {
+        let slug = title.map(title_slug).filter(|t| !t.is_empty());
+        slug.unwrap_or_else(|| super::nav::file_name(url))
+    };
     let essence = mime.essence();
     let ext = EXTENSIONS
         .iter()
@@ -50,12 +74,29 @@ pub(crate) fn download_name(url: &str, mime: &Mime) -> String {
         !s.is_empty() && !e.is_empty() && e.len() <= 5 && e.chars().all(char::is_alphanumeric)
     });
     if let Some(ext) = ext
-        && !has_ext
+        && (!has_ext || !from_path)
     {
         name.push('.');
         name.push_str(ext);
     }
     name
+}
+
+/// A page title as a file name: letters, digits, `-` and `_` kept, runs of anything else made
+/// one `-`, cut to [`TITLE_NAME_CHARS`].
+fn title_slug(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.chars().count() >= TITLE_NAME_CHARS {
+            break;
+        }
+    }
+    out.trim_end_matches('-').to_string()
 }
 
 /// The command configured for a type: the full type first, then its major type.
@@ -77,7 +118,7 @@ pub(crate) struct Downloads;
 impl Downloads {
     /// Offer a non-text answer: open, save or cancel.
     pub(crate) fn offer(self, url: &str, page: Arc<Page>, ctx: &mut Ctx) -> Vec<Effect> {
-        let name = download_name(url, &page.mime);
+        let name = download_name(url, &page.mime, page.title());
         let handler = handler_for(&ctx.settings.handlers, &page.mime)
             .unwrap_or("xdg-open")
             .to_string();
@@ -103,7 +144,11 @@ impl Downloads {
             return Vec::new();
         };
         let page = dv.doc.page().clone();
-        let name = download_name(ctx.current_url().unwrap_or_default(), &page.mime);
+        let name = download_name(
+            ctx.current_url().unwrap_or_default(),
+            &page.mime,
+            page.title(),
+        );
         vec![Effect::Save { page, name }]
     }
 }
@@ -120,6 +165,9 @@ mod tests {
             ("gemini://h/pic", "image/png", "pic.png"),
             ("gemini://h/notes", "text/gemini", "notes.gmi"),
             ("gemini://h/", "text/gemini", "h.gmi"),
+            ("gemini://127.0.0.1/", "text/gemini", "127.0.0.1.gmi"),
+            ("gopher://127.0.0.1:7070/1/", "text/gemini", "1.gmi"),
+            ("gemini://h/docs/", "text/gemini", "docs.gmi"),
             ("gemini://h/readme", "text/x-rst", "readme.txt"),
             ("gemini://h/blob", "application/x-unknown", "blob"),
             (
@@ -129,8 +177,20 @@ mod tests {
             ),
         ];
         for (url, mime, want) in cases {
-            assert_eq!(download_name(url, &parse_mime(mime)), want, "{url} {mime}");
+            assert_eq!(
+                download_name(url, &parse_mime(mime), None),
+                want,
+                "{url} {mime}"
+            );
         }
+        // A root or a directory is named by its page's title when it has one.
+        let gmi = parse_mime("text/gemini");
+        let titled = download_name("gemini://127.0.0.1/", &gmi, Some("Welcome: the Home page!"));
+        assert_eq!(titled, "Welcome-the-Home-page.gmi");
+        let titled = download_name("gemini://h/docs/", &gmi, Some("Docs"));
+        assert_eq!(titled, "Docs.gmi");
+        let named = download_name("gemini://h/notes.gmi", &gmi, Some("Notes"));
+        assert_eq!(named, "notes.gmi", "a file's own name wins");
     }
 
     #[test]
