@@ -10,7 +10,7 @@
 use super::dialog::Pending;
 use super::{DocView, Entry, FetchOptions, Special, Status, Tabs, View};
 use crate::keymap::{Action, Keymap};
-use crate::layout::Doc;
+use crate::layout::{Doc, Pos};
 use smolweb_client::RequestInfo;
 use smolweb_core::page::Page;
 use std::sync::Arc;
@@ -170,7 +170,7 @@ impl Ctx<'_> {
             }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
             && *old_url == url
         {
-            view.top = old.top;
+            view.top = same_place(&old.doc, old.top, &view.doc);
         }
         let entry = Entry {
             url: url.to_string(),
@@ -182,4 +182,30 @@ impl Ctx<'_> {
             t.show(entry, replace);
         }
     }
+}
+
+/// Where the reader was in `old`, found again in `new` (the same URL made again: a reload, or
+/// the web reader's article / full page switch): the same line when it still says the same,
+/// else the line of `new` that says what the first line with words at the top of `old` said
+/// (the nearest such line to where it was), else the same line number.
+fn same_place(old: &Doc, top: Pos, new: &Doc) -> Pos {
+    /// How far below the top a line with words is looked for.
+    const LOOK: usize = 8;
+    let Some(k) =
+        (top.line..old.len().min(top.line + LOOK)).find(|&k| !old.text(k).trim().is_empty())
+    else {
+        return top;
+    };
+    let said = old.text(k);
+    if new.text(k) == said {
+        return top;
+    }
+    let back = k - top.line;
+    (0..new.len())
+        .filter(|&i| new.text(i) == said)
+        .min_by_key(|&i| i.abs_diff(k))
+        .map_or(top, |i| Pos {
+            line: i.saturating_sub(back),
+            row: 0,
+        })
 }

@@ -464,3 +464,38 @@ fn a_pdf_link_opens_as_its_text_in_the_reader() {
         "web page (reader view: the text of a PDF (2 pages))"
     );
 }
+
+#[test]
+fn the_toggle_keeps_the_paragraph_being_read() {
+    let nav: String = (0..60)
+        .map(|i| format!("<li><a href=\"/section-{i}\">Section number {i}</a></li>"))
+        .collect();
+    let paras: String = (0..40)
+        .map(|i| {
+            format!("<p>Paragraph {i} of the long article says its own thing, {i} times over.</p>")
+        })
+        .collect();
+    let html = format!(
+        "<!doctype html><html><head><title>Long read</title></head><body><nav><ul>{nav}</ul></nav>\
+         <article><h1>Long read</h1>{paras}</article><footer>Copyright</footer></body></html>"
+    );
+    let mut app = at_home();
+    let (id, _, _) = fetch(&press(&mut app, &["1"]));
+    answer(&mut app, id, web(POST, &html, Extract::Main));
+    press(&mut app, &["G"]);
+    let first_row = |app: &App| -> String {
+        app.screen()
+            .frame()
+            .iter()
+            .map(|r| r.text.trim().to_string())
+            .find(|t| !t.is_empty())
+            .unwrap_or_default()
+    };
+    let before = first_row(&app);
+    assert!(before.contains("Paragraph 2"), "near the end: {before}");
+    let (id, _, opts) = fetch(&press(&mut app, &["v"]));
+    assert!(opts.web_full);
+    answer(&mut app, id, web(POST, &html, Extract::Full));
+    assert!(screen(&app).contains("· full"), "{}", screen(&app));
+    assert_eq!(first_row(&app), before, "the same paragraph is on top");
+}
