@@ -251,7 +251,7 @@ actions! {
     UndoCloseTab, "undo_close_tab", Global, ["X"], "reopen the last closed tab";
     NextTab, "next_tab", Global, ["ctrl-n", "f2"], "next tab";
     PrevTab, "prev_tab", Global, ["ctrl-p", "f1"], "previous tab";
-    Search, "search", Global, ["/"], "search in the page";
+    Search, "search", Global, ["/"], "search in the page (smart case: lowercase matches any case)";
     SearchNext, "search_next", Global, ["n"], "next search match";
     SearchPrev, "search_prev", Global, ["N"], "previous search match";
     TogglePreformat, "toggle_preformat", Global, ["p"], "fold or unfold preformatted blocks";
