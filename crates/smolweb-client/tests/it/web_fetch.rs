@@ -564,6 +564,10 @@ async fn https_with_the_configured_root_and_without_it() {
         e.to_string().contains("TLS") || e.to_string().contains("certificate"),
         "{e}"
     );
+    assert!(
+        !e.to_string().contains("error sending request") && !e.to_string().contains("(Connect)"),
+        "the innermost cause, not reqwest's chain: {e}"
+    );
 }
 
 #[tokio::test]

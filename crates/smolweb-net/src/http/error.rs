@@ -207,9 +207,10 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
             .iter()
             .any(|w| lower.contains(w))
     {
+        let inner = messages.last().cloned().unwrap_or(message);
         return WebError::Connection {
             host,
-            message: format!("TLS: {message}"),
+            message: format!("TLS: {inner}"),
         };
     }
     if e.is_timeout() {
