@@ -2,8 +2,8 @@
 //! ([`human_duration`]), a count with its noun ([`count`]) and remote text put on one line
 //! ([`one_line`]), the one copy every face and page uses.
 
+use core::time::Duration;
 use std::borrow::Cow;
-use std::time::Duration;
 
 /// A duration for people: whole seconds from 10 s on ("30 s" for 29.9999 s), one decimal
 /// below ("1.5 s"), milliseconds under a second ("250 ms").
