@@ -73,7 +73,7 @@ fn list(client: &Client) -> ExitCode {
     for s in subs {
         let when = s
             .refreshed
-            .map(|t| format!("refreshed {}", iso(t)))
+            .map(|t| format!("refreshed {}", readable_time(t)))
             .unwrap_or_else(|| "never refreshed".to_string());
         println!(
             "{}  {}  ({} unread, {when})",
@@ -103,8 +103,8 @@ fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
     Ok(match &r.error {
         None => {
             println!(
-                "subscribed to {name} ({url}), {} entries",
-                r.new_entries.len()
+                "subscribed to {name} ({url}), {}",
+                count(r.new_entries.len(), "entry", "entries")
             );
             ExitCode::SUCCESS
         }
@@ -139,12 +139,10 @@ fn refresh(client: &Arc<Client>) -> Result<ExitCode> {
             );
         }
     }
-    let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     eprintln!(
-        "{fresh} new {} from {} {}{}",
-        plural(fresh, "entry", "entries"),
-        results.len(),
-        plural(results.len(), "feed", "feeds"),
+        "{} from {}{}",
+        count(fresh, "new entry", "new entries"),
+        count(results.len(), "feed", "feeds"),
         if failed > 0 {
             format!(", {failed} failed")
         } else {
@@ -177,7 +175,7 @@ fn line(s: &str) -> std::borrow::Cow<'_, str> {
     smolweb_core::text::sanitize_line(s)
 }
 
-use smolweb_core::text::rfc3339 as iso;
+use smolweb_core::text::{count, readable_time};
 
 fn day(e: &StoredEntry) -> String {
     e.published

@@ -66,11 +66,11 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
                 eprintln!("create one with: smolweb identity create URL");
             }
         }
-        Outcome::Failure { status, meta, .. } => {
-            eprintln!(
-                "smolweb: the capsule answered {status}: {}",
-                one_line(meta, None)
-            );
+        Outcome::Failure {
+            info, status, meta, ..
+        } => {
+            let words = smolweb_client::web::failure_words(&info.url, *status, meta);
+            eprintln!("smolweb: {}", one_line(&words, None));
         }
         Outcome::Error { error, .. } => {
             eprintln!(

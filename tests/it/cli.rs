@@ -185,3 +185,22 @@ fn trust_remove_forgets_a_pin() {
     let o = run(d, &["trust", "remove", "capsule.example"]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn an_invalid_config_is_reported_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[network]\nbogus = 1\n").unwrap();
+    let config = config.to_string_lossy().into_owned();
+    for args in [
+        vec!["--config", &config, "get", "about:home"],
+        vec!["--config", &config, "feeds", "list"],
+    ] {
+        let o = run(dir.path(), &args);
+        assert!(!o.status.success(), "{args:?}");
+        let e = err(&o);
+        assert_eq!(e.matches("unknown field `bogus`").count(), 1, "{e}");
+        assert_eq!(e.matches("expected one of").count(), 1, "{e}");
+        assert_eq!(e.lines().count(), 1, "one line: {e}");
+    }
+}

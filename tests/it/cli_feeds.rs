@@ -75,7 +75,7 @@ async fn add_list_refresh_remove() {
     let o = run(d, &["feeds", "add", &log]).await;
     assert!(o.status.success(), "{}", err(&o));
     assert!(out(&o).contains("subscribed to Test log"), "{}", out(&o));
-    assert!(out(&o).contains("1 entries"), "{}", out(&o));
+    assert!(out(&o).contains(", 1 entry"), "singular: {}", out(&o));
     let o = run(d, &["feeds", "add", &gem.url("/atom.xml")]).await;
     assert!(
         out(&o).contains("Station & Notes"),
@@ -92,6 +92,11 @@ async fn add_list_refresh_remove() {
     let listed = out(&o);
     assert_eq!(listed.lines().count(), 3, "{listed}");
     assert!(listed.contains("Test log  (1 unread"), "{listed}");
+    // A person reads the refresh time to the minute, not as RFC 3339.
+    assert!(
+        listed.contains(" UTC)") && !listed.contains("Z)"),
+        "{listed}"
+    );
     assert!(listed.contains("Station & Notes  (2 unread"), "{listed}");
 
     // Nothing new yet; then one post appears and only it is printed.

@@ -77,7 +77,11 @@ async fn web_outcomes_have_their_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
     let o = run(dir.path(), &["get".into(), s.url("/gone")]).await;
     assert_eq!(o.status.code(), Some(5));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("HTTP 404"));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("the server answered 404 Not Found") && !stderr.contains("capsule"),
+        "a web answer speaks HTTP: {stderr}"
+    );
     let o = run(dir.path(), &["get".into(), s.url("/self")]).await;
     assert_eq!(
         o.status.code(),

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// The mark in front of an unread entry's label.
 pub const UNREAD: &str = "● ";
 
-use smolweb_core::text::rfc3339 as iso;
+use smolweb_core::text::{readable_time, rfc3339 as iso};
 
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].
@@ -87,7 +87,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
     for s in subs {
         let when = s.refreshed.map_or_else(
             || "never refreshed".to_string(),
-            |t| format!("refreshed {}", iso(t)),
+            |t| format!("refreshed {}", readable_time(t)),
         );
         out.push_str(&format!(
             "=> {} {} ({} unread, {when})\n",

@@ -119,6 +119,11 @@ pub fn describe(o: &Outcome) -> String {
         Outcome::Certificate { status, .. } => {
             format!("status {status}: the capsule wants a client certificate")
         }
+        Outcome::Failure {
+            info, status, meta, ..
+        } if info.url.starts_with("http") => {
+            feed::one_line(&crate::web::failure_words(&info.url, *status, meta))
+        }
         Outcome::Failure { status, meta, .. } => {
             format!("status {status}: {}", feed::one_line(meta))
         }

@@ -35,8 +35,8 @@ pub mod invisible;
 mod short;
 mod stamp;
 
-pub use short::{human_bytes, one_line};
-pub use stamp::rfc3339;
+pub use short::{count, human_bytes, human_duration, one_line};
+pub use stamp::{readable_time, rfc3339};
 
 use std::borrow::Cow;
 

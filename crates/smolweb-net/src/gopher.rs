@@ -63,7 +63,7 @@ async fn fetch_in_budget(
     let io_err = |e: std::io::Error| FetchError::Connection {
         host: host.to_string(),
         port,
-        message: e.to_string(),
+        message: super::io_words(&e),
     };
     stream.write_all(line.as_bytes()).await.map_err(io_err)?;
     let mut body = Vec::new();

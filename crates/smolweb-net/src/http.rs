@@ -20,7 +20,7 @@ mod error;
 mod resolve;
 pub mod tls;
 
-pub use error::WebError;
+pub use error::{WebError, status_words};
 
 use super::NetOptions;
 use super::guard;

@@ -113,7 +113,7 @@ pub enum FetchError {
         message: String,
     },
     /// The request's whole budget ran out (the budget it had).
-    #[error("timed out after {0:?}")]
+    #[error("timed out after {}", smolweb_core::text::human_duration(*.0))]
     Timeout(Duration),
     /// The TLS handshake or the encrypted stream failed.
     #[error("TLS error: {0}")]
@@ -427,6 +427,31 @@ impl Net {
     }
 }
 
+/// Why a socket failed, in plain words ("connection refused"), without the operating system's
+/// error number; the raw error is for the log. Other kinds keep their own text.
+pub(crate) fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let words = match e.kind() {
+        K::ConnectionRefused => "connection refused",
+        K::ConnectionReset => "connection reset",
+        K::ConnectionAborted => "connection aborted",
+        K::TimedOut => "timed out",
+        K::HostUnreachable => "host unreachable",
+        K::NetworkUnreachable => "network unreachable",
+        K::AddrNotAvailable => "address not available",
+        K::BrokenPipe => "connection closed",
+        K::UnexpectedEof => "connection closed early",
+        _ => {
+            let text = e.to_string();
+            return match text.find(" (os error") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+        }
+    };
+    words.to_string()
+}
+
 /// Connect to the first checked address that answers (never to anything unchecked).
 async fn connect(
     host: &str,
@@ -443,11 +468,14 @@ async fn connect(
                     .map_err(|e| FetchError::Connection {
                         host: host.to_string(),
                         port,
-                        message: e.to_string(),
+                        message: io_words(&e),
                     })?;
                 return Ok(stream);
             }
-            Err(e) => last = format!("{addr}: {e}"),
+            Err(e) => {
+                tracing::debug!(%addr, error = %e, "connect failed");
+                last = io_words(&e);
+            }
         }
     }
     Err(FetchError::Connection {

@@ -72,8 +72,8 @@ fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
 => gemini://a.example/1 ● First · A log
 
 ## Subscriptions
-=> gemini://a.example/ A log (1 unread, refreshed 2026-11-30T12:00:00Z)
-=> gopher://b.example/1/ B hole (1 unread, refreshed 2026-11-30T12:00:00Z)
+=> gemini://a.example/ A log (1 unread, refreshed 2026-11-30 12:00 UTC)
+=> gopher://b.example/1/ B hole (1 unread, refreshed 2026-11-30 12:00 UTC)
 * last refresh failed: connection refused
 ";
     assert_eq!(page, want);

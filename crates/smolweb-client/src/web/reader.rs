@@ -10,7 +10,7 @@
 //! fingerprint and TLS version with [`TofuState::Trusted`].
 //!
 //! A 4xx/5xx answer is an [`Outcome::Failure`] with status 50 (4xx) or 40 (5xx, 408, 429: try
-//! later) and `HTTP <code>` in the meta; a failure to fetch is an [`Outcome::Error`] whose
+//! later) and `HTTP <code> <reason>` in the meta ([`failure_words`] says it to a person); a failure to fetch is an [`Outcome::Error`] whose
 //! [`FetchError`] is the nearest Gemini-side error ([`web_error_as_fetch`]).
 
 use super::{WebFetched, WebFormat, WebQuery};
@@ -21,7 +21,7 @@ use smolweb_core::page::{Page, mime_of};
 use smolweb_core::response::parse_mime;
 use smolweb_core::url::Url;
 use smolweb_core::webtext::BodyKind;
-use smolweb_net::http::WebError;
+use smolweb_net::http::{WebError, status_words};
 use smolweb_net::{FetchError, TlsInfo, TofuState};
 use std::sync::Arc;
 
@@ -162,6 +162,17 @@ impl Client {
     }
 }
 
+/// A failure answer said the way its protocol speaks: a web page's "the server answered 404
+/// Not Found", a capsule's "the capsule answered 51: not here". `url` is the answer's URL
+/// (`RequestInfo::url`), `status` and `meta` the [`Outcome::Failure`]'s.
+pub fn failure_words(url: &str, status: u8, meta: &str) -> String {
+    let web = url.starts_with("http://") || url.starts_with("https://");
+    match meta.strip_prefix("HTTP ") {
+        Some(http) if web => format!("the server answered {http}"),
+        _ => format!("the capsule answered {status}: {meta}"),
+    }
+}
+
 /// The reader-view [`Outcome`] of a fetched web page (pure: what [`Client::open_web_reader`]
 /// answers once the page is fetched). `info` is the request's; the page's final URL, time,
 /// certificate and what its text is ([`WebPage::shown`](super::WebPage::shown)) are added.
@@ -184,8 +195,8 @@ pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> 
     if status >= 400 {
         let temporary = status >= 500 || status == 408 || status == 429;
         let meta = match &fetched.page.retry_after {
-            Some(r) => format!("HTTP {status} (Retry-After: {r})"),
-            None => format!("HTTP {status}"),
+            Some(r) => format!("HTTP {} (Retry-After: {r})", status_words(status)),
+            None => format!("HTTP {}", status_words(status)),
         };
         return Outcome::Failure {
             info,

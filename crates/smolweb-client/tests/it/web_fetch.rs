@@ -249,6 +249,23 @@ async fn slow_drip_ends_at_the_timeout() {
     assert_eq!(err.code(), ErrorCode::Timeout);
     assert!(err.retryable());
     assert!(started.elapsed() < Duration::from_secs(4));
+    assert_eq!(err.to_string(), "timed out after 1 s", "rounded for people");
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_said_in_plain_words() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let err = get(&agent().client, &format!("http://127.0.0.1:{port}/"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ConnectionFailed, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "cannot connect to 127.0.0.1: connection refused",
+        "no reqwest chain, no os error number"
+    );
 }
 
 #[tokio::test]
@@ -547,6 +564,10 @@ async fn https_with_the_configured_root_and_without_it() {
         e.to_string().contains("TLS") || e.to_string().contains("certificate"),
         "{e}"
     );
+    assert!(
+        !e.to_string().contains("error sending request") && !e.to_string().contains("(Connect)"),
+        "the innermost cause, not reqwest's chain: {e}"
+    );
 }
 
 #[tokio::test]
@@ -601,7 +622,12 @@ async fn the_reader_view_is_a_gemtext_page_with_verified_tls_info() {
         .open(&s.url("/gone"), &OpenOptions::default())
         .await;
     assert!(
-        matches!(&gone, Outcome::Failure { status: 50, meta, .. } if meta == "HTTP 404"),
+        matches!(&gone, Outcome::Failure { status: 50, meta, .. } if meta == "HTTP 404 Not Found"),
         "{gone:?}"
+    );
+    assert_eq!(
+        smolweb_client::feeds::describe(&gone),
+        "the server answered 404 Not Found",
+        "a feed over the web speaks HTTP, not Gemini"
     );
 }

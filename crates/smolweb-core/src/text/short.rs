@@ -1,7 +1,31 @@
-//! Short forms for people: a byte count in IEC units ([`human_bytes`]) and remote text put on
-//! one line ([`one_line`]), the one copy every face and page uses.
+//! Short forms for people: a byte count in IEC units ([`human_bytes`]), a rounded duration
+//! ([`human_duration`]), a count with its noun ([`count`]) and remote text put on one line
+//! ([`one_line`]), the one copy every face and page uses.
 
+use core::time::Duration;
 use std::borrow::Cow;
+
+/// A duration for people: whole seconds from 10 s on ("30 s" for 29.9999 s), one decimal
+/// below ("1.5 s"), milliseconds under a second ("250 ms").
+pub fn human_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    let tenths = (secs * 10.0).round() as u64;
+    if tenths >= 100 {
+        format!("{} s", secs.round() as u64)
+    } else if tenths >= 10 {
+        match tenths % 10 {
+            0 => format!("{} s", tenths / 10),
+            t => format!("{}.{t} s", tenths / 10),
+        }
+    } else {
+        format!("{} ms", (secs * 1000.0).round() as u64)
+    }
+}
+
+/// `n` and the noun that fits it: "1 feed", "0 feeds", "3 feeds".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
 
 /// A byte count for people, in IEC units: "512 B", "1.5 KiB", "200.0 MiB", "3.2 GiB" (one
 /// decimal above a KiB; counts past the GiB stay in GiB).
@@ -59,6 +83,28 @@ pub fn one_line(text: &str, max_chars: Option<usize>) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_are_rounded_for_people() {
+        let cases = [
+            (Duration::from_secs_f64(29.999_917_224), "30 s"),
+            (Duration::from_secs(5), "5 s"),
+            (Duration::from_millis(1500), "1.5 s"),
+            (Duration::from_millis(9990), "10 s"),
+            (Duration::from_millis(250), "250 ms"),
+            (Duration::from_millis(999), "1 s"),
+        ];
+        for (d, want) in cases {
+            assert_eq!(human_duration(d), want, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn counts_take_the_noun_that_fits() {
+        assert_eq!(count(1, "feed", "feeds"), "1 feed");
+        assert_eq!(count(0, "feed", "feeds"), "0 feeds");
+        assert_eq!(count(2, "entry", "entries"), "2 entries");
+    }
 
     #[test]
     fn byte_counts_in_iec_units() {

@@ -36,7 +36,7 @@ pub enum WebError {
         message: String,
     },
     /// The one budget for every hop and the body ran out (the budget it had).
-    #[error("timed out after {0:?}")]
+    #[error("timed out after {}", smolweb_core::text::human_duration(*.0))]
     Timeout(Duration),
     /// A redirect could not be followed (too many, a loop, a bad or refused target); says why.
     #[error("{0}")]
@@ -110,7 +110,7 @@ impl WebError {
             return None;
         }
         let retryable = status == 408 || status == 429 || status >= 500;
-        let mut message = format!("the server answered HTTP {status}");
+        let mut message = format!("the server answered {}", status_words(status));
         match retry_after.map(str::trim).filter(|r| !r.is_empty()) {
             Some(r) => message.push_str(&format!(
                 "; Retry-After: {}",
@@ -144,6 +144,18 @@ impl WebError {
     }
 }
 
+/// A status code with its reason phrase, as a person reads it: `404 Not Found` (only the
+/// number for a code without a standard phrase).
+pub fn status_words(status: u16) -> String {
+    match reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+    {
+        Some(reason) => format!("{status} {reason}"),
+        None => status.to_string(),
+    }
+}
+
 /// The guard's verdict carried through reqwest's error chain from the resolver.
 #[derive(Debug)]
 pub(super) struct GuardError(pub FetchError);
@@ -161,6 +173,8 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
     let host = url.host_str().unwrap_or_default().to_string();
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
     let mut messages = Vec::new();
+    // The innermost socket error, in plain words: what a person is told.
+    let mut plain = None;
     while let Some(s) = source {
         if let Some(g) = s.downcast_ref::<GuardError>() {
             return WebError::from_guard(g.0.clone());
@@ -177,11 +191,15 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
                 message: format!("TLS: {t}"),
             };
         }
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            plain = Some(crate::io_words(io));
+        }
         messages.push(s.to_string());
         source = s.source();
     }
     messages.dedup();
     let message = messages.join(": ");
+    tracing::debug!(%url, error = %message, "web fetch failed");
     // Some connectors flatten the rustls error into text; its wording still says TLS.
     let lower = message.to_ascii_lowercase();
     if e.is_connect()
@@ -189,14 +207,22 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
             .iter()
             .any(|w| lower.contains(w))
     {
+        let inner = messages.last().cloned().unwrap_or(message);
         return WebError::Connection {
             host,
-            message: format!("TLS: {message}"),
+            message: format!("TLS: {inner}"),
         };
     }
     if e.is_timeout() {
         WebError::Timeout(budget)
     } else if e.is_connect() {
+        let message = plain.unwrap_or_else(|| {
+            if lower.contains("dns error") {
+                "the name did not resolve".to_string()
+            } else {
+                messages.last().cloned().unwrap_or(message)
+            }
+        });
         WebError::Connection { host, message }
     } else if e.is_decode() || e.is_body() {
         WebError::InvalidResponse(format!("the body could not be read: {message}"))

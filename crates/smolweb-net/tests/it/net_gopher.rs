@@ -167,4 +167,9 @@ async fn refused_connection_is_a_connection_error() {
     };
     let err = fetch(&t, &loopback_options(BUDGET)).await.unwrap_err();
     assert_eq!(err.code(), "CONNECTION_ERROR", "{err}");
+    // Plain words, the address once, no operating-system error number.
+    assert_eq!(
+        err.to_string(),
+        format!("cannot connect to 127.0.0.1:{port}: connection refused")
+    );
 }

@@ -443,7 +443,7 @@ impl Feeds {
         let tab = ctx.tab_id();
         let page = Some(offer.copy.fetched.page.clone());
         ctx.show_doc(tab, &offer.url, page, Special::None, None, true);
-        let when = smolweb_core::text::rfc3339(offer.copy.fetched_at);
+        let when = smolweb_core::text::readable_time(offer.copy.fetched_at);
         let text = format!(
             "offline copy, {} old (downloaded {when}); {} tries the network again",
             human_age(offer.age_seconds),

@@ -400,7 +400,7 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
     let s = screen(&app);
     assert!(s.contains("Frost on the capsule"), "{s}");
     assert!(
-        s.contains("offline copy, 2 h old (downloaded 2026-11-30T08:00:00Z)"),
+        s.contains("offline copy, 2 h old (downloaded 2026-11-30 08:00 UTC)"),
         "{s}"
     );
     assert_eq!(app.current_url(), Some(url));
