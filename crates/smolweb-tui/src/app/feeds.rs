@@ -230,8 +230,9 @@ impl Feeds {
                     String::new()
                 };
                 ctx.info(format!(
-                    "{} feeds refreshed: {} new entries{failed}",
-                    s.feeds, s.new_entries
+                    "{} refreshed: {}{failed}",
+                    smolweb_core::text::count(s.feeds, "feed", "feeds"),
+                    smolweb_core::text::count(s.new_entries, "new entry", "new entries")
                 ));
                 ctx.then(Then::RemakeStorePage);
             }

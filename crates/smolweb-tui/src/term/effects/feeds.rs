@@ -146,8 +146,8 @@ fn saved_sentence(report: &smolweb_client::offline::SaveReport) -> String {
     };
     if !report.failed.is_empty() {
         s.push_str(&format!(
-            "; {} links could not be saved",
-            report.failed.len()
+            "; {} could not be saved",
+            smolweb_core::text::count(report.failed.len(), "link", "links")
         ));
     }
     s
@@ -171,9 +171,9 @@ async fn subscribe(client: Arc<Client>, jobs: Jobs, tx: mpsc::UnboundedSender<Ms
     let r = client.refresh_feed(&url).await;
     let said = match r.error {
         None => Ok(format!(
-            "following {}: {} entries",
+            "following {}: {}",
             r.title.as_deref().unwrap_or(&url),
-            r.new_entries.len()
+            smolweb_core::text::count(r.new_entries.len(), "entry", "entries")
         )),
         Some(reason) => Err(FeedError::FirstFetch { url, reason }),
     };
