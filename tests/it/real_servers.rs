@@ -50,17 +50,25 @@ fn free_port() -> u16 {
 }
 
 fn wait_listening(port: u16, child: &mut Child) {
+    if let Err(e) = try_listening(port, child) {
+        panic!("{e}");
+    }
+}
+
+/// Wait until the server listens on `port`, or say why it will not (it exited: a port taken
+/// by a parallel test between `free_port` and its bind, for one).
+fn try_listening(port: u16, child: &mut Child) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
         if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
+            return Ok(());
         }
         if let Ok(Some(status)) = child.try_wait() {
-            panic!("server exited early: {status}");
+            return Err(format!("server exited early: {status}"));
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("server on port {port} did not start listening");
+    Err(format!("server on port {port} did not start listening"))
 }
 
 fn write(path: &Path, text: &str) {
@@ -416,9 +424,12 @@ fn start_nginx() -> Option<Nginx> {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     std::io::Write::write_all(&mut gz, &vec![b'z'; 32 * 1024 * 1024]).unwrap();
     std::fs::write(root.join("bomb.txt"), gz.finish().unwrap()).unwrap();
-    let (http, https) = (free_port(), free_port());
-    let conf = format!(
-        r#"daemon off;
+    // Ports are chosen before nginx binds them, so a test running beside this one can take one
+    // in between: then nginx exits, and it is started again on new ports.
+    for attempt in 1.. {
+        let (http, https) = (free_port(), free_port());
+        let conf = format!(
+            r#"daemon off;
 master_process off;
 worker_processes 1;
 pid {d}/nginx.pid;
@@ -449,29 +460,43 @@ http {{
     }}
 }}
 "#,
-        d = d.display(),
-        root = root.display(),
-    );
-    write(&d.join("nginx.conf"), &conf);
-    let mut child = Command::new(NGINX)
-        .arg("-p")
-        .arg(d)
-        .arg("-e")
-        .arg(d.join("error.log"))
-        .arg("-c")
-        .arg(d.join("nginx.conf"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_listening(http, &mut child);
-    wait_listening(https, &mut child);
-    Some(Nginx {
-        _proc: Running(child),
-        http,
-        https,
-        dir,
-    })
+            d = d.display(),
+            root = root.display(),
+        );
+        write(&d.join("nginx.conf"), &conf);
+        let mut child = Command::new(NGINX)
+            .arg("-p")
+            .arg(d)
+            .arg("-e")
+            .arg(d.join("error.log"))
+            .arg("-c")
+            .arg(d.join("nginx.conf"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let up = try_listening(http, &mut child).and_then(|()| try_listening(https, &mut child));
+        match up {
+            Ok(()) => {
+                return Some(Nginx {
+                    _proc: Running(child),
+                    http,
+                    https,
+                    dir,
+                });
+            }
+            Err(e) if attempt < 5 => {
+                let _ = child.kill();
+                let _ = child.wait();
+                eprintln!("nginx did not start ({e}), attempt {attempt}: trying other ports");
+            }
+            Err(e) => {
+                let log = std::fs::read_to_string(d.join("error.log")).unwrap_or_default();
+                panic!("nginx did not start after {attempt} attempts: {e}\n{log}");
+            }
+        }
+    }
+    unreachable!("the loop returns or panics")
 }
 
 impl Nginx {
