@@ -145,7 +145,7 @@ pub(super) fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
         }
         TrustCommand::Remove { host } => {
             let (h, port) = host_port(host)?;
-            if client.known_hosts().remove(&h, port)? {
+            if client.forget_pin(&h, port)? {
                 println!("forgot the certificate of {h}:{port}");
                 Ok(ExitCode::SUCCESS)
             } else {

@@ -105,7 +105,7 @@ fn perform(
         }
         Request::TrustRemove { host, port } => {
             let previous = client.known_hosts.get(host, *port)?.map(|p| p.fingerprint);
-            let existed = client.known_hosts.remove(host, *port)?;
+            let existed = client.forget_pin(host, *port)?;
             let msg = if existed {
                 format!("forgot the pinned certificate of {host}:{port}")
             } else {

@@ -499,6 +499,19 @@ impl Client {
         }
     }
 
+    /// Forget the certificate pinned for `host:port`, and the answers of that capsule held in
+    /// the cache: they were read over the forgotten trust, so the next visit checks the
+    /// certificate again (and is a first visit, pinned anew). Returns whether a pin was held.
+    pub fn forget_pin(&self, host: &str, port: u16) -> Result<bool, smolweb_store::StoreError> {
+        let existed = self.known_hosts.remove(host, port)?;
+        let host = smolweb_core::url::normalize_host(host).unwrap_or_else(|_| host.to_string());
+        self.cache.remove_where(|key| {
+            Url::parse(key)
+                .is_ok_and(|u| u.scheme() == Scheme::Gemini && u.host() == host && u.port() == port)
+        });
+        Ok(existed)
+    }
+
     /// Drop a cached page (e.g. before a reload). Returns whether one was held.
     pub fn forget(&self, url: &str) -> bool {
         self.cache_key(url).is_some_and(|k| self.cache.remove(&k))

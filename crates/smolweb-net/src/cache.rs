@@ -277,6 +277,16 @@ impl<V: Clone + Weigh> Cache<V> {
         self.lock().drop_key(key).is_some()
     }
 
+    /// Drop every entry whose key `doomed` says so; returns how many went.
+    pub fn remove_where(&self, doomed: impl Fn(&str) -> bool) -> usize {
+        let mut state = self.lock();
+        let keys: Vec<String> = state.slots.keys().filter(|k| doomed(k)).cloned().collect();
+        for k in &keys {
+            state.drop_key(k);
+        }
+        keys.len()
+    }
+
     /// Number of held entries (expired ones included until read).
     pub fn len(&self) -> usize {
         self.lock().slots.len()

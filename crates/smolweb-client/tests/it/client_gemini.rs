@@ -335,3 +335,32 @@ async fn requests_to_one_host_take_consecutive_slots() {
         "the second request was scheduled one interval after the first"
     );
 }
+
+#[tokio::test]
+async fn forgetting_a_pin_drops_the_capsules_cached_answers() {
+    let server = Server::start(
+        Routes::new()
+            .route("/page", Reply::gemtext("# Hi\n"))
+            .route("/other", Reply::gemtext("# Other\n")),
+    )
+    .await;
+    let (c, _dir) = agent();
+    let (page, other) = (server.url("/page"), server.url("/other"));
+    assert!(!is_cached(&open(&c, &page).await));
+    assert!(!is_cached(&open(&c, &other).await));
+    assert!(is_cached(&open(&c, &page).await));
+    assert!(
+        c.forget_pin("127.0.0.1", server.port()).unwrap(),
+        "a pin was held"
+    );
+    // Both answers were read over the forgotten trust: the next visit checks again.
+    let again = open(&c, &page).await;
+    assert!(
+        !is_cached(&again),
+        "answered from the cache after the pin was forgotten"
+    );
+    let tls = again.info().tls.clone().expect("tls facts");
+    assert_eq!(tls.tofu, smolweb_net::TofuState::FirstUse, "pinned anew");
+    assert!(!is_cached(&open(&c, &other).await));
+    assert!(!c.forget_pin("127.0.0.1", 1).unwrap(), "no pin there");
+}

@@ -398,15 +398,13 @@ impl StoreWorker {
                 };
                 done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
-            StoreOp::Forget { host, port } => {
-                done(c.known_hosts().remove(&host, port).map(|gone| {
-                    if gone {
-                        format!("forgot the certificate of {host}:{port}")
-                    } else {
-                        format!("no certificate was pinned for {host}:{port}")
-                    }
-                }))
-            }
+            StoreOp::Forget { host, port } => done(c.forget_pin(&host, port).map(|gone| {
+                if gone {
+                    format!("forgot the certificate of {host}:{port}")
+                } else {
+                    format!("no certificate was pinned for {host}:{port}")
+                }
+            })),
             StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
             StoreOp::Deny { id } => done(
                 c.deny(&id)
