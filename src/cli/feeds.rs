@@ -101,6 +101,17 @@ fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
     let name = line(r.title.as_deref().unwrap_or(&url));
     let url = line(&url);
     Ok(match &r.error {
+        // Nothing dated on the page: perhaps a gemlog with no post yet, more likely not a feed
+        // at all. Kept (a new gemlog fills up), but said, and not a success.
+        None if r.new_entries.is_empty() => {
+            println!("subscribed to {name} ({url}), no entries");
+            eprintln!(
+                "smolweb: {url} has no entries: it may not be a feed (a gemlog lists links that \
+                 start with a date; Atom, RSS and JSON Feed are read too); kept, `smolweb feeds \
+                 remove` drops it"
+            );
+            ExitCode::from(exit::FEED_FAILED)
+        }
         None => {
             println!(
                 "subscribed to {name} ({url}), {}",

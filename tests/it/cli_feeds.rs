@@ -182,3 +182,21 @@ async fn failures_have_their_exit_codes_and_spare_the_other_feeds() {
         "{listed}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adding_a_page_without_entries_says_it_may_not_be_a_feed() {
+    let gem = gemini::Server::start(gemini::Routes::new().route(
+        "/about.gmi",
+        gemini::Reply::gemtext("# About me\n\nI like tea.\n=> /contact.gmi Contact\n"),
+    ))
+    .await;
+    let dir = data_dir();
+    let url = gem.url("/about.gmi");
+    let o = run(dir.path(), &["feeds", "add", &url]).await;
+    assert_eq!(o.status.code(), Some(3), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("no entries"), "{}", out(&o));
+    assert!(err(&o).contains("it may not be a feed"), "{}", err(&o));
+    // Kept, as the message says, so it can be removed.
+    let o = run(dir.path(), &["feeds", "remove", &url]).await;
+    assert_eq!(o.status.code(), Some(0), "{}{}", out(&o), err(&o));
+}
