@@ -71,9 +71,14 @@ fn list(client: &Client) -> ExitCode {
         eprintln!("no subscriptions (add one with `smolweb feeds add URL`)");
     }
     for s in subs {
+        let tried = if s.error.is_some() {
+            "refresh failed"
+        } else {
+            "refreshed"
+        };
         let when = s
             .refreshed
-            .map(|t| format!("refreshed {}", readable_time(t)))
+            .map(|t| format!("{tried} {}", readable_time(t)))
             .unwrap_or_else(|| "never refreshed".to_string());
         println!(
             "{}  {}  ({} unread, {when})",

@@ -181,6 +181,9 @@ async fn failures_have_their_exit_codes_and_spare_the_other_feeds() {
         listed.contains("last refresh failed: status 51"),
         "{listed}"
     );
+    // A failed feed does not also say it was refreshed.
+    let failed_row = listed.lines().find(|l| l.contains(&dead)).expect("listed");
+    assert!(failed_row.contains("refresh failed 20"), "{failed_row}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -85,9 +85,15 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
     }
     out.push_str("\n## Subscriptions\n");
     for s in subs {
+        // `refreshed` is when the last try ended, failed or not: a failure says so.
+        let tried = if s.error.is_some() {
+            "refresh failed"
+        } else {
+            "refreshed"
+        };
         let when = s.refreshed.map_or_else(
             || "never refreshed".to_string(),
-            |t| format!("refreshed {}", readable_time(t)),
+            |t| format!("{tried} {}", readable_time(t)),
         );
         out.push_str(&format!(
             "=> {} {} ({} unread, {when})\n",

@@ -73,7 +73,7 @@ fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
 
 ## Subscriptions
 => gemini://a.example/ A log (1 unread, refreshed 2026-11-30 12:00 UTC)
-=> gopher://b.example/1/ B hole (1 unread, refreshed 2026-11-30 12:00 UTC)
+=> gopher://b.example/1/ B hole (1 unread, refresh failed 2026-11-30 12:00 UTC)
 * last refresh failed: connection refused
 ";
     assert_eq!(page, want);
