@@ -54,6 +54,9 @@ pub(crate) enum Command {
         /// Print the body bytes exactly as received.
         #[arg(long)]
         raw: bool,
+        /// Web pages: print the whole page converted, not only its main content.
+        #[arg(long)]
+        full: bool,
         /// Do not follow redirects (by default same-host redirects are followed, up to 5).
         #[arg(long)]
         no_follow: bool,
@@ -164,6 +167,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             input,
             search,
             raw,
+            full,
             no_follow,
         }) => {
             init_logging(args.log_file.as_ref(), "error")?;
@@ -171,6 +175,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             let opts = OpenOptions {
                 input: input.clone(),
                 search: search.clone(),
+                web_full: *full,
                 ..OpenOptions::default()
             };
             let outcome = runtime()?.block_on(async {

@@ -63,6 +63,13 @@ async fn get_prints_a_web_page_with_numbered_links() {
         !stdout.contains("<nav>") && !stdout.contains("Home"),
         "{stdout}"
     );
+    // --full: the whole page, its navigation too.
+    let full = run(dir.path(), &["get".into(), "--full".into(), s.url("/")]).await;
+    let full = String::from_utf8_lossy(&full.stdout);
+    assert!(
+        full.contains("Home") && full.contains("# Harbour tides"),
+        "{full}"
+    );
     let raw = run(dir.path(), &["get".into(), "--raw".into(), s.url("/")]).await;
     assert_eq!(raw.stdout, PAGE.as_bytes());
     let png = run(dir.path(), &["get".into(), "--raw".into(), s.url("/png")]).await;
