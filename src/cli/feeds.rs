@@ -71,15 +71,7 @@ fn list(client: &Client) -> ExitCode {
         eprintln!("no subscriptions (add one with `smolweb feeds add URL`)");
     }
     for s in subs {
-        let tried = if s.error.is_some() {
-            "refresh failed"
-        } else {
-            "refreshed"
-        };
-        let when = s
-            .refreshed
-            .map(|t| format!("{tried} {}", readable_time(t)))
-            .unwrap_or_else(|| "never refreshed".to_string());
+        let when = s.last_try();
         println!(
             "{}  {}  ({} unread, {when})",
             line(&s.url),
@@ -191,7 +183,7 @@ fn line(s: &str) -> std::borrow::Cow<'_, str> {
     smolweb_core::text::sanitize_line(s)
 }
 
-use smolweb_core::text::{count, readable_time};
+use smolweb_core::text::count;
 
 fn day(e: &StoredEntry) -> String {
     e.published

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// The mark in front of an unread entry's label.
 pub const UNREAD: &str = "● ";
 
-use smolweb_core::text::{readable_time, rfc3339 as iso};
+use smolweb_core::text::rfc3339 as iso;
 
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].
@@ -85,16 +85,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
     }
     out.push_str("\n## Subscriptions\n");
     for s in subs {
-        // `refreshed` is when the last try ended, failed or not: a failure says so.
-        let tried = if s.error.is_some() {
-            "refresh failed"
-        } else {
-            "refreshed"
-        };
-        let when = s.refreshed.map_or_else(
-            || "never refreshed".to_string(),
-            |t| format!("{tried} {}", readable_time(t)),
-        );
+        let when = s.last_try();
         out.push_str(&format!(
             "=> {} {} ({} unread, {when})\n",
             s.url,

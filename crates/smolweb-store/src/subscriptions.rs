@@ -81,6 +81,18 @@ impl Subscription {
     pub fn unread(&self) -> usize {
         self.entries.iter().filter(|e| !e.read).count()
     }
+    /// When it was last tried, for people: "refreshed <time>", "refresh failed <time>" (the
+    /// time is when the last try ended, failed or not), or "never refreshed".
+    pub fn last_try(&self) -> String {
+        let tried = match self.error {
+            Some(_) => "refresh failed",
+            None => "refreshed",
+        };
+        self.refreshed.map_or_else(
+            || "never refreshed".to_string(),
+            |t| format!("{tried} {}", smolweb_core::text::readable_time(t)),
+        )
+    }
 }
 
 /// What one refresh of one feed brought.
