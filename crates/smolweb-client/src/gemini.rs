@@ -39,6 +39,8 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
         } else if let Some(entry) = client.cache.get(key) {
             tracing::debug!(url = %info.url, "answered from the cache");
             info.timestamp = Some(entry.sent_at);
+            // Like the timestamp, the TLS details are those of the download that filled it.
+            info.tls = entry.tls.clone();
             let fetched = cached_fetched(entry);
             return Outcome::Page { info, fetched };
         }
@@ -155,6 +157,7 @@ fn map_answer(
             let now = client.now();
             if let Some(key) = key {
                 let entry = CacheEntry {
+                    tls: info.tls.clone().map(held_tls),
                     page: page.clone(),
                     cached_at: now,
                     sent_at: info.timestamp.unwrap_or(now),
@@ -227,6 +230,19 @@ pub(super) fn describe_target(from: &Url, target: &str) -> (String, bool) {
             (scheme.to_ascii_lowercase(), true)
         }
     }
+}
+
+/// The TLS details kept with a cached answer: a pin made or replaced on that visit is, for
+/// every later read of the copy, simply the pinned certificate.
+fn held_tls(mut tls: smolweb_net::TlsInfo) -> smolweb_net::TlsInfo {
+    use smolweb_net::TofuState;
+    if matches!(
+        tls.tofu,
+        TofuState::FirstUse | TofuState::ReplacedExpired { .. }
+    ) {
+        tls.tofu = TofuState::Trusted;
+    }
+    tls
 }
 
 #[cfg(test)]

@@ -100,6 +100,7 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
     let page = Arc::new(Page::from_gopher(page_url, target.item_type, raw));
     let now = client.now();
     let entry = CacheEntry {
+        tls: None,
         page: page.clone(),
         cached_at: now,
         sent_at: info.timestamp.unwrap_or(now),

@@ -190,6 +190,16 @@ async fn page_is_cached_then_refreshed() {
     assert_eq!(s.cached_at, f.cached_at, "original download time kept");
     assert_eq!(fake.count(PAGE), 1, "the capsule saw one request");
     assert!(c.cached(PAGE).is_some_and(|f| f.cached));
+    // Page info of the cached answer still names the certificate that vouched for it, as
+    // pinned (not "pinned on this visit").
+    let (t1, t2) = (info.tls.as_ref().unwrap(), second.info().tls.clone());
+    let t2 = t2.expect("a cached Gemini answer keeps its TLS details");
+    assert_eq!(t2.cert_fingerprint, t1.cert_fingerprint);
+    assert!(
+        matches!(t2.tofu, smolweb_net::TofuState::Trusted),
+        "{:?}",
+        t2.tofu
+    );
 
     let opts = OpenOptions {
         refresh: true,

@@ -123,6 +123,9 @@ pub struct CacheEntry {
     pub cached_at: OffsetDateTime,
     /// When the request that filled the entry was sent (a held answer's `timestamp`).
     pub sent_at: OffsetDateTime,
+    /// The TLS connection that delivered it (Gemini), so a cached answer still says which
+    /// certificate vouched for it.
+    pub tls: Option<crate::TlsInfo>,
 }
 
 struct Slot<V> {
@@ -335,6 +338,7 @@ mod tests {
         let body = "=> /a link\n".repeat(1000).into_bytes();
         let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
         let entry = CacheEntry {
+            tls: None,
             page: page.clone(),
             cached_at: T0,
             sent_at: T0,
@@ -377,6 +381,7 @@ mod tests {
         let mime = smolweb_core::response::parse_mime("text/gemini");
         let page = smolweb_core::page::Page::from_gemini(url, mime, raw.clone());
         let entry = CacheEntry {
+            tls: None,
             page: Arc::new(page),
             cached_at: T0,
             sent_at: T0,

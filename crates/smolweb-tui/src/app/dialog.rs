@@ -272,7 +272,16 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
                 out.push(("Note".into(), w.clone()));
             }
         }
-        None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
+        None => {
+            use smolweb_core::url::Scheme;
+            let why = match smolweb_core::url::Url::parse(&e.url).map(|u| u.scheme()) {
+                Ok(Scheme::Gemini) => "not checked on this visit (a kept offline copy)",
+                Ok(Scheme::Gopher) => "none (Gopher is not encrypted)",
+                Ok(Scheme::About) => "none (a built-in page)",
+                _ => "none",
+            };
+            out.push(("TLS".into(), why.into()));
+        }
     }
     out
 }
