@@ -60,6 +60,9 @@ pub(crate) enum Command {
         /// Do not follow redirects (by default same-host redirects are followed, up to 5).
         #[arg(long)]
         no_follow: bool,
+        /// Wrap text to this many columns (preformatted text is left as it is).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(20..))]
+        width: Option<u16>,
     },
     /// Server certificates pinned on first use (shared with the MCP server).
     #[command(subcommand)]
@@ -169,6 +172,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             raw,
             full,
             no_follow,
+            width,
         }) => {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
@@ -185,7 +189,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                     client.open_following(url, &opts, 5).await.0
                 }
             });
-            Ok(ExitCode::from(get::print_outcome(&outcome, *offset, *raw)?))
+            Ok(ExitCode::from(get::print_outcome(
+                &outcome,
+                *offset,
+                *raw,
+                width.map(usize::from),
+            )?))
         }
         Some(Command::Trust(cmd)) => {
             let client = make_client(&args, Face::Human)?;

@@ -10,7 +10,12 @@ use smolweb_core::text::{one_line, sanitize, sanitize_line};
 use std::io::Write;
 
 /// Print the outcome; returns the exit code for its class.
-pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Result<u8> {
+pub(super) fn print_outcome(
+    outcome: &Outcome,
+    offset: usize,
+    raw: bool,
+    width: Option<usize>,
+) -> Result<u8> {
     match outcome {
         Outcome::Page { fetched, info } => {
             if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
@@ -26,7 +31,8 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
             if raw {
                 out.write_all(&page.raw)?;
             } else {
-                write_page(&mut out, page, offset)?;
+                let mut sink = Sink::new(&mut out, width);
+                write_page(&mut sink, page, offset)?;
             }
             out.flush()?;
         }
@@ -83,10 +89,50 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
     Ok(outcome_code(outcome))
 }
 
+/// Where `smolweb get` writes text: straight through, or wrapped to a width for a pipe that
+/// wants short lines (`--width N`). Preformatted lines are never wrapped; a wrapped row after
+/// the first takes the hanging indent of its line (list bullet, link number, quote mark).
+pub(super) struct Sink<'a, W: Write> {
+    out: &'a mut W,
+    width: Option<usize>,
+}
+
+impl<'a, W: Write> Sink<'a, W> {
+    pub(super) fn new(out: &'a mut W, width: Option<usize>) -> Self {
+        Sink {
+            out,
+            width: width.filter(|&w| w > 0),
+        }
+    }
+
+    /// One logical line: `first` before its first row, `rest` before each later one.
+    fn line(&mut self, first: &str, rest: &str, text: &str) -> std::io::Result<()> {
+        use smolweb_core::text::wrap::{display_width, wrap};
+        let Some(width) = self.width else {
+            return writeln!(self.out, "{first}{text}");
+        };
+        let room = width.saturating_sub(display_width(first)).max(8);
+        for (i, (a, b)) in wrap(text, room).into_iter().enumerate() {
+            let lead = if i == 0 { first } else { rest };
+            writeln!(self.out, "{lead}{}", &text[a as usize..b as usize])?;
+        }
+        Ok(())
+    }
+
+    /// A line kept as it is (preformatted text, a fence).
+    fn verbatim(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{text}")
+    }
+}
+
 /// Write a page as plain text with numbered links, starting at a char offset. Remote text is
 /// passed through the core sanitizer. The page is streamed line by line from its body: no
 /// whole-page string and no per-line document is built, so memory stays near the body size.
-pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
+pub(super) fn write_page<W: Write>(
+    out: &mut Sink<'_, W>,
+    page: &Page,
+    offset: usize,
+) -> std::io::Result<()> {
     match &page.content {
         Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {
@@ -96,7 +142,7 @@ pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> st
         }
         Content::Menu(menu) => write_menu(out, menu.stream().skip(offset)),
         Content::Binary => writeln!(
-            out,
+            out.out,
             "[{} bytes of {}; use --raw to write them]",
             page.size(),
             page.mime.essence()
@@ -104,15 +150,20 @@ pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> st
     }
 }
 
-/// Text as it is, sanitized a line at a time.
-fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+/// Text as it is, sanitized a line at a time (wrapped when a width is asked).
+fn write_text<W: Write>(out: &mut Sink<'_, W>, text: &str) -> std::io::Result<()> {
     for line in text.split_inclusive('\n') {
-        out.write_all(sanitize(line).as_bytes())?;
+        let clean = sanitize(line);
+        if out.width.is_none() {
+            out.out.write_all(clean.as_bytes())?;
+        } else {
+            out.line("", "", clean.trim_end_matches(['\n', '\r']))?;
+        }
     }
     Ok(())
 }
 
-fn write_gemtext(out: &mut impl Write, doc: &LazyDocument) -> std::io::Result<()> {
+fn write_gemtext<W: Write>(out: &mut Sink<'_, W>, doc: &LazyDocument) -> std::io::Result<()> {
     let mut n = 0;
     for line in doc.views() {
         match (line.kind, line.link) {
@@ -121,40 +172,70 @@ fn write_gemtext(out: &mut impl Write, doc: &LazyDocument) -> std::io::Result<()
                 if let Some(scheme) = smolweb_core::url::refused_scheme(&url) {
                     // Not a destination: shown as text, unnumbered, its target not printed.
                     let label = sanitize_line(label.unwrap_or(&url));
-                    writeln!(out, "    {label} ({scheme}: link not followed)")?;
+                    out.line(
+                        "    ",
+                        "    ",
+                        &format!("{label} ({scheme}: link not followed)"),
+                    )?;
                     continue;
                 }
                 n += 1;
                 let url = sanitize_line(&url);
+                let first = format!("[{n}] ");
+                let rest = " ".repeat(first.len());
                 match label {
-                    Some(label) => writeln!(out, "[{n}] {} <{url}>", sanitize(label))?,
-                    None => writeln!(out, "[{n}] {url}")?,
+                    Some(label) => {
+                        out.line(&first, &rest, &format!("{} <{url}>", sanitize(label)))?
+                    }
+                    None => out.line(&first, &rest, &url)?,
                 }
             }
             (LineKind::List, _) => {
-                writeln!(out, "• {}", sanitize(line.text.unwrap_or("")))?;
+                out.line("• ", "  ", &sanitize(line.text.unwrap_or("")))?;
             }
-            _ => writeln!(out, "{}", sanitize(line.content))?,
+            (LineKind::Quote, _) => {
+                let text = sanitize(line.content);
+                match text.strip_prefix('>') {
+                    Some(body) => out.line(">", "> ", body)?,
+                    None => out.line("", "", &text)?,
+                }
+            }
+            (LineKind::Preformat, _) => out.verbatim(&sanitize(line.content))?,
+            _ => out.line("", "", &sanitize(line.content))?,
         }
     }
     Ok(())
 }
 
-fn write_menu(out: &mut impl Write, items: impl Iterator<Item = MenuItem>) -> std::io::Result<()> {
+fn write_menu<W: Write>(
+    out: &mut Sink<'_, W>,
+    items: impl Iterator<Item = MenuItem>,
+) -> std::io::Result<()> {
     let mut n = 0;
     for item in items {
         let title = sanitize(&item.title);
         if item.invalid_port {
-            writeln!(out, "     {title} (invalid port: not followed)")?;
+            out.line(
+                "     ",
+                "     ",
+                &format!("{title} (invalid port: not followed)"),
+            )?;
         } else if let Some(scheme) = &item.refused_scheme {
-            writeln!(out, "     {title} ({scheme}: link not followed)")?;
+            out.line(
+                "     ",
+                "     ",
+                &format!("{title} ({scheme}: link not followed)"),
+            )?;
         } else if item.is_info() || item.next_url.is_empty() {
-            writeln!(out, "     {title}")?;
+            // Info lines are often drawn art: kept as they are.
+            out.verbatim(&format!("     {title}"))?;
         } else {
             n += 1;
             let kind = smolweb_core::gopher::type_name(item.item_type);
             let url = sanitize_line(&item.next_url);
-            writeln!(out, "[{n}] {title} ({kind}) <{url}>")?;
+            let first = format!("[{n}] ");
+            let rest = " ".repeat(first.len());
+            out.line(&first, &rest, &format!("{title} ({kind}) <{url}>"))?;
         }
     }
     Ok(())

@@ -466,3 +466,61 @@ async fn get_decodes_utf16_and_cjk_bodies() {
     let o = get(dir.path().to_path_buf(), vec![server.url("/sjis")]).await;
     assert_eq!(String::from_utf8(o.stdout).unwrap(), "# 日本語のページ\n");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_width_wraps_prose_with_hanging_indents_and_leaves_preformatted_text() {
+    let long = "the quick brown fox jumps over the lazy dog again and again";
+    let art = "+----------------------------------------------------+";
+    let page = format!(
+        "# A heading that is rather long for thirty\n{long}\n* {long}\n> {long}\n=> /next {long}\n```\n{art}\n```\n"
+    );
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext(&page)))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let url = server.url("/");
+    let o = get(
+        dir.path().to_path_buf(),
+        vec![url.clone(), "--width".into(), "30".into()],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let lines: Vec<&str> = out.lines().collect();
+    for l in &lines {
+        if *l != art {
+            assert!(l.chars().count() <= 30, "row wider than 30: {l:?}\n{out}");
+        }
+    }
+    assert!(lines.contains(&art), "preformatted line kept whole:\n{out}");
+    assert!(lines.contains(&"• the quick brown fox jumps"), "{out}");
+    assert!(
+        lines.contains(&"  over the lazy dog again and"),
+        "list rows hang:\n{out}"
+    );
+    assert!(
+        lines.contains(&"> over the lazy dog again and"),
+        "quote rows keep the mark:\n{out}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("[1] the quick")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("    ") && l.ends_with('>')),
+        "{out}"
+    );
+    // Without --width the same page prints one row per line.
+    let plain = get(dir.path().to_path_buf(), vec![url]).await;
+    let plain = String::from_utf8_lossy(&plain.stdout).into_owned();
+    assert!(plain.lines().any(|l| l == format!("• {long}")), "{plain}");
+    // A width too small to be useful is refused by the argument parser.
+    let o = get(
+        dir.path().to_path_buf(),
+        vec![server.url("/"), "--width".into(), "5".into()],
+    )
+    .await;
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -34,6 +34,7 @@
 pub mod invisible;
 mod short;
 mod stamp;
+pub mod wrap;
 
 pub use short::{count, human_bytes, human_duration, one_line};
 pub use stamp::{readable_time, rfc3339};
