@@ -117,6 +117,49 @@ impl Ctx<'_> {
         }
     }
 
+    /// View source: the current page's bytes as received, decoded as text and shown as plain
+    /// text (the view's sanitizer applies), as a new history entry; `b` goes back to the page.
+    pub(crate) fn view_source(&mut self) {
+        let Some(dv) = self.doc_view() else {
+            self.info("nothing to show the source of here".to_string());
+            return;
+        };
+        let page = dv.doc.page();
+        if page.raw.is_empty() {
+            self.info("this page has no source: it was made by smolweb".to_string());
+            return;
+        }
+        if page.charset.is_none() {
+            self.info(format!(
+                "no text source: the page is {} ({})",
+                page.mime.essence(),
+                smolweb_core::text::human_bytes(page.raw.len() as u64)
+            ));
+            return;
+        }
+        let mut mime = smolweb_core::page::mime_of("text/plain");
+        mime.charset = page.charset.map(|c| c.name().to_ascii_lowercase());
+        let source = Page::from_gemini(page.url.clone(), mime, page.raw.clone());
+        let (url, title) = (
+            page.url.to_string(),
+            self.current().map(|e| e.title.clone()),
+        );
+        let info = self.current().and_then(|e| e.info.clone());
+        let tab = self.tab_id();
+        self.show_doc(
+            tab,
+            &url,
+            Some(Arc::new(source)),
+            Special::None,
+            info,
+            false,
+        );
+        if let Some(e) = self.tabs.by_id_mut(tab).and_then(|t| t.current.as_mut()) {
+            e.title = format!("source: {}", title.unwrap_or_else(|| url.clone()));
+        }
+        self.info("the page's source, as received (b goes back)".to_string());
+    }
+
     /// Leave work to the app.
     pub(crate) fn then(&mut self, then: Then) {
         self.then.push(then);

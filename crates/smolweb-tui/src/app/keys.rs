@@ -231,6 +231,7 @@ impl App {
                 let info = super::dialog::page_info(&super::lend!(self));
                 self.dialog.show(Popup::Info(info));
             }
+            Action::ViewSource => super::lend!(self).view_source(),
             Action::Bookmark | Action::BookmarkRename | Action::BookmarkDelete => {
                 return super::in_room!(self, |ctx| super::lists::Bookmarks.act(action, &mut ctx));
             }

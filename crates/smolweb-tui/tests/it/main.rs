@@ -15,3 +15,4 @@ mod tui_remote;
 mod tui_render;
 mod tui_transfer;
 mod tui_walk;
+mod tui_walk2;

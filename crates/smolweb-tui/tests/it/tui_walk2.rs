@@ -1,0 +1,105 @@
+//! The second newcomer's walk (issue 20): each surprise, driven as keys with assertions on
+//! what the person sees.
+
+use crate::tui_helpers;
+
+use smolweb_client::Outcome;
+use smolweb_tui::app::{App, Popup};
+use tui_helpers::*;
+
+const CAP: &str = "gemini://cap.test/page.gmi";
+
+fn info_rows(app: &mut App) -> Vec<(String, String)> {
+    press(app, &["i"]);
+    let Some(Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
+    };
+    let rows = rows.clone();
+    press(app, &["esc"]);
+    rows
+}
+
+fn row(rows: &[(String, String)], key: &str) -> Option<String> {
+    rows.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+}
+
+#[test]
+fn page_info_without_tls_says_why_for_each_kind_of_page() {
+    // A Gemini page with no TLS details is a kept copy, not "not a Gemini page".
+    let mut app = app();
+    open(&mut app, CAP, gem(CAP, "# Kept\n"));
+    let tls = row(&info_rows(&mut app), "TLS").unwrap();
+    assert!(tls.contains("not checked on this visit"), "{tls}");
+
+    let hole = "gopher://hole.test/1/";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        hole,
+        menu(hole, "iWelcome\t\terror.host\t1\r\n.\r\n"),
+    );
+    let tls = row(&info_rows(&mut app), "TLS").unwrap();
+    assert!(tls.contains("Gopher is not encrypted"), "{tls}");
+}
+
+#[test]
+fn a_cached_gemini_page_names_its_certificate_as_pinned() {
+    let mut app = app();
+    let mut outcome = gem(CAP, "# Cached\n");
+    if let Outcome::Page { info, fetched } = &mut outcome {
+        info.tls = Some(tls(smolweb_net::TofuState::Trusted));
+        fetched.cached = true;
+    }
+    open(&mut app, CAP, outcome);
+    let rows = info_rows(&mut app);
+    assert!(
+        row(&rows, "TLS").unwrap().starts_with("TLSv1.3"),
+        "{rows:?}"
+    );
+    assert_eq!(
+        row(&rows, "Trust").as_deref(),
+        Some("matches the pinned certificate")
+    );
+}
+
+#[test]
+fn view_source_shows_the_bytes_as_received_and_goes_back() {
+    let body = "# Title\n=> /next A link\n* item\n";
+    let mut app = app();
+    open(&mut app, CAP, gem(CAP, body));
+    assert!(!screen(&app).contains("=> /next"), "rendered, not source");
+    press(&mut app, &["\\"]);
+    let shown = screen(&app);
+    assert!(shown.contains("# Title"), "{shown}");
+    assert!(shown.contains("=> /next A link"), "{shown}");
+    assert!(
+        app.status().text.contains("source"),
+        "{}",
+        app.status().text
+    );
+    assert!(app.current().unwrap().title.starts_with("source: "));
+    press(&mut app, &["b"]);
+    assert!(
+        !screen(&app).contains("=> /next"),
+        "back on the rendered page"
+    );
+
+    // The source is decoded with the page's own charset.
+    let latin = "gemini://cap.test/latin.gmi";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        latin,
+        page_with(
+            latin,
+            "text/gemini; charset=iso-8859-1",
+            b"=> /caf Caf\xe9\n",
+        ),
+    );
+    press(&mut app, &["\\"]);
+    assert!(
+        screen(&app).contains("=> /caf Caf\u{e9}"),
+        "{}",
+        screen(&app)
+    );
+}
