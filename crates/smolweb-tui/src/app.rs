@@ -57,7 +57,7 @@ pub use prompt::{Prompt, Purpose, user_url};
 pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
-pub use status::Status;
+pub use status::{Log, Status};
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
 
 /// Settings the app reads from the config.
@@ -133,6 +133,7 @@ macro_rules! lend {
         $crate::app::Ctx {
             tabs: &mut $app.tabs,
             status: &mut $app.status,
+            log: &$app.log,
             dialog: &mut $app.dialog,
             lists: &mut $app.lists,
             keymap: &$app.keymap,
@@ -181,6 +182,8 @@ pub struct App {
     /// The popup and the question.
     dialog: Dialog,
     status: Status,
+    /// Every message the status line said, for `about:messages`.
+    log: status::Log,
     /// A link number being typed.
     digits: Digits,
     /// What the stores last said.
@@ -207,6 +210,7 @@ impl App {
             prompt: prompt::PromptBar::default(),
             dialog: Dialog::default(),
             status: Status::default(),
+            log: status::Log::default(),
             digits: Digits::default(),
             lists: Lists::default(),
             feeds: Feeds::default(),
@@ -278,7 +282,19 @@ impl App {
         if self.place() != place && self.status == said {
             self.status.clear();
         }
+        self.log.record(&self.status);
         fx
+    }
+
+    /// Tell the app the wall-clock time of its start (`now == 0`), so `about:messages` gives
+    /// each message its time of day.
+    pub fn set_started(&mut self, t: time::OffsetDateTime) {
+        self.log.set_started(t);
+    }
+
+    /// The status messages said so far (`about:messages`).
+    pub fn messages(&self) -> &status::Log {
+        &self.log
     }
 
     fn route(&mut self, msg: Msg) -> Vec<Effect> {

@@ -256,6 +256,7 @@ actions! {
     SearchPrev, "search_prev", Global, ["N"], "previous search match";
     TogglePreformat, "toggle_preformat", Global, ["p"], "fold or unfold preformatted blocks";
     PageInfo, "page_info", Global, ["i"], "page info: MIME, size, TLS, certificate, identity";
+    Messages, "messages", Global, ["M"], "the status line's messages, whole, with their times (about:messages)";
     ViewSource, "view_source", Global, ["\\"], "view the page's source: the bytes as received, as text";
     Bookmark, "bookmark", Global, ["m"], "bookmark the page (again: remove the bookmark)";
     Bookmarks, "bookmarks", Global, ["B"], "show bookmarks";

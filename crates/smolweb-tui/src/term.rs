@@ -170,6 +170,7 @@ async fn event_loop(
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel::<Msg>();
     let mut shell = effects::Shell::new(client, msg_tx);
     let begun = Instant::now();
+    app.set_started(time::OffsetDateTime::now_utc());
     let size = terminal.size().map_err(TermError::Draw)?;
     app.update(Msg::Resize {
         width: size.width,

@@ -323,7 +323,19 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     };
     let room = usize::from(area.width).saturating_sub(display_width(&right) + display_width(&info));
     // Messages carry remote text (status meta, URLs): never a control character.
-    let left = truncate_cells(&sanitize(&left, false), room);
+    let clean = sanitize(&left, false);
+    let said = app.tab().is_none_or(|t| t.loading.is_none()) && left == app.status().text;
+    let left = if said && display_width(&clean) > room {
+        // Cut: say where the whole message is.
+        let more = format!(" … ({}: all)", app.keymap().hint(Action::Messages));
+        let keep = room.saturating_sub(display_width(&more));
+        truncate_cells(&clean, keep)
+            .trim_end_matches('…')
+            .to_string()
+            + &more
+    } else {
+        truncate_cells(&clean, room)
+    };
     let pad = room.saturating_sub(display_width(&left));
     let spans = vec![
         Span::styled(left, style),

@@ -56,6 +56,8 @@ pub(crate) enum Then {
 pub(crate) struct Ctx<'a> {
     pub(crate) tabs: &'a mut Tabs,
     pub(crate) status: &'a mut Status,
+    /// The messages said so far (`about:messages`).
+    pub(crate) log: &'a super::status::Log,
     pub(crate) dialog: &'a mut super::Dialog,
     /// What the stores last said (for completion, toggles and the identities screen).
     pub(crate) lists: &'a mut super::Lists,

@@ -237,6 +237,7 @@ impl App {
             }
             Action::Bookmarks => return go(self, "about:bookmarks"),
             Action::History => return go(self, "about:history"),
+            Action::Messages => return go(self, "about:messages"),
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
             Action::Save => return super::download::Downloads.save_shown(&super::lend!(self)),

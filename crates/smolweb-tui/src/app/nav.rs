@@ -50,6 +50,11 @@ impl Nav {
                 ctx.show_doc(tab, url, page, Special::None, None, replace);
                 return Vec::new();
             }
+            "about:messages" => {
+                let page = pages::synth("messages", &ctx.log.page());
+                ctx.show_doc(tab, url, page, Special::None, None, replace);
+                return Vec::new();
+            }
             "about:identities" => {
                 let entry = Entry {
                     url: url.into(),

@@ -103,3 +103,33 @@ fn view_source_shows_the_bytes_as_received_and_goes_back() {
         screen(&app)
     );
 }
+
+#[test]
+fn a_long_message_says_where_to_read_it_whole_and_about_messages_keeps_it() {
+    let long = "gemini://cap.test/a/very/long/address/that/cannot/fit/in/sixty/columns.gmi";
+    let mut app = tui_helpers::app_sized(60, 12);
+    open(&mut app, long, gem(long, "# Long\n"));
+    press(&mut app, &["Y"]);
+    let said = app.status().text.clone();
+    assert!(said.contains(long), "{said}");
+    let last = screen(&app).lines().last().unwrap_or_default().to_string();
+    assert!(last.contains("… (M: all)"), "{last}");
+    // A later message does not push it out, and the page lists it whole, newest first.
+    press(&mut app, &["\\"]);
+    let later = app.status().text.clone();
+    press(&mut app, &["M"]);
+    assert_eq!(app.current().unwrap().url, "about:messages");
+    let page = app
+        .tab()
+        .unwrap()
+        .doc_view()
+        .unwrap()
+        .doc
+        .page()
+        .body
+        .text()
+        .to_string();
+    assert!(page.contains(&said), "{page}");
+    let (newer, older) = (page.find(&later).unwrap(), page.find(&said).unwrap());
+    assert!(newer < older, "newest first:\n{page}");
+}

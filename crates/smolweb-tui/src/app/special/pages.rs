@@ -40,7 +40,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     section("Everywhere", Context::Global);
     section("On the identities screen", Context::Identities);
     section("On the bookmarks page", Context::Bookmarks);
-    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n");
+    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:messages Messages the status line said\n");
     synth("help", &g)
 }
 
