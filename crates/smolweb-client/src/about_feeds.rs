@@ -42,8 +42,20 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         .enumerate()
         .flat_map(|(n, s)| s.entries.iter().map(move |e| (e.sort_key(), e, n)))
         .collect();
-    rows.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-    let unread: usize = subs.iter().map(Subscription::unread).sum();
+    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    // One entry URL is one entry, whichever feeds list it (a gemlog and its own Atom feed):
+    // listed once, under the first subscription that has it, read when any copy is read.
+    let read_somewhere: std::collections::HashSet<&str> = rows
+        .iter()
+        .filter(|(_, e, _)| e.read)
+        .map(|(_, e, _)| e.url.as_str())
+        .collect();
+    let mut listed = std::collections::HashSet::new();
+    rows.retain(|(_, e, _)| listed.insert(e.url.as_str()));
+    let unread = rows
+        .iter()
+        .filter(|(_, e, _)| !e.read && !read_somewhere.contains(e.url.as_str()))
+        .count();
     let mut out = String::with_capacity(64 + rows.len() * 112);
     out.push_str("# Feeds\n\n");
     if subs.is_empty() {
@@ -72,7 +84,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         out.push_str("=> ");
         out.push_str(&e.url);
         out.push(' ');
-        if !e.read {
+        if !e.read && !read_somewhere.contains(e.url.as_str()) {
             out.push_str(UNREAD);
         }
         out.push_str(&line(&e.title));

@@ -307,9 +307,10 @@ impl Client {
     /// Fetch one subscription (bypassing the in-memory cache) and merge it into the store.
     pub async fn refresh_feed(&self, url: &str) -> FeedRefresh {
         let fetched = self.fetch_for_refresh(url).await;
-        let recorded = self
-            .subscriptions()
-            .record(url, &fetched.refreshed, self.now());
+        let visited = self.visited_urls();
+        let recorded =
+            self.subscriptions()
+                .record_visited(url, &fetched.refreshed, self.now(), &visited);
         fetched.into_result(recorded.map_err(|e| RefreshError::Store(Arc::new(e))))
     }
 
@@ -465,17 +466,39 @@ pub async fn refresh_all(
         .collect())
 }
 
+/// The URLs the person visited (as history keeps them, and as URLs print), so an entry
+/// read before its feed was followed starts read. A history that cannot be read counts
+/// nothing as visited: the entries then show unread, as before.
+fn visited_in(history: &smolweb_store::history::History) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for v in history.list().unwrap_or_default() {
+        if let Ok(u) = smolweb_core::url::Url::parse(&v.url) {
+            out.insert(u.to_string());
+        }
+        out.insert(v.url);
+    }
+    out
+}
+
+impl Client {
+    fn visited_urls(&self) -> std::collections::HashSet<String> {
+        visited_in(self.history())
+    }
+}
+
 /// Merge a batch of fetched feeds into the store in one rewrite, off the async threads.
 async fn record_batch(client: &Client, batch: Vec<(usize, Fetch)>) -> Vec<(usize, FeedRefresh)> {
     let store = client.subscriptions();
     let now = client.now();
+    let history = client.history().clone();
     let keys: Vec<(usize, String)> = batch.iter().map(|(i, f)| (*i, f.url.clone())).collect();
     let joined = tokio::task::spawn_blocking(move || {
         let items: Vec<(String, &Refreshed)> = batch
             .iter()
             .map(|(_, f)| (f.url.clone(), &f.refreshed))
             .collect();
-        let recorded = store.record_many(&items, now);
+        let visited = visited_in(&history);
+        let recorded = store.record_many_visited(&items, now, &visited);
         (batch, recorded)
     })
     .await;

@@ -10,6 +10,7 @@
 use super::StoreError;
 use super::list_file::{ListFile, ListItem};
 use smolweb_core::feed::{self, Entry};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 
@@ -199,8 +200,20 @@ impl Subscriptions {
         outcome: &Refreshed,
         now: OffsetDateTime,
     ) -> Result<Vec<StoredEntry>, StoreError> {
+        self.record_visited(url, outcome, now, &HashSet::new())
+    }
+
+    /// [`Subscriptions::record`], with new entries in `visited` starting read (see
+    /// [`Subscriptions::record_many_visited`]).
+    pub fn record_visited(
+        &self,
+        url: &str,
+        outcome: &Refreshed,
+        now: OffsetDateTime,
+        visited: &HashSet<String>,
+    ) -> Result<Vec<StoredEntry>, StoreError> {
         let url = normalize(url)?;
-        let mut fresh = self.record_many(&[(url, outcome)], now)?;
+        let mut fresh = self.record_many_visited(&[(url, outcome)], now, visited)?;
         Ok(fresh.pop().unwrap_or_default())
     }
 
@@ -212,8 +225,27 @@ impl Subscriptions {
         batch: &[(String, &Refreshed)],
         now: OffsetDateTime,
     ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
+        self.record_many_visited(batch, now, &HashSet::new())
+    }
+
+    /// [`Subscriptions::record_many`], where an entry seen for the first time starts read
+    /// when its URL is in `visited` (the person's history: a post read before its feed was
+    /// followed) or is read in another subscription (a gemlog and its own Atom feed).
+    pub fn record_many_visited(
+        &self,
+        batch: &[(String, &Refreshed)],
+        now: OffsetDateTime,
+        visited: &HashSet<String>,
+    ) -> Result<Vec<Vec<StoredEntry>>, StoreError> {
         let now = second(now);
         self.update(|subs| {
+            let read_elsewhere: HashSet<String> = subs
+                .iter()
+                .flat_map(|s| s.entries.iter())
+                .filter(|e| e.read)
+                .map(|e| e.url.clone())
+                .collect();
+            let seen = |url: &str| visited.contains(url) || read_elsewhere.contains(url);
             let mut changed = false;
             let mut out = Vec::with_capacity(batch.len());
             for (url, outcome) in batch {
@@ -233,7 +265,7 @@ impl Subscriptions {
                         if title.is_some() {
                             sub.title = title.clone();
                         }
-                        merge(sub, entries, now)
+                        merge(sub, entries, now, &seen)
                     }
                 });
             }
@@ -284,7 +316,12 @@ fn normalize(url: &str) -> Result<String, StoreError> {
 
 /// Add the entries not known yet (by URL), refresh titles and dates of known ones, keep the
 /// newest [`MAX_ENTRIES`]. Returns the new ones, in feed order.
-fn merge(sub: &mut Subscription, entries: &[Entry], now: OffsetDateTime) -> Vec<StoredEntry> {
+fn merge(
+    sub: &mut Subscription,
+    entries: &[Entry],
+    now: OffsetDateTime,
+    seen: &dyn Fn(&str) -> bool,
+) -> Vec<StoredEntry> {
     let mut fresh = Vec::new();
     for e in entries {
         if let Some(known) = sub.entries.iter_mut().find(|k| k.url == e.url) {
@@ -302,7 +339,7 @@ fn merge(sub: &mut Subscription, entries: &[Entry], now: OffsetDateTime) -> Vec<
             title: e.title.clone(),
             published: e.published.clone(),
             first_seen: now,
-            read: false,
+            read: seen(&e.url),
         });
     }
     sub.entries.extend(fresh.iter().cloned());

@@ -128,3 +128,38 @@ fn offline_page_lists_the_reading_list() {
     );
     assert!(offline_page(&[], 0, 1).contains("Nothing saved yet"));
 }
+
+#[test]
+fn an_entry_in_two_feeds_is_listed_once_and_read_when_either_copy_is() {
+    let post = "gemini://log.example/2026-11-29.gmi";
+    let other = "gemini://log.example/2026-11-28.gmi";
+    let subs = vec![
+        sub(
+            "gemini://log.example/",
+            "Log",
+            vec![
+                entry(post, "Post", Some("2026-11-29"), true),
+                entry(other, "Other", Some("2026-11-28"), false),
+            ],
+        ),
+        sub(
+            "gemini://log.example/atom.xml",
+            "Log (Atom)",
+            vec![
+                entry(post, "Post", Some("2026-11-29T10:00:00Z"), false),
+                entry(other, "Other", Some("2026-11-28T10:00:00Z"), false),
+            ],
+        ),
+    ];
+    let page = feeds_page(&subs);
+    assert_eq!(page.matches(&format!("=> {post} ")).count(), 1, "{page}");
+    assert_eq!(page.matches(&format!("=> {other} ")).count(), 1, "{page}");
+    assert!(
+        page.contains("2 subscriptions · 2 entries · 1 unread"),
+        "{page}"
+    );
+    assert!(
+        !page.contains(&format!("=> {post} {UNREAD}")),
+        "read on the gemlog: {page}"
+    );
+}

@@ -258,3 +258,24 @@ async fn a_refresh_paces_the_feeds_of_one_host_on_the_human_face_too() {
         "each feed of the host took the next slot of the one pacer"
     );
 }
+
+#[tokio::test]
+async fn a_post_visited_before_its_gemlog_was_followed_starts_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(routes()).await;
+    let c = client(&dir, Face::Human);
+    let log = server.url("/log/");
+    let post = server.url("/log/a.gmi");
+    c.history().record(&post, Some("A"), c.now()).unwrap();
+    c.subscriptions().add(&log, c.now()).unwrap();
+    let results = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
+    assert_eq!(results.len(), 1);
+    let sub = c.subscriptions().get(&log).unwrap().unwrap();
+    let e = sub
+        .entries
+        .iter()
+        .find(|e| e.url == post)
+        .expect("the post is listed");
+    assert!(e.read, "visited before: {:?}", sub.entries);
+    assert_eq!(sub.unread(), 0);
+}

@@ -284,3 +284,39 @@ fn record_many_merges_several_feeds_in_one_write() {
     assert_eq!(subs[0].entries.len(), 1);
     assert_eq!(subs[1].error.as_deref(), Some("timeout"));
 }
+
+#[test]
+fn a_new_entry_starts_read_when_visited_before_or_read_in_another_feed() {
+    let (_t, s) = store();
+    let (log, _) = s.add("gemini://log.example/", NOW).unwrap();
+    let (atom, _) = s.add("gemini://log.example/atom.xml", NOW).unwrap();
+    let posts = || {
+        vec![
+            entry("gemini://log.example/a", "A", Some("2026-11-01")),
+            entry("gemini://log.example/b", "B", Some("2026-11-02")),
+        ]
+    };
+    // The person read /a before following the gemlog: history says so.
+    let visited: std::collections::HashSet<String> = ["gemini://log.example/a".to_string()].into();
+    let fresh = s
+        .record_visited(&log, &ok("Log", posts()), NOW, &visited)
+        .unwrap();
+    assert_eq!(fresh.len(), 2, "still new, but...");
+    let read = |sub: &str, url: &str| {
+        s.get(sub)
+            .unwrap()
+            .unwrap()
+            .entries
+            .iter()
+            .find(|e| e.url == url)
+            .unwrap()
+            .read
+    };
+    assert!(read(&log, "gemini://log.example/a"), "visited before: read");
+    assert!(!read(&log, "gemini://log.example/b"));
+    // /b is read on the gemlog; then its own Atom feed is followed: /b starts read there.
+    assert!(s.mark_read("gemini://log.example/b").unwrap());
+    s.record(&atom, &ok("Log (Atom)", posts()), NOW).unwrap();
+    assert!(read(&atom, "gemini://log.example/a"));
+    assert!(read(&atom, "gemini://log.example/b"));
+}
