@@ -25,7 +25,7 @@ pub mod window;
 
 pub use meta::Metadata;
 
-use dom_query::Document;
+use dom_query::{Document, NodeRef};
 use dom_smoothie::Readability;
 
 /// Which part of the page to keep.
@@ -129,6 +129,7 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     }
     let (markdown, extraction) = match extract {
         Extract::Full => {
+            drop_repeated_menus(&doc);
             let md = doc.md(None);
             drop(doc);
             (tidy(&md), Extraction::Full)
@@ -140,6 +141,7 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
                 drop(doc);
                 let doc = Document::from(html);
                 sanitize::sanitize(&doc, page_url);
+                drop_repeated_menus(&doc);
                 let md = doc.md(None);
                 drop(doc);
                 (tidy(&md), Extraction::FallbackFull)
@@ -172,6 +174,50 @@ fn read_metadata(doc: Document, meta: &mut Metadata) -> Document {
             r.doc
         }
         Err(_) => Document::from(""),
+    }
+}
+
+/// Fewest links a menu has before a second copy of it is dropped.
+const MENU_MIN_LINKS: usize = 3;
+
+/// The whole page keeps each menu once. Sites send their navigation twice (a desktop bar and
+/// a mobile drawer, a header and a footer copy) and CSS shows one; converted, every item read
+/// twice. A `nav`, list or `menu` whose links (targets and words, in order) repeat an earlier
+/// one's is dropped; menus inside a kept menu are its own and stay.
+fn drop_repeated_menus(doc: &Document) {
+    use std::collections::HashSet;
+    let menus: Vec<NodeRef> = doc
+        .root()
+        .descendants_it()
+        .filter(|n| n.is_element() && ["nav", "ul", "ol", "menu"].iter().any(|t| n.has_name(t)))
+        .collect();
+    let mut seen: HashSet<Vec<(String, String)>> = HashSet::new();
+    let mut kept: HashSet<dom_query::NodeId> = HashSet::new();
+    let mut doomed = Vec::new();
+    for menu in menus {
+        if menu.ancestors_it(None).any(|a| kept.contains(&a.id)) {
+            continue;
+        }
+        let links: Vec<(String, String)> = menu
+            .descendants_it()
+            .filter(|n| n.has_name("a"))
+            .map(|a| {
+                let href = a.attr("href").map(|h| h.to_string()).unwrap_or_default();
+                let words = a.text().split_whitespace().collect::<Vec<_>>().join(" ");
+                (href, words)
+            })
+            .collect();
+        if links.len() < MENU_MIN_LINKS {
+            continue;
+        }
+        if seen.insert(links) {
+            kept.insert(menu.id);
+        } else {
+            doomed.push(menu);
+        }
+    }
+    for menu in doomed {
+        menu.remove_from_parent();
     }
 }
 

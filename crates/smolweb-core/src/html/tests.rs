@@ -400,3 +400,32 @@ fn a_chrome_named_wrapper_around_the_named_post_does_not_take_it() {
     let c = convert_html(&html, "https://example.org/library", Extract::Main);
     assert!(c.markdown.contains("open on Sundays"), "{}", c.markdown);
 }
+
+#[test]
+fn full_keeps_each_menu_once_when_the_site_sends_it_twice() {
+    let menu = r#"<ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/shop">Shop</a></li></ul>"#;
+    let html = format!(
+        r#"<html><body><header><nav class="desktop">{menu}</nav><nav class="mobile-drawer">{menu}</nav></header>
+<main><p>Some words of the page itself, long enough to be a paragraph of text.</p>
+<ul><li><a href="/a">One</a></li><li><a href="/b">Two</a></li></ul>
+<ul><li><a href="/a">One</a></li><li><a href="/b">Two</a></li></ul></main>
+<footer><nav>{menu}</nav></footer></body></html>"#
+    );
+    let c = convert_html(&html, "https://site.example/page", Extract::Full);
+    assert_eq!(
+        c.markdown
+            .matches("[News](https://site.example/news)")
+            .count(),
+        1,
+        "{}",
+        c.markdown
+    );
+    // Short lists (under three links) are content, not menus: kept as they are.
+    assert_eq!(
+        c.markdown.matches("[One](https://site.example/a)").count(),
+        2,
+        "{}",
+        c.markdown
+    );
+    assert!(c.markdown.contains("Some words of the page itself"));
+}
