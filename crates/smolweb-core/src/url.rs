@@ -12,6 +12,7 @@
 use std::fmt;
 
 mod destination;
+mod display;
 mod encode;
 mod gopher;
 mod parse;
@@ -20,6 +21,7 @@ mod tests;
 mod web;
 
 pub use destination::{Destination, destination, opener_may_receive, refused_scheme};
+pub use display::display;
 use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
 pub use gopher::gopher_item_url;
 pub use web::join_web;

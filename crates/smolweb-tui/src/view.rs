@@ -312,9 +312,10 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         None if !app.typed_link().is_empty() => format!("link {}…", app.typed_link()),
         None if !app.status().text.is_empty() => app.status().text.clone(),
         None if app.link_target().is_some() => {
-            format!("→ {}", app.link_target().unwrap_or_default())
+            let target = app.link_target().unwrap_or_default();
+            format!("→ {}", smolweb_core::url::display(target))
         }
-        None => app.current_url().unwrap_or_default().to_string(),
+        None => smolweb_core::url::display(app.current_url().unwrap_or_default()),
     };
     let style = if app.status().error && app.tab().is_some_and(|t| t.loading.is_none()) {
         t.status_error

@@ -513,7 +513,8 @@ pub(super) fn short_fp(fp: &str) -> String {
 }
 
 pub(super) fn short_url(url: &str) -> String {
-    let s = url
+    let shown = smolweb_core::url::display(url);
+    let s = shown
         .trim_start_matches("gemini://")
         .trim_start_matches("gopher://");
     s.trim_end_matches('/').to_string()

@@ -133,3 +133,35 @@ fn a_long_message_says_where_to_read_it_whole_and_about_messages_keeps_it() {
     let (newer, older) = (page.find(&later).unwrap(), page.find(&said).unwrap());
     assert!(newer < older, "newest first:\n{page}");
 }
+
+#[test]
+fn urls_are_shown_one_way_decoded_and_copied_exact() {
+    let exact = "gemini://cap.test/caf%C3%A9.gmi";
+    let mut app = tui_helpers::app();
+    open(&mut app, exact, gem(exact, "no title here\n"));
+    let last = screen(&app).lines().last().unwrap_or_default().to_string();
+    assert!(last.contains("gemini://cap.test/café.gmi"), "{last}");
+    assert_eq!(
+        app.tabs().iter().next().unwrap().title(),
+        "cap.test/café.gmi"
+    );
+    let fx = press(&mut app, &["Y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, smolweb_tui::app::Effect::Copy { text } if text == exact)),
+        "{fx:?}"
+    );
+    // An error page for an address typed with the default port says it as the status line does.
+    let typed = "gemini://cap.test:1965/caf%C3%A9.gmi";
+    go(
+        &mut app,
+        typed,
+        Outcome::Error {
+            info: info(typed),
+            error: smolweb_net::FetchError::Timeout(std::time::Duration::from_secs(30)),
+        },
+    );
+    let shown = screen(&app);
+    assert!(shown.contains("gemini://cap.test/café.gmi"), "{shown}");
+    assert!(!shown.contains(":1965"), "{shown}");
+}

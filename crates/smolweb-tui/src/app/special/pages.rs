@@ -64,6 +64,7 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
         59 => "The capsule says the request was malformed",
         _ => "The capsule refused the request",
     };
+    let url = smolweb_core::url::display(url);
     let mut g = format!("# {what}\n\n{url}\n\nStatus {status}: {meta}\n");
     if let Some(s) = retry {
         let _ = write!(
@@ -78,6 +79,7 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
 
 /// The page for a fetch that failed (network, TLS, protocol).
 pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
+    let url = smolweb_core::url::display(url);
     let g = format!(
         "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
         back_and_retry()
@@ -117,12 +119,13 @@ pub fn client_cert_page(
     message: &str,
 ) -> (Option<Arc<Page>>, Special) {
     let presented = info.tls.as_ref().and_then(|t| t.client_cert.clone());
+    let shown = smolweb_core::url::display(url);
     let mut g = String::new();
     match status {
         60 => {
             let _ = write!(
                 g,
-                "# This page asks for a client identity\n\n{url}\n\nThe capsule says: {message}\n\nAn identity is a certificate that lets the capsule recognise you on your next visits (like an account without a password). Pick where the new identity applies:\n\n{}{}{}",
+                "# This page asks for a client identity\n\n{shown}\n\nThe capsule says: {message}\n\nAn identity is a certificate that lets the capsule recognise you on your next visits (like an account without a password). Pick where the new identity applies:\n\n{}{}{}",
                 PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
                 PageAction::NewIdentity(Reach::Directory).link("New identity for this directory"),
                 PageAction::NewIdentity(Reach::Page).link("New identity for this page only"),
@@ -138,7 +141,7 @@ pub fn client_cert_page(
         61 => {
             let _ = write!(
                 g,
-                "# This identity is not allowed here\n\n{url}\n\nThe capsule recognised the identity you presented but says it may not see this page: {message}\n\nYou can go back, or try another identity.\n\n{}{}",
+                "# This identity is not allowed here\n\n{shown}\n\nThe capsule recognised the identity you presented but says it may not see this page: {message}\n\nYou can go back, or try another identity.\n\n{}{}",
                 PageAction::Back.link("Go back"),
                 PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
             );
@@ -146,7 +149,7 @@ pub fn client_cert_page(
         _ if presented.is_none() => {
             let _ = write!(
                 g,
-                "# The capsule asks for an identity\n\n{url}\n\nNo identity was sent with this request, yet the capsule answered that the certificate is not valid (status 62): {message}\n\nIt probably wants one: you can make an identity for it.\n\n{}{}",
+                "# The capsule asks for an identity\n\n{shown}\n\nNo identity was sent with this request, yet the capsule answered that the certificate is not valid (status 62): {message}\n\nIt probably wants one: you can make an identity for it.\n\n{}{}",
                 PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
                 PageAction::Back.link("Go back"),
             );
@@ -154,7 +157,7 @@ pub fn client_cert_page(
         _ => {
             let _ = write!(
                 g,
-                "# The capsule did not accept your identity\n\n{url}\n\nThe capsule says the certificate you presented is not valid (it may have expired or be malformed): {message}\n\n{}{}",
+                "# The capsule did not accept your identity\n\n{shown}\n\nThe capsule says the certificate you presented is not valid (it may have expired or be malformed): {message}\n\n{}{}",
                 PageAction::ReplaceIdentity
                     .link("Replace it with a new identity for the same place"),
                 PageAction::Back.link("Go back"),
