@@ -21,7 +21,9 @@ mod robots;
 pub use page::{WebFormat, WebPage, build as web_page, build_pdf as web_pdf_page};
 pub use pdf::PDF_THREAD;
 pub(super) use reader::open_reader;
-pub use reader::{failure_words, reader_gemtext, reader_outcome, reader_page, web_error_as_fetch};
+pub use reader::{
+    failure_words, readable_page, reader_gemtext, reader_outcome, reader_page, web_error_as_fetch,
+};
 
 use super::{Client, Face};
 use crate::config::Config;

@@ -64,6 +64,49 @@ pub fn reader_page(url: Url, fetched: &WebFetched) -> Page {
     page
 }
 
+/// A page of another kind, as a person reads it (pure): HTML served by a capsule (Gemini,
+/// Gopher) in the reader view, as a web page is (its main content, links absolute), and any
+/// other textual type (JSON re-indented, XML, scripts, CSV...) as plain text; None for a body
+/// that is not text. The page keeps its own type, bytes and charset for page info and saving.
+pub fn readable_page(page: &Page) -> Option<Page> {
+    use smolweb_core::webtext::{classify, pretty_json};
+    let essence = page.mime.essence();
+    let kind = classify(Some(&essence), &page.raw)?;
+    let text = match &page.charset {
+        Some(_) => page.body.text().to_string(),
+        None => {
+            smolweb_core::charset::decode(
+                &page.raw,
+                page.mime.charset.as_deref(),
+                smolweb_core::charset::Origin::Gemini,
+            )
+            .text
+        }
+    };
+    let (body, shown) = match kind {
+        BodyKind::Html => {
+            let url = page.url.to_string();
+            let c = smolweb_core::html::convert_html(&text, &url, Extract::Main);
+            (
+                reader_gemtext(&c.markdown, c.meta.title.as_deref()),
+                "text/gemini",
+            )
+        }
+        BodyKind::Markdown => (reader_gemtext(&text, None), "text/gemini"),
+        BodyKind::Json { .. } => (pretty_json(&text).unwrap_or(text), "text/plain"),
+        BodyKind::Pdf { .. } => return None,
+        BodyKind::Text | BodyKind::Xml => (text, "text/plain"),
+    };
+    let mut mime = mime_of(shown);
+    mime.charset = Some("utf-8".into());
+    let mut out = Page::from_gemini(page.url.clone(), mime, body.into_bytes());
+    out.mime = page.mime.clone();
+    out.charset = page.charset.or(out.charset);
+    out.raw = page.raw.clone();
+    out.ending = page.ending;
+    Some(out)
+}
+
 /// The gemtext of a converted page's markdown, headed by the page's title (pure).
 /// Readability drops a heading that repeats the title: the reader gets it back.
 pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {

@@ -3,8 +3,9 @@
 //! while a question is open.
 
 use super::loads::Request;
-use super::{Ctx, Effect, StoreOp, Then};
+use super::{Ctx, Effect, Special, StoreOp, Then};
 use crate::keymap::{Code, Key};
+use std::sync::Arc;
 
 /// A popup over the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +72,8 @@ pub enum Answer {
     Yes(Pending),
     /// "Open" for a download.
     Open(Pending),
+    /// "View as text" for a download of a textual type.
+    AsText(Pending),
     /// No (to what was asked).
     No(Pending),
 }
@@ -134,6 +137,10 @@ impl Dialog {
                 matches!(key.code, Code::Char('n' | 'N') | Code::Esc),
             )
         };
+        if download && matches!(key.code, Code::Char('t' | 'T')) {
+            self.popup = None;
+            return self.pending.take().map(Answer::AsText);
+        }
         if !yes && !open && !no {
             return None;
         }
@@ -184,6 +191,19 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
             ctx.info(format!("opening {name}…"));
             vec![Effect::Open { page, name }]
         }
+        Some(Answer::AsText(Pending::Download { page, name })) => {
+            match smolweb_client::web::readable_page(&page) {
+                Some(text) => {
+                    let (tab, url) = (ctx.tab_id(), page.url.to_string());
+                    let info = None;
+                    ctx.show_doc(tab, &url, Some(Arc::new(text)), Special::None, info, false);
+                    ctx.info(format!("{name} as text ({})", page.mime.essence()));
+                }
+                None => ctx.info(format!("{name} is not text: o opens it, s saves it")),
+            }
+            Vec::new()
+        }
+        Some(Answer::AsText(_)) => Vec::new(),
         Some(Answer::Yes(Pending::SaveOffline(url))) => {
             ctx.then(Then::SaveOffline {
                 url,

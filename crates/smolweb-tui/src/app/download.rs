@@ -128,8 +128,11 @@ impl Downloads {
         } else {
             format!("Warning: {}. ", page.ending.describe())
         };
+        let textual = smolweb_core::webtext::classify(Some(&page.mime.essence()), &page.raw)
+            .is_some_and(|k| !matches!(k, smolweb_core::webtext::BodyKind::Pdf { .. }));
+        let as_text = if textual { "t: view as text  " } else { "" };
         let question = format!(
-            "{warning}{name} is {} ({}), not a page. o: open with {handler}  s: save to the downloads directory  c: cancel",
+            "{warning}{name} is {} ({}), not a page. {as_text}o: open with {handler}  s: save to the downloads directory  c: cancel",
             page.mime.essence(),
             smolweb_core::text::human_bytes(page.size() as u64),
         );

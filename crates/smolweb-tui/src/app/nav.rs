@@ -214,6 +214,7 @@ impl Nav {
         page: Arc<smolweb_core::page::Page>,
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
+        let page = capsule_markup(page);
         if matches!(page.content, Content::Binary) {
             return super::download::Downloads.offer(&req.url, page, ctx);
         }
@@ -540,4 +541,21 @@ pub(super) fn file_name(url: &str) -> String {
     } else {
         clean
     }
+}
+
+/// HTML and markdown served by a capsule, in the reader view as a web page would be, not as
+/// raw markup; every other page as it came.
+fn capsule_markup(page: Arc<smolweb_core::page::Page>) -> Arc<smolweb_core::page::Page> {
+    use smolweb_core::url::Scheme;
+    use smolweb_core::webtext::{BodyKind, classify};
+    let markup = matches!(page.content, Content::Text)
+        && matches!(page.url.scheme(), Scheme::Gemini | Scheme::Gopher)
+        && matches!(
+            classify(Some(&page.mime.essence()), &[]),
+            Some(BodyKind::Html | BodyKind::Markdown)
+        );
+    if !markup {
+        return page;
+    }
+    smolweb_client::web::readable_page(&page).map_or(page, Arc::new)
 }

@@ -165,3 +165,62 @@ fn urls_are_shown_one_way_decoded_and_copied_exact() {
     assert!(shown.contains("gemini://cap.test/café.gmi"), "{shown}");
     assert!(!shown.contains(":1965"), "{shown}");
 }
+
+#[test]
+fn json_from_a_capsule_can_be_viewed_as_text_and_html_opens_in_the_reader() {
+    let json = "gemini://cap.test/data.json";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        json,
+        page_with(
+            json,
+            "application/json",
+            br#"{"name":"smolweb","tags":["a","b"]}"#,
+        ),
+    );
+    let asked = match &app.dialog().popup {
+        Some(Popup::Download(q)) => q.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(asked.contains("t: view as text"), "{asked}");
+    press(&mut app, &["t"]);
+    let shown = screen(&app);
+    assert!(
+        shown.contains("\"name\": \"smolweb\""),
+        "re-indented:\n{shown}"
+    );
+    assert_eq!(app.current().unwrap().url, json);
+
+    // An image has no text to view: not offered.
+    let png = "gemini://cap.test/p.png";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        png,
+        page_with(png, "image/png", b"\x89PNG\r\n\x1a\n...."),
+    );
+    match &app.dialog().popup {
+        Some(Popup::Download(q)) => assert!(!q.contains("view as text"), "{q}"),
+        other => panic!("{other:?}"),
+    }
+
+    // HTML served over Gemini reads as a web page does: no markup on screen, links numbered.
+    let html = "gemini://cap.test/old.html";
+    let body = "<html><head><title>Old page</title></head><body><nav><a href='/'>Home</a></nav>\
+        <article><h1>Old page</h1><p>Written long ago for the web, now served from a capsule, \
+        with a <a href='/more.gmi'>link to more</a> in the middle of a sentence of text.</p>\
+        </article></body></html>";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        html,
+        page_with(html, "text/html", body.as_bytes()),
+    );
+    let shown = screen(&app);
+    assert!(!shown.contains("<p>"), "{shown}");
+    assert!(shown.contains("Written long ago for the web"), "{shown}");
+    assert!(shown.contains("link to more"), "{shown}");
+    let rows = info_rows(&mut app);
+    assert_eq!(row(&rows, "Type").as_deref(), Some("text/html"));
+}
