@@ -437,6 +437,23 @@ impl App {
         web::Reader.badge(self.current())
     }
 
+    /// The identity the current page was fetched with, by name ("as alice"), for the status
+    /// line: a person always sees when a capsule knows who they are.
+    pub fn identity_badge(&self) -> Option<String> {
+        self.identity_of(self.current()?).map(|n| format!("as {n}"))
+    }
+
+    /// The name of the identity an entry was fetched with (its short fingerprint when the
+    /// identity is not known here).
+    fn identity_of(&self, e: &Entry) -> Option<String> {
+        let fp = e.info.as_ref()?.tls.as_ref()?.client_cert.as_deref()?;
+        Some(
+            self.lists
+                .identity(fp)
+                .map_or_else(|| nav::short_fp(fp), |i| i.name.clone()),
+        )
+    }
+
     /// The open prompt.
     pub fn prompt(&self) -> Option<&Prompt> {
         self.prompt.get()
@@ -512,7 +529,12 @@ pub fn tab_labels(app: &App) -> Vec<String> {
         .enumerate()
         .map(|(i, t)| {
             let spin = if t.loading.is_some() { "…" } else { "" };
-            let title: String = format!("{}{}", t.title(), spin);
+            let who = t
+                .current
+                .as_ref()
+                .and_then(|e| app.identity_of(e))
+                .map_or_else(String::new, |n| format!("@{n} "));
+            let title: String = format!("{who}{}{}", t.title(), spin);
             let label = format!(" {} {} ", i + 1, crate::layout::sanitize(&title, false));
             truncate_cells(&label, room)
         })

@@ -279,6 +279,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if let Some(web) = app.web_badge() {
         info.push(web);
     }
+    if let Some(who) = app.identity_badge() {
+        info.push(who);
+    }
     match app.refreshing() {
         Some((_, 0)) => info.push("feeds…".to_string()),
         Some((done, total)) => info.push(format!("feeds {done}/{total}")),

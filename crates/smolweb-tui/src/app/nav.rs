@@ -236,6 +236,30 @@ impl Nav {
                 )),
                 TofuState::Trusted => ctx.status.clear(),
             }
+            // An identity sent where the tab was not just using it is announced: the person
+            // sees that this capsule now knows who they are.
+            if let Some(fp) = &tls.client_cert {
+                let before = ctx
+                    .tabs
+                    .by_id(req.tab)
+                    .and_then(|t| t.current.as_ref())
+                    .and_then(|e| e.info.as_ref())
+                    .filter(|i| i.host == info.host && i.port == info.port)
+                    .and_then(|i| i.tls.as_ref())
+                    .and_then(|t| t.client_cert.as_deref());
+                if before != Some(fp.as_str()) {
+                    let name = ctx
+                        .lists
+                        .identity(fp)
+                        .map_or_else(|| short_fp(fp), |i| format!("\"{}\"", i.name));
+                    let said = format!("identity {name} sent to {}:{}", info.host, info.port);
+                    let text = match ctx.status.text.is_empty() {
+                        true => said,
+                        false => format!("{}; {said}", ctx.status.text),
+                    };
+                    ctx.info(text);
+                }
+            }
             if req.pin_after {
                 fx.push(Effect::Store(StoreOp::Pin {
                     host: info.host.clone(),

@@ -224,3 +224,72 @@ fn json_from_a_capsule_can_be_viewed_as_text_and_html_opens_in_the_reader() {
     let rows = info_rows(&mut app);
     assert_eq!(row(&rows, "Type").as_deref(), Some("text/html"));
 }
+
+fn with_identity(url: &str, body: &str, fp: Option<&str>) -> Outcome {
+    let mut o = gem(url, body);
+    if let Outcome::Page { info, .. } = &mut o {
+        let mut t = tls(smolweb_net::TofuState::Trusted);
+        t.client_cert = fp.map(str::to_string);
+        info.tls = Some(t);
+    }
+    o
+}
+
+#[test]
+fn the_identity_in_use_is_in_sight_and_its_first_use_announced() {
+    use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+    let alice = Identity {
+        name: "alice".into(),
+        fingerprint: "sha256:a11ce".into(),
+        scope: Scope {
+            host: "cap.test".into(),
+            port: 1965,
+            path: "/app".into(),
+        },
+        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
+        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
+        created_by: CreatedBy::Human,
+        agent_use: false,
+        algorithm: KeyAlgorithm::EcdsaP256,
+        cert_pem: String::new(),
+    };
+    let mut app = tui_helpers::app();
+    app.update(smolweb_tui::app::Msg::Identities(vec![alice]));
+    open(&mut app, CAP, with_identity(CAP, "# Open\n", None));
+    assert_eq!(app.identity_badge(), None);
+    let inbox = "gemini://cap.test/app/inbox.gmi";
+    go(
+        &mut app,
+        inbox,
+        with_identity(inbox, "# Inbox\n=> next.gmi Next\n", Some("sha256:a11ce")),
+    );
+    assert!(
+        app.status()
+            .text
+            .contains("identity \"alice\" sent to cap.test:1965"),
+        "{}",
+        app.status().text
+    );
+    assert_eq!(app.identity_badge().as_deref(), Some("as alice"));
+    let shown = screen(&app);
+    assert!(
+        shown.lines().next().unwrap().contains("@alice"),
+        "tab:\n{shown}"
+    );
+    assert!(
+        shown.lines().last().unwrap().contains("as alice"),
+        "status:\n{shown}"
+    );
+    // The next page with the same identity is not announced again.
+    let next = "gemini://cap.test/app/next.gmi";
+    go(
+        &mut app,
+        next,
+        with_identity(next, "# Next\n", Some("sha256:a11ce")),
+    );
+    assert!(
+        !app.status().text.contains("sent to"),
+        "{}",
+        app.status().text
+    );
+}
