@@ -40,7 +40,7 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
             .history()
             .list()
             .map_err(store)
-            .map(|v| history_page(&v)),
+            .map(|v| history_page(&v, None)),
         // The identities and approvals are the certificate store: its failure is the code
         // an agent already knows from a refused handshake.
         "identities" => {
@@ -86,20 +86,39 @@ pub fn bookmarks_page(list: &[Bookmark], note: Option<&str>) -> String {
     g
 }
 
-/// `about:history`: the last [`HISTORY_PAGE_VISITS`] visits, each with its date and its title
-/// (its URL when it has none).
-pub fn history_page(visits: &[Visit]) -> String {
+/// `about:history`: the last [`HISTORY_PAGE_VISITS`] visits under a heading per day, each
+/// with its time of day (UTC) and its title (its URL when it has none). `note`, when given,
+/// is a paragraph under the heading: how the face searches and forgets visits.
+pub fn history_page(visits: &[Visit], note: Option<&str>) -> String {
     let mut g = String::from("# History\n\n");
-    if visits.is_empty() {
-        g.push_str("Nothing visited yet.\n");
+    if let Some(note) = note {
+        g.push_str(note);
+        g.push_str("\n");
     }
+    if visits.is_empty() {
+        g.push_str("\nNothing visited yet.\n");
+    }
+    let mut day = None;
     for v in visits.iter().take(HISTORY_PAGE_VISITS) {
+        let at = v.at.to_offset(time::UtcOffset::UTC);
+        if day != Some(at.date()) {
+            day = Some(at.date());
+            g.push_str(&format!("\n## {}\n", at.date()));
+        }
         let title = v.title.as_deref().map(|t| one_line(t, None));
         let label = match &title {
             Some(t) if !t.trim().is_empty() => t,
             _ => v.url.as_str(),
         };
-        g.push_str(&format!("=> {} {} {label}\n", v.url, v.at.date()));
+        g.push_str(&format!(
+            "=> {} {:02}:{:02} {label}\n",
+            v.url,
+            at.hour(),
+            at.minute()
+        ));
+    }
+    if !visits.is_empty() {
+        g.push_str("\nTimes are UTC.\n");
     }
     g
 }

@@ -86,4 +86,22 @@ impl History {
     pub fn list(&self) -> Result<Vec<Visit>, StoreError> {
         self.file.read()
     }
+    /// Forget the visit of `url` (its query, if any, ignored). Returns whether it was there.
+    pub fn remove(&self, url: &str) -> Result<bool, StoreError> {
+        let url = strip_query(url.trim()).to_string();
+        self.file.update(|visits| {
+            let before = visits.len();
+            visits.retain(|v| v.url != url);
+            let gone = visits.len() != before;
+            Ok((gone, gone))
+        })
+    }
+    /// Forget every visit. Returns how many there were.
+    pub fn clear(&self) -> Result<usize, StoreError> {
+        self.file.update(|visits| {
+            let n = visits.len();
+            visits.clear();
+            Ok((n, n > 0))
+        })
+    }
 }

@@ -192,6 +192,8 @@ pub enum Context {
     Identities,
     /// On the bookmarks page.
     Bookmarks,
+    /// On the history page.
+    History,
 }
 
 macro_rules! actions {
@@ -276,6 +278,8 @@ actions! {
     ApprovalDeny, "approval_deny", Identities, ["x"], "identities: deny the agent's request";
     BookmarkRename, "bookmark_rename", Bookmarks, ["R"], "bookmarks: rename the selected bookmark";
     BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
+    HistoryDelete, "history_delete", History, ["d"], "history: forget the selected visit (asks first)";
+    HistoryClear, "history_clear", History, ["D"], "history: forget every visit (asks first)";
     ReaderFull, "reader_full", Global, ["v"], "web page: toggle main content / full page";
     OpenInBrowser, "open_in_browser", Global, ["E"], "open the page in the external browser ($BROWSER, else xdg-open)";
     Subscribe, "subscribe", Global, ["S"], "follow the page's feed (again: unfollow; on about:feeds the selected one)";

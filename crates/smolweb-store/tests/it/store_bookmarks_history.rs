@@ -108,3 +108,18 @@ fn corrupt_history_is_named_and_kept() {
         "[[visit]]\nurl = 5\n"
     );
 }
+
+#[test]
+fn history_forgets_one_visit_or_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let h = History::new(tmp.path().join("d/history.toml"));
+    h.record("gemini://a.example/", Some("A"), NOW).unwrap();
+    h.record("gemini://b.example/", Some("B"), NOW).unwrap();
+    assert!(h.remove("gemini://a.example/?with-a-query").unwrap());
+    assert!(!h.remove("gemini://a.example/").unwrap(), "already gone");
+    let left: Vec<String> = h.list().unwrap().into_iter().map(|v| v.url).collect();
+    assert_eq!(left, ["gemini://b.example/"]);
+    assert_eq!(h.clear().unwrap(), 1);
+    assert!(h.list().unwrap().is_empty());
+    assert_eq!(h.clear().unwrap(), 0);
+}

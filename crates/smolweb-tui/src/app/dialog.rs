@@ -44,6 +44,10 @@ pub enum Pending {
     Unsubscribe(String),
     /// Take a page off the reading list.
     Unsave(String),
+    /// Forget one visit.
+    DeleteVisit(String),
+    /// Forget every visit.
+    ClearHistory,
 }
 
 impl Pending {
@@ -51,7 +55,11 @@ impl Pending {
     fn removes(&self) -> bool {
         matches!(
             self,
-            Pending::DeleteBookmark(_) | Pending::Unsubscribe(_) | Pending::Unsave(_)
+            Pending::DeleteBookmark(_)
+                | Pending::Unsubscribe(_)
+                | Pending::Unsave(_)
+                | Pending::DeleteVisit(_)
+                | Pending::ClearHistory
         )
     }
 
@@ -61,6 +69,8 @@ impl Pending {
             Pending::DeleteBookmark(url) => Some(format!("kept the bookmark of {url}")),
             Pending::Unsubscribe(url) => Some(format!("still following {url}")),
             Pending::Unsave(url) => Some(format!("{url} stays on the reading list")),
+            Pending::DeleteVisit(url) => Some(format!("kept the visit of {url}")),
+            Pending::ClearHistory => Some("history kept".into()),
             _ => None,
         }
     }
@@ -179,6 +189,14 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
             vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
         }
         Some(Answer::Yes(Pending::Copy(url))) => ctx.copy(url),
+        Some(Answer::Yes(Pending::DeleteVisit(url))) => {
+            ctx.lists.history.retain(|(u, _)| *u != url);
+            vec![Effect::Store(StoreOp::RemoveVisit { url })]
+        }
+        Some(Answer::Yes(Pending::ClearHistory)) => {
+            ctx.lists.history.clear();
+            vec![Effect::Store(StoreOp::ClearHistory)]
+        }
         Some(Answer::Yes(Pending::DeleteBookmark(url))) => {
             ctx.lists.remove_bookmark(&url);
             vec![Effect::Store(StoreOp::RemoveBookmark { url })]

@@ -128,6 +128,8 @@ impl App {
             Context::Identities
         } else if self.current_url() == Some("about:bookmarks") {
             Context::Bookmarks
+        } else if self.current_url() == Some("about:history") {
+            Context::History
         } else {
             Context::Global
         };
@@ -232,6 +234,9 @@ impl App {
                 self.dialog.show(Popup::Info(info));
             }
             Action::ViewSource => super::lend!(self).view_source(),
+            Action::HistoryDelete | Action::HistoryClear => {
+                return super::in_room!(self, |ctx| super::lists::Visits.act(action, &mut ctx));
+            }
             Action::Bookmark | Action::BookmarkRename | Action::BookmarkDelete => {
                 return super::in_room!(self, |ctx| super::lists::Bookmarks.act(action, &mut ctx));
             }

@@ -150,3 +150,34 @@ impl Bookmarks {
         )
     }
 }
+
+/// The history room: the keys of the history page (forget one visit, forget them all), over
+/// the visits the stores last said.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Visits;
+
+impl Visits {
+    /// Forget the selected visit, or every visit; both ask first.
+    pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
+        if action == Action::HistoryClear {
+            let n = ctx.lists.history.len();
+            return ctx.ask(
+                format!("Forget all {n} visits? (y: yes, any other key keeps them)"),
+                super::dialog::Pending::ClearHistory,
+            );
+        }
+        let Some(url) = ctx
+            .doc_view()
+            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?))
+            .map(str::to_string)
+        else {
+            let text = format!("select a visit first ({})", ctx.hint(Action::NextLink));
+            ctx.info(text);
+            return Vec::new();
+        };
+        ctx.ask(
+            format!("Forget the visit of {url}? (y: yes, any other key keeps it)"),
+            super::dialog::Pending::DeleteVisit(url),
+        )
+    }
+}

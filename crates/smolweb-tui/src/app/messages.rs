@@ -177,6 +177,13 @@ pub enum StoreOp {
         /// The page.
         url: String,
     },
+    /// Forget one visit.
+    RemoveVisit {
+        /// The visited URL.
+        url: String,
+    },
+    /// Forget every visit.
+    ClearHistory,
     /// Reload history, bookmarks, identities and approvals.
     LoadLists,
     /// Make a new identity.

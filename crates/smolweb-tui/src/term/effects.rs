@@ -338,6 +338,19 @@ impl StoreWorker {
                     }
                 }))
             }
+            StoreOp::RemoveVisit { url } => done(c.history().remove(&url).map(|gone| {
+                if gone {
+                    format!("forgot the visit of {url}")
+                } else {
+                    format!("{url} was not in the history")
+                }
+            })),
+            StoreOp::ClearHistory => done(c.history().clear().map(|n| {
+                format!(
+                    "history cleared ({})",
+                    smolweb_core::text::count(n, "visit", "visits")
+                )
+            })),
             StoreOp::RemoveBookmark { url } => done(
                 c.bookmarks()
                     .remove(&url)
@@ -424,7 +437,10 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
             let note = pages::bookmarks_note(b.is_empty());
             about::bookmarks_page(&b, Some(note))
         }),
-        "about:history" => client.history().list().map(|v| about::history_page(&v)),
+        "about:history" => client
+            .history()
+            .list()
+            .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         _ => return None,
     };

@@ -165,11 +165,11 @@ fn history_shows_a_label_for_every_visit_and_keeps_no_gopher_search() {
         title: None,
         at: time::macros::datetime!(2026-12-01 0:00 UTC),
     }];
-    let page = smolweb_client::about::history_page(&visits);
+    let page = smolweb_client::about::history_page(&visits, None);
     let mut app = app_sized(80, 10);
     open(&mut app, "about:history", gem("about:history", &page));
     assert!(
-        screen(&app).contains("[1] 2026-12-01 gopher://hole.test/1/"),
+        screen(&app).contains("[1] 00:00 gopher://hole.test/1/"),
         "{}",
         screen(&app)
     );

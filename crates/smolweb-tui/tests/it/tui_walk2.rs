@@ -293,3 +293,58 @@ fn the_identity_in_use_is_in_sight_and_its_first_use_announced() {
         app.status().text
     );
 }
+
+#[test]
+fn history_gives_times_of_day_and_forgets_one_visit_or_all_after_asking() {
+    use smolweb_store::history::Visit;
+    use smolweb_tui::app::{Effect, StoreOp};
+    let visits = [
+        Visit {
+            url: "gemini://cap.test/b.gmi".into(),
+            title: Some("Bee".into()),
+            at: time::macros::datetime!(2026-12-02 14:03 UTC),
+        },
+        Visit {
+            url: "gemini://cap.test/a.gmi".into(),
+            title: Some("Ay".into()),
+            at: time::macros::datetime!(2026-12-01 09:30 UTC),
+        },
+    ];
+    let page = smolweb_client::about::history_page(&visits, Some("note"));
+    assert!(
+        page.contains("## 2026-12-02\n=> gemini://cap.test/b.gmi 14:03 Bee\n"),
+        "{page}"
+    );
+    assert!(
+        page.contains("## 2026-12-01\n=> gemini://cap.test/a.gmi 09:30 Ay\n"),
+        "{page}"
+    );
+    let mut app = tui_helpers::app();
+    open(&mut app, "about:history", gem("about:history", &page));
+    press(&mut app, &["tab"]);
+    press(&mut app, &["d"]);
+    assert!(app.dialog().asking(), "asks first");
+    let kept = press(&mut app, &["n"]);
+    assert!(
+        kept.is_empty() && app.status().text.contains("kept the visit"),
+        "{kept:?}"
+    );
+    press(&mut app, &["d"]);
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::RemoveVisit { url }) if url == "gemini://cap.test/b.gmi")),
+        "{fx:?}"
+    );
+    press(&mut app, &["D"]);
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Store(StoreOp::ClearHistory))),
+        "{fx:?}"
+    );
+    // Elsewhere d is no history key.
+    open(&mut app, CAP, gem(CAP, "=> /x X\n"));
+    press(&mut app, &["tab"]);
+    assert!(press(&mut app, &["d"]).is_empty());
+    assert!(!app.dialog().asking());
+}

@@ -32,7 +32,8 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
             let help = a
                 .help()
                 .trim_start_matches("identities: ")
-                .trim_start_matches("bookmarks: ");
+                .trim_start_matches("bookmarks: ")
+                .trim_start_matches("history: ");
             let _ = writeln!(g, "* {}: {} ({})", keymap.describe(a), help, a.name());
         }
         g.push('\n');
@@ -40,6 +41,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     section("Everywhere", Context::Global);
     section("On the identities screen", Context::Identities);
     section("On the bookmarks page", Context::Bookmarks);
+    section("On the history page", Context::History);
     g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:messages Messages the status line said\n");
     synth("help", &g)
 }
@@ -170,6 +172,15 @@ pub fn client_cert_page(
         presented,
     };
     (synth("identity", &g), special)
+}
+
+/// The browser's note on its history page: how to search it and forget visits.
+pub fn history_note(empty: bool) -> &'static str {
+    if empty {
+        "Pages you visit are listed here, newest first."
+    } else {
+        "Search it with /. Select a visit with Tab, then d forgets it; D forgets them all (both ask first)."
+    }
 }
 
 /// The browser's note on its bookmarks page: how to add one, or how to edit them.
