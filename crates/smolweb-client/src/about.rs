@@ -93,7 +93,7 @@ pub fn history_page(visits: &[Visit], note: Option<&str>) -> String {
     let mut g = String::from("# History\n\n");
     if let Some(note) = note {
         g.push_str(note);
-        g.push_str("\n");
+        g.push('\n');
     }
     if visits.is_empty() {
         g.push_str("\nNothing visited yet.\n");
