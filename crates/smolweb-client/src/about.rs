@@ -26,7 +26,11 @@ Run `smolweb --help` in a shell for the command line, and press ? in the browser
 => about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n";
 
 /// The gemtext of a built-in page, or an error for an unknown name.
-pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchError> {
+pub(super) fn page_text(
+    client: &Client,
+    name: &str,
+    query: Option<&str>,
+) -> Result<String, FetchError> {
     let store = |e: StoreError| FetchError::Internal(e.to_string());
     match name {
         "home" | "" => Ok(HOME.to_string()),
@@ -46,11 +50,11 @@ pub(super) fn page_text(client: &Client, name: &str) -> Result<String, FetchErro
         "identities" => {
             identities(client).map_err(|e| FetchError::CertificateStoreUnavailable(e.to_string()))
         }
-        "feeds" => client
-            .subscriptions()
-            .list()
-            .map_err(store)
-            .map(|s| about_feeds::feeds_page(&s)),
+        "feeds" => {
+            client.subscriptions().list().map_err(store).map(|s| {
+                about_feeds::feeds_page_view(&s, about_feeds::FeedsView::from_query(query))
+            })
+        }
         "offline" => offline(client).map_err(store),
         other => Err(FetchError::InvalidRequest(format!(
             "unknown built-in page about:{other}"

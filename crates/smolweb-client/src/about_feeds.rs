@@ -34,8 +34,66 @@ fn line(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// The `about:feeds` page.
+/// How `about:feeds` lists the entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeedsView<'a> {
+    /// Every feed's entries together, newest first under a heading per day (`about:feeds`).
+    ByDate,
+    /// Under a heading per subscription, each newest first (`about:feeds?by=feed`).
+    ByFeed,
+    /// One subscription's entries only (`about:feeds?feed=URL`, the URL form-encoded).
+    One(&'a str),
+}
+
+impl<'a> FeedsView<'a> {
+    /// The view an `about:feeds` query asks for (`by=feed`, `feed=URL`); by date otherwise.
+    pub fn from_query(query: Option<&'a str>) -> FeedsView<'a> {
+        let Some(q) = query else {
+            return FeedsView::ByDate;
+        };
+        if q == "by=feed" {
+            return FeedsView::ByFeed;
+        }
+        match q.strip_prefix("feed=") {
+            Some(_) => FeedsView::One(q),
+            None => FeedsView::ByDate,
+        }
+    }
+}
+
+/// The `about:feeds?feed=` address of one subscription's entries.
+pub fn one_feed_url(feed: &str) -> String {
+    let enc: String = url::form_urlencoded::byte_serialize(feed.as_bytes()).collect();
+    format!("about:feeds?feed={enc}")
+}
+
+/// The one subscription an `about:feeds` address shows (`?feed=URL`), if it shows one.
+pub fn feed_of_view(address: &str) -> Option<String> {
+    feed_of_query(address.split_once('?')?.1)
+}
+
+/// The subscription URL an `about:feeds?feed=` query names.
+fn feed_of_query(query: &str) -> Option<String> {
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "feed")
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The `about:feeds` page, by date.
 pub fn feeds_page(subs: &[Subscription]) -> String {
+    feeds_page_view(subs, FeedsView::ByDate)
+}
+
+/// The `about:feeds` page in one of its views.
+pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
+    let only = match view {
+        FeedsView::One(q) => feed_of_query(q),
+        _ => None,
+    };
+    let subs: Vec<&Subscription> = subs
+        .iter()
+        .filter(|s| only.as_ref().is_none_or(|u| *u == s.url))
+        .collect();
     let names: Vec<Cow<'_, str>> = subs.iter().map(|s| line(s.name())).collect();
     let mut rows: Vec<(Cow<'_, str>, &StoredEntry, usize)> = subs
         .iter()
@@ -43,6 +101,10 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         .flat_map(|(n, s)| s.entries.iter().map(move |e| (e.sort_key(), e, n)))
         .collect();
     rows.sort_by(|a, b| b.0.cmp(&a.0));
+    if view == FeedsView::ByFeed {
+        // Stable: each subscription's entries stay newest first.
+        rows.sort_by_key(|(_, _, n)| *n);
+    }
     // One entry URL is one entry, whichever feeds list it (a gemlog and its own Atom feed):
     // listed once, under the first subscription that has it, read when any copy is read.
     let read_somewhere: std::collections::HashSet<&str> = rows
@@ -57,7 +119,18 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         .filter(|(_, e, _)| !e.read && !read_somewhere.contains(e.url.as_str()))
         .count();
     let mut out = String::with_capacity(64 + rows.len() * 112);
-    out.push_str("# Feeds\n\n");
+    match (&only, view) {
+        (Some(_), _) => {
+            let name = names.first().cloned().unwrap_or_default();
+            out.push_str(&format!("# Feeds: {name}\n\n"));
+        }
+        (None, FeedsView::ByFeed) => out.push_str("# Feeds by feed\n\n"),
+        _ => out.push_str("# Feeds\n\n"),
+    }
+    if subs.is_empty() && only.is_some() {
+        out.push_str("You do not follow this feed (any more).\n");
+        return out;
+    }
     if subs.is_empty() {
         out.push_str(
             "You follow no feeds yet. Subscribe to a gemlog, an Atom, RSS or JSON feed from \
@@ -73,13 +146,25 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         count(rows.len(), "entry", "entries"),
     ));
     let mut day = "";
+    let mut feed = usize::MAX;
     for (key, e, n) in &rows {
-        let d = key.get(..10).unwrap_or(key);
-        if d != day {
-            out.push_str("\n## ");
-            out.push_str(d);
-            out.push('\n');
-            day = d;
+        if view == FeedsView::ByFeed && only.is_none() {
+            if *n != feed {
+                feed = *n;
+                out.push_str(&format!(
+                    "\n## {}\n=> {} Only this feed\n",
+                    names[*n],
+                    one_feed_url(&subs[*n].url)
+                ));
+            }
+        } else {
+            let d = key.get(..10).unwrap_or(key);
+            if d != day {
+                out.push_str("\n## ");
+                out.push_str(d);
+                out.push('\n');
+                day = d;
+            }
         }
         out.push_str("=> ");
         out.push_str(&e.url);
@@ -96,7 +181,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         out.push_str("\nNo entries yet: refresh to fetch your feeds.\n");
     }
     out.push_str("\n## Subscriptions\n");
-    for s in subs {
+    for s in &subs {
         let when = s.last_try();
         out.push_str(&format!(
             "=> {} {} ({} unread, {when})\n",
@@ -107,6 +192,14 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
         if let Some(err) = &s.error {
             out.push_str(&format!("* last refresh failed: {}\n", one_line(err)));
         }
+    }
+    // The other views, last: the entries keep their link numbers.
+    out.push_str("\n## Views\n");
+    if view != FeedsView::ByDate || only.is_some() {
+        out.push_str("=> about:feeds By date, all feeds\n");
+    }
+    if view != FeedsView::ByFeed || only.is_some() {
+        out.push_str("=> about:feeds?by=feed By feed\n");
     }
     out
 }

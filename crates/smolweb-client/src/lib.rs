@@ -442,7 +442,7 @@ impl Client {
             timestamp: Some(self.now()),
             ..RequestInfo::default()
         };
-        match about::page_text(self, url.path().trim_start_matches('/')) {
+        match about::page_text(self, url.path().trim_start_matches('/'), url.query()) {
             Ok(text) => Outcome::Page {
                 info,
                 fetched: Fetched {

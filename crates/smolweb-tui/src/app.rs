@@ -168,6 +168,12 @@ const STORE_PAGES: [&str; 5] = [
     "about:trust",
 ];
 
+/// A page made from the stores (a view of one, `about:feeds?by=feed`, too).
+pub(crate) fn is_store_page(url: &str) -> bool {
+    let page = url.split_once('?').map_or(url, |(p, _)| p);
+    STORE_PAGES.contains(&page)
+}
+
 /// The whole browser state, by room.
 #[derive(Debug)]
 pub struct App {
@@ -403,7 +409,7 @@ impl App {
                 // A page made from the stores is made again (in place, keeping the reader's
                 // place), unless a load is under way. The status line keeps its message.
                 Then::RemakeStorePage => {
-                    let Some(url) = self.current_url().filter(|u| STORE_PAGES.contains(u)) else {
+                    let Some(url) = self.current_url().filter(|u| is_store_page(u)) else {
                         continue;
                     };
                     if self.tab().is_some_and(|t| t.loading.is_some()) {

@@ -75,6 +75,9 @@ fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
 => gemini://a.example/ A log (1 unread, refreshed 2026-11-30 12:00 UTC)
 => gopher://b.example/1/ B hole (1 unread, refresh failed 2026-11-30 12:00 UTC)
 * last refresh failed: connection refused
+
+## Views
+=> about:feeds?by=feed By feed
 ";
     assert_eq!(page, want);
 }
@@ -162,4 +165,59 @@ fn an_entry_in_two_feeds_is_listed_once_and_read_when_either_copy_is() {
         !page.contains(&format!("=> {post} {UNREAD}")),
         "read on the gemlog: {page}"
     );
+}
+
+#[test]
+fn feeds_by_feed_and_one_feed_only() {
+    let subs = vec![
+        sub(
+            "gemini://a.example/",
+            "A log",
+            vec![
+                entry("gemini://a.example/1", "A one", Some("2026-11-01"), false),
+                entry("gemini://a.example/2", "A two", Some("2026-11-29"), false),
+            ],
+        ),
+        sub(
+            "gemini://b.example/",
+            "B log",
+            vec![entry(
+                "gemini://b.example/1",
+                "B one",
+                Some("2026-11-15"),
+                true,
+            )],
+        ),
+    ];
+    let by_feed = feeds_page_view(&subs, FeedsView::from_query(Some("by=feed")));
+    assert!(by_feed.starts_with("# Feeds by feed\n"), "{by_feed}");
+    let (a, b) = (
+        by_feed.find("## A log").unwrap(),
+        by_feed.find("## B log").unwrap(),
+    );
+    let (a2, a1) = (
+        by_feed.find("A two").unwrap(),
+        by_feed.find("A one").unwrap(),
+    );
+    assert!(
+        a < a2 && a2 < a1 && a1 < b,
+        "grouped, newest first:\n{by_feed}"
+    );
+    let only = one_feed_url("gemini://b.example/");
+    assert!(
+        by_feed.contains(&format!("=> {only} Only this feed")),
+        "{by_feed}"
+    );
+    assert!(by_feed.contains("=> about:feeds By date, all feeds"));
+
+    let query = only.strip_prefix("about:feeds?").unwrap();
+    let one = feeds_page_view(&subs, FeedsView::from_query(Some(query)));
+    assert!(one.starts_with("# Feeds: B log\n"), "{one}");
+    assert!(one.contains("B one") && !one.contains("A one"), "{one}");
+    assert!(one.contains("1 subscription · 1 entry · 0 unread"), "{one}");
+    let gone = feeds_page_view(
+        &subs,
+        FeedsView::from_query(Some("feed=gemini%3A%2F%2Fc.example%2F")),
+    );
+    assert!(gone.contains("You do not follow this feed"), "{gone}");
 }

@@ -48,6 +48,8 @@ pub enum Pending {
     DeleteVisit(String),
     /// Forget every visit.
     ClearHistory,
+    /// Mark every entry read (of one feed, or of all).
+    MarkAllRead(Option<String>),
 }
 
 impl Pending {
@@ -60,6 +62,7 @@ impl Pending {
                 | Pending::Unsave(_)
                 | Pending::DeleteVisit(_)
                 | Pending::ClearHistory
+                | Pending::MarkAllRead(_)
         )
     }
 
@@ -71,6 +74,7 @@ impl Pending {
             Pending::Unsave(url) => Some(format!("{url} stays on the reading list")),
             Pending::DeleteVisit(url) => Some(format!("kept the visit of {url}")),
             Pending::ClearHistory => Some("history kept".into()),
+            Pending::MarkAllRead(_) => Some("unread entries kept unread".into()),
             _ => None,
         }
     }
@@ -192,6 +196,9 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
         Some(Answer::Yes(Pending::DeleteVisit(url))) => {
             ctx.lists.history.retain(|(u, _)| *u != url);
             vec![Effect::Store(StoreOp::RemoveVisit { url })]
+        }
+        Some(Answer::Yes(Pending::MarkAllRead(feed))) => {
+            vec![Effect::Feeds(super::FeedOp::MarkAllRead { feed })]
         }
         Some(Answer::Yes(Pending::ClearHistory)) => {
             ctx.lists.history.clear();

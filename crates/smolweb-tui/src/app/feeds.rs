@@ -102,6 +102,11 @@ pub enum FeedOp {
         /// The link selected on `about:feeds`.
         url: String,
     },
+    /// Mark every entry read: of one subscription, or (None) of all.
+    MarkAllRead {
+        /// The subscription, as stored.
+        feed: Option<String>,
+    },
 }
 
 /// Feed and offline results from the shell.
@@ -258,13 +263,14 @@ impl Feeds {
             Action::RefreshFeeds => self.refresh(ctx),
             Action::SaveOffline => self.toggle_offline(ctx),
             Action::OfflineCopy => self.read_offline_copy(ctx),
+            Action::MarkAllRead => mark_all_read(ctx),
             _ => Vec::new(),
         }
     }
 
     /// Opening `about:feeds` (not a reload of it) refreshes the feeds when they are due.
     pub(crate) fn opened(&self, url: &str, replace: bool) -> Vec<Effect> {
-        if url == "about:feeds" && !replace && self.refreshing.is_none() {
+        if is_feeds_page(url) && !replace && self.refreshing.is_none() {
             vec![Effect::Feeds(FeedOp::RefreshIfDue)]
         } else {
             Vec::new()
@@ -299,7 +305,7 @@ impl Feeds {
             ctx.info(text);
             return Vec::new();
         };
-        if ctx.current_url() == Some("about:feeds") {
+        if ctx.current_url().is_some_and(is_feeds_page) {
             return vec![Effect::Feeds(FeedOp::CheckFollowed { url })];
         }
         let page = ctx.doc_view().map(|d| d.doc.page().clone());
@@ -403,7 +409,7 @@ impl Feeds {
         followed: Result<Option<String>, FeedError>,
         ctx: &mut Ctx,
     ) {
-        if ctx.current_url() != Some("about:feeds") || ctx.dialog.asking() {
+        if !ctx.current_url().is_some_and(is_feeds_page) || ctx.dialog.asking() {
             return;
         }
         match followed {
@@ -484,7 +490,11 @@ fn offer_on_error_page(offer: &Offer, ctx: &mut Ctx) {
 
 /// The link selected on a built-in list page, else the current page's URL.
 fn feed_target(ctx: &Ctx, list_page: &str) -> Option<String> {
-    if ctx.current_url() == Some(list_page) {
+    let on_list = match list_page {
+        "about:feeds" => ctx.current_url().is_some_and(is_feeds_page),
+        page => ctx.current_url() == Some(page),
+    };
+    if on_list {
         let dv = ctx.doc_view()?;
         return dv
             .doc
@@ -492,6 +502,29 @@ fn feed_target(ctx: &Ctx, list_page: &str) -> Option<String> {
             .map(str::to_string);
     }
     ctx.current_url().map(str::to_string)
+}
+
+/// On `about:feeds`, mark every entry read (of the one feed its view shows, else of all),
+/// after asking: the read state cannot be had back.
+fn mark_all_read(ctx: &mut Ctx) -> Vec<Effect> {
+    let Some(url) = ctx.current_url().filter(|u| is_feeds_page(u)) else {
+        ctx.info(format!(
+            "mark all read works on the feeds page ({})",
+            ctx.hint(Action::Feeds)
+        ));
+        return Vec::new();
+    };
+    let feed = smolweb_client::about_feeds::feed_of_view(url);
+    let question = match &feed {
+        Some(f) => format!("Mark every entry of {f} read? (y: yes, any other key keeps them)"),
+        None => "Mark every entry of every feed read? (y: yes, any other key keeps them)".into(),
+    };
+    ctx.ask(question, super::dialog::Pending::MarkAllRead(feed))
+}
+
+/// `about:feeds` in any of its views.
+pub(crate) fn is_feeds_page(url: &str) -> bool {
+    url == "about:feeds" || url.starts_with("about:feeds?")
 }
 
 #[cfg(test)]

@@ -268,7 +268,8 @@ impl App {
             Action::Subscribe
             | Action::RefreshFeeds
             | Action::SaveOffline
-            | Action::OfflineCopy => {
+            | Action::OfflineCopy
+            | Action::MarkAllRead => {
                 return super::in_room!(self, |ctx| self.feeds.act(action, &mut ctx));
             }
             Action::Feeds => return go(self, "about:feeds"),

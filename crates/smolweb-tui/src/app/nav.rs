@@ -404,7 +404,7 @@ impl Nav {
         match (t.step(back), back) {
             (true, _) => {
                 ctx.status.clear();
-                if let Some(url) = ctx.current_url().filter(|u| super::STORE_PAGES.contains(u)) {
+                if let Some(url) = ctx.current_url().filter(|u| super::is_store_page(u)) {
                     let url = url.to_string();
                     fx.extend(self.navigate(ctx, &url, FetchOptions::default(), true));
                 }

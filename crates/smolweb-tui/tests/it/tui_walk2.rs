@@ -348,3 +348,44 @@ fn history_gives_times_of_day_and_forgets_one_visit_or_all_after_asking() {
     assert!(press(&mut app, &["d"]).is_empty());
     assert!(!app.dialog().asking());
 }
+
+#[test]
+fn mark_all_read_on_the_feeds_page_asks_and_knows_the_feed_shown() {
+    use smolweb_tui::app::{Effect, FeedOp};
+    let all = "about:feeds";
+    let mut app = tui_helpers::app();
+    open(
+        &mut app,
+        all,
+        gem(all, "# Feeds\n=> gemini://a.example/1 One\n"),
+    );
+    press(&mut app, &["A"]);
+    assert!(app.dialog().asking(), "asks first");
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Feeds(FeedOp::MarkAllRead { feed: None }))),
+        "{fx:?}"
+    );
+    let one = smolweb_client::about_feeds::one_feed_url("gemini://a.example/log/");
+    go(
+        &mut app,
+        &one,
+        gem(&one, "# Feeds: Log\n=> gemini://a.example/1 One\n"),
+    );
+    press(&mut app, &["A"]);
+    let fx = press(&mut app, &["y"]);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Feeds(FeedOp::MarkAllRead { feed: Some(f) }) if f == "gemini://a.example/log/")),
+        "{fx:?}"
+    );
+    // Anywhere else it says where it works and does nothing.
+    open(&mut app, CAP, gem(CAP, "# Page\n"));
+    assert!(press(&mut app, &["A"]).is_empty());
+    assert!(!app.dialog().asking());
+    assert!(
+        app.status().text.contains("feeds page"),
+        "{}",
+        app.status().text
+    );
+}

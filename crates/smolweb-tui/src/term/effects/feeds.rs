@@ -225,6 +225,18 @@ impl Shell {
                     let _ = tx.send(Msg::Feeds(FeedMsg::Followed { url, followed }));
                 });
             }
+            FeedOp::MarkAllRead { feed } => {
+                tokio::spawn(store_then_lists(jobs, tx, move |c| {
+                    let n = c.subscriptions().mark_all_read(feed.as_deref())?;
+                    Ok(match n {
+                        0 => "nothing was unread".to_string(),
+                        n => format!(
+                            "{} marked read",
+                            smolweb_core::text::count(n, "entry", "entries")
+                        ),
+                    })
+                }));
+            }
             FeedOp::Unsave { url } => {
                 tokio::spawn(store_then_lists(jobs, tx, move |c| {
                     Ok(if c.unsave_offline(&url)? {
