@@ -262,6 +262,11 @@ fn refused_requests_get_their_status_codes() {
         &[host.clone(), bearer(&wrong)],
         init.as_bytes(),
     );
+    println!(
+        "wrong token: HTTP {} {:?}",
+        r.status,
+        r.header("www-authenticate")
+    );
     assert_eq!(r.status, 401, "wrong token: {r:?}");
     assert!(
         r.header("www-authenticate")
@@ -271,6 +276,7 @@ fn refused_requests_get_their_status_codes() {
     );
 
     let r = srv.post(&init, &[("Origin", "https://evil.example")]);
+    println!("Origin https://evil.example: HTTP {} {}", r.status, r.body);
     assert_eq!(r.status, 403, "foreign Origin: {r:?}");
     let r = srv.post(&init, &[("Origin", "null")]);
     assert_eq!(r.status, 403, "opaque Origin: {r:?}");
@@ -283,6 +289,7 @@ fn refused_requests_get_their_status_codes() {
     ] {
         let h = [("Host".to_string(), foreign.clone()), token.clone()];
         let r = request(srv.port, "POST", "/mcp", &h, init.as_bytes());
+        println!("Host {foreign}: HTTP {} {}", r.status, r.body);
         assert_eq!(r.status, 403, "foreign Host {foreign}: {r:?}");
     }
 
@@ -291,6 +298,7 @@ fn refused_requests_get_their_status_codes() {
         "x".repeat(4000)
     );
     let r = srv.post(&big, &[]);
+    println!("a {}-byte body: HTTP {} {}", big.len(), r.status, r.body);
     assert_eq!(r.status, 413, "oversized body: {r:?}");
 
     let r = request(
@@ -317,6 +325,7 @@ fn refused_requests_get_their_status_codes() {
         ),
     ] {
         let r = srv.post(body, &[]);
+        println!("body {body}: HTTP {} {}", r.status, r.body);
         assert_eq!(r.status, 400, "{body}: {r:?}");
         let m = r.message();
         assert_eq!(
@@ -561,8 +570,10 @@ fn inspector_cli_over_streamable_http() {
     let refused = run("tools/list", None);
     assert!(!refused.status.success(), "no token, no tools");
     println!(
-        "inspector --cli without the token: {}",
-        String::from_utf8_lossy(&refused.stdout).trim()
+        "inspector --cli without the token (exit {:?}): {} {}",
+        refused.status.code(),
+        String::from_utf8_lossy(&refused.stdout).trim(),
+        String::from_utf8_lossy(&refused.stderr).trim()
     );
 }
 

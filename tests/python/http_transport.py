@@ -49,7 +49,7 @@ async def full_session(url, token, gemini, mode):
             page = await client.call_tool("gemini_fetch", {"url": gemini + "/"})
             sc = page.structured_content
             check(sc["kind"] == "gemtext" and not page.is_error, f"gemtext page: {sc}")
-            print(f"gemini_fetch over HTTP ({mode}): kind={sc['kind']} title={sc.get('title')!r}")
+            print(f"gemini_fetch over HTTP ({mode}): kind={sc['kind']}, {page.content[0].text[:50]!r}")
 
             pins = await client.call_tool("gemini_trust_list", {})
             check(len(pins.structured_content["entries"]) == 1, f"one pin: {pins}")
@@ -89,13 +89,20 @@ async def queued(url, token, gemini, name):
             return sc
 
 
+def leaves(e):
+    if isinstance(e, BaseExceptionGroup):
+        return [x for sub in e.exceptions for x in leaves(sub)]
+    return [e]
+
+
 async def refused(url, gemini):
     async with create_mcp_http_client(headers={"Authorization": "Bearer wrong"}) as http:
         try:
             async with connect(url, "wrong", "legacy", "no-token", http) as client:
                 await client.list_tools()
-        except BaseException as e:  # the SDK raises an exception group around the HTTP error
-            print(f"a wrong token is refused: {type(e).__name__}")
+        except BaseException as e:  # the SDK may wrap the HTTP error in exception groups
+            said = "; ".join(f"{type(x).__name__}: {x}" for x in leaves(e))
+            print(f"a wrong token is refused by the server: {said}")
             return
     raise AssertionError("a client with a wrong token got a session")
 

@@ -139,8 +139,12 @@ impl HttpServer {
         let stop = shutdown_signal();
         tokio::pin!(stop);
         loop {
-            let Ok(slot) = slots.clone().acquire_owned().await else {
-                break;
+            let slot = tokio::select! {
+                () = &mut stop => break,
+                slot = slots.clone().acquire_owned() => match slot {
+                    Ok(s) => s,
+                    Err(_) => break,
+                },
             };
             let (stream, peer) = tokio::select! {
                 () = &mut stop => break,
