@@ -1,10 +1,10 @@
 //! `smolweb --mcp --http`: the built binary serving MCP over Streamable HTTP on 127.0.0.1.
 //! The official Python SDK's Streamable HTTP client drives it (tests/python/http_transport.py);
 //! the refusals are raw HTTP/1.1 requests over a std `TcpStream` (no token, a wrong token, a
-//! foreign Origin, a foreign Host, an oversized body, too many sessions, a malformed body), and
-//! the MCP Inspector CLI lists the tools when it is installed (SMOLWEB_INSPECTOR, or
-//! target/inspector; SMOLWEB_REQUIRE_INSPECTOR=1 makes its absence a failure).
-
+//! foreign Origin, a foreign Host, an oversized body, too many sessions, a malformed body, an
+//! idle session); a `notifications/cancelled` stops a call in flight; and the MCP Inspector
+//! CLI lists the tools when it is installed (SMOLWEB_INSPECTOR, or target/inspector;
+//! SMOLWEB_REQUIRE_INSPECTOR=1 makes its absence a failure).
 use crate::mcp_harness::{Env, LOOPBACK_CONFIG, python};
 use serde_json::{Value, json};
 use smolweb_testkit::gemini::{self, Reply, Routes};
@@ -598,4 +598,69 @@ fn inspector() -> Option<PathBuf> {
         eprintln!("\n*** SKIP inspector_cli_over_streamable_http: {why} ***\n");
     }
     found
+}
+
+/// `notifications/cancelled` posted into the session stops a `gemini_fetch` in flight over
+/// HTTP as over stdio: its upstream connection closes at once (seen by a relay in front of a
+/// server that drips its answer for 20 s) and no result is sent for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_call_stops_over_http() {
+    let gem = gemini::Server::start(Routes::new().route(
+        "/slow",
+        Reply::drip(&"x".repeat(200), Duration::from_millis(100)),
+    ))
+    .await;
+    let tap = smolweb_testkit::tap::Tap::start(gem.addr()).await;
+    // The drip takes 20 s: the fetch's own timeout must not end it first.
+    let env = Env::new(&LOOPBACK_CONFIG.replace("timeout_seconds = 5", "timeout_seconds = 60"));
+    let srv = Server::start(&env);
+    let init = srv.initialize("canceller");
+    let sid = init.header("mcp-session-id").unwrap().to_string();
+    let session = [
+        ("Mcp-Session-Id", sid.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(srv.post(note, &session).status, 202);
+
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "gemini_fetch",
+        "arguments": {"url": format!("gemini://127.0.0.1:{}/slow", tap.port())}}})
+    .to_string();
+    let (port, token, sid2) = (srv.port, srv.token.clone(), sid.clone());
+    let pending = std::thread::spawn(move || {
+        let headers = [
+            ("Host".to_string(), format!("127.0.0.1:{port}")),
+            ("Authorization".to_string(), format!("Bearer {token}")),
+            ("Mcp-Session-Id".to_string(), sid2),
+            ("MCP-Protocol-Version".to_string(), "2025-06-18".to_string()),
+        ];
+        request(port, "POST", "/mcp", &headers, call.as_bytes())
+    });
+    let wait = |cond: &dyn Fn() -> bool| {
+        for _ in 0..200 {
+            if cond() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        cond()
+    };
+    assert!(wait(&|| tap.open() >= 1), "the slow fetch never started");
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"changed my mind"}}"#;
+    assert_eq!(srv.post(cancel, &session).status, 202);
+    let closed = wait(&|| tap.open() == 0);
+    println!(
+        "after the cancel over HTTP: {} upstream connection(s) open",
+        tap.open()
+    );
+    assert!(closed, "the cancelled fetch's connection is still open");
+    let ping = r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#;
+    assert!(srv.post(ping, &session).message()["result"].is_object());
+    drop(srv);
+    let reply = pending.join().unwrap();
+    assert!(
+        !reply.body.contains("\"id\":5,\"result\""),
+        "a result for the cancelled call: {reply:?}"
+    );
 }
