@@ -5,6 +5,7 @@
 //! idle session); a `notifications/cancelled` stops a call in flight; and the MCP Inspector
 //! CLI lists the tools when it is installed (SMOLWEB_INSPECTOR, or target/inspector;
 //! SMOLWEB_REQUIRE_INSPECTOR=1 makes its absence a failure).
+
 use crate::mcp_harness::{Env, LOOPBACK_CONFIG, python};
 use serde_json::{Value, json};
 use smolweb_testkit::gemini::{self, Reply, Routes};
