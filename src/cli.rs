@@ -14,6 +14,7 @@ use std::sync::Arc;
 mod feeds;
 mod get;
 mod manage;
+mod mcp_http;
 
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
 #[derive(Debug, Parser)]
@@ -22,6 +23,13 @@ pub(crate) struct Args {
     /// Run the MCP server on stdin/stdout (for AI agents).
     #[arg(long)]
     pub mcp: bool,
+    /// With --mcp: serve MCP over Streamable HTTP at http://ADDR/mcp instead of stdio
+    /// (default ADDR: mcp.http.bind, 127.0.0.1:8737; port 0 picks a free one).
+    #[arg(long, value_name = "ADDR", requires = "mcp", num_args = 0..=1)]
+    pub http: Option<Option<std::net::SocketAddr>>,
+    /// With --http: allow an address other than loopback (other machines can connect).
+    #[arg(long, requires = "http")]
+    pub http_allow_remote: bool,
     /// The data directory shared by the browser and the MCP server (pins, identities, approvals).
     #[arg(long, global = true, env = "SMOLWEB_HOME", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
@@ -73,6 +81,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// The MCP server's settings (`smolweb --mcp` runs it).
+    #[command(subcommand)]
+    Mcp(mcp_http::McpCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -152,6 +163,11 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    if args.mcp && args.http.is_some() {
+        init_logging(args.log_file.as_ref(), "warn")?;
+        let client = make_client(&args, Face::Agent)?;
+        return mcp_http::serve(client, &args);
+    }
     if args.mcp {
         init_logging(args.log_file.as_ref(), "warn")?;
         let client = make_client(&args, Face::Agent)?;
@@ -203,6 +219,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Some(Command::Identity(cmd)) => {
             let client = make_client(&args, Face::Human)?;
             manage::identity(&client, cmd)
+        }
+        Some(Command::Mcp(cmd)) => {
+            let client = make_client(&args, Face::Human)?;
+            mcp_http::command(&client, cmd)
         }
         Some(Command::Feeds(cmd)) => {
             init_logging(args.log_file.as_ref(), "error")?;

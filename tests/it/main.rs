@@ -24,6 +24,8 @@ mod mcp_feeds;
 mod mcp_fetch;
 mod mcp_guard;
 mod mcp_harness;
+mod mcp_http;
+mod mcp_prompts;
 mod mcp_protocol;
 mod mcp_python;
 mod mcp_schema;

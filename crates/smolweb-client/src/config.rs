@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
+mod mcp_http;
 mod web;
+pub use mcp_http::McpHttp;
 pub(crate) use web::Web;
 
 #[derive(Debug, thiserror::Error)]
@@ -157,6 +159,8 @@ pub struct Mcp {
     pub batch_concurrency: usize,
     /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
     pub max_message_bytes: usize,
+    /// `[mcp.http]`: the server over Streamable HTTP.
+    pub http: McpHttp,
 }
 
 impl Default for Mcp {
@@ -166,6 +170,7 @@ impl Default for Mcp {
             max_menu_items: 1000,
             batch_concurrency: 5,
             max_message_bytes: 4 * 1024 * 1024,
+            http: McpHttp::default(),
         }
     }
 }

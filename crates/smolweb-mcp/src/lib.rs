@@ -10,6 +10,8 @@
 //! messages) and feeds rmcp; `call` is what every `tools/call` passes through (`args` checks
 //! its arguments against the tool's schema, answered per protocol generation; a cancelled call
 //! is dropped).
+//! `http` is the Streamable HTTP front end (`--mcp --http`: bearer token, Host and Origin
+//! checks, body and session caps) over the same server; `prompts` are the prompt templates.
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
 #![warn(missing_docs)]
@@ -20,10 +22,12 @@ mod call;
 mod feeds;
 mod fetch;
 mod gate;
+mod http;
 mod manage;
 pub(crate) mod outcome;
 mod params;
 mod params_feeds;
+mod prompts;
 pub(crate) mod render;
 pub(crate) mod results;
 mod schema;
@@ -34,6 +38,7 @@ mod text;
 mod web;
 pub(crate) mod web_out;
 
+pub use http::{HttpError, HttpServer};
 pub(crate) use server::SmolwebServer;
 /// The fuzz targets' door to the message front end (not an API).
 #[doc(hidden)]

@@ -21,7 +21,7 @@
 pub mod fuzzing;
 mod head;
 mod lines;
-mod verdict;
+pub(crate) mod verdict;
 
 use super::SmolwebServer;
 use lines::{Line, Lines};

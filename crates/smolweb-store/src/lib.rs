@@ -19,6 +19,7 @@ pub mod fuzzing;
 pub mod history;
 pub mod identity;
 pub(crate) mod list_file;
+pub mod mcp_token;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
@@ -86,4 +87,6 @@ pub mod files {
     pub const HISTORY: &str = "history.toml";
     /// Followed feeds and their read state ([`crate::subscriptions::Subscriptions`]).
     pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
+    /// The bearer token of the MCP server over HTTP ([`crate::mcp_token`]).
+    pub const MCP_TOKEN: &str = "mcp-token";
 }

@@ -95,6 +95,10 @@ impl Paths {
     pub fn subscriptions(&self) -> PathBuf {
         self.data_dir.join(files::SUBSCRIPTIONS)
     }
+    /// `mcp-token` in the data directory (the MCP server's bearer token over HTTP).
+    pub fn mcp_token(&self) -> PathBuf {
+        self.data_dir.join(files::MCP_TOKEN)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")

@@ -48,7 +48,7 @@ pub(crate) fn too_long(bytes: u64, max: usize, head: &[u8]) -> Value {
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-pub(super) fn judge(line: &[u8]) -> Verdict {
+pub(crate) fn judge(line: &[u8]) -> Verdict {
     let line = line.strip_prefix(BOM).unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Verdict::Drop;
