@@ -254,13 +254,21 @@ impl Subscriptions {
                     continue;
                 };
                 changed = true;
-                sub.refreshed = Some(now);
                 out.push(match outcome {
+                    Refreshed::Failed(_) if fresh_success(sub, now) => {
+                        // Another process (the browser's background refresh, a CLI `feeds
+                        // add`) read this feed moments ago: its answer stands, and this
+                        // failure, most likely the two colliding at the capsule, is not
+                        // recorded over it.
+                        Vec::new()
+                    }
                     Refreshed::Failed(reason) => {
+                        sub.refreshed = Some(now);
                         sub.error = Some(feed::one_line(reason));
                         Vec::new()
                     }
                     Refreshed::Ok { title, entries } => {
+                        sub.refreshed = Some(now);
                         sub.error = None;
                         if title.is_some() {
                             sub.title = title.clone();
@@ -307,6 +315,17 @@ impl Subscriptions {
             Ok((n, n > 0))
         })
     }
+}
+
+/// How recent another process's successful refresh must be for a failure not to replace it.
+pub const FRESH_SUCCESS: time::Duration = time::Duration::minutes(2);
+
+/// The feed was read without error within [`FRESH_SUCCESS`] of `now`.
+fn fresh_success(sub: &Subscription, now: OffsetDateTime) -> bool {
+    sub.error.is_none()
+        && sub
+            .refreshed
+            .is_some_and(|t| now - t <= FRESH_SUCCESS && t <= now)
 }
 
 /// A subscription URL in stored form, or `Invalid` with the reason.

@@ -96,19 +96,23 @@ fn a_failed_refresh_keeps_entries_and_records_why() {
         NOW,
     )
     .unwrap();
-    let fresh = s
-        .record(
-            &url,
-            &Refreshed::Failed("connection refused\nby host".into()),
-            NOW,
-        )
+    // A failure moments after a success is taken for two processes colliding: not recorded.
+    let failed = Refreshed::Failed("connection refused\nby host".into());
+    s.record(&url, &failed, NOW + Duration::seconds(30))
         .unwrap();
+    let sub = s.get(&url).unwrap().unwrap();
+    assert_eq!(sub.error, None, "the other process's success stands");
+    assert_eq!(sub.refreshed, Some(NOW));
+    // Later, a failure is the feed's state.
+    let fresh = s.record(&url, &failed, NOW + Duration::minutes(3)).unwrap();
     assert!(fresh.is_empty());
     let sub = s.get(&url).unwrap().unwrap();
     assert_eq!(sub.error.as_deref(), Some("connection refused by host"));
     assert_eq!(sub.entries.len(), 1);
     assert_eq!(sub.title.as_deref(), Some("Phlog"));
-    s.record(&url, &ok("Phlog", vec![]), NOW).unwrap();
+    assert_eq!(sub.refreshed, Some(NOW + Duration::minutes(3)));
+    s.record(&url, &ok("Phlog", vec![]), NOW + Duration::minutes(4))
+        .unwrap();
     assert_eq!(s.get(&url).unwrap().unwrap().error, None);
 }
 
