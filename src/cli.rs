@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod bookmarks;
 mod feeds;
 mod get;
 mod manage;
@@ -81,6 +82,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// Bookmarks (shared with the browser): list them, or import amfora's or Lagrange's.
+    #[command(subcommand)]
+    Bookmarks(bookmarks::BookmarksCommand),
     /// The MCP server's settings (`smolweb --mcp` runs it).
     #[command(subcommand)]
     Mcp(mcp_http::McpCommand),
@@ -228,6 +232,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             feeds::run(&client, cmd)
+        }
+        Some(Command::Bookmarks(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            bookmarks::run(&client, cmd)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.

@@ -78,14 +78,19 @@ pub fn bookmarks_page(list: &[Bookmark], note: Option<&str>) -> String {
     if list.is_empty() {
         g.push_str("No bookmarks yet.\n");
     }
-    for b in list {
-        let title = one_line(&b.title, None);
-        let label = if title.trim().is_empty() {
-            b.url.as_str()
-        } else {
-            &title
-        };
-        g.push_str(&format!("=> {} {label}\n", b.url));
+    for folder in smolweb_store::bookmarks::folders(list) {
+        if !folder.is_empty() {
+            g.push_str(&format!("\n## {}\n", one_line(folder, None)));
+        }
+        for b in list.iter().filter(|b| b.folder == folder) {
+            let title = one_line(&b.title, None);
+            let label = if title.trim().is_empty() {
+                b.url.as_str()
+            } else {
+                &title
+            };
+            g.push_str(&format!("=> {} {label}\n", b.url));
+        }
     }
     g
 }

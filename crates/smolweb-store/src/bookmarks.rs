@@ -1,4 +1,9 @@
-//! Bookmarks, stored as a gemtext file of `=> URL title` lines (readable as a page).
+//! Bookmarks, stored as a gemtext file of `=> URL title` lines (readable as a page), those
+//! in a folder under its `## Folder` heading. [`import`] reads amfora's (XBEL) and
+//! Lagrange's (`bookmarks.ini`) files.
+
+mod import;
+pub use import::{ImportError, import};
 
 use super::StoreError;
 use super::atomic::{self, Modes};
@@ -11,12 +16,26 @@ pub struct Bookmark {
     pub url: String,
     /// Its title; empty when the line has none.
     pub title: String,
+    /// The folder it is filed in; empty at the top level.
+    pub folder: String,
 }
 
 /// Parse the gemtext file: every `=> URL [title]` line is a bookmark, other lines are
 /// ignored (they are not kept on the next write). Never fails.
 fn parse(text: &str) -> Result<Vec<Bookmark>, std::convert::Infallible> {
-    Ok(text.lines().filter_map(parse_link).collect())
+    let mut folder = String::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            folder = clean_title(h);
+        } else if line.starts_with("# ") {
+            folder.clear();
+        } else if let Some(mut b) = parse_link(line) {
+            b.folder = folder.clone();
+            out.push(b);
+        }
+    }
+    Ok(out)
 }
 
 fn parse_link(line: &str) -> Option<Bookmark> {
@@ -28,16 +47,35 @@ fn parse_link(line: &str) -> Option<Bookmark> {
     (!url.is_empty()).then(|| Bookmark {
         url: url.to_string(),
         title: title.to_string(),
+        folder: String::new(),
     })
 }
 
-fn render(list: &[Bookmark]) -> String {
-    let mut out = String::from("# Bookmarks\n\n");
+/// The folders in the order they first appear, the top level (`""`) first.
+pub fn folders(list: &[Bookmark]) -> Vec<&str> {
+    let mut out: Vec<&str> = vec![""];
     for b in list {
-        if b.title.is_empty() {
-            out.push_str(&format!("=> {}\n", b.url));
+        if !out.contains(&b.folder.as_str()) {
+            out.push(&b.folder);
+        }
+    }
+    out
+}
+
+fn render(list: &[Bookmark]) -> String {
+    let mut out = String::from("# Bookmarks\n");
+    for folder in folders(list) {
+        if !folder.is_empty() {
+            out.push_str(&format!("\n## {folder}\n"));
         } else {
-            out.push_str(&format!("=> {} {}\n", b.url, b.title));
+            out.push('\n');
+        }
+        for b in list.iter().filter(|b| b.folder == folder) {
+            if b.title.is_empty() {
+                out.push_str(&format!("=> {}\n", b.url));
+            } else {
+                out.push_str(&format!("=> {} {}\n", b.url, b.title));
+            }
         }
     }
     out
@@ -107,9 +145,48 @@ impl Bookmarks {
                 list.push(Bookmark {
                     url: url.to_string(),
                     title,
+                    folder: String::new(),
                 });
                 (true, true)
             }
+        })
+    }
+    /// File a bookmark in `folder` (empty: the top level). Returns whether it was there.
+    pub fn move_to(&self, url: &str, folder: &str) -> Result<bool, StoreError> {
+        let (url, folder) = (url.trim(), clean_title(folder));
+        self.update(|list| match list.iter().position(|b| b.url == url) {
+            Some(i) => {
+                let mut b = list.remove(i);
+                let changed = b.folder != folder;
+                b.folder = folder;
+                // Last in its folder, as a new bookmark would be.
+                list.push(b);
+                (true, changed)
+            }
+            None => (false, false),
+        })
+    }
+    /// Add bookmarks read elsewhere (see [`import`]), in their order, skipping URLs already
+    /// bookmarked and unusable ones. Returns (added, skipped).
+    pub fn add_all(&self, new: &[Bookmark]) -> Result<(usize, usize), StoreError> {
+        self.update(|list| {
+            let (mut added, mut skipped) = (0, 0);
+            for b in new {
+                let url = b.url.trim();
+                let usable =
+                    !url.is_empty() && !url.chars().any(|c| c.is_whitespace() || c.is_control());
+                if !usable || list.iter().any(|k| k.url == url) {
+                    skipped += 1;
+                    continue;
+                }
+                list.push(Bookmark {
+                    url: url.to_string(),
+                    title: clean_title(&b.title),
+                    folder: clean_title(&b.folder),
+                });
+                added += 1;
+            }
+            ((added, skipped), added > 0)
         })
     }
     /// Remove a bookmark; returns whether it existed.

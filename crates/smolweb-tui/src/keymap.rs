@@ -278,6 +278,7 @@ actions! {
     ApprovalDeny, "approval_deny", Identities, ["x"], "identities: deny the agent's request";
     BookmarkRename, "bookmark_rename", Bookmarks, ["R"], "bookmarks: rename the selected bookmark";
     BookmarkDelete, "bookmark_delete", Bookmarks, ["d"], "bookmarks: delete the selected bookmark (asks first)";
+    BookmarkFolder, "bookmark_folder", Bookmarks, ["F"], "bookmarks: file the selected bookmark in a folder";
     HistoryDelete, "history_delete", History, ["d"], "history: forget the selected visit (asks first)";
     HistoryClear, "history_clear", History, ["D"], "history: forget every visit (asks first)";
     ReaderFull, "reader_full", Global, ["v"], "web page: toggle main content / full page";

@@ -237,7 +237,10 @@ impl App {
             Action::HistoryDelete | Action::HistoryClear => {
                 return super::in_room!(self, |ctx| super::lists::Visits.act(action, &mut ctx));
             }
-            Action::Bookmark | Action::BookmarkRename | Action::BookmarkDelete => {
+            Action::Bookmark
+            | Action::BookmarkRename
+            | Action::BookmarkDelete
+            | Action::BookmarkFolder => {
                 return super::in_room!(self, |ctx| super::lists::Bookmarks.act(action, &mut ctx));
             }
             Action::Bookmarks => return go(self, "about:bookmarks"),

@@ -42,6 +42,7 @@ impl Lists {
             None => self.bookmarks.push(Bookmark {
                 url: url.to_string(),
                 title: title.to_string(),
+                folder: String::new(),
             }),
         }
     }
@@ -141,6 +142,14 @@ impl Bookmarks {
             .map_or_else(String::new, |b| b.title.clone());
         if action == Action::BookmarkRename {
             ctx.prompt(Purpose::BookmarkName { url, title });
+            return Vec::new();
+        }
+        if action == Action::BookmarkFolder {
+            let folder = ctx
+                .lists
+                .bookmark(&url)
+                .map_or_else(String::new, |b| b.folder.clone());
+            ctx.prompt(Purpose::BookmarkFolder { url, folder });
             return Vec::new();
         }
         let name = if title.is_empty() { &url } else { &title };

@@ -177,6 +177,13 @@ pub enum StoreOp {
         /// The page.
         url: String,
     },
+    /// File a bookmark in a folder.
+    MoveBookmark {
+        /// The bookmarked page.
+        url: String,
+        /// The folder (empty: the top level).
+        folder: String,
+    },
     /// Forget one visit.
     RemoveVisit {
         /// The visited URL.

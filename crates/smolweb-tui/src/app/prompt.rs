@@ -60,6 +60,13 @@ pub enum Purpose {
         /// Its current name.
         title: String,
     },
+    /// The folder a bookmark is filed in (empty: the top level).
+    BookmarkFolder {
+        /// The bookmarked page.
+        url: String,
+        /// Its current folder.
+        folder: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +101,7 @@ impl Prompt {
             }
             Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
             Purpose::BookmarkName { .. } => "Bookmark name: ".into(),
+            Purpose::BookmarkFolder { .. } => "Folder (empty: top level): ".into(),
         }
     }
     /// Is the text masked (status 11)?
@@ -160,6 +168,7 @@ impl PromptBar {
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
             Purpose::IdentityScope => last_gemini_url(ctx),
             Purpose::BookmarkName { title, .. } => title.clone(),
+            Purpose::BookmarkFolder { folder, .. } => folder.clone(),
             _ => String::new(),
         };
         let replace_on_type =
@@ -306,6 +315,13 @@ impl PromptBar {
                 }
                 ctx.prompt(Purpose::IdentityDays { scope, name, then });
                 Vec::new()
+            }
+            Purpose::BookmarkFolder { url, .. } => {
+                let folder = text.trim().to_string();
+                if let Some(b) = ctx.lists.bookmarks.iter_mut().find(|b| b.url == url) {
+                    b.folder = folder.clone();
+                }
+                vec![Effect::Store(StoreOp::MoveBookmark { url, folder })]
             }
             Purpose::BookmarkName { url, .. } => {
                 let title = text.trim().to_string();

@@ -338,6 +338,15 @@ impl StoreWorker {
                     }
                 }))
             }
+            StoreOp::MoveBookmark { url, folder } => done(
+                c.bookmarks()
+                    .move_to(&url, &folder)
+                    .map(|there| match there {
+                        false => format!("{url} is not bookmarked"),
+                        true if folder.is_empty() => format!("{url} moved to the top level"),
+                        true => format!("{url} filed in {folder}"),
+                    }),
+            ),
             StoreOp::RemoveVisit { url } => done(c.history().remove(&url).map(|gone| {
                 if gone {
                     format!("forgot the visit of {url}")

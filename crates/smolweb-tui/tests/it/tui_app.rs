@@ -666,6 +666,7 @@ fn address_bar_completes_from_history_and_bookmarks() {
         bookmarks: vec![smolweb_store::bookmarks::Bookmark {
             url: "gemini://marks.test/".into(),
             title: "Marked".into(),
+            folder: String::new(),
         }],
     });
     press(&mut app, &[":", "ctrl-u"]);

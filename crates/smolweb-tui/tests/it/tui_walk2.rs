@@ -389,3 +389,23 @@ fn mark_all_read_on_the_feeds_page_asks_and_knows_the_feed_shown() {
         app.status().text
     );
 }
+
+#[test]
+fn a_bookmark_is_filed_in_a_folder_from_the_bookmarks_page() {
+    use smolweb_tui::app::{Effect, StoreOp};
+    let page = "# Bookmarks\n\n=> gemini://a.example/ A\n";
+    let mut app = tui_helpers::app();
+    open(&mut app, "about:bookmarks", gem("about:bookmarks", page));
+    press(&mut app, &["tab", "F"]);
+    assert!(app.prompt().is_some(), "asks for the folder");
+    type_text(&mut app, "Reading");
+    let fx = press(&mut app, &["enter"]);
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Store(StoreOp::MoveBookmark { url, folder }) if url == "gemini://a.example/" && folder == "Reading")),
+        "{fx:?}"
+    );
+    // Elsewhere F is still the feeds key.
+    open(&mut app, CAP, gem(CAP, "# Page\n"));
+    let (_, url, _) = fetch(&press(&mut app, &["F"]));
+    assert_eq!(url, "about:feeds");
+}
