@@ -35,4 +35,5 @@ mod tui_tmux_feeds;
 mod web_get;
 mod web_mcp;
 mod web_memory;
+mod web_roots;
 mod web_types;

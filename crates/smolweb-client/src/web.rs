@@ -27,7 +27,9 @@ use super::{Client, Face};
 use crate::config::Config;
 use smolweb_core::html::Extract;
 use smolweb_net::cache::{Cache, Clock};
-use smolweb_net::http::{HttpFetcher, HttpRequest, HttpResponse, HttpSetup, WebError, tls};
+use smolweb_net::http::{
+    HttpFetcher, HttpRequest, HttpResponse, HttpSetup, SystemRoots, WebError, tls,
+};
 use smolweb_net::policy::RobotsCache;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -111,6 +113,7 @@ impl Client {
                 let net = &self.config.network;
                 let setup = HttpSetup {
                     extra_roots,
+                    system_roots: SystemRoots::from_env(),
                     allow_private: self.face == Face::Human || net.allow_private_addresses,
                     allowed_hosts: net.allowed_hosts.clone(),
                     for_agent: self.face == Face::Agent,
