@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod config;
 mod feeds;
 mod get;
 mod manage;
@@ -70,6 +71,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// The config file: which one is read and why, check one, print the documented default.
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -200,6 +204,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             let client = make_client(&args, Face::Human)?;
             feeds::run(&client, cmd)
         }
+        Some(Command::Config(cmd)) => config::run(&args, cmd),
         None => {
             // Logs would corrupt the screen: only to a file, if asked.
             if args.log_file.is_some() {

@@ -10,6 +10,7 @@
 
 mod architecture;
 mod cli;
+mod cli_config;
 mod cli_feeds;
 mod cli_get;
 mod cli_secrets;
