@@ -142,8 +142,8 @@ fn check(out: &mut impl Write, path: &Path, explicit: bool) -> Result<ExitCode> 
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            // The error's text already says why (its source is not repeated).
-            eprintln!("smolweb: {e}");
+            // Once: the error, then its cause (an I/O error's reason), as main prints them.
+            eprintln!("smolweb: {:#}", anyhow::Error::from(e));
             Ok(ExitCode::from(super::exit::FAILURE))
         }
     }

@@ -170,4 +170,24 @@ fn an_invalid_config_stops_a_command_with_its_error_once() {
     let e = err(&o);
     assert_eq!(e.matches("invalid config").count(), 1, "{e}");
     assert_eq!(e.lines().count(), 1, "{e}");
+
+    // A config that cannot be read (here a directory): its reason once, for a command and
+    // for `config check`.
+    let unreadable = dir.path().join("a-directory");
+    std::fs::create_dir(&unreadable).unwrap();
+    for args in [vec!["get", "about:home"], vec!["config", "check"]] {
+        let o = smolweb(dir.path())
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .arg("--config")
+            .arg(&unreadable)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let e = err(&o);
+        assert_eq!(e.matches("cannot read config").count(), 1, "{args:?}: {e}");
+        assert_eq!(e.matches("Is a directory").count(), 1, "{args:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+    }
 }
