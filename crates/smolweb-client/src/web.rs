@@ -171,9 +171,10 @@ impl Client {
         if let Some(hit) = self.cached_web(q) {
             return Ok(hit);
         }
+        // Built once per client (the trust store is read then), before the budget starts.
+        let fetcher = self.web_fetcher()?;
         let budget = Duration::from_secs(self.config.network.timeout_seconds);
         let deadline = Instant::now() + budget;
-        let fetcher = self.web_fetcher()?;
         self.check_web_robots(&fetcher, &url, deadline).await?;
         let host = url.host_str().unwrap_or_default().to_string();
         let left = deadline.saturating_duration_since(Instant::now());

@@ -73,7 +73,7 @@ impl fmt::Display for TrustRoot {
 
 /// Where to look besides the config and the bundle: the `SSL_CERT_FILE` / `SSL_CERT_DIR`
 /// values, passed in (so a test can name its own) instead of read deep inside.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SystemRoots {
     /// `SSL_CERT_FILE`.
     pub cert_file: Option<PathBuf>,
@@ -108,10 +108,11 @@ impl SystemRoots {
     }
 }
 
-/// Every trusted anchor, each with its [`TrustRoot`] (same index).
+/// Every trusted anchor, each with its sources (same index). Names are read from an
+/// anchor's subject only when a chain ends there (parsing ~300 names per client is waste).
 pub(crate) struct Anchors {
     pub(crate) anchors: Vec<TrustAnchor<'static>>,
-    pub(crate) roots: Vec<Arc<TrustRoot>>,
+    pub(crate) sources: Vec<Vec<RootSource>>,
     /// What could not be read, in words (logged as warnings by the caller).
     pub(crate) warnings: Vec<String>,
 }
@@ -127,14 +128,15 @@ impl fmt::Debug for Anchors {
 
 impl Anchors {
     /// The root of the anchor with this subject and key, if it is one of ours.
-    pub(crate) fn root_of(&self, anchor: &TrustAnchor<'_>) -> Option<Arc<TrustRoot>> {
-        self.anchors
-            .iter()
-            .position(|a| {
-                a.subject.as_ref() == anchor.subject.as_ref()
-                    && a.subject_public_key_info.as_ref() == anchor.subject_public_key_info.as_ref()
-            })
-            .and_then(|i| self.roots.get(i).cloned())
+    pub(crate) fn root_of(&self, anchor: &TrustAnchor<'_>) -> Option<TrustRoot> {
+        let i = self.anchors.iter().position(|a| {
+            a.subject.as_ref() == anchor.subject.as_ref()
+                && a.subject_public_key_info.as_ref() == anchor.subject_public_key_info.as_ref()
+        })?;
+        Some(TrustRoot {
+            name: subject_name(self.anchors.get(i)?.subject.as_ref()),
+            sources: self.sources.get(i)?.clone(),
+        })
     }
 
     fn add(&mut self, anchor: TrustAnchor<'static>, source: &RootSource, index: &mut Index) {
@@ -144,18 +146,15 @@ impl Anchors {
         );
         match index.get(&key) {
             Some(&i) => {
-                if let Some(root) = self.roots.get_mut(i)
-                    && !root.sources.contains(source)
+                if let Some(sources) = self.sources.get_mut(i)
+                    && !sources.contains(source)
                 {
-                    Arc::make_mut(root).sources.push(source.clone());
+                    sources.push(source.clone());
                 }
             }
             None => {
                 index.insert(key, self.anchors.len());
-                self.roots.push(Arc::new(TrustRoot {
-                    name: subject_name(anchor.subject.as_ref()),
-                    sources: vec![source.clone()],
-                }));
+                self.sources.push(vec![source.clone()]);
                 self.anchors.push(anchor);
             }
         }
@@ -188,7 +187,7 @@ pub(crate) fn load(
 ) -> Result<Anchors, webpki::Error> {
     let mut out = Anchors {
         anchors: Vec::new(),
-        roots: Vec::new(),
+        sources: Vec::new(),
         warnings: Vec::new(),
     };
     let mut index = Index::new();
@@ -196,21 +195,9 @@ pub(crate) fn load(
         let a = webpki::anchor_from_trusted_cert(der)?.to_owned();
         out.add(a, &RootSource::Config, &mut index);
     }
-    if system.cert_file.is_some() || !system.cert_dirs.is_empty() {
-        if let Some(file) = &system.cert_file {
-            let got = rustls_native_certs::load_certs_from_paths(Some(file), None);
-            out.note_errors(&got.errors);
-            out.add_certs(&got.certs, &RootSource::CertFile(file.clone()), &mut index);
-        }
-        for dir in &system.cert_dirs {
-            let got = rustls_native_certs::load_certs_from_paths(None, Some(dir));
-            out.note_errors(&got.errors);
-            out.add_certs(&got.certs, &RootSource::CertDir(dir.clone()), &mut index);
-        }
-    } else if system.platform {
-        let got = rustls_native_certs::load_native_certs();
-        out.note_errors(&got.errors);
-        out.add_certs(&got.certs, &RootSource::System, &mut index);
+    for (source, got) in read_system(system).iter() {
+        out.warnings.extend(got.warnings.iter().cloned());
+        out.add_certs(&got.certs, source, &mut index);
     }
     for a in webpki_roots::TLS_SERVER_ROOTS {
         out.add(a.clone(), &RootSource::Bundled, &mut index);
@@ -218,12 +205,56 @@ pub(crate) fn load(
     Ok(out)
 }
 
-impl Anchors {
-    fn note_errors(&mut self, errors: &[rustls_native_certs::Error]) {
-        for e in errors {
-            self.warnings.push(format!("trust store: {e}"));
+/// What one system source gave: its certificates and what could not be read.
+struct Read {
+    certs: Vec<CertificateDer<'static>>,
+    warnings: Vec<String>,
+}
+
+impl From<rustls_native_certs::CertificateResult> for Read {
+    fn from(r: rustls_native_certs::CertificateResult) -> Read {
+        Read {
+            certs: r.certs,
+            warnings: r
+                .errors
+                .iter()
+                .map(|e| format!("trust store: {e}"))
+                .collect(),
         }
     }
+}
+
+type SystemRead = Arc<Vec<(RootSource, Read)>>;
+
+/// The system's certificates for `system`, read once per process for each set of values
+/// (every client of the process shares them; a changed store is read by a new process).
+fn read_system(system: &SystemRoots) -> SystemRead {
+    static READ: std::sync::Mutex<Vec<(SystemRoots, SystemRead)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut cache = match READ.lock() {
+        Ok(c) => c,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some((_, got)) = cache.iter().find(|(k, _)| k == system) {
+        return got.clone();
+    }
+    let mut got = Vec::new();
+    if system.cert_file.is_some() || !system.cert_dirs.is_empty() {
+        if let Some(file) = &system.cert_file {
+            let r = rustls_native_certs::load_certs_from_paths(Some(file), None);
+            got.push((RootSource::CertFile(file.clone()), r.into()));
+        }
+        for dir in &system.cert_dirs {
+            let r = rustls_native_certs::load_certs_from_paths(None, Some(dir));
+            got.push((RootSource::CertDir(dir.clone()), r.into()));
+        }
+    } else if system.platform {
+        let r = rustls_native_certs::load_native_certs();
+        got.push((RootSource::System, r.into()));
+    }
+    let got = Arc::new(got);
+    cache.push((system.clone(), got.clone()));
+    got
 }
 
 /// The common name and organisation of a subject (the DER contents of its Name SEQUENCE, as
@@ -284,15 +315,16 @@ mod tests {
         let a = load(&[], &SystemRoots::default()).unwrap();
         assert_eq!(a.anchors.len(), webpki_roots::TLS_SERVER_ROOTS.len());
         assert!(a.warnings.is_empty());
-        let isrg = a
-            .roots
+        let roots: Vec<TrustRoot> = a.anchors.iter().filter_map(|x| a.root_of(x)).collect();
+        assert_eq!(roots.len(), a.anchors.len());
+        let isrg = roots
             .iter()
             .find(|r| r.name.starts_with("ISRG Root X1"))
             .unwrap();
         assert_eq!(isrg.name, "ISRG Root X1 (Internet Security Research Group)");
         assert_eq!(isrg.sources, vec![RootSource::Bundled]);
         assert!(
-            a.roots
+            roots
                 .iter()
                 .all(|r| !r.name.is_empty() && !r.name.starts_with('('))
         );
@@ -327,7 +359,7 @@ mod tests {
         let a = load(&der, &system).unwrap();
         assert!(a.warnings.is_empty(), "{:?}", a.warnings);
         assert_eq!(a.anchors.len(), webpki_roots::TLS_SERVER_ROOTS.len() + 1);
-        let root = &a.roots[0];
+        let root = a.root_of(&a.anchors[0]).unwrap();
         assert_eq!(root.name, "smolweb test CA");
         assert_eq!(
             root.sources,
@@ -341,7 +373,7 @@ mod tests {
             )
         );
         let anchor = webpki::anchor_from_trusted_cert(&der[0]).unwrap();
-        assert_eq!(a.root_of(&anchor).as_deref(), Some(root.as_ref()));
+        assert_eq!(a.root_of(&anchor), Some(root));
     }
 
     #[test]

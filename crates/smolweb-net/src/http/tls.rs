@@ -65,7 +65,7 @@ impl RootNamingVerifier {
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
         now: UnixTime,
-    ) -> Option<Arc<TrustRoot>> {
+    ) -> Option<TrustRoot> {
         let cert = webpki::EndEntityCert::try_from(end_entity).ok()?;
         let path = cert
             .verify_for_usage(
@@ -101,7 +101,7 @@ impl ServerCertVerifier for RootNamingVerifier {
         match self.root_of_chain(end_entity, intermediates, now) {
             Some(root) => self.log.record(
                 smolweb_core::fingerprint::sha256_fingerprint(end_entity),
-                root,
+                Arc::new(root),
             ),
             None => tracing::debug!("a verified chain's root could not be named"),
         }
