@@ -1,9 +1,11 @@
 //! https trust roots through the real binary: a test CA trusted only through `SSL_CERT_FILE`
 //! (set on the spawned child alone: the tests share one process) verifies the page for
 //! `smolweb get` and for `fetch_url`, whose `request_info.tls_root` names that CA and the
-//! variable; without the variable the same server is a certificate error.
+//! variable; without the variable the same server is a certificate error. The official Python
+//! MCP SDK checks the same through its schema validation (tests/python/roots.py; skips loudly
+//! without an interpreter that has `mcp`, unless SMOLWEB_REQUIRE_PYTHON_MCP=1).
 
-use crate::mcp_harness::*;
+use crate::mcp_harness::{python, *};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::json;
@@ -138,4 +140,24 @@ async fn fetch_url_names_the_root_that_verified_the_chain() {
         "{v}"
     );
     session.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_sees_the_root_from_ssl_cert_file() {
+    let Some(python) = python::interpreter("web_roots python") else {
+        return;
+    };
+    let ca = TestCa::new();
+    let s = tls_server(&ca).await;
+    let env = Env::new(CONFIG);
+    let pem = ca.write_pem(env.dir.path());
+    let out = python::run(
+        &python,
+        "roots.py",
+        Some("auto"),
+        &env,
+        &[s.url("/"), pem.display().to_string()],
+    )
+    .await;
+    println!("{out}");
 }
