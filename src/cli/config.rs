@@ -107,7 +107,11 @@ pub(crate) fn run(args: &Args, cmd: &ConfigCommand) -> Result<ExitCode> {
             };
             return check(&mut out, &path, explicit);
         }
-        ConfigCommand::Default => out.write_all(EXAMPLE.as_bytes())?,
+        ConfigCommand::Default => {
+            drop(out);
+            super::release::write_stdout(EXAMPLE.as_bytes())?;
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -25,21 +25,25 @@ pub(crate) enum Shell {
 
 /// Write the completion script for `shell` to stdout.
 pub(crate) fn completions(shell: Shell) -> Result<ExitCode> {
-    let mut cmd = Args::command();
-    let mut out = std::io::stdout().lock();
-    match shell {
-        Shell::Bash => {
-            clap_complete::generate(clap_complete::Shell::Bash, &mut cmd, "smolweb", &mut out)
-        }
-        Shell::Zsh => {
-            clap_complete::generate(clap_complete::Shell::Zsh, &mut cmd, "smolweb", &mut out)
-        }
-        Shell::Fish => {
-            clap_complete::generate(clap_complete::Shell::Fish, &mut cmd, "smolweb", &mut out)
-        }
-    }
-    out.flush()?;
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    // Into memory first: clap_complete panics when its writer fails (`| head`).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Args::command(), "smolweb", &mut script);
+    write_stdout(&script)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write `bytes` to stdout; a reader that went away (`| head`) is not an error.
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
 }
 
 /// The environment variables smolweb reads, for the manual page.
@@ -103,12 +107,11 @@ fn main_page() -> Result<Vec<u8>> {
 /// `smolweb man`: the main page to stdout; with `dir`, every page (smolweb.1 and one per
 /// subcommand, smolweb-get.1, smolweb-feeds-add.1, ...) written there, their paths printed.
 pub(crate) fn man(dir: Option<&Path>) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
     let Some(dir) = dir else {
-        out.write_all(&main_page()?)?;
-        out.flush()?;
+        write_stdout(&main_page()?)?;
         return Ok(ExitCode::SUCCESS);
     };
+    let mut out = std::io::stdout().lock();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let main = dir.join("smolweb.1");
     std::fs::write(&main, main_page()?)

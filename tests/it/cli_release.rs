@@ -154,3 +154,29 @@ fn man_dir_writes_a_page_per_command() {
         stdout(&run(&["man"]))
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_crash() {
+    use std::io::Read;
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "fish"][..],
+        &["man"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_smolweb"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read one byte, then close the pipe: the rest of the write meets EPIPE.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
