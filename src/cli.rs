@@ -12,14 +12,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 mod bookmarks;
+mod config;
 mod feeds;
 mod get;
 mod manage;
 mod mcp_http;
+mod release;
 
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
 #[derive(Debug, Parser)]
-#[command(name = "smolweb", version, about, long_about = None)]
+#[command(name = "smolweb", version = release::VERSION, about, long_about = None)]
 pub(crate) struct Args {
     /// Run the MCP server on stdin/stdout (for AI agents).
     #[arg(long)]
@@ -88,6 +90,21 @@ pub(crate) enum Command {
     /// The MCP server's settings (`smolweb --mcp` runs it).
     #[command(subcommand)]
     Mcp(mcp_http::McpCommand),
+    /// The config file: which one is read and why, check one, print the documented default.
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
+    /// Print a shell completion script to stdout.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: release::Shell,
+    },
+    /// Print the manual page (roff) to stdout, or write every page into a directory.
+    Man {
+        /// Write smolweb.1 and a page per subcommand (smolweb-get.1, ...) into DIR.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -238,6 +255,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             let client = make_client(&args, Face::Human)?;
             bookmarks::run(&client, cmd)
         }
+        Some(Command::Config(cmd)) => config::run(&args, cmd),
+        Some(Command::Completions { shell }) => release::completions(*shell),
+        Some(Command::Man { dir }) => release::man(dir.as_deref()),
         None => {
             // Logs would corrupt the screen: only to a file, if asked.
             if args.log_file.is_some() {

@@ -11,8 +11,10 @@
 mod architecture;
 mod cli;
 mod cli_bookmarks;
+mod cli_config;
 mod cli_feeds;
 mod cli_get;
+mod cli_release;
 mod cli_secrets;
 mod layers;
 mod mcp_batch;
@@ -38,4 +40,5 @@ mod tui_tmux_feeds;
 mod web_get;
 mod web_mcp;
 mod web_memory;
+mod web_roots;
 mod web_types;

@@ -17,8 +17,9 @@ pub(crate) use web::Web;
 #[derive(Debug, thiserror::Error)]
 /// Why the configuration could not be loaded.
 pub enum ConfigError {
-    #[error("cannot read config {path}: {source}")]
-    /// The file could not be read.
+    // The reason is the source (printed after it by an error chain), not repeated here.
+    #[error("cannot read config {path}")]
+    /// The file could not be read (`source` says why).
     Io {
         /// The file.
         path: PathBuf,

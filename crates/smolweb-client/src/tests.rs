@@ -86,6 +86,7 @@ fn tls() -> TlsInfo {
         client_cert: None,
         client_cert_warning: None,
         pin_warning: None,
+        root: None,
     }
 }
 

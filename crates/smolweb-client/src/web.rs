@@ -29,7 +29,9 @@ use super::{Client, Face};
 use crate::config::Config;
 use smolweb_core::html::Extract;
 use smolweb_net::cache::{Cache, Clock};
-use smolweb_net::http::{HttpFetcher, HttpRequest, HttpResponse, HttpSetup, WebError, tls};
+use smolweb_net::http::{
+    HttpFetcher, HttpRequest, HttpResponse, HttpSetup, SystemRoots, WebError, tls,
+};
 use smolweb_net::policy::RobotsCache;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -113,6 +115,7 @@ impl Client {
                 let net = &self.config.network;
                 let setup = HttpSetup {
                     extra_roots,
+                    system_roots: SystemRoots::from_env(),
                     allow_private: self.face == Face::Human || net.allow_private_addresses,
                     allowed_hosts: net.allowed_hosts.clone(),
                     for_agent: self.face == Face::Agent,
@@ -170,9 +173,10 @@ impl Client {
         if let Some(hit) = self.cached_web(q) {
             return Ok(hit);
         }
+        // Built once per client (the trust store is read then), before the budget starts.
+        let fetcher = self.web_fetcher()?;
         let budget = Duration::from_secs(self.config.network.timeout_seconds);
         let deadline = Instant::now() + budget;
-        let fetcher = self.web_fetcher()?;
         self.check_web_robots(&fetcher, &url, deadline).await?;
         let host = url.host_str().unwrap_or_default().to_string();
         let left = deadline.saturating_duration_since(Instant::now());

@@ -64,6 +64,7 @@ pub(crate) fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut
         out.tls_version = Some(tls.version.clone());
         out.cipher = Some(tls.cipher.clone());
         out.cert_fingerprint = Some(tls.cert_fingerprint.clone());
+        out.tls_root = tls.root.clone();
         out.tofu_warning = tls.tofu_warning();
         out.client_cert_warning = tls.client_cert_warning.clone();
     }

@@ -54,6 +54,11 @@ pub(crate) struct RequestInfoOut {
     /// `sha256:<hex>` of the server certificate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cert_fingerprint: Option<String>,
+    /// https: the trusted root that verified the certificate chain and where smolweb found it
+    /// (bundled WebPKI roots, system trust store, SSL_CERT_FILE, SSL_CERT_DIR, or the config's
+    /// web.extra_root_certificates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls_root: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tofu_warning: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -104,6 +104,24 @@ pub(crate) struct PageOut {
     /// The token count the site announced for its markdown (`x-markdown-tokens`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub markdown_tokens: Option<u64>,
+    /// https: the request's TLS facts (the contract's `request_info` keys).
+    #[serde(rename = "request_info", skip_serializing_if = "Option::is_none")]
+    pub request_info: Option<WebRequestInfo>,
+}
+
+/// What is known about the https connection of a page (absent for plain http).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct WebRequestInfo {
+    /// "TLSv1.3" or "TLSv1.2".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls_version: Option<String>,
+    /// `sha256:<hex>` of the server certificate DER.
+    pub cert_fingerprint: String,
+    /// The trusted root that verified the certificate chain and where smolweb found it
+    /// (the bundled WebPKI roots, the system trust store, SSL_CERT_FILE, SSL_CERT_DIR, or
+    /// the config's web.extra_root_certificates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls_root: Option<String>,
 }
 
 /// Why there is no (usable) page.

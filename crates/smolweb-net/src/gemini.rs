@@ -251,6 +251,7 @@ fn session_info(
         client_cert: presented.map(|c| c.fingerprint.clone()),
         client_cert_warning: warning,
         pin_warning,
+        root: None,
     })
 }
 

@@ -14,13 +14,17 @@
 //!   compression bomb stops at the cap with `truncated`. Header count (HTTP/1) and header
 //!   list size (HTTP/2) are bounded; hyper bounds the HTTP/1 header bytes.
 //! - No proxy from the environment, no cookies, no referer. Certificates are checked against
-//!   the bundled WebPKI roots plus the configured extra roots ([`tls`]).
+//!   the configured extra roots, the system store (or `SSL_CERT_FILE` / `SSL_CERT_DIR`) and
+//!   the bundled WebPKI roots ([`roots`]); there is no way to turn verification off. Each
+//!   https answer names the root that verified its chain ([`tls`]).
 
 mod error;
 mod resolve;
+pub mod roots;
 pub mod tls;
 
 pub use error::{WebError, status_words};
+pub use roots::{RootSource, SystemRoots, TrustRoot};
 
 use super::NetOptions;
 use super::guard;
@@ -42,8 +46,11 @@ pub const ACCEPT: &str = "text/markdown, text/html;q=0.9, text/plain;q=0.8, */*;
 /// How the fetcher is built (one per face: the guard options do not change per call).
 #[derive(Clone, Debug, Default)]
 pub struct HttpSetup {
-    /// Extra trusted roots (DER), besides the bundled WebPKI roots.
+    /// Extra trusted roots (DER, from `web.extra_root_certificates`), besides the system's and
+    /// the bundled WebPKI roots.
     pub extra_roots: Vec<CertificateDer<'static>>,
+    /// Where the system's roots are read (`SystemRoots::from_env()` outside tests).
+    pub system_roots: SystemRoots,
     /// Private destinations allowed (the human face, or the agent's config).
     pub allow_private: bool,
     /// Hosts let through to any address but the never-reached ones (see the guard).
@@ -72,6 +79,8 @@ pub struct WebTls {
     pub cert_fingerprint: String,
     /// "TLSv1.3" / "TLSv1.2" when known.
     pub version: Option<String>,
+    /// The trust anchor that verified the chain, when it could be named.
+    pub root: Option<TrustRoot>,
 }
 
 /// A final (non-redirect) answer.
@@ -124,10 +133,14 @@ impl HopGate for Open {
 pub struct HttpFetcher {
     client: reqwest::Client,
     guard: NetOptions,
+    roots: std::sync::Arc<tls::RootLog>,
+    root_warnings: Vec<String>,
 }
 
 impl HttpFetcher {
-    /// Build the fetcher: its TLS configuration (bundled roots plus `extra_roots`) and guard.
+    /// Build the fetcher: its TLS configuration (see [`roots`]) and guard. A trust store that
+    /// cannot be read is logged as a warning (and kept in [`Self::root_warnings`]); an extra
+    /// root that is not a usable certificate is an error.
     pub fn new(setup: &HttpSetup) -> Result<HttpFetcher, WebError> {
         let guard = NetOptions {
             allow_private: setup.allow_private,
@@ -135,7 +148,14 @@ impl HttpFetcher {
             for_agent: setup.for_agent,
             ..NetOptions::default()
         };
-        let tls = tls::client_config(&setup.extra_roots)?;
+        let anchors = roots::load(&setup.extra_roots, &setup.system_roots).map_err(|e| {
+            WebError::Internal(format!("an extra root certificate is unusable: {e}"))
+        })?;
+        let root_warnings = anchors.warnings.clone();
+        for w in &root_warnings {
+            tracing::warn!("{w}");
+        }
+        let (tls, roots) = tls::client_config(std::sync::Arc::new(anchors))?;
         let client = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             .dns_resolver(resolve::GuardedResolver::new(guard.clone()))
@@ -150,7 +170,17 @@ impl HttpFetcher {
             .pool_idle_timeout(Duration::from_secs(30))
             .build()
             .map_err(|e| WebError::Internal(format!("cannot build the HTTP client: {e}")))?;
-        Ok(HttpFetcher { client, guard })
+        Ok(HttpFetcher {
+            client,
+            guard,
+            roots,
+            root_warnings,
+        })
+    }
+
+    /// What could not be read while gathering the trusted roots (empty when all was read).
+    pub fn root_warnings(&self) -> &[String] {
+        &self.root_warnings
     }
 
     /// Fetch `req.url`, following redirects (see the module docs).
@@ -193,7 +223,7 @@ impl HttpFetcher {
                 .map_err(|e| error::from_reqwest(&e, &url, req.timeout))?;
             let status = resp.status();
             if !status.is_redirection() || status.as_u16() == 304 {
-                return read_response(resp, url, redirects, req).await;
+                return read_response(resp, url, redirects, req, &self.roots).await;
             }
             let Some(location) = resp
                 .headers()
@@ -281,6 +311,7 @@ async fn read_response(
     url: url::Url,
     redirects: Vec<String>,
     req: &HttpRequest,
+    roots: &tls::RootLog,
 ) -> Result<HttpResponse, WebError> {
     let header = |name: &str| {
         resp.headers()
@@ -300,9 +331,13 @@ async fn read_response(
                 reqwest::tls::Version::TLS_1_2 => Some("TLSv1.2".to_string()),
                 _ => None,
             });
-            t.peer_certificate().map(|der| WebTls {
-                cert_fingerprint: smolweb_core::fingerprint::sha256_fingerprint(der),
-                version,
+            t.peer_certificate().map(|der| {
+                let cert_fingerprint = smolweb_core::fingerprint::sha256_fingerprint(der);
+                WebTls {
+                    root: roots.root_of(&cert_fingerprint),
+                    cert_fingerprint,
+                    version,
+                }
             })
         });
     let status = resp.status().as_u16();

@@ -234,6 +234,10 @@ pub struct TlsInfo {
     /// Set when the certificate was accepted but its pin could not be saved (disk full):
     /// why. The pin then lasts only as long as this process.
     pub pin_warning: Option<String>,
+    /// Web pages only: the trusted root that verified the chain, with its source (e.g.
+    /// `ISRG Root X1 (Internet Security Research Group), from the system trust store and the
+    /// bundled WebPKI roots`). None for Gemini (trust on first use) or when not known.
+    pub root: Option<String>,
 }
 
 impl TlsInfo {

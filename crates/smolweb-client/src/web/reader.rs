@@ -233,6 +233,7 @@ pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> 
         client_cert: None,
         client_cert_warning: None,
         pin_warning: None,
+        root: t.root.as_ref().map(ToString::to_string),
     });
     let status = fetched.page.status;
     if status >= 400 {

@@ -188,7 +188,11 @@ impl Reader {
             Some(t) => {
                 out.push(("TLS".into(), t.version.clone()));
                 out.push(("Certificate".into(), t.cert_fingerprint.clone()));
-                out.push(("Trust".into(), "verified against the trusted roots".into()));
+                let trust = match &t.root {
+                    Some(root) => format!("verified by {root}"),
+                    None => "verified against the trusted roots".into(),
+                };
+                out.push(("Trust".into(), trust));
             }
             None => out.push(("TLS".into(), "none (plain http: not encrypted)".into())),
         }

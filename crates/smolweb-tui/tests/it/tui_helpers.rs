@@ -46,6 +46,7 @@ pub(crate) fn tls(tofu: TofuState) -> TlsInfo {
         client_cert: None,
         client_cert_warning: None,
         pin_warning: None,
+        root: None,
     }
 }
 

@@ -50,6 +50,7 @@ fn response(url: &str, content_type: &str, body: &[u8]) -> HttpResponse {
         tls: url.starts_with("https:").then(|| WebTls {
             cert_fingerprint: "sha256:00112233".into(),
             version: Some("TLSv1.3".into()),
+            root: None,
         }),
         redirects: Vec::new(),
     }

@@ -147,6 +147,21 @@ async fn an_https_link_opens_in_the_reader_view_and_its_links_open_natively() {
     assert!(s.contains("• first point"), "{s}");
     assert!(!s.contains("Footer of the whole site"), "{s}");
     assert!(s.contains("web · certificate verified · main"), "{s}");
+    // `i` names the root that verified the chain: the config's test CA.
+    press(&mut app, &["i"]);
+    let Some(smolweb_tui::app::Popup::Info(rows)) = &app.dialog().popup else {
+        panic!("{:?}", app.dialog().popup);
+    };
+    let trust = rows
+        .iter()
+        .find(|(k, _)| k == "Trust")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(
+        trust,
+        Some("verified by smolweb test CA, from web.extra_root_certificates")
+    );
+    press(&mut app, &["esc"]);
+    assert!(app.dialog().popup.is_none(), "{:?}", app.dialog().popup);
 
     // The full page, through the client's full conversion.
     let fx = press(&mut app, &["v"]);
