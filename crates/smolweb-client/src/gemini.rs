@@ -128,7 +128,7 @@ fn slow_failure(info: RequestInfo, meta: String, retry_after: Option<u64>) -> Ou
 }
 
 /// Map a (non-44) answer to an outcome; 2x pages are cached under `key` when given.
-fn map_answer(
+pub(super) fn map_answer(
     client: &Client,
     url: &Url,
     key: Option<&str>,

@@ -92,6 +92,36 @@ pub struct Page {
     pub content: Content,
     /// How the transfer ended (travels with the page into the memory cache).
     pub ending: Ending,
+    /// What the protocol said about the document beside its body (Scroll's author, publish
+    /// and modification lines), as sent: untrusted text for the faces to sanitize.
+    pub document_meta: Option<DocumentMeta>,
+}
+
+/// Metadata a protocol sends with a document (Scroll: author, publish date, modification
+/// date), each as sent; None when the line was empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DocumentMeta {
+    /// Who wrote it.
+    pub author: Option<String>,
+    /// When it was published (as the server wrote it).
+    pub published: Option<String>,
+    /// When it was last changed (as the server wrote it).
+    pub modified: Option<String>,
+}
+
+impl DocumentMeta {
+    /// From three lines as sent; an empty (or blank) line is None.
+    pub fn from_lines(author: &str, published: &str, modified: &str) -> DocumentMeta {
+        let keep = |s: &str| {
+            let t = s.trim();
+            (!t.is_empty()).then(|| t.to_string())
+        };
+        DocumentMeta {
+            author: keep(author),
+            published: keep(published),
+            modified: keep(modified),
+        }
+    }
 }
 
 /// A MIME value from `type/subtype`, no parameters.
@@ -129,6 +159,7 @@ impl Page {
             raw,
             content,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
@@ -192,6 +223,7 @@ impl Page {
             raw,
             content: Content::Binary,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
@@ -207,11 +239,18 @@ impl Page {
             raw,
             content: Content::Text,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
     fn with_content(mut self, content: Content) -> Page {
         self.content = content;
+        self
+    }
+
+    /// The same page, with the document metadata its protocol sent.
+    pub fn with_document_meta(mut self, meta: Option<DocumentMeta>) -> Page {
+        self.document_meta = meta;
         self
     }
 
