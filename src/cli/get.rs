@@ -87,6 +87,19 @@ pub(super) fn print_outcome(outcome: &Outcome, offset: usize, raw: bool) -> Resu
 /// passed through the core sanitizer. The page is streamed line by line from its body: no
 /// whole-page string and no per-line document is built, so memory stays near the body size.
 pub(super) fn write_page(out: &mut impl Write, page: &Page, offset: usize) -> std::io::Result<()> {
+    if let Some(meta) = page.document_meta.as_ref().filter(|_| offset == 0) {
+        // Scroll's metadata lines, said as ours: "Author:" and the dates, sanitized.
+        for (label, value) in [
+            ("Author", &meta.author),
+            ("Published", &meta.published),
+            ("Modified", &meta.modified),
+        ] {
+            if let Some(v) = value {
+                writeln!(out, "{label}: {}", sanitize_line(v))?;
+            }
+        }
+        writeln!(out)?;
+    }
     match &page.content {
         Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {

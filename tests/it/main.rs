@@ -27,6 +27,7 @@ mod mcp_harness;
 mod mcp_protocol;
 mod mcp_python;
 mod mcp_schema;
+mod mcp_smallnet;
 mod mcp_text_and_links;
 mod real_servers;
 mod tui_tmux;

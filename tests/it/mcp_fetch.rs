@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 12] = [
     "feed_fetch",
     "fetch_url",
     "gemini_batch_fetch",
@@ -23,6 +23,7 @@ const TOOLS: [&str; 11] = [
     "gemini_trust_update",
     "gopher_batch_fetch",
     "gopher_fetch",
+    "smallnet_fetch",
     "subscriptions_list",
 ];
 

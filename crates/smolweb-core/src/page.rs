@@ -173,8 +173,13 @@ impl Page {
                 Some(_) => Ending::Clean,
                 None => Ending::NoTerminator,
             };
+            let origin = (url.scheme() == crate::url::Scheme::Gophers)
+                .then(|| (url.host().to_string(), url.port()));
             let page = Page::text(url, mime_of("text/x-gopher-menu"), decoded, raw);
-            let menu = LazyMenu::new(page.body.shared_text());
+            let menu = match origin {
+                Some((host, port)) => LazyMenu::over_tls(page.body.shared_text(), &host, port),
+                None => LazyMenu::new(page.body.shared_text()),
+            };
             return page.with_content(Content::Menu(menu)).with_ending(ending);
         }
         let text_like = gopher::is_text_type(item_type)
@@ -313,10 +318,13 @@ impl std::fmt::Debug for LazyDocument {
 
 /// A Gopher menu parsed from the page's text on first dereference. Dereferences to the
 /// item list.
+/// A menu that came over TLS (gophers://) keeps its items on the same host and port on TLS:
+/// their `next_url` is gophers://, never a silent step down to plain gopher://.
 #[derive(Clone)]
 pub struct LazyMenu {
     text: Arc<String>,
     items: OnceLock<Vec<MenuItem>>,
+    tls_origin: Option<(String, u16)>,
 }
 
 impl LazyMenu {
@@ -325,11 +333,29 @@ impl LazyMenu {
         LazyMenu {
             text,
             items: OnceLock::new(),
+            tls_origin: None,
+        }
+    }
+    /// A menu fetched over TLS from `host:port` (see the type's docs).
+    pub fn over_tls(text: Arc<String>, host: &str, port: u16) -> LazyMenu {
+        LazyMenu {
+            tls_origin: Some((host.to_string(), port)),
+            ..LazyMenu::new(text)
         }
     }
     /// The items one at a time, without building the list.
     pub fn stream(&self) -> impl Iterator<Item = MenuItem> + '_ {
-        gopher::menu_items(&self.text)
+        gopher::menu_items(&self.text).map(|item| self.on_tls(item))
+    }
+    fn on_tls(&self, mut item: MenuItem) -> MenuItem {
+        if let Some((host, port)) = &self.tls_origin
+            && item.port == *port
+            && crate::url::normalize_host(&item.host).is_ok_and(|h| h == *host)
+            && let Some(rest) = item.next_url.strip_prefix("gopher://")
+        {
+            item.next_url = format!("gophers://{rest}");
+        }
+        item
     }
     /// True once the whole list has been built.
     pub fn is_parsed(&self) -> bool {
@@ -340,7 +366,7 @@ impl LazyMenu {
 impl std::ops::Deref for LazyMenu {
     type Target = Vec<MenuItem>;
     fn deref(&self) -> &Vec<MenuItem> {
-        self.items.get_or_init(|| gopher::parse_menu(&self.text))
+        self.items.get_or_init(|| self.stream().collect())
     }
 }
 

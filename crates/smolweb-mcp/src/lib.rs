@@ -29,6 +29,7 @@ pub(crate) mod results;
 mod schema;
 mod seal;
 pub(crate) mod server;
+mod smallnet;
 mod stdio;
 mod text;
 mod web;

@@ -151,7 +151,7 @@ impl SmolwebServer {
 
     pub(crate) fn new(client: Arc<Client>) -> SmolwebServer {
         SmolwebServer {
-            tool_router: Self::tool_router() + Self::feed_tools(&client),
+            tool_router: Self::tool_router() + Self::feed_tools(&client) + Self::smallnet_tools(),
             client,
             sealer: Arc::new(Sealer::new()),
         }
