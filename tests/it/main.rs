@@ -29,6 +29,7 @@ mod mcp_python;
 mod mcp_schema;
 mod mcp_smallnet;
 mod mcp_text_and_links;
+mod real_fingerd;
 mod real_servers;
 mod tui_tmux;
 mod tui_tmux_driver;
