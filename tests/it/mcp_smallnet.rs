@@ -68,3 +68,41 @@ async fn python_sdk_smallnet_fetch_legacy() {
 async fn python_sdk_smallnet_fetch_auto() {
     run("auto").await;
 }
+
+/// `titan_upload` as a consent event (tests/python/titan.py): the approved upload arrives
+/// with its size, type and token; the declined ones never leave.
+async fn run_titan(mode: &str) {
+    let Some(python) = python::interpreter(&format!("mcp_titan ({mode})")) else {
+        return;
+    };
+    let titan = Server::start(Protocol::Titan, |req| {
+        let path = req.line.split(';').next().unwrap_or("").to_string();
+        let gemini = path.replacen("titan://", "gemini://", 1);
+        Reply::text(&format!("30 {gemini}\r\n"))
+    })
+    .await;
+    let env = Env::loopback();
+    let stdout = python::run(&python, "titan.py", Some(mode), &env, &[titan.url("")]).await;
+    println!("{stdout}");
+    assert!(stdout.contains("python titan_upload"), "{stdout}");
+    let lines: Vec<String> = titan.requests().into_iter().map(|r| r.line).collect();
+    assert_eq!(
+        lines,
+        vec![format!(
+            "{};size=23;mime=text/gemini;token=tok3n",
+            titan.url("/approved.gmi")
+        )],
+        "only the approved upload was sent"
+    );
+    assert_eq!(titan.requests()[0].data, b"# Hello\nfrom the agent\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_titan_upload_needs_consent_legacy() {
+    run_titan("legacy").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_titan_upload_needs_consent_auto() {
+    run_titan("auto").await;
+}

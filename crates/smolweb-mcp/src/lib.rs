@@ -32,6 +32,7 @@ pub(crate) mod server;
 mod smallnet;
 mod stdio;
 mod text;
+mod titan;
 mod web;
 pub(crate) mod web_out;
 
