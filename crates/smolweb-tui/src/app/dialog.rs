@@ -242,6 +242,19 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
         if let Some(t) = transfer(p) {
             out.push(("Transfer".into(), t.into()));
         }
+        if let Some(meta) = &p.document_meta {
+            // Scroll's author, publish and modification lines: the server's text.
+            for (label, value) in [
+                ("Author", &meta.author),
+                ("Published", &meta.published),
+                ("Modified", &meta.modified),
+            ] {
+                if let Some(v) = value {
+                    let v = smolweb_core::text::sanitize_line(v).into_owned();
+                    out.push((label.into(), v));
+                }
+            }
+        }
     }
     if let Some(rows) = super::web::Reader.info_rows(ctx.current()) {
         out.extend(rows);
@@ -272,7 +285,16 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
                 out.push(("Note".into(), w.clone()));
             }
         }
-        None => out.push(("TLS".into(), "none (not a Gemini page)".into())),
+        None => {
+            let small = smolweb_core::url::Url::parse(&e.url)
+                .is_ok_and(|u| u.scheme().is_small_net() && !u.scheme().is_tls());
+            let why = if small {
+                "none (this protocol is not encrypted)"
+            } else {
+                "none (not a Gemini page)"
+            };
+            out.push(("TLS".into(), why.into()));
+        }
     }
     out
 }
