@@ -34,6 +34,7 @@ mod real_servers;
 mod tui_tmux;
 mod tui_tmux_driver;
 mod tui_tmux_feeds;
+mod tui_tmux_smallnet;
 mod web_get;
 mod web_mcp;
 mod web_memory;
