@@ -217,6 +217,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 input: input.clone(),
                 search: search.clone(),
                 web_full: *full,
+                // The person typed this URL: a finger forward (user@host@host) is theirs.
+                finger_forward: true,
                 ..OpenOptions::default()
             };
             let outcome = runtime()?.block_on(async {

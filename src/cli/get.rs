@@ -133,6 +133,19 @@ pub(super) fn write_page<W: Write>(
     page: &Page,
     offset: usize,
 ) -> std::io::Result<()> {
+    if let Some(meta) = page.document_meta.as_ref().filter(|_| offset == 0) {
+        // Scroll's metadata lines, said as ours: "Author:" and the dates, sanitized.
+        for (label, value) in [
+            ("Author", &meta.author),
+            ("Published", &meta.published),
+            ("Modified", &meta.modified),
+        ] {
+            if let Some(v) = value {
+                writeln!(out.out, "{label}: {}", sanitize_line(v))?;
+            }
+        }
+        writeln!(out.out)?;
+    }
     match &page.content {
         Content::Gemtext(doc) if offset == 0 => write_gemtext(out, doc),
         Content::Gemtext(_) | Content::Text => {

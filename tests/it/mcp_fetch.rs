@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 13] = [
     "feed_fetch",
     "fetch_url",
     "gemini_batch_fetch",
@@ -23,7 +23,9 @@ const TOOLS: [&str; 11] = [
     "gemini_trust_update",
     "gopher_batch_fetch",
     "gopher_fetch",
+    "smallnet_fetch",
     "subscriptions_list",
+    "titan_upload",
 ];
 
 async fn check_tools_list(generation: Gen) {
@@ -68,12 +70,18 @@ async fn check_tools_list(generation: Gen) {
         let a = t.annotations.as_ref().unwrap();
         let read_only = t.name.ends_with("fetch") || t.name.ends_with("list");
         assert_eq!(a.read_only_hint, Some(read_only), "{}", t.name);
+        // An upload reaches the network too (and is destructive: it replaces or deletes).
+        let upload = t.name == "titan_upload";
         assert_eq!(
             a.open_world_hint,
-            Some(t.name.ends_with("fetch")),
+            Some(t.name.ends_with("fetch") || upload),
             "{}",
             t.name
         );
+        if upload {
+            assert_eq!(a.destructive_hint, Some(true));
+            assert_eq!(a.idempotent_hint, Some(false));
+        }
     }
     let policy = s
         .read_resource(rmcp::model::ReadResourceRequestParams::new(

@@ -130,7 +130,7 @@ fn slow_failure(info: RequestInfo, meta: String, retry_after: Option<u64>) -> Ou
 }
 
 /// Map a (non-44) answer to an outcome; 2x pages are cached under `key` when given.
-fn map_answer(
+pub(super) fn map_answer(
     client: &Client,
     url: &Url,
     key: Option<&str>,
@@ -234,7 +234,7 @@ pub(super) fn describe_target(from: &Url, target: &str) -> (String, bool) {
 
 /// The TLS details kept with a cached answer: a pin made or replaced on that visit is, for
 /// every later read of the copy, simply the pinned certificate.
-fn held_tls(mut tls: smolweb_net::TlsInfo) -> smolweb_net::TlsInfo {
+pub(crate) fn held_tls(mut tls: smolweb_net::TlsInfo) -> smolweb_net::TlsInfo {
     use smolweb_net::TofuState;
     if matches!(
         tls.tofu,

@@ -53,6 +53,9 @@ pub struct OpenOptions {
     pub waits: Option<smolweb_net::WaitNotices>,
     /// Web pages: convert the whole page instead of its main content (the reader's toggle).
     pub web_full: bool,
+    /// Finger: let a forwarding query (`finger://h2/user@h1`) through. Only for an address
+    /// the person typed; never set for an agent.
+    pub finger_forward: bool,
 }
 
 /// What was asked and how it went, as far as it is safe to repeat (never a query).
@@ -188,6 +191,7 @@ mod gopher;
 mod limits;
 pub mod offline;
 mod politeness;
+pub mod smallnet;
 pub(crate) mod transport;
 pub mod web;
 
@@ -433,6 +437,19 @@ impl Client {
             Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
             Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
             Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
+            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
+                smallnet::open(self, parsed, opts, budget).await
+            }
+            Scheme::Titan => {
+                let info = RequestInfo {
+                    url: parsed.without_query(),
+                    host: parsed.host().to_string(),
+                    port: parsed.port(),
+                    ..RequestInfo::default()
+                };
+                let why = "a titan:// URL uploads: open its gemini:// page, or upload to it";
+                error(info, FetchError::InvalidRequest(why.into()))
+            }
         }
     }
 
@@ -507,7 +524,7 @@ impl Client {
         let host = smolweb_core::url::normalize_host(host).unwrap_or_else(|_| host.to_string());
         self.cache.remove_where(|key| {
             Url::parse(key)
-                .is_ok_and(|u| u.scheme() == Scheme::Gemini && u.host() == host && u.port() == port)
+                .is_ok_and(|u| u.scheme().is_tls() && u.host() == host && u.port() == port)
         });
         Ok(existed)
     }
@@ -533,6 +550,11 @@ impl Client {
                 let target = parsed.gopher_target().ok()?;
                 Some(gopher::request_url(&target, target.search.as_deref()).1)
             }
+            Scheme::Spartan | Scheme::Scroll | Scheme::Gophers if parsed.query().is_some() => None,
+            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
+                Some(parsed.to_string())
+            }
+            Scheme::Titan => None,
             // The web keeps its own cache (keyed by conversion options too).
             Scheme::About | Scheme::Http | Scheme::Https => None,
         }

@@ -13,7 +13,10 @@
 
 use super::transport::{BoxFuture, Transport};
 use smolweb_core::url::{GopherTarget, Url};
-use smolweb_net::{FetchError, GeminiResponse, NetOptions, Wait, WaitNotices, tell_wait};
+use smolweb_net::{
+    FetchError, GeminiResponse, NetOptions, SmallRequest, SmallResponse, Wait, WaitNotices,
+    tell_wait,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -148,6 +151,17 @@ impl Transport for Limited {
         Box::pin(async move {
             let (_turn, opts) = self.turn(&target.host, opts).await?;
             self.inner.gopher(target, &opts).await
+        })
+    }
+
+    fn small<'a>(
+        &'a self,
+        request: &'a SmallRequest,
+        opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<SmallResponse, FetchError>> {
+        Box::pin(async move {
+            let (_turn, opts) = self.turn(request.host(), opts).await?;
+            self.inner.small(request, &opts).await
         })
     }
 }

@@ -117,8 +117,8 @@ fn rebuild(url: Url, media: &str, body: Vec<u8>) -> Option<Page> {
             let item = url.gopher_target().ok()?.item_type;
             Some(Page::from_gopher(url, item, body))
         }
-        // Web pages are not kept offline yet (see `offline_refusal`).
-        Scheme::About | Scheme::Http | Scheme::Https => None,
+        // Web pages and the small protocols' are not kept offline yet (see `offline_refusal`).
+        _ => None,
     }
 }
 
@@ -147,6 +147,7 @@ impl Client {
             Scheme::About => return Some("built-in pages are not kept"),
             Scheme::Http | Scheme::Https => return Some("web pages are not kept offline"),
             Scheme::Gemini | Scheme::Gopher => {}
+            _ => return Some("pages of the small protocols are not kept offline yet"),
         }
         if info.has_query || page.url.query().is_some() || opts.input.is_some() {
             return Some("a page reached with a query or an input answer is never kept");

@@ -1,6 +1,6 @@
 //! robots.txt checks for the client: look the host up in the robots cache, fetch its
-//! robots.txt through the transport when needed (Gemini `/robots.txt`, Gopher selector
-//! `robots.txt` type 0), and decide per [`smolweb_net::policy`]. The robots.txt fetch itself is not
+//! robots.txt through the transport when needed (Gemini `/robots.txt`, Gopher and gophers
+//! selector `robots.txt` type 0; the other small protocols have no convention), and decide per [`smolweb_net::policy`]. The robots.txt fetch itself is not
 //! paced and presents no client identity; a request for robots.txt is never checked against
 //! itself.
 
@@ -98,6 +98,23 @@ impl Client {
                         Some(r.tls.tofu),
                     )
                 })
+            }
+            Scheme::Gophers => {
+                let request = smolweb_net::SmallRequest::Gophers(GopherTarget {
+                    host: host.to_string(),
+                    port,
+                    item_type: '0',
+                    selector: "robots.txt".to_string(),
+                    search: None,
+                    search_ignored: false,
+                });
+                match self.transport.small(&request, &opts).await {
+                    Ok(smolweb_net::SmallResponse::Gophers { body, tls, .. }) => {
+                        Ok((gopher_robots_answer(&body), Some(tls.tofu)))
+                    }
+                    Ok(_) => Err(FetchError::Internal("not a gophers answer".into())),
+                    Err(e) => Err(e),
+                }
             }
             _ => {
                 let target = GopherTarget {

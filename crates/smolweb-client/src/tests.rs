@@ -130,6 +130,14 @@ impl Transport for Fake {
         let a = self.answer(&key, opts);
         Box::pin(async move { a.map(|(_, _, body)| body) })
     }
+    fn small<'a>(
+        &'a self,
+        _request: &'a smolweb_net::SmallRequest,
+        _opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<smolweb_net::SmallResponse, FetchError>> {
+        let e = FetchError::Internal("the fake transport speaks no small protocol".into());
+        Box::pin(async move { Err(e) })
+    }
 }
 
 fn setup(face: Face, edit: impl FnOnce(&mut Config)) -> (Client, Arc<Fake>, Arc<ManualClock>) {

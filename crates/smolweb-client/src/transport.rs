@@ -1,9 +1,9 @@
 //! The seam between the client and the network: [`Transport`] is what `client` needs from
-//! `net` (one Gemini request, one Gopher request). The real implementation is [`Net`]; tests
+//! `net` (one Gemini request, one Gopher request, one small-protocol request). The real implementation is [`Net`]; tests
 //! and simulations inject their own. Futures are boxed so the trait stays object-safe.
 
 use smolweb_core::url::{GopherTarget, Url};
-use smolweb_net::{FetchError, GeminiResponse, Net, NetOptions};
+use smolweb_net::{FetchError, GeminiResponse, Net, NetOptions, SmallRequest, SmallResponse};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -25,6 +25,14 @@ pub trait Transport: Send + Sync {
         target: &'a GopherTarget,
         opts: &'a NetOptions,
     ) -> BoxFuture<'a, Result<Vec<u8>, FetchError>>;
+
+    /// One request of a small protocol (nex, finger, spartan, scroll, gophers, a titan
+    /// upload) and its answer.
+    fn small<'a>(
+        &'a self,
+        request: &'a SmallRequest,
+        opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<SmallResponse, FetchError>>;
 }
 
 impl Transport for Net {
@@ -42,5 +50,13 @@ impl Transport for Net {
         opts: &'a NetOptions,
     ) -> BoxFuture<'a, Result<Vec<u8>, FetchError>> {
         Box::pin(Net::gopher(self, target, opts))
+    }
+
+    fn small<'a>(
+        &'a self,
+        request: &'a SmallRequest,
+        opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<SmallResponse, FetchError>> {
+        Box::pin(Net::small(self, request, opts))
     }
 }

@@ -92,6 +92,36 @@ pub struct Page {
     pub content: Content,
     /// How the transfer ended (travels with the page into the memory cache).
     pub ending: Ending,
+    /// What the protocol said about the document beside its body (Scroll's author, publish
+    /// and modification lines), as sent: untrusted text for the faces to sanitize.
+    pub document_meta: Option<DocumentMeta>,
+}
+
+/// Metadata a protocol sends with a document (Scroll: author, publish date, modification
+/// date), each as sent; None when the line was empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DocumentMeta {
+    /// Who wrote it.
+    pub author: Option<String>,
+    /// When it was published (as the server wrote it).
+    pub published: Option<String>,
+    /// When it was last changed (as the server wrote it).
+    pub modified: Option<String>,
+}
+
+impl DocumentMeta {
+    /// From three lines as sent; an empty (or blank) line is None.
+    pub fn from_lines(author: &str, published: &str, modified: &str) -> DocumentMeta {
+        let keep = |s: &str| {
+            let t = s.trim();
+            (!t.is_empty()).then(|| t.to_string())
+        };
+        DocumentMeta {
+            author: keep(author),
+            published: keep(published),
+            modified: keep(modified),
+        }
+    }
 }
 
 /// A MIME value from `type/subtype`, no parameters.
@@ -129,6 +159,7 @@ impl Page {
             raw,
             content,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
@@ -142,8 +173,13 @@ impl Page {
                 Some(_) => Ending::Clean,
                 None => Ending::NoTerminator,
             };
+            let origin = (url.scheme() == crate::url::Scheme::Gophers)
+                .then(|| (url.host().to_string(), url.port()));
             let page = Page::text(url, mime_of("text/x-gopher-menu"), decoded, raw);
-            let menu = LazyMenu::new(page.body.shared_text());
+            let menu = match origin {
+                Some((host, port)) => LazyMenu::over_tls(page.body.shared_text(), &host, port),
+                None => LazyMenu::new(page.body.shared_text()),
+            };
             return page.with_content(Content::Menu(menu)).with_ending(ending);
         }
         let text_like = gopher::is_text_type(item_type)
@@ -192,6 +228,7 @@ impl Page {
             raw,
             content: Content::Binary,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
@@ -207,11 +244,18 @@ impl Page {
             raw,
             content: Content::Text,
             ending: Ending::Clean,
+            document_meta: None,
         }
     }
 
     fn with_content(mut self, content: Content) -> Page {
         self.content = content;
+        self
+    }
+
+    /// The same page, with the document metadata its protocol sent.
+    pub fn with_document_meta(mut self, meta: Option<DocumentMeta>) -> Page {
+        self.document_meta = meta;
         self
     }
 
@@ -274,10 +318,13 @@ impl std::fmt::Debug for LazyDocument {
 
 /// A Gopher menu parsed from the page's text on first dereference. Dereferences to the
 /// item list.
+/// A menu that came over TLS (gophers://) keeps its items on the same host and port on TLS:
+/// their `next_url` is gophers://, never a silent step down to plain gopher://.
 #[derive(Clone)]
 pub struct LazyMenu {
     text: Arc<String>,
     items: OnceLock<Vec<MenuItem>>,
+    tls_origin: Option<(String, u16)>,
 }
 
 impl LazyMenu {
@@ -286,11 +333,29 @@ impl LazyMenu {
         LazyMenu {
             text,
             items: OnceLock::new(),
+            tls_origin: None,
+        }
+    }
+    /// A menu fetched over TLS from `host:port` (see the type's docs).
+    pub fn over_tls(text: Arc<String>, host: &str, port: u16) -> LazyMenu {
+        LazyMenu {
+            tls_origin: Some((host.to_string(), port)),
+            ..LazyMenu::new(text)
         }
     }
     /// The items one at a time, without building the list.
     pub fn stream(&self) -> impl Iterator<Item = MenuItem> + '_ {
-        gopher::menu_items(&self.text)
+        gopher::menu_items(&self.text).map(|item| self.on_tls(item))
+    }
+    fn on_tls(&self, mut item: MenuItem) -> MenuItem {
+        if let Some((host, port)) = &self.tls_origin
+            && item.port == *port
+            && crate::url::normalize_host(&item.host).is_ok_and(|h| h == *host)
+            && let Some(rest) = item.next_url.strip_prefix("gopher://")
+        {
+            item.next_url = format!("gophers://{rest}");
+        }
+        item
     }
     /// True once the whole list has been built.
     pub fn is_parsed(&self) -> bool {
@@ -301,7 +366,7 @@ impl LazyMenu {
 impl std::ops::Deref for LazyMenu {
     type Target = Vec<MenuItem>;
     fn deref(&self) -> &Vec<MenuItem> {
-        self.items.get_or_init(|| gopher::parse_menu(&self.text))
+        self.items.get_or_init(|| self.stream().collect())
     }
 }
 

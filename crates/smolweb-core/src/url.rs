@@ -1,9 +1,10 @@
-//! Gemini and Gopher URLs: parse, normalize, resolve, percent-encode.
+//! Gemini and Gopher URLs (and the small protocols': nex, finger, spartan, scroll, gophers,
+//! titan): parse, normalize, resolve, percent-encode.
 //!
-//! Invariants of a parsed [`Url`]: scheme is gemini, gopher, http(s) (the web reader) or
-//! about; host is lowercase ASCII (IDNA
+//! Invariants of a parsed [`Url`]: scheme is one of [`Scheme`]; host is lowercase ASCII (IDNA
 //! punycode for international names; IPv6 literals kept without brackets); port is explicit
-//! (default 1965 / 70); path starts with "/"; dot segments resolved; no userinfo; fragment dropped.
+//! (the scheme's default when none); path starts with "/"; dot segments resolved; no userinfo
+//! (a `finger://user@host` becomes `finger://host/user`); fragment dropped.
 //! `Display` renders the normalized form with the default port elided.
 //! Gopher paths keep their dot segments on parse (a selector is opaque); `resolve` removes
 //! them for every scheme, as RFC 3986 says.
@@ -30,6 +31,8 @@ pub use web::join_web;
 pub const GEMINI_MAX_URL_BYTES: usize = 1024;
 /// Maximum length in bytes of a Gopher selector.
 pub const GOPHER_MAX_SELECTOR_BYTES: usize = 1024;
+/// Maximum length in bytes of a Finger query (the user part).
+pub const FINGER_MAX_QUERY_BYTES: usize = 512;
 /// Maximum length in bytes of a Gopher search string.
 pub const GOPHER_MAX_SEARCH_BYTES: usize = 256;
 
@@ -46,6 +49,19 @@ pub enum Scheme {
     Http,
     /// `https://`.
     Https,
+    /// `nex://`: plain TCP, the path and a newline out, the body back until close.
+    Nex,
+    /// `finger://` (RFC 1288): plain TCP, a user query out, text back until close.
+    Finger,
+    /// `spartan://`: plain TCP, `host path length` and a data block out, `status meta` back.
+    Spartan,
+    /// `scroll://`: TLS with TOFU, the absolute URL and languages out, a Gemini-like answer
+    /// with author, published and modified lines before the body.
+    Scroll,
+    /// `gophers://`: Gopher over TLS with TOFU (no formal spec; as the clients that speak it).
+    Gophers,
+    /// `titan://`: uploads over Gemini's TLS (the answer is a Gemini answer).
+    Titan,
 }
 
 impl Scheme {
@@ -57,9 +73,51 @@ impl Scheme {
             Scheme::About => "about",
             Scheme::Http => "http",
             Scheme::Https => "https",
+            Scheme::Nex => "nex",
+            Scheme::Finger => "finger",
+            Scheme::Spartan => "spartan",
+            Scheme::Scroll => "scroll",
+            Scheme::Gophers => "gophers",
+            Scheme::Titan => "titan",
         }
     }
-    /// The port used when a URL gives none (1965, 70, 80, 443; 0 for about:).
+    /// The scheme named `name` (any case), when smolweb knows it.
+    pub fn from_name(name: &str) -> Option<Scheme> {
+        const ALL: [Scheme; 11] = [
+            Scheme::Gemini,
+            Scheme::Gopher,
+            Scheme::About,
+            Scheme::Http,
+            Scheme::Https,
+            Scheme::Nex,
+            Scheme::Finger,
+            Scheme::Spartan,
+            Scheme::Scroll,
+            Scheme::Gophers,
+            Scheme::Titan,
+        ];
+        ALL.into_iter()
+            .find(|s| s.as_str().eq_ignore_ascii_case(name))
+    }
+    /// Does this scheme run over TLS (server certificates judged by TOFU, or by the web's
+    /// certificate authorities for https)?
+    pub fn is_tls(self) -> bool {
+        matches!(
+            self,
+            Scheme::Gemini | Scheme::Https | Scheme::Scroll | Scheme::Gophers | Scheme::Titan
+        )
+    }
+    /// Is this one of the small protocols beside Gemini and Gopher (nex, finger, spartan,
+    /// scroll, gophers), fetched through the client's small-net path?
+    pub fn is_small_net(self) -> bool {
+        matches!(
+            self,
+            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers
+        )
+    }
+    /// The port used when a URL gives none (1965, 70, 80, 443; nex 1900, finger 79, spartan
+    /// 300, scroll 5699, gophers 70 as curl and the TLS-aware Gopher servers use it, titan
+    /// 1965; 0 for about:).
     pub fn default_port(self) -> u16 {
         match self {
             Scheme::Gemini => 1965,
@@ -67,6 +125,12 @@ impl Scheme {
             Scheme::About => 0,
             Scheme::Http => 80,
             Scheme::Https => 443,
+            Scheme::Nex => 1900,
+            Scheme::Finger => 79,
+            Scheme::Spartan => 300,
+            Scheme::Scroll => 5699,
+            Scheme::Gophers => 70,
+            Scheme::Titan => 1965,
         }
     }
 }
@@ -81,7 +145,9 @@ pub enum UrlError {
     #[error("not an absolute URL: {0}")]
     NotAbsolute(String),
     /// The scheme is not one smolweb fetches.
-    #[error("unsupported scheme '{0}' (only gemini://, gopher:// and http(s):// can be fetched)")]
+    #[error(
+        "unsupported scheme '{0}' (gemini, gopher, http(s), nex, finger, spartan, scroll, gophers and titan URLs can be opened)"
+    )]
     UnsupportedScheme(String),
     /// The URL has no `//` authority.
     #[error("URL has no host")]
@@ -188,7 +254,8 @@ impl Url {
         let reference = reference.trim();
         if let Some(scheme) = parse::scheme_of(reference) {
             return match scheme.to_ascii_lowercase().as_str() {
-                "gemini" | "gopher" | "about" => Url::parse(reference).map(|u| u.to_string()),
+                "http" | "https" => Ok(reference.to_string()),
+                s if Scheme::from_name(s).is_some() => Url::parse(reference).map(|u| u.to_string()),
                 _ => Ok(reference.to_string()),
             };
         }
@@ -254,6 +321,44 @@ impl Url {
     /// For gopher:// URLs: the item type, selector and search of RFC 4266.
     pub fn gopher_target(&self) -> Result<GopherTarget, UrlError> {
         gopher::target(self)
+    }
+
+    /// For finger:// URLs: the query line's user part (percent-decoded path without its
+    /// leading `/`; `finger://user@host` was turned into `finger://host/user` on parse), and
+    /// whether it asks the server to forward (`user@otherhost`, RFC 1288's `{Q2}`).
+    pub fn finger_query(&self) -> Result<(String, bool), UrlError> {
+        if self.scheme != Scheme::Finger {
+            return Err(UrlError::UnsupportedScheme(self.scheme.as_str().into()));
+        }
+        let raw = encode::decode_bytes(self.path.strip_prefix('/').unwrap_or(&self.path));
+        let user = String::from_utf8(raw)
+            .map_err(|_| UrlError::Invalid("a finger query that is not UTF-8".into()))?;
+        if user.contains(['\r', '\n', '\t', '\0']) {
+            return Err(UrlError::ControlCharacter("a finger query"));
+        }
+        if user.len() > FINGER_MAX_QUERY_BYTES {
+            return Err(UrlError::TooLong {
+                len: user.len(),
+                limit: FINGER_MAX_QUERY_BYTES,
+            });
+        }
+        let forward = user.contains('@');
+        Ok((user, forward))
+    }
+
+    /// The path percent-decoded (lossy for bytes that are not UTF-8): what Nex and Spartan
+    /// send on their request lines.
+    pub fn decoded_path(&self) -> String {
+        encode::decode_lossy(&self.path)
+    }
+
+    /// A copy on another scheme with the same host, port, path and query (Titan's `gemini://`
+    /// twin, for the identity scope and the TOFU pin).
+    pub fn with_scheme(&self, scheme: Scheme) -> Url {
+        Url {
+            scheme,
+            ..self.clone()
+        }
     }
 
     /// The parent directory URL ("go up"), or None at the root.
@@ -423,6 +528,11 @@ pub fn parse_user_input(s: &str) -> Result<Url, UrlError> {
         .is_some_and(|p| p.eq_ignore_ascii_case("gopher."));
     let scheme = if gopher_host { "gopher" } else { "gemini" };
     Url::parse(&format!("{scheme}://{bare}"))
+}
+
+/// Percent-decode a URL component into its bytes (an invalid `%` sequence is kept as is).
+pub fn percent_decode(s: &str) -> Vec<u8> {
+    encode::decode_bytes(s)
 }
 
 /// Percent-encode a string for use as a Gemini query or gopher selector component

@@ -110,6 +110,37 @@ impl ConsentCtx<'_> {
     }
 }
 
+/// What asking for a yes to an act that cannot wait in the queue came to.
+pub(crate) enum Confirmed {
+    /// The person said yes to this very call.
+    Yes,
+    /// A 2026-07-28 client must put the question and call again.
+    NeedInput(InputRequiredResult),
+    /// No: declined, or the person could not be asked (says which).
+    No(ErrorOut),
+}
+
+/// Ask the person about an act performed now or never (a Titan upload: its body and token
+/// are not stored, so it cannot wait in the approval queue). The same question form and
+/// protocol rounds as [`run`]; a client that cannot ask its user is told so, and nothing is
+/// done.
+pub(crate) async fn confirm(c: &ConsentCtx<'_>, call_digest: &str, question: String) -> Confirmed {
+    let answer = ask::<Confirm>(c.ctx, c.retry, c.sealer, "consent", call_digest, question).await;
+    match answer {
+        Ask::Answer(Confirm { approve: true }) => Confirmed::Yes,
+        Ask::NeedInput(r) => Confirmed::NeedInput(r),
+        Ask::Invalid(m) => Confirmed::No(err(ErrorCode::InvalidRequest, m)),
+        Ask::Unsupported => Confirmed::No(err(
+            ErrorCode::UserDeclined,
+            "this MCP client cannot ask its user (no elicitation), and an upload is only              sent after the user approves it; nothing was sent",
+        )),
+        Ask::Answer(Confirm { approve: false }) | Ask::Declined => Confirmed::No(err(
+            ErrorCode::UserDeclined,
+            "the user declined the upload; nothing was sent. Do not ask again unless they              bring it up",
+        )),
+    }
+}
+
 /// Run a planned change: ask or queue, perform, reply.
 pub(crate) async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<Reply<O>, ErrorOut> {
     let (mut out, request, question, digest) = match plan {

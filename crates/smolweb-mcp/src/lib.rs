@@ -33,8 +33,10 @@ pub(crate) mod results;
 mod schema;
 mod seal;
 pub(crate) mod server;
+mod smallnet;
 mod stdio;
 mod text;
+mod titan;
 mod web;
 pub(crate) mod web_out;
 

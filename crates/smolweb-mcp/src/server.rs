@@ -95,6 +95,14 @@ store_answer!(TrustUpdateResult, TrustUpdate, render::trust_update);
 impl SmolwebServer {
     /// What a consent-needing tool call works with: the client, the state sealer, the request
     /// (for elicitation) and any answers the client sent back on a retry.
+    pub(super) fn consent_ctx<'a>(
+        &'a self,
+        ctx: &'a RequestContext<RoleServer>,
+        retry: &'a Retry,
+    ) -> ConsentCtx<'a> {
+        self.consent(ctx, retry)
+    }
+
     fn consent<'a>(
         &'a self,
         ctx: &'a RequestContext<RoleServer>,
@@ -151,7 +159,10 @@ impl SmolwebServer {
 
     pub(crate) fn new(client: Arc<Client>) -> SmolwebServer {
         SmolwebServer {
-            tool_router: Self::tool_router() + Self::feed_tools(&client),
+            tool_router: Self::tool_router()
+                + Self::feed_tools(&client)
+                + Self::smallnet_tools()
+                + Self::titan_tools(),
             client,
             sealer: Arc::new(Sealer::new()),
         }

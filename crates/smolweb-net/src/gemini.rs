@@ -50,10 +50,12 @@ pub(crate) async fn fetch(
         .unwrap_or(Err(FetchError::Timeout(opts.timeout)))
 }
 
-struct Target<'a> {
-    host: &'a str,
-    port: u16,
-    path: &'a str,
+/// Where a TLS request goes: host and port (the pin's key), and the path (for the identity's
+/// scope and messages).
+pub(crate) struct Target<'a> {
+    pub(crate) host: &'a str,
+    pub(crate) port: u16,
+    pub(crate) path: &'a str,
 }
 
 async fn fetch_in_budget(
@@ -62,18 +64,8 @@ async fn fetch_in_budget(
     request: &str,
     opts: &NetOptions,
 ) -> Result<GeminiResponse, FetchError> {
-    let name = ServerName::try_from(t.host.to_string())
-        .map_err(|_| FetchError::InvalidRequest(format!("invalid host name '{}'", t.host)))?;
-    let addrs = guard::resolve_checked(t.host, t.port, opts).await?;
-    let chosen = match identity::choose(&net.identities, t.host, t.port, t.path, opts)? {
-        Some(id) => Some(identity::load(&net.tls, &net.identities, &id)?),
-        None => None,
-    };
-    let tcp = super::connect(t.host, t.port, &addrs).await?;
-    let (mut tls, ctx) = handshake(net, t, name, tcp, request, chosen.as_ref(), opts).await?;
-    let info = session_info(net, t, &tls, &ctx, chosen.as_ref(), opts)?;
+    let (mut tls, info) = open_tls(net, t, Some(t.path), request, opts).await?;
     let io_err = |e| read_error(e, t);
-    tls.flush().await.map_err(io_err)?;
     let (header, rest) = read_header(&mut tls, io_err).await?;
     let mut body = Vec::new();
     let mut ending = super::Ending::Clean;
@@ -88,6 +80,35 @@ async fn fetch_in_budget(
         tls: info,
         ending,
     })
+}
+
+/// Guard, TCP, and a TLS handshake judged by TOFU with `request` (its CRLF added here) queued
+/// to leave with the handshake's last flight, then flushed. `identity_path`: present the
+/// identity whose scope covers that path on this host and port (Gemini, Titan); None presents
+/// none (Scroll, gophers). Shared by every protocol over TLS, so each has the one verifier,
+/// the one pin per host and port, and the one session cache.
+pub(crate) async fn open_tls(
+    net: &Net,
+    t: &Target<'_>,
+    identity_path: Option<&str>,
+    request: &str,
+    opts: &NetOptions,
+) -> Result<(TlsStream<tokio::net::TcpStream>, TlsInfo), FetchError> {
+    let name = ServerName::try_from(t.host.to_string())
+        .map_err(|_| FetchError::InvalidRequest(format!("invalid host name '{}'", t.host)))?;
+    let addrs = guard::resolve_checked(t.host, t.port, opts).await?;
+    let chosen = match identity_path {
+        Some(path) => match identity::choose(&net.identities, t.host, t.port, path, opts)? {
+            Some(id) => Some(identity::load(&net.tls, &net.identities, &id)?),
+            None => None,
+        },
+        None => None,
+    };
+    let tcp = super::connect(t.host, t.port, &addrs).await?;
+    let (mut tls, ctx) = handshake(net, t, name, tcp, request, chosen.as_ref(), opts).await?;
+    let info = session_info(net, t, &tls, &ctx, chosen.as_ref(), opts)?;
+    tls.flush().await.map_err(|e| read_error(e, t))?;
+    Ok((tls, info))
 }
 
 /// TLS handshake with the request line queued in the connection's writer.
@@ -178,7 +199,7 @@ fn handshake_error(e: std::io::Error, slot: &Slot, identity: bool, t: &Target<'_
     }
 }
 
-fn read_error(e: std::io::Error, t: &Target<'_>) -> FetchError {
+pub(crate) fn read_error(e: std::io::Error, t: &Target<'_>) -> FetchError {
     match rustls_error(&e) {
         Some(tls) => FetchError::Tls(tls.to_string()),
         None if e.kind() == std::io::ErrorKind::InvalidData => FetchError::Tls(e.to_string()),

@@ -73,6 +73,35 @@ async fn fetch_in_budget(
     Ok(body)
 }
 
+/// Fetch a gopher item over TLS (gophers://): the same request line, after a handshake judged
+/// by TOFU like Gemini's (the one verifier, the pin of this host and port), no identity. The
+/// caller holds the timeout.
+pub(crate) async fn fetch_tls(
+    net: &super::Net,
+    target: &GopherTarget,
+    opts: &NetOptions,
+) -> Result<super::SmallResponse, FetchError> {
+    use super::gemini::{Target, open_tls, read_error};
+    let line = request_line(target)?;
+    let t = Target {
+        host: &target.host,
+        port: target.port,
+        path: &target.selector,
+    };
+    // open_tls adds the CRLF of a Gemini line; the gopher line carries its own.
+    let line = line.strip_suffix("\r\n").unwrap_or(&line);
+    let (mut tls, info) = open_tls(net, &t, None, line, opts).await?;
+    let mut body = Vec::new();
+    let progress = opts.progress.as_ref();
+    let io_err = |e| read_error(e, &t);
+    let ending = super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
+    Ok(super::SmallResponse::Gophers {
+        body,
+        tls: info,
+        ending,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,17 +1,26 @@
 //! The network edge: Gemini over TLS (TOFU decided inside the certificate verifier, client
-//! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the address
+//! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the small
+//! protocols (Nex, Finger, Spartan over TCP; Scroll, gophers, Titan over the same TLS), the address
 //! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
 //! the MCP error codes.
 
 #![warn(missing_docs)]
 
 pub mod cache;
+pub(crate) mod finger;
 pub(crate) mod gemini;
 pub(crate) mod gopher;
 pub(crate) mod guard;
 pub mod http;
+pub(crate) mod nex;
 pub mod policy;
+pub(crate) mod scroll;
+mod small;
+pub(crate) mod spartan;
+pub mod titan;
 pub(crate) mod tls;
+
+pub use small::{ScrollResponse, SmallRequest, SmallResponse, SpartanResponse};
 
 /// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from
 /// the docs; not an API.

@@ -7,6 +7,7 @@
 //!   client certificate fingerprint), certificate swapping, TLS-1.2-only mode, misbehaviours.
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
+//! - [`smallnet`]: Nex, Finger, Spartan, Scroll, gophers and Titan servers with their framing.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 #![warn(missing_docs)]
 // Test support: a broken fixture should fail the test where it happens.
@@ -22,6 +23,7 @@ pub mod gemini;
 pub mod gopher;
 pub mod http;
 pub mod pdf;
+pub mod smallnet;
 pub mod tap;
 
 use std::path::PathBuf;

@@ -438,9 +438,12 @@ impl App {
         dv.doc.link_url(dv.hover.or(dv.selected)?)
     }
 
-    /// The reader's note on a web page for the status line (None on other pages).
+    /// The reader's note on a web page for the status line, or the protocol and its
+    /// security on a page of a small protocol (None on other pages).
     pub fn web_badge(&self) -> Option<String> {
-        web::Reader.badge(self.current())
+        web::Reader
+            .badge(self.current())
+            .or_else(|| web::protocol_badge(self.current()))
     }
 
     /// The identity the current page was fetched with, by name ("as alice"), for the status

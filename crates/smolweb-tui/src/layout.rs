@@ -644,9 +644,11 @@ pub(crate) fn external_scheme(url: &str) -> Option<&str> {
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = ["gemini", "gopher", "about"]
-        .iter()
-        .any(|s| s.eq_ignore_ascii_case(scheme));
+    let ours = [
+        "gemini", "gopher", "about", "nex", "finger", "spartan", "scroll", "gophers",
+    ]
+    .iter()
+    .any(|s| s.eq_ignore_ascii_case(scheme));
     (valid && !ours).then_some(scheme)
 }
 

@@ -14,5 +14,6 @@ mod client_gemini;
 mod client_gopher;
 mod client_limits;
 mod client_offline;
+mod client_smallnet;
 mod config;
 mod web_fetch;

@@ -181,3 +181,33 @@ fn a_gopher_menu_page_has_the_title_it_gives_itself() {
     let text = Page::from_gopher(url, '0', b"iNot a menu\r\n".to_vec());
     assert_eq!(text.title(), None, "a text item has no menu title");
 }
+
+#[test]
+fn a_gophers_menu_keeps_same_host_items_on_tls() {
+    let menu = b"0Here\t/a\tExample.org\t70\r\n0Other port\t/b\texample.org\t7070\r\n\
+                 0Elsewhere\t/c\tother.example\t70\r\nhWeb\tURL:https://x.example/\t\t\r\n.\r\n";
+    let over_tls = Page::from_gopher(url("gophers://example.org/1/"), '1', menu.to_vec());
+    let Content::Menu(m) = &over_tls.content else {
+        panic!("a menu");
+    };
+    let streamed: Vec<String> = m.stream().map(|i| i.next_url).collect();
+    let built: Vec<String> = m.iter().map(|i| i.next_url.clone()).collect();
+    assert_eq!(
+        streamed,
+        vec![
+            "gophers://example.org/0/a",
+            "gopher://example.org:7070/0/b",
+            "gopher://other.example/0/c",
+            "https://x.example/",
+        ]
+    );
+    assert_eq!(streamed, built, "the list and the stream agree");
+    let plain = Page::from_gopher(url("gopher://example.org/1/"), '1', menu.to_vec());
+    let Content::Menu(m) = &plain.content else {
+        panic!("a menu");
+    };
+    assert_eq!(
+        m.stream().next().unwrap().next_url,
+        "gopher://example.org/0/a"
+    );
+}

@@ -2,7 +2,7 @@
 //! items and their `URL:` selectors, HTML `href`s, Gemini and web redirects, feed entries).
 //!
 //! A resolved link is a [`Destination::Fetch`] when its scheme is one smolweb fetches itself
-//! (gemini, gopher, http, https) or its own built-in pages (about); a reference without a
+//! (gemini, gopher, http, https, nex, finger, spartan, scroll, gophers) or its own built-in pages (about); a reference without a
 //! scheme is relative to the page it is on, so it is one too. `mailto:` is
 //! [`Destination::Mail`]: smolweb does not fetch it, but the person's browser may hand it to the
 //! mail program, after asking. Every other scheme (`javascript:`, `data:`, `file:`,
@@ -16,7 +16,8 @@ use super::parse::scheme_of;
 /// What a resolved link is to smolweb (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Destination {
-    /// smolweb fetches it (gemini, gopher, http(s), about, or a relative reference).
+    /// smolweb fetches it (gemini, gopher, http(s), the small protocols, about, or a relative
+    /// reference).
     Fetch,
     /// A `mailto:` link: not fetched, but may be handed to the mail program after asking.
     Mail,
@@ -32,7 +33,10 @@ impl Destination {
 }
 
 /// The schemes smolweb fetches.
-const FETCHED: &[&str] = &["gemini", "gopher", "http", "https", "about"];
+/// Titan is not among them: following a link never uploads.
+const FETCHED: &[&str] = &[
+    "gemini", "gopher", "http", "https", "about", "nex", "finger", "spartan", "scroll", "gophers",
+];
 
 /// Classify a resolved link (see the module docs).
 pub fn destination(url: &str) -> Destination {

@@ -11,7 +11,7 @@ use super::{
 };
 
 pub(super) fn target(url: &Url) -> Result<GopherTarget, UrlError> {
-    if url.scheme != Scheme::Gopher {
+    if !matches!(url.scheme, Scheme::Gopher | Scheme::Gophers) {
         return Err(UrlError::UnsupportedScheme(url.scheme.as_str().into()));
     }
     let decoded = decode_bytes(url.path.strip_prefix('/').unwrap_or(&url.path));

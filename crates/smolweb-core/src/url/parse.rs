@@ -26,14 +26,8 @@ pub(super) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
         return Err(UrlError::ControlCharacter("a URL"));
     }
     let scheme_str = scheme_of(s).ok_or_else(|| UrlError::NotAbsolute(s.to_string()))?;
-    let scheme = match scheme_str.to_ascii_lowercase().as_str() {
-        "gemini" => Scheme::Gemini,
-        "gopher" => Scheme::Gopher,
-        "about" => Scheme::About,
-        "http" => Scheme::Http,
-        "https" => Scheme::Https,
-        _ => return Err(UrlError::UnsupportedScheme(scheme_str.to_string())),
-    };
+    let scheme = Scheme::from_name(scheme_str)
+        .ok_or_else(|| UrlError::UnsupportedScheme(scheme_str.to_string()))?;
     let rest = &s[scheme_str.len() + 1..];
     let rest = rest.split('#').next().unwrap_or("");
     if scheme == Scheme::About {
@@ -42,7 +36,21 @@ pub(super) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
     let rest = rest.strip_prefix("//").ok_or(UrlError::MissingHost)?;
     let auth_end = rest.find(['/', '?']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at(auth_end);
+    let (authority, finger_user) = match (scheme, authority.rsplit_once('@')) {
+        // finger://user@host is finger://host/user (and user@h1@h2 a forwarding query).
+        (Scheme::Finger, Some((user, host))) => (host, Some(user)),
+        _ => (authority, None),
+    };
     let (host, port) = parse_authority(authority, scheme)?;
+    let finger_path;
+    let tail = match finger_user {
+        Some(user) if tail.is_empty() || tail == "/" => {
+            finger_path = format!("/{user}");
+            finger_path.as_str()
+        }
+        Some(_) => return Err(UrlError::Userinfo),
+        None => tail,
+    };
     let (path, query) = match tail.split_once('?') {
         Some((p, q)) => (p, Some(q)),
         None => (tail, None),
@@ -51,8 +59,9 @@ pub(super) fn parse_absolute(input: &str) -> Result<Url, UrlError> {
     let path = normalize_component(path, false);
     let path = match (scheme, path.as_str()) {
         (_, "") => "/".to_string(),
-        (Scheme::Gemini | Scheme::Http | Scheme::Https, _) => remove_dot_segments(&path),
-        _ => path,
+        // A selector or a finger query is opaque; every other path is hierarchical.
+        (Scheme::Gopher | Scheme::Gophers | Scheme::Finger, _) => path,
+        _ => remove_dot_segments(&path),
     };
     Ok(Url {
         scheme,

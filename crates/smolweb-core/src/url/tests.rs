@@ -457,3 +457,104 @@ fn strip_query_drops_everything_from_the_first_question_mark() {
         assert_eq!(strip_query(input), want, "{input}");
     }
 }
+
+#[test]
+fn small_protocol_schemes_and_default_ports() {
+    for (url, scheme, port, shown) in [
+        (
+            "nex://Example.org/",
+            Scheme::Nex,
+            1900,
+            "nex://example.org/",
+        ),
+        (
+            "finger://example.org",
+            Scheme::Finger,
+            79,
+            "finger://example.org/",
+        ),
+        (
+            "SPARTAN://example.org:300/a",
+            Scheme::Spartan,
+            300,
+            "spartan://example.org/a",
+        ),
+        (
+            "scroll://example.org:5700/",
+            Scheme::Scroll,
+            5700,
+            "scroll://example.org:5700/",
+        ),
+        (
+            "gophers://example.org/1/",
+            Scheme::Gophers,
+            70,
+            "gophers://example.org/1/",
+        ),
+        (
+            "titan://example.org/a.gmi",
+            Scheme::Titan,
+            1965,
+            "titan://example.org/a.gmi",
+        ),
+    ] {
+        let u = p(url);
+        assert_eq!((u.scheme(), u.port()), (scheme, port), "{url}");
+        assert_eq!(u.to_string(), shown, "{url}");
+        assert_eq!(p(shown), u, "round trip of {shown}");
+    }
+    assert!(Scheme::Scroll.is_tls() && Scheme::Gophers.is_tls() && !Scheme::Nex.is_tls());
+    assert!(!Scheme::Titan.is_small_net() && Scheme::Finger.is_small_net());
+    // Hierarchical paths lose their dot segments; a finger query and a selector keep them.
+    assert_eq!(p("nex://h/a/../b").path(), "/b");
+    assert_eq!(p("gophers://h/0/a/../b").path(), "/0/a/../b");
+}
+
+#[test]
+fn finger_user_at_host_becomes_a_path_and_forwards_are_seen() {
+    let u = p("finger://alice@example.org");
+    assert_eq!(u.to_string(), "finger://example.org/alice");
+    assert_eq!(u.finger_query().unwrap(), ("alice".to_string(), false));
+    let f = p("finger://alice@h1.example@h2.example");
+    assert_eq!(f.host(), "h2.example");
+    assert_eq!(
+        f.finger_query().unwrap(),
+        ("alice@h1.example".to_string(), true)
+    );
+    assert!(
+        p("finger://h2.example/alice@h1.example")
+            .finger_query()
+            .unwrap()
+            .1
+    );
+    assert_eq!(p("finger://example.org/").finger_query().unwrap().0, "");
+    assert!(Url::parse("finger://alice@example.org/bob").is_err());
+    assert!(
+        Url::parse("nex://alice@example.org/").is_err(),
+        "userinfo elsewhere"
+    );
+    assert!(p("gemini://example.org/").finger_query().is_err());
+}
+
+#[test]
+fn small_protocol_links_resolve_and_are_fetched_but_titan_is_not() {
+    let base = p("nex://example.org/docs/");
+    assert_eq!(
+        base.resolve("a.txt").unwrap(),
+        "nex://example.org/docs/a.txt"
+    );
+    assert_eq!(
+        base.resolve("spartan://Example.org/").unwrap(),
+        "spartan://example.org/"
+    );
+    for url in [
+        "nex://x/",
+        "finger://x/u",
+        "spartan://x/",
+        "scroll://x/",
+        "gophers://x/",
+    ] {
+        assert_eq!(destination(url), Destination::Fetch, "{url}");
+    }
+    assert_eq!(destination("titan://x/a;size=3"), Destination::Refused);
+}

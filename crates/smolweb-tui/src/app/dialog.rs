@@ -287,6 +287,19 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
         if let Some(t) = transfer(p) {
             out.push(("Transfer".into(), t.into()));
         }
+        if let Some(meta) = &p.document_meta {
+            // Scroll's author, publish and modification lines: the server's text.
+            for (label, value) in [
+                ("Author", &meta.author),
+                ("Published", &meta.published),
+                ("Modified", &meta.modified),
+            ] {
+                if let Some(v) = value {
+                    let v = smolweb_core::text::sanitize_line(v).into_owned();
+                    out.push((label.into(), v));
+                }
+            }
+        }
     }
     if let Some(rows) = super::web::Reader.info_rows(ctx.current()) {
         out.extend(rows);
@@ -323,6 +336,8 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
                 Ok(Scheme::Gemini) => "not checked on this visit (a kept offline copy)",
                 Ok(Scheme::Gopher) => "none (Gopher is not encrypted)",
                 Ok(Scheme::About) => "none (a built-in page)",
+                Ok(s) if s.is_small_net() && !s.is_tls() => "none (this protocol is not encrypted)",
+                Ok(s) if s.is_tls() => "not checked on this visit (a kept copy)",
                 _ => "none",
             };
             out.push(("TLS".into(), why.into()));

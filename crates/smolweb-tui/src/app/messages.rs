@@ -153,6 +153,9 @@ pub struct FetchOptions {
     pub trust_once: Option<String>,
     /// Web pages: the whole page rather than its main content.
     pub web_full: bool,
+    /// The person typed this address (the address bar, the command line): a finger query
+    /// that asks to be forwarded (`user@host`) is sent only then.
+    pub typed: bool,
 }
 
 /// Persistent changes and reads, done by the shell.

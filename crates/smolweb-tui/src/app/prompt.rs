@@ -257,10 +257,14 @@ impl PromptBar {
                 if text.trim().is_empty() && chosen.is_none() {
                     return Vec::new();
                 }
+                let typed = chosen.is_none();
                 let target = chosen.unwrap_or_else(|| user_url(&text));
                 ctx.then(Then::Go {
                     url: target,
-                    opts: FetchOptions::default(),
+                    opts: FetchOptions {
+                        typed,
+                        ..FetchOptions::default()
+                    },
                     replace: false,
                 });
                 Vec::new()

@@ -33,6 +33,26 @@ fn transport(info: &RequestInfo) -> &'static str {
     }
 }
 
+/// The status line's note on a page of one of the small protocols (nex, finger, spartan,
+/// scroll, gophers): the protocol and its security, "TLS, certificate pinned (TOFU)" or "not
+/// encrypted". None on other pages (Gemini and Gopher say theirs elsewhere).
+pub(super) fn protocol_badge(e: Option<&Entry>) -> Option<String> {
+    let e = e?;
+    let url = smolweb_core::url::Url::parse(&e.url).ok()?;
+    let scheme = url.scheme();
+    if !scheme.is_small_net() {
+        return None;
+    }
+    let security = if !scheme.is_tls() {
+        "not encrypted"
+    } else if e.info.as_ref().is_some_and(|i| i.tls.is_some()) {
+        "TLS, certificate pinned (TOFU)"
+    } else {
+        "TLS"
+    };
+    Some(format!("{} · {security}", scheme.as_str()))
+}
+
 fn extract_words(full: bool) -> &'static str {
     if full { "full page" } else { "main content" }
 }

@@ -157,6 +157,7 @@ impl Shell {
                         trust_once: opts.trust_once,
                         progress: Some(ptx),
                         web_full: opts.web_full,
+                        finger_forward: opts.typed,
                         waits: None,
                     };
                     client.open(&url, &open).await

@@ -36,6 +36,7 @@ async fn run_fetches(app: &mut App, client: &Client, mut fx: Vec<Effect>) -> Vec
                         trust_once: opts.trust_once,
                         progress: None,
                         web_full: opts.web_full,
+                        finger_forward: opts.typed,
                         waits: None,
                     };
                     let outcome: Outcome = client.open(&url, &open).await;

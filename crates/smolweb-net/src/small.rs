@@ -1,0 +1,243 @@
+//! The small protocols beside Gemini and Gopher, as one request type for the client's
+//! transport seam: Nex, Finger and Spartan over plain TCP, Scroll and gophers over TLS with
+//! TOFU, and Titan uploads over Gemini's TLS.
+//!
+//! Invariants (every protocol here): the host is resolved through the guard and only checked
+//! addresses are connected; one timeout (`opts.timeout`) covers DNS, connect, TLS, the request
+//! and the answer; a reply is bounded by `opts.max_body` (a header line by its own limit); a
+//! reply that breaks its protocol's framing is [`FetchError::Protocol`], never a panic.
+
+use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo};
+use smolweb_core::page::Ending;
+use smolweb_core::response::Header;
+use smolweb_core::url::{GopherTarget, Url};
+
+/// One request of a small protocol.
+#[derive(Clone, Debug)]
+pub enum SmallRequest {
+    /// Nex: send `path` (without its leading `/`) and a newline; the body comes back.
+    Nex {
+        /// The host.
+        host: String,
+        /// The port.
+        port: u16,
+        /// The path as sent (percent-decoded, no leading `/`).
+        path: String,
+    },
+    /// Finger (RFC 1288): send `query` and CRLF; text comes back until close.
+    Finger {
+        /// The host.
+        host: String,
+        /// The port.
+        port: u16,
+        /// The query line without its CRLF (`user`, or `user@host` for a forward the person
+        /// typed).
+        query: String,
+    },
+    /// Spartan: `host path length` CRLF and `data`; a `status meta` line comes back.
+    Spartan {
+        /// The host (no port on the request line).
+        host: String,
+        /// The port.
+        port: u16,
+        /// The path (percent-encoded, starting with `/`).
+        path: String,
+        /// The data block (an `=:` prompt's answer or the URL's decoded query).
+        data: Vec<u8>,
+    },
+    /// Scroll: the absolute URL and the language list; a Gemini-like answer comes back.
+    Scroll {
+        /// The scroll:// URL.
+        url: Url,
+        /// Languages asked for, comma separated (`en`).
+        languages: String,
+    },
+    /// Gopher over TLS.
+    Gophers(GopherTarget),
+    /// A Titan upload.
+    Titan(super::titan::TitanUpload),
+}
+
+impl SmallRequest {
+    /// The host the request goes to (for the in-flight limits).
+    pub fn host(&self) -> &str {
+        match self {
+            SmallRequest::Nex { host, .. }
+            | SmallRequest::Finger { host, .. }
+            | SmallRequest::Spartan { host, .. } => host,
+            SmallRequest::Scroll { url, .. } => url.host(),
+            SmallRequest::Gophers(t) => &t.host,
+            SmallRequest::Titan(t) => t.url.host(),
+        }
+    }
+}
+
+/// A Spartan answer: the one-digit status, the meta, and the body (status 2 only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpartanResponse {
+    /// 2 success, 3 redirect, 4 client error, 5 server error.
+    pub status: u8,
+    /// The MIME type (2), the new path (3) or the error text (4, 5); untrusted.
+    pub meta: String,
+    /// The body (status 2 only; empty otherwise).
+    pub body: Vec<u8>,
+}
+
+/// A Scroll answer: a Gemini header, on success the three metadata lines, the body.
+#[derive(Clone, Debug)]
+pub struct ScrollResponse {
+    /// The status and meta line (Gemini's status codes).
+    pub header: Header,
+    /// On success: the author, published and modified lines, as sent (untrusted).
+    pub metadata: Option<smolweb_core::page::DocumentMeta>,
+    /// The body (2x only).
+    pub body: Vec<u8>,
+    /// The TLS facts (TOFU verdict).
+    pub tls: TlsInfo,
+    /// How the body ended.
+    pub ending: Ending,
+}
+
+/// What a small request brought back.
+#[derive(Clone, Debug)]
+pub enum SmallResponse {
+    /// Nex and Finger: the bytes until close.
+    Body(Vec<u8>),
+    /// Spartan.
+    Spartan(SpartanResponse),
+    /// Scroll.
+    Scroll(ScrollResponse),
+    /// gophers: the bytes until close, with the TLS facts and how the stream ended.
+    Gophers {
+        /// The item's bytes.
+        body: Vec<u8>,
+        /// The TLS facts.
+        tls: TlsInfo,
+        /// How the stream ended.
+        ending: Ending,
+    },
+    /// Titan: the capsule's Gemini answer, and whether it came before the whole upload was
+    /// sent (a refusal before the body).
+    Titan {
+        /// The answer.
+        response: GeminiResponse,
+        /// The answer arrived before all of the upload was written.
+        early: bool,
+    },
+}
+
+impl Net {
+    /// Send one small-protocol request within `opts.timeout` and read its answer.
+    pub async fn small(
+        &self,
+        request: &SmallRequest,
+        opts: &NetOptions,
+    ) -> Result<SmallResponse, FetchError> {
+        let work = async {
+            match request {
+                SmallRequest::Nex { host, port, path } => {
+                    let line = super::nex::request_line(path)?;
+                    plain_exchange(host, *port, line.as_bytes(), opts)
+                        .await
+                        .map(SmallResponse::Body)
+                }
+                SmallRequest::Finger { host, port, query } => {
+                    let line = super::finger::request_line(query)?;
+                    plain_exchange(host, *port, line.as_bytes(), opts)
+                        .await
+                        .map(SmallResponse::Body)
+                }
+                SmallRequest::Spartan {
+                    host,
+                    port,
+                    path,
+                    data,
+                } => super::spartan::fetch(host, *port, path, data, opts)
+                    .await
+                    .map(SmallResponse::Spartan),
+                SmallRequest::Scroll { url, languages } => {
+                    super::scroll::fetch(self, url, languages, opts)
+                        .await
+                        .map(SmallResponse::Scroll)
+                }
+                SmallRequest::Gophers(target) => super::gopher::fetch_tls(self, target, opts).await,
+                SmallRequest::Titan(upload) => super::titan::upload(self, upload, opts).await,
+            }
+        };
+        tokio::time::timeout(opts.timeout, work)
+            .await
+            .unwrap_or(Err(FetchError::Timeout(opts.timeout)))
+    }
+}
+
+/// Plain TCP: guard, connect, write `request`, read to close (bounded by `opts.max_body`).
+/// The caller holds the timeout.
+pub(crate) async fn plain_exchange(
+    host: &str,
+    port: u16,
+    request: &[u8],
+    opts: &NetOptions,
+) -> Result<Vec<u8>, FetchError> {
+    use tokio::io::AsyncWriteExt;
+    let addrs = super::guard::resolve_checked(host, port, opts).await?;
+    let mut stream = super::connect(host, port, &addrs).await?;
+    let io_err = |e: std::io::Error| FetchError::Connection {
+        host: host.to_string(),
+        port,
+        message: super::io_words(&e),
+    };
+    stream.write_all(request).await.map_err(io_err)?;
+    let mut body = Vec::new();
+    super::read_body(
+        &mut stream,
+        &mut body,
+        opts.max_body,
+        opts.progress.as_ref(),
+        io_err,
+    )
+    .await?;
+    Ok(body)
+}
+
+/// Read one line ending in LF (a CR before it dropped) of at most `limit` bytes; the bytes
+/// after it stay in `buf`. `what` names the line in errors.
+pub(crate) async fn read_line<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    limit: usize,
+    what: &str,
+    map_err: impl Fn(std::io::Error) -> FetchError,
+) -> Result<Vec<u8>, FetchError> {
+    use tokio::io::AsyncReadExt;
+    let mut chunk = [0u8; 1024];
+    loop {
+        if let Some(lf) = buf.iter().position(|&b| b == b'\n') {
+            if lf > limit {
+                break;
+            }
+            let mut line: Vec<u8> = buf.drain(..=lf).collect();
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok(line);
+        }
+        if buf.len() > limit {
+            break;
+        }
+        let n = match reader.read(&mut chunk).await {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => 0,
+            Err(e) => return Err(map_err(e)),
+        };
+        if n == 0 {
+            return Err(FetchError::Protocol(format!(
+                "the server closed the connection inside the {what}"
+            )));
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    Err(FetchError::Protocol(format!(
+        "the {what} is longer than {limit} bytes"
+    )))
+}

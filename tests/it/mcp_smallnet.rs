@@ -1,0 +1,108 @@
+//! `smallnet_fetch` through the official Python SDK (tests/python/smallnet.py) against the
+//! built binary and the in-process servers of every small protocol: each result validated
+//! against the tool's output schema by the SDK, on both protocol generations.
+
+use crate::mcp_harness;
+use smolweb_testkit as support;
+
+use mcp_harness::{Env, python};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, Ordering};
+use support::smallnet::{Protocol, Reply, Server};
+
+async fn run(mode: &str) {
+    let Some(python) = python::interpreter(&format!("mcp_smallnet ({mode})")) else {
+        return;
+    };
+    let nex = Server::start(Protocol::Nex, |req| match req.line.as_str() {
+        "" => Reply::text("A nex directory\n=> about.txt About\n"),
+        _ => Reply::text("a nex file\n"),
+    })
+    .await;
+    let finger = Server::start(Protocol::Finger, |req| {
+        Reply::text(&format!("Login: {}\r\n", req.line))
+    })
+    .await;
+    let spartan = Server::start(Protocol::Spartan, |req| {
+        match req.line.split(' ').nth(1).unwrap_or("") {
+            "/" => Reply::text("2 text/gemini\r\n# Spartan\n=: /post Post\n"),
+            "/old" => Reply::text("3 /\r\n"),
+            "/post" => Reply::text(&format!("2 text/plain\r\ngot {} bytes", req.data.len())),
+            _ => Reply::text("4 not found\r\n"),
+        }
+    })
+    .await;
+    let scroll = Server::start(Protocol::Scroll, |_| {
+        Reply::text("20 text/gemini\r\nAda\r\n2024-01-01\r\n2024-02-01\r\n# Scroll\n")
+    })
+    .await;
+    // The menu names the server's own port, known once it listens.
+    let port = Arc::new(AtomicU16::new(0));
+    let own = port.clone();
+    let gophers = Server::start(Protocol::Gophers, move |req| match req.line.as_str() {
+        "" => Reply::text(&format!(
+            "0Here\t/here\t127.0.0.1\t{}\r\n0Away\t/x\texample.org\t70\r\n.\r\n",
+            own.load(Ordering::SeqCst)
+        )),
+        "/blob" => Reply::Bytes(vec![0, 1, 2, 3]),
+        _ => Reply::text("text\r\n"),
+    })
+    .await;
+    port.store(gophers.port(), Ordering::SeqCst);
+    let env = Env::loopback();
+    let extra: Vec<String> = [&nex, &finger, &spartan, &scroll, &gophers]
+        .iter()
+        .map(|s| s.url(""))
+        .collect();
+    let stdout = python::run(&python, "smallnet.py", Some(mode), &env, &extra).await;
+    println!("{stdout}");
+    assert!(stdout.contains("python smallnet_fetch"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_smallnet_fetch_legacy() {
+    run("legacy").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_smallnet_fetch_auto() {
+    run("auto").await;
+}
+
+/// `titan_upload` as a consent event (tests/python/titan.py): the approved upload arrives
+/// with its size, type and token; the declined ones never leave.
+async fn run_titan(mode: &str) {
+    let Some(python) = python::interpreter(&format!("mcp_titan ({mode})")) else {
+        return;
+    };
+    let titan = Server::start(Protocol::Titan, |req| {
+        let path = req.line.split(';').next().unwrap_or("").to_string();
+        let gemini = path.replacen("titan://", "gemini://", 1);
+        Reply::text(&format!("30 {gemini}\r\n"))
+    })
+    .await;
+    let env = Env::loopback();
+    let stdout = python::run(&python, "titan.py", Some(mode), &env, &[titan.url("")]).await;
+    println!("{stdout}");
+    assert!(stdout.contains("python titan_upload"), "{stdout}");
+    let lines: Vec<String> = titan.requests().into_iter().map(|r| r.line).collect();
+    assert_eq!(
+        lines,
+        vec![format!(
+            "{};size=23;mime=text/gemini;token=tok3n",
+            titan.url("/approved.gmi")
+        )],
+        "only the approved upload was sent"
+    );
+    assert_eq!(titan.requests()[0].data, b"# Hello\nfrom the agent\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_titan_upload_needs_consent_legacy() {
+    run_titan("legacy").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_titan_upload_needs_consent_auto() {
+    run_titan("auto").await;
+}
