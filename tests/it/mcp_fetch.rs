@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const TOOLS: [&str; 13] = [
+/// Every tool the server publishes, sorted (the HTTP transport's tests compare with it too).
+pub(crate) const TOOLS: [&str; 13] = [
     "feed_fetch",
     "fetch_url",
     "gemini_batch_fetch",

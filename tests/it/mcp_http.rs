@@ -497,6 +497,7 @@ async fn python_sdk_over_streamable_http() {
         srv.url(),
         srv.token.clone(),
         gem.url("").trim_end_matches('/').to_string(),
+        super::mcp_fetch::TOOLS.join(","),
     ];
     let stdout = python::run(&py, "http_transport.py", None, &env, &extra).await;
     println!("{stdout}");
@@ -561,7 +562,9 @@ fn inspector_cli_over_streamable_http() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     println!("inspector --cli tools/list over HTTP: {names:?}");
-    assert_eq!(names.len(), 11, "{names:?}");
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, super::mcp_fetch::TOOLS, "the stdio server's tools");
     let out = run("prompts/list", Some(auth));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -286,7 +286,7 @@ actions! {
     Subscribe, "subscribe", Global, ["S"], "follow the page's feed (again: unfollow; on about:feeds the selected one)";
     Feeds, "feeds", Global, ["F"], "feeds you follow, newest first (about:feeds)";
     RefreshFeeds, "refresh_feeds", Global, ["alt-r"], "refresh every feed now";
-    MarkAllRead, "mark_all_read", Global, ["A"], "on about:feeds: mark every entry read (of the feed shown, else all; asks first)";
+    MarkAllRead, "mark_all_read", Global, ["R"], "on about:feeds: mark every entry read (of the feed shown, else all; asks first)";
     SaveOffline, "save_offline", Global, ["o"], "save the page for offline reading (again: remove; on about:offline the selected one)";
     OfflinePages, "offline_pages", Global, ["O"], "pages saved for offline reading (about:offline)";
     OfflineCopy, "offline_copy", Global, ["C"], "read the offline copy offered when the network failed";

@@ -359,7 +359,7 @@ fn mark_all_read_on_the_feeds_page_asks_and_knows_the_feed_shown() {
         all,
         gem(all, "# Feeds\n=> gemini://a.example/1 One\n"),
     );
-    press(&mut app, &["A"]);
+    press(&mut app, &["R"]);
     assert!(app.dialog().asking(), "asks first");
     let fx = press(&mut app, &["y"]);
     assert!(
@@ -373,7 +373,7 @@ fn mark_all_read_on_the_feeds_page_asks_and_knows_the_feed_shown() {
         &one,
         gem(&one, "# Feeds: Log\n=> gemini://a.example/1 One\n"),
     );
-    press(&mut app, &["A"]);
+    press(&mut app, &["R"]);
     let fx = press(&mut app, &["y"]);
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Feeds(FeedOp::MarkAllRead { feed: Some(f) }) if f == "gemini://a.example/log/")),
@@ -381,7 +381,7 @@ fn mark_all_read_on_the_feeds_page_asks_and_knows_the_feed_shown() {
     );
     // Anywhere else it says where it works and does nothing.
     open(&mut app, CAP, gem(CAP, "# Page\n"));
-    assert!(press(&mut app, &["A"]).is_empty());
+    assert!(press(&mut app, &["R"]).is_empty());
     assert!(!app.dialog().asking());
     assert!(
         app.status().text.contains("feeds page"),
