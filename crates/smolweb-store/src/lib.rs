@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod activity;
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
@@ -22,7 +23,9 @@ pub(crate) mod list_file;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
+pub mod shared;
 pub mod subscriptions;
+pub mod suggestions;
 pub mod tofu;
 
 use std::path::PathBuf;
@@ -86,4 +89,12 @@ pub mod files {
     pub const HISTORY: &str = "history.toml";
     /// Followed feeds and their read state ([`crate::subscriptions::Subscriptions`]).
     pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
+    /// What agents did, one JSON object per line ([`crate::activity::Activity`]).
+    pub const ACTIVITY: &str = "agent_activity.jsonl";
+    /// Pages agents suggested ([`crate::suggestions::Suggestions`]).
+    pub const SUGGESTIONS: &str = "suggestions.toml";
+    /// Running browsers ([`crate::suggestions::Browsers`]).
+    pub const BROWSERS: &str = "browsers.toml";
+    /// Pages the person shared with agents ([`crate::shared::SharedPages`]).
+    pub const SHARED: &str = "shared_pages.toml";
 }
