@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod agents;
 mod feeds;
 mod get;
 mod manage;
@@ -70,6 +71,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// What agents did in smolweb (`agents log`), for a terminal beside them.
+    #[command(subcommand)]
+    Agents(agents::AgentsCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -199,6 +203,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             feeds::run(&client, cmd)
+        }
+        Some(Command::Agents(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            agents::run(&client, cmd)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.

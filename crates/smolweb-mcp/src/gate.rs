@@ -17,6 +17,7 @@ use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
 use smolweb_client::{Approved, Client};
+use smolweb_store::activity::ConsentStep;
 use smolweb_store::approvals::{Approval, Request};
 
 /// A finished result or a question for a 2026-07-28 client.
@@ -31,6 +32,8 @@ pub(crate) struct ConsentCtx<'a> {
     pub(crate) sealer: &'a Sealer,
     pub ctx: &'a RequestContext<RoleServer>,
     pub retry: &'a Retry,
+    /// The session's activity log (each consent step is recorded).
+    pub(crate) log: &'a super::agents::SessionLog,
 }
 
 /// A gated change with its parameters checked.
@@ -74,6 +77,17 @@ impl ConsentCtx<'_> {
     }
 
     async fn consent(&self, request: Request, call_digest: &str, question: String) -> Consent {
+        let tool = if request.is_identity() {
+            "gemini_client_cert_update"
+        } else {
+            "gemini_trust_update"
+        };
+        let what = request.describe();
+        let step = |s: ConsentStep| self.log.consent(tool, s, &what);
+        // A 2026-07-28 retry carries the answer: the question was asked (and logged) before.
+        if self.retry.state.is_none() {
+            step(ConsentStep::Asked);
+        }
         let answer = ask::<Confirm>(
             self.ctx,
             self.retry,
@@ -89,6 +103,12 @@ impl ConsentCtx<'_> {
                 .approvals()
                 .add(request, &self.client_name(), client.now())
         };
+        match &answer {
+            Ask::Answer(Confirm { approve: true }) => step(ConsentStep::Approved),
+            Ask::Answer(Confirm { approve: false }) | Ask::Declined => step(ConsentStep::Denied),
+            Ask::TimedOut => step(ConsentStep::TimedOut),
+            Ask::Unsupported | Ask::NeedInput(_) | Ask::Invalid(_) => {}
+        }
         match answer {
             Ask::Answer(Confirm { approve: true }) => {
                 match add().and_then(|queued| client.approve(&queued.id)) {
@@ -96,8 +116,11 @@ impl ConsentCtx<'_> {
                     Err(e) => Consent::Failed(store_err(&e)),
                 }
             }
-            Ask::Unsupported => match add() {
-                Ok(queued) => Consent::Pending(queued),
+            Ask::Unsupported | Ask::TimedOut => match add() {
+                Ok(queued) => {
+                    step(ConsentStep::Queued);
+                    Consent::Pending(queued)
+                }
                 Err(e) => Consent::Failed(store_err(&e)),
             },
             Ask::NeedInput(r) => Consent::NeedInput(r),

@@ -10,10 +10,13 @@
 //! messages) and feeds rmcp; `call` is what every `tools/call` passes through (`args` checks
 //! its arguments against the tool's schema, answered per protocol generation; a cancelled call
 //! is dropped).
+//! `agents` is the side-by-side part: the session's activity log, `show_to_user`, and the
+//! pages the person shared (tools and resources).
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
 #![warn(missing_docs)]
 
+pub(crate) mod agents;
 mod args;
 mod ask;
 mod call;
