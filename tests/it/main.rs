@@ -14,6 +14,7 @@ mod cli_feeds;
 mod cli_get;
 mod cli_secrets;
 mod layers;
+mod mcp_agents;
 mod mcp_batch;
 mod mcp_bench;
 mod mcp_cancel;

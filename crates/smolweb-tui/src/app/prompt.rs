@@ -60,6 +60,13 @@ pub enum Purpose {
         /// Its current name.
         title: String,
     },
+    /// The note of a page shared with agents.
+    ShareNote {
+        /// The page shared.
+        url: String,
+        /// Its title, when it has one.
+        title: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +101,9 @@ impl Prompt {
             }
             Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
             Purpose::BookmarkName { .. } => "Bookmark name: ".into(),
+            Purpose::ShareNote { url, .. } => {
+                format!("Share {url} with agents; note (optional, Enter shares): ")
+            }
         }
     }
     /// Is the text masked (status 11)?
@@ -306,6 +316,11 @@ impl PromptBar {
                 }
                 ctx.prompt(Purpose::IdentityDays { scope, name, then });
                 Vec::new()
+            }
+            Purpose::ShareNote { url, title } => {
+                let note = Some(text.trim().to_string()).filter(|n| !n.is_empty());
+                ctx.info(format!("sharing {url} with agents…"));
+                vec![Effect::Store(StoreOp::Share { url, title, note })]
             }
             Purpose::BookmarkName { url, .. } => {
                 let title = text.trim().to_string();

@@ -1,0 +1,155 @@
+//! Side by side: two real `smolweb --mcp` processes (driven by the official Python SDK) and
+//! the browser's side on one data directory. Activity from two concurrent sessions shows in
+//! `smolweb agents log` (and `--session`) and on `about:agents`; `show_to_user` sees the
+//! browser's heartbeat and queues a suggestion the browser lists; a page shared through the
+//! store API (as the browser's share key does) reaches the SDK as `list_changed` and reads
+//! back; and no query, input answer or status-11 answer ever reaches the activity file.
+
+use crate::mcp_harness;
+use smolweb_testkit as support;
+
+use mcp_harness::{Env, python};
+use smolweb_store::activity::{Activity, Limits, sessions};
+use smolweb_store::shared::SharedPages;
+use smolweb_store::suggestions::{Browsers, Suggestions};
+use std::time::Duration;
+use support::gemini::{self, Reply, Routes};
+
+fn routes() -> Routes {
+    Routes::new()
+        .route("/", Reply::gemtext("# Python\n\nThe intro.\n=> /ask Ask\n"))
+        .handler(|req| match (req.path.as_str(), &req.query) {
+            ("/ask", None) => Reply::status(10, "Say something"),
+            ("/ask", Some(_)) => Reply::gemtext("# Thanks\n"),
+            ("/secret", None) => Reply::status(11, "Password"),
+            ("/secret", Some(_)) => Reply::gemtext("# Open\n"),
+            ("/", Some(_)) => Reply::gemtext("# Python\n"),
+            _ => Reply::status(51, "not found"),
+        })
+}
+
+fn now() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_sessions_a_suggestion_and_a_shared_page_side_by_side() {
+    let Some(python) = python::interpreter("mcp_agents") else {
+        return;
+    };
+    let gem = gemini::Server::start(routes()).await;
+    let env = Env::loopback();
+    let data = env.data_dir();
+    let base = gem.url("").trim_end_matches('/').to_string();
+    let ready = env.dir.path().join("ready");
+
+    // The browser's side: its heartbeat while it runs, and its share once the SDK listens.
+    let browser = {
+        let (data, ready, page) = (data.clone(), ready.clone(), format!("{base}/"));
+        tokio::spawn(async move {
+            let browsers = Browsers::new(data.join("browsers.toml"));
+            let shared = SharedPages::new(data.join("shared_pages.toml"));
+            let mut shared_once = false;
+            loop {
+                browsers.heartbeat(4242, now()).unwrap();
+                if !shared_once && ready.exists() {
+                    shared
+                        .add(&page, Some("Python"), Some("Summarise this for me"), now())
+                        .unwrap();
+                    shared_once = true;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+    };
+    let extra = [base.clone(), ready.display().to_string()];
+    let stdout = python::run(&python, "agents.py", Some("legacy"), &env, &extra).await;
+    browser.abort();
+    println!("{stdout}");
+
+    // Nothing secret reached the activity file.
+    let file = std::fs::read_to_string(data.join("agent_activity.jsonl")).unwrap();
+    for secret in [
+        "secret-query",
+        "hunter2",
+        "open sesame",
+        "open%20sesame",
+        "q=x",
+    ] {
+        assert!(
+            !file.contains(secret),
+            "{secret} in the activity log:\n{file}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(data.join("agent_activity.jsonl")).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+
+    // The CLI, for a second terminal.
+    let (ok, log) = env.run(&["agents", "log"]);
+    assert!(ok, "{log}");
+    println!("smolweb agents log:\n{log}");
+    for want in [
+        "session started by agent-a 0.9",
+        "session started by agent-b 0.9",
+        "session started by agent-c 1.0",
+        "gemini_fetch gemini://127.0.0.1",
+        "show_to_user",
+        "→ error BLOCKED",
+        "session ended",
+    ] {
+        assert!(log.contains(want), "{want} missing:\n{log}");
+    }
+    let line = log
+        .lines()
+        .find(|l| l.contains("session started by agent-a"))
+        .unwrap();
+    let id = &line[line.find('[').unwrap() + 1..line.find(']').unwrap()];
+    let (ok, only) = env.run(&["agents", "log", "--session", id]);
+    assert!(ok);
+    assert_eq!(only.lines().count(), 5, "start, three calls, end:\n{only}");
+    assert!(
+        only.lines().all(|l| l.contains(&format!("[{id}]"))),
+        "{only}"
+    );
+
+    // The browser's about:agents, from the same files.
+    let activity = Activity::new(data.join("agent_activity.jsonl"), Limits::default());
+    let read = activity.read().unwrap();
+    assert_eq!(read.skipped, 0);
+    let all = sessions(&read.entries);
+    assert_eq!(all.len(), 3, "{all:?}");
+    let suggestions = Suggestions::new(data.join("suggestions.toml"))
+        .pending()
+        .unwrap();
+    assert_eq!(suggestions.len(), 1);
+    assert_eq!(suggestions[0].client, "agent-c");
+    assert_eq!(
+        suggestions[0].note.as_deref(),
+        Some("Please read the intro")
+    );
+    let shared = SharedPages::new(data.join("shared_pages.toml"))
+        .list()
+        .unwrap();
+    let page = smolweb_tui::app::pages::agents_page(&all, &suggestions, &shared, now());
+    println!("about:agents:\n{page}");
+    for want in [
+        "agent-a 0.9",
+        "agent-b 0.9",
+        "agent-c 1.0",
+        "Please read the intro",
+        "Summarise this for me",
+    ] {
+        assert!(
+            page.contains(want),
+            "{want} missing on about:agents:\n{page}"
+        );
+    }
+    assert!(
+        page.contains(&format!("=> {base}/ ")),
+        "the URLs are links:\n{page}"
+    );
+}
