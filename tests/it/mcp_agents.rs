@@ -153,3 +153,66 @@ async fn two_sessions_a_suggestion_and_a_shared_page_side_by_side() {
         "the URLs are links:\n{page}"
     );
 }
+
+/// The switches and the bounds, through rmcp's client: `show_to_user` per-session rate limit,
+/// `browser_running: false` without a heartbeat (on both protocol generations), and with
+/// `activity_log = false` and `show_to_user = false` no file and no tool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn show_to_user_is_rate_limited_and_the_switches_turn_things_off() {
+    use mcp_harness::{Elicit, Gen, TestClient, call, connect, error_code, sc};
+    let gem = gemini::Server::start(routes()).await;
+    for generation in [Gen::Initialize, Gen::Discover] {
+        let env = Env::new(&format!(
+            "{}[agents]\nshow_to_user_per_minute = 1\n",
+            mcp_harness::LOOPBACK_CONFIG
+        ));
+        let s = connect(&env, generation, TestClient::new(Elicit::Off)).await;
+        let r = call(&s, "show_to_user", serde_json::json!({"url": gem.url("/")})).await;
+        let v = sc(&r);
+        assert_eq!(v["kind"], "suggestion_queued", "{v}");
+        assert_eq!(v["browser_running"], false, "no heartbeat: {v}");
+        let r = call(
+            &s,
+            "show_to_user",
+            serde_json::json!({"url": gem.url("/ask")}),
+        )
+        .await;
+        assert_eq!(error_code(&r), "SLOW_DOWN");
+        let r = call(
+            &s,
+            "show_to_user",
+            serde_json::json!({"url": "about:agents"}),
+        )
+        .await;
+        assert_eq!(error_code(&r), "INVALID_REQUEST");
+        s.cancel().await.unwrap();
+        let pending = Suggestions::new(env.data_dir().join("suggestions.toml"))
+            .pending()
+            .unwrap();
+        assert_eq!(pending.len(), 1);
+        let file = std::fs::read_to_string(env.data_dir().join("agent_activity.jsonl")).unwrap();
+        assert!(file.contains("SLOW_DOWN"), "{file}");
+    }
+
+    let env = Env::new(&format!(
+        "{}[agents]\nactivity_log = false\nshow_to_user = false\n",
+        mcp_harness::LOOPBACK_CONFIG
+    ));
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let names: Vec<String> = s
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(!names.contains(&"show_to_user".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"shared_pages_list".to_string()),
+        "{names:?}"
+    );
+    let r = call(&s, "gemini_fetch", serde_json::json!({"url": gem.url("/")})).await;
+    assert_eq!(sc(&r)["kind"], "gemtext");
+    s.cancel().await.unwrap();
+    assert!(!env.data_dir().join("agent_activity.jsonl").exists());
+}

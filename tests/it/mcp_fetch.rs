@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 13] = [
     "feed_fetch",
     "fetch_url",
     "gemini_batch_fetch",
@@ -23,6 +23,8 @@ const TOOLS: [&str; 11] = [
     "gemini_trust_update",
     "gopher_batch_fetch",
     "gopher_fetch",
+    "shared_pages_list",
+    "show_to_user",
     "subscriptions_list",
 ];
 

@@ -284,10 +284,9 @@ pub fn agents_page(
             format!("last seen {}", readable_time(s.last))
         };
         let _ = writeln!(g, "### {} · {state} · session {}", line(&s.label()), s.id);
-        let started = s.started.map_or_else(
-            || "before the log's oldest entry".into(),
-            readable_time,
-        );
+        let started = s
+            .started
+            .map_or_else(|| "before the log's oldest entry".into(), readable_time);
         let _ = writeln!(
             g,
             "started {started} · {} calls and consent steps",
