@@ -31,6 +31,7 @@ mod mcp_schema;
 mod mcp_text_and_links;
 mod real_servers;
 mod tui_tmux;
+mod tui_tmux_agents;
 mod tui_tmux_driver;
 mod tui_tmux_feeds;
 mod web_get;
