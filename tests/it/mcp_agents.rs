@@ -216,3 +216,59 @@ async fn show_to_user_is_rate_limited_and_the_switches_turn_things_off() {
     s.cancel().await.unwrap();
     assert!(!env.data_dir().join("agent_activity.jsonl").exists());
 }
+
+/// Consent steps reach the log: asked and approved for an identity the person accepts by
+/// elicitation, asked and denied when they decline, only queued when the client cannot ask.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_consent_step_is_in_the_activity_log() {
+    use mcp_harness::{Elicit, Gen, TestClient, call, connect};
+    use smolweb_store::activity::{ConsentStep, Event};
+    let gem = gemini::Server::start(routes()).await;
+    let env = Env::loopback();
+    let club = gem.url("/club");
+    let create = serde_json::json!({"action": "create", "url": club});
+    for elicit in [
+        Elicit::Accept(serde_json::json!({"approve": true})),
+        Elicit::Decline,
+        Elicit::Off,
+    ] {
+        let s = connect(&env, Gen::Initialize, TestClient::new(elicit)).await;
+        call(&s, "gemini_client_cert_update", create.clone()).await;
+        if let Some(fp) =
+            smolweb_store::identity::Identities::new(env.data_dir().join("identities"))
+                .scan()
+                .unwrap()
+                .identities
+                .first()
+                .map(|i| i.fingerprint.clone())
+        {
+            // Remove it again (asked and approved), so the next round asks to create anew.
+            let remove = serde_json::json!({"action": "remove", "url": club, "fingerprint": fp});
+            call(&s, "gemini_client_cert_update", remove).await;
+        }
+        s.cancel().await.unwrap();
+    }
+    let log = Activity::new(
+        env.data_dir().join("agent_activity.jsonl"),
+        Limits::default(),
+    );
+    let steps: Vec<ConsentStep> = log
+        .read()
+        .unwrap()
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Consent { step, what, .. } => {
+                assert!(what.contains("client identity"), "{what}");
+                Some(*step)
+            }
+            _ => None,
+        })
+        .collect();
+    use ConsentStep::*;
+    assert_eq!(
+        steps,
+        [Asked, Approved, Asked, Approved, Asked, Denied, Queued],
+        "create+remove approved, create declined, create queued"
+    );
+}

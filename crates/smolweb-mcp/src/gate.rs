@@ -84,10 +84,6 @@ impl ConsentCtx<'_> {
         };
         let what = request.describe();
         let step = |s: ConsentStep| self.log.consent(tool, s, &what);
-        // A 2026-07-28 retry carries the answer: the question was asked (and logged) before.
-        if self.retry.state.is_none() {
-            step(ConsentStep::Asked);
-        }
         let answer = ask::<Confirm>(
             self.ctx,
             self.retry,
@@ -103,6 +99,16 @@ impl ConsentCtx<'_> {
                 .approvals()
                 .add(request, &self.client_name(), client.now())
         };
+        // Asked: the question reached the person (a 2026-07-28 retry carries the answer to a
+        // question logged on its first round; a client that cannot ask asked nothing).
+        let asked_now = match &answer {
+            Ask::NeedInput(_) => true,
+            Ask::Answer(_) | Ask::Declined | Ask::TimedOut => self.retry.state.is_none(),
+            Ask::Unsupported | Ask::Invalid(_) => false,
+        };
+        if asked_now {
+            step(ConsentStep::Asked);
+        }
         match &answer {
             Ask::Answer(Confirm { approve: true }) => step(ConsentStep::Approved),
             Ask::Answer(Confirm { approve: false }) | Ask::Declined => step(ConsentStep::Denied),
