@@ -266,12 +266,17 @@ pub struct Log {
     pub skipped: usize,
 }
 
-/// Where a reader following the log got to.
+/// Where a reader following the log got to: the file (its inode, and its first bytes, since
+/// a compaction's new file may get an inode number freed by an earlier one) and the offset.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
     ino: u64,
+    head: Vec<u8>,
     offset: u64,
 }
+
+/// How many leading bytes identify a version of the file (the first entry's timestamp).
+const HEAD: usize = 64;
 
 /// What an appender knows of the file's tail.
 #[derive(Debug, Default)]
@@ -287,6 +292,8 @@ pub struct Activity {
     path: PathBuf,
     limits: Limits,
     tail: Mutex<Option<Tail>>,
+    /// What [`Activity::snapshot`] read so far, and where it got to.
+    seen: Mutex<(Cursor, std::sync::Arc<Vec<Entry>>)>,
 }
 
 #[cfg(unix)]
@@ -329,6 +336,7 @@ impl Activity {
             path,
             limits,
             tail: Mutex::new(None),
+            seen: Mutex::new((Cursor::default(), std::sync::Arc::new(Vec::new()))),
         }
     }
 
@@ -476,7 +484,11 @@ impl Activity {
         let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
         let ino = ino_of(&meta);
         let had = *cursor != Cursor::default();
-        let reset = cursor.ino != ino || meta.len() < cursor.offset;
+        let mut head = vec![0u8; HEAD.min(usize::try_from(meta.len()).unwrap_or(HEAD))];
+        file.read_exact(&mut head)
+            .map_err(|e| io_err(&self.path, e))?;
+        let same_head = head.starts_with(&cursor.head) || cursor.head.starts_with(&head);
+        let reset = cursor.ino != ino || meta.len() < cursor.offset || !same_head;
         let from = if reset { 0 } else { cursor.offset };
         file.seek(SeekFrom::Start(from))
             .map_err(|e| io_err(&self.path, e))?;
@@ -488,9 +500,28 @@ impl Activity {
         parse_lines(&bytes[..whole], &mut log);
         *cursor = Cursor {
             ino,
+            head,
             offset: from + whole as u64,
         };
         Ok((log, reset && had))
+    }
+
+    /// Every entry, oldest first, read incrementally: only what was appended since the last
+    /// call is parsed (everything again after a compaction), so a reader that looks often
+    /// (the browser) pays for each line once. Lines that do not parse are skipped.
+    pub fn snapshot(&self) -> Result<std::sync::Arc<Vec<Entry>>, StoreError> {
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        let (cursor, entries) = &mut *seen;
+        let had = *cursor != Cursor::default();
+        let before = cursor.clone();
+        let (log, reset) = self.read_since(cursor)?;
+        let restarted = !had || reset || cursor.ino != before.ino;
+        if restarted {
+            *entries = std::sync::Arc::new(log.entries);
+        } else if !log.entries.is_empty() {
+            std::sync::Arc::make_mut(entries).extend(log.entries);
+        }
+        Ok(std::sync::Arc::clone(entries))
     }
 
     /// A cheap signature of the file (inode, length, modification time) to notice changes.

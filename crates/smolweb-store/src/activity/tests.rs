@@ -261,3 +261,31 @@ fn a_link_in_place_of_the_log_is_refused() {
         assert_eq!(std::fs::read(&target).unwrap(), b"");
     }
 }
+
+#[test]
+fn a_snapshot_parses_each_line_once_and_follows_compaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_in(
+        &dir,
+        Limits {
+            max_entries: 10,
+            max_bytes: 1 << 20,
+        },
+    );
+    assert!(log.snapshot().unwrap().is_empty());
+    for i in 0..4 {
+        log.append(&call("s", i, "gemini://h/")).unwrap();
+    }
+    // Another process's appends are seen too.
+    let other = log_in(&dir, Limits::default());
+    other.append(&call("t", 4, "gemini://h/")).unwrap();
+    let snap = log.snapshot().unwrap();
+    assert_eq!(snap.len(), 5);
+    assert_eq!(*snap, log.read().unwrap().entries);
+    for i in 5..30 {
+        log.append(&call("s", i, "gemini://h/")).unwrap();
+    }
+    let snap = log.snapshot().unwrap();
+    assert_eq!(*snap, log.read().unwrap().entries, "compacted: read again");
+    assert_eq!(snap.last().unwrap().at, at(29));
+}

@@ -326,8 +326,8 @@ impl StoreWorker {
         let c = &self.client;
         let stamp = c.activity().stamp();
         if stamp != self.agents.stamp {
-            if let Ok(log) = c.activity().read() {
-                self.agents.sessions = smolweb_store::activity::sessions(&log.entries);
+            if let Ok(entries) = c.activity().snapshot() {
+                self.agents.sessions = smolweb_store::activity::sessions(&entries);
             }
             self.agents.stamp = stamp;
             self.agents.generation += 1;
@@ -532,8 +532,9 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 
 /// about:agents from the activity log, the suggestions and the shared pages.
 fn agents_page(client: &Client) -> Result<String, smolweb_store::StoreError> {
-    let log = client.activity().read()?;
-    let sessions = smolweb_store::activity::sessions(&log.entries);
+    // Incremental: the store thread's poll has parsed the log already; only new lines are read.
+    let entries = client.activity().snapshot()?;
+    let sessions = smolweb_store::activity::sessions(&entries);
     let suggestions = client.suggestions().pending()?;
     let shared = client.shared().list()?;
     Ok(pages::agents_page(
