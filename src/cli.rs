@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod agents;
 mod bookmarks;
 mod config;
 mod feeds;
@@ -105,6 +106,9 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// What agents did in smolweb (`agents log`), for a terminal beside them.
+    #[command(subcommand)]
+    Agents(agents::AgentsCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -260,6 +264,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Some(Command::Config(cmd)) => config::run(&args, cmd),
         Some(Command::Completions { shell }) => release::completions(*shell),
         Some(Command::Man { dir }) => release::man(dir.as_deref()),
+        Some(Command::Agents(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            agents::run(&client, cmd)
+        }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.
             if args.log_file.is_some() {

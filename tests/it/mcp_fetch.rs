@@ -13,7 +13,7 @@ use support::gemini::{self, Reply, Routes};
 use support::gopher;
 
 /// Every tool the server publishes, sorted (the HTTP transport's tests compare with it too).
-pub(crate) const TOOLS: [&str; 13] = [
+pub(crate) const TOOLS: [&str; 15] = [
     "feed_fetch",
     "fetch_url",
     "gemini_batch_fetch",
@@ -24,6 +24,8 @@ pub(crate) const TOOLS: [&str; 13] = [
     "gemini_trust_update",
     "gopher_batch_fetch",
     "gopher_fetch",
+    "shared_pages_list",
+    "show_to_user",
     "smallnet_fetch",
     "subscriptions_list",
     "titan_upload",

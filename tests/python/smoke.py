@@ -35,7 +35,7 @@ async def main():
     async with Client(params, mode=mode, elicitation_callback=approve) as client:
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
-        check(len(names) == 13, f"thirteen tools (eight + fetch_url + two feed tools + smallnet_fetch + titan_upload), got {names}")
+        check(len(names) == 15, f"fifteen tools (eight + fetch_url + two feed tools + smallnet_fetch + titan_upload + show_to_user + shared_pages_list), got {names}")
         for t in tools.tools:
             if t.name == "fetch_url":
                 continue  # no `kind` (safe-fetch-mcp-server's shape); see tests/python/web.py

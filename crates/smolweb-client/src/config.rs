@@ -62,6 +62,8 @@ pub struct Config {
     pub offline: Offline,
     /// `[web]`.
     pub web: Web,
+    /// `[agents]`.
+    pub agents: Agents,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -304,6 +306,44 @@ impl Default for Offline {
         Offline {
             max_bytes: 200 * 1024 * 1024,
             keep_identity_pages: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+/// `[agents]`: what the person sees of agents, and what agents may show the person.
+pub struct Agents {
+    /// Record each MCP session's calls in the activity log.
+    pub activity_log: bool,
+    /// Most entries the activity log keeps.
+    pub activity_max_entries: usize,
+    /// Most bytes the activity log keeps.
+    pub activity_max_bytes: u64,
+    /// Offer the `show_to_user` tool.
+    pub show_to_user: bool,
+    /// Most `show_to_user` calls per session and minute.
+    pub show_to_user_per_minute: u32,
+}
+
+impl Default for Agents {
+    fn default() -> Self {
+        Agents {
+            activity_log: true,
+            activity_max_entries: 10_000,
+            activity_max_bytes: 4 * 1024 * 1024,
+            show_to_user: true,
+            show_to_user_per_minute: 6,
+        }
+    }
+}
+
+impl Agents {
+    /// The activity log's bounds.
+    pub fn limits(&self) -> smolweb_store::activity::Limits {
+        smolweb_store::activity::Limits {
+            max_entries: self.activity_max_entries.max(2),
+            max_bytes: self.activity_max_bytes.max(4096),
         }
     }
 }

@@ -249,6 +249,10 @@ pub struct Client {
     approvals: Approvals,
     bookmarks: Bookmarks,
     history: History,
+    activity: smolweb_store::activity::Activity,
+    suggestions: smolweb_store::suggestions::Suggestions,
+    browsers: smolweb_store::suggestions::Browsers,
+    shared: smolweb_store::shared::SharedPages,
     transport: Arc<dyn Transport>,
     cache: Cache,
     robots: RobotsCache,
@@ -302,6 +306,13 @@ impl Client {
             approvals: Approvals::new(paths.approvals()),
             bookmarks: Bookmarks::new(paths.bookmarks()),
             history: History::new(paths.history()),
+            activity: smolweb_store::activity::Activity::new(
+                paths.activity(),
+                config.agents.limits(),
+            ),
+            suggestions: smolweb_store::suggestions::Suggestions::new(paths.suggestions()),
+            browsers: smolweb_store::suggestions::Browsers::new(paths.browsers()),
+            shared: smolweb_store::shared::SharedPages::new(paths.shared()),
             cache: Cache::new(
                 ttl,
                 config.cache.max_entries,
@@ -350,7 +361,42 @@ impl Client {
     pub fn history(&self) -> &History {
         &self.history
     }
-    /// Wall clock used for timestamps and expiry.
+    /// What agents did (the activity log, bounded per `[agents]`).
+    pub fn activity(&self) -> &smolweb_store::activity::Activity {
+        &self.activity
+    }
+    /// Pages agents suggested to the person.
+    pub fn suggestions(&self) -> &smolweb_store::suggestions::Suggestions {
+        &self.suggestions
+    }
+    /// The running browsers' presence file.
+    pub fn browsers(&self) -> &smolweb_store::suggestions::Browsers {
+        &self.browsers
+    }
+    /// Pages the person shared with agents.
+    pub fn shared(&self) -> &smolweb_store::shared::SharedPages {
+        &self.shared
+    }
+
+    /// Would this face's fetch of `url` pass the address guard (one lookup, bounded by the
+    /// network timeout)? An `about:` URL always does.
+    pub async fn check_destination(&self, url: &Url) -> Result<(), FetchError> {
+        if url.host().is_empty() {
+            return Ok(());
+        }
+        let opts = self.net_options(&OpenOptions::default());
+        let timeout = opts.timeout;
+        match tokio::time::timeout(
+            timeout,
+            smolweb_net::check_destination(url.host(), url.port(), &opts),
+        )
+        .await
+        {
+            Ok(r) => r,
+            Err(_) => Err(FetchError::Timeout(timeout)),
+        }
+    }
+    /// The current time (the injected clock's wall time).
     pub fn now(&self) -> OffsetDateTime {
         OffsetDateTime::now_utc()
     }

@@ -24,6 +24,8 @@ pub(crate) enum Ask<T> {
     Declined,
     /// The client cannot ask its user.
     Unsupported,
+    /// The question went unanswered within rmcp's request timeout.
+    TimedOut,
     /// 2026-07-28: return this to the client; the answer comes with its retry.
     NeedInput(InputRequiredResult),
     /// The retry's state or answer is not acceptable (message for INVALID_REQUEST).
@@ -128,6 +130,7 @@ where
         Err(ElicitationError::ParseError { .. }) => {
             Ask::Invalid("the answer does not match the question's form".into())
         }
+        Err(ElicitationError::Service(rmcp::ServiceError::Timeout { .. })) => Ask::TimedOut,
         Err(e) => {
             tracing::warn!("elicitation failed: {e}");
             Ask::Unsupported

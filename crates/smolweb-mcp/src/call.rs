@@ -40,10 +40,19 @@ pub(super) async fn call_tool(
     request: CallToolRequestParams,
     ctx: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
-    if let Some(tool) = router.get(&request.name)
-        && let Err(m) = check(tool, request.arguments.as_ref())
+    let log = std::sync::Arc::clone(server.session_log());
+    log.start(ctx.client_info());
+    let started = std::time::Instant::now();
+    let (tool, arguments) = (request.name.to_string(), request.arguments.clone());
+    let record = |r: &Result<CallToolResponse, ErrorData>| {
+        log.call(&tool, arguments.as_ref(), r, started.elapsed());
+    };
+    if let Some(t) = router.get(&request.name)
+        && let Err(m) = check(t, request.arguments.as_ref())
     {
-        return refuse(&request.name, m, ctx.protocol_version().as_ref());
+        let r = refuse(&request.name, m, ctx.protocol_version().as_ref());
+        record(&r);
+        return r;
     }
     let cancelled = ctx.ct.clone();
     let id = ctx.id.clone();
@@ -52,11 +61,21 @@ pub(super) async fn call_tool(
         biased;
         () = cancelled.cancelled() => {
             tracing::debug!(%id, "the client cancelled a tool call; its work is dropped");
+            log.call(&tool, arguments.as_ref(), &Ok(cancelled_result()), started.elapsed());
             // rmcp sends nothing for a cancelled request; this never reaches the client.
             Err(ErrorData::internal_error("the request was cancelled", None))
         }
-        r = call => r,
+        r = call => {
+            record(&r);
+            r
+        }
     }
+}
+
+/// How a cancelled call reads in the activity log.
+fn cancelled_result() -> CallToolResponse {
+    CallToolResult::structured_error(json!({"kind": "error", "error": {"code": "CANCELLED"}}))
+        .into()
 }
 
 fn check(tool: &Tool, arguments: Option<&JsonObject>) -> Result<(), Mismatch> {

@@ -17,6 +17,7 @@ use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
 use smolweb_client::{Approved, Client};
+use smolweb_store::activity::ConsentStep;
 use smolweb_store::approvals::{Approval, Request};
 
 /// A finished result or a question for a 2026-07-28 client.
@@ -31,6 +32,8 @@ pub(crate) struct ConsentCtx<'a> {
     pub(crate) sealer: &'a Sealer,
     pub ctx: &'a RequestContext<RoleServer>,
     pub retry: &'a Retry,
+    /// The session's activity log (each consent step is recorded).
+    pub(crate) log: &'a super::agents::SessionLog,
 }
 
 /// A gated change with its parameters checked.
@@ -74,6 +77,13 @@ impl ConsentCtx<'_> {
     }
 
     async fn consent(&self, request: Request, call_digest: &str, question: String) -> Consent {
+        let tool = if request.is_identity() {
+            "gemini_client_cert_update"
+        } else {
+            "gemini_trust_update"
+        };
+        let what = request.describe();
+        let step = |s: ConsentStep| self.log.consent(tool, s, &what);
         let answer = ask::<Confirm>(
             self.ctx,
             self.retry,
@@ -89,6 +99,22 @@ impl ConsentCtx<'_> {
                 .approvals()
                 .add(request, &self.client_name(), client.now())
         };
+        // Asked: the question reached the person (a 2026-07-28 retry carries the answer to a
+        // question logged on its first round; a client that cannot ask asked nothing).
+        let asked_now = match &answer {
+            Ask::NeedInput(_) => true,
+            Ask::Answer(_) | Ask::Declined | Ask::TimedOut => self.retry.state.is_none(),
+            Ask::Unsupported | Ask::Invalid(_) => false,
+        };
+        if asked_now {
+            step(ConsentStep::Asked);
+        }
+        match &answer {
+            Ask::Answer(Confirm { approve: true }) => step(ConsentStep::Approved),
+            Ask::Answer(Confirm { approve: false }) | Ask::Declined => step(ConsentStep::Denied),
+            Ask::TimedOut => step(ConsentStep::TimedOut),
+            Ask::Unsupported | Ask::NeedInput(_) | Ask::Invalid(_) => {}
+        }
         match answer {
             Ask::Answer(Confirm { approve: true }) => {
                 match add().and_then(|queued| client.approve(&queued.id)) {
@@ -96,8 +122,11 @@ impl ConsentCtx<'_> {
                     Err(e) => Consent::Failed(store_err(&e)),
                 }
             }
-            Ask::Unsupported => match add() {
-                Ok(queued) => Consent::Pending(queued),
+            Ask::Unsupported | Ask::TimedOut => match add() {
+                Ok(queued) => {
+                    step(ConsentStep::Queued);
+                    Consent::Pending(queued)
+                }
                 Err(e) => Consent::Failed(store_err(&e)),
             },
             Ask::NeedInput(r) => Consent::NeedInput(r),
@@ -124,20 +153,50 @@ pub(crate) enum Confirmed {
 /// are not stored, so it cannot wait in the approval queue). The same question form and
 /// protocol rounds as [`run`]; a client that cannot ask its user is told so, and nothing is
 /// done.
-pub(crate) async fn confirm(c: &ConsentCtx<'_>, call_digest: &str, question: String) -> Confirmed {
+pub(crate) async fn confirm(
+    c: &ConsentCtx<'_>,
+    call_digest: &str,
+    question: String,
+    what: &str,
+) -> Confirmed {
     let answer = ask::<Confirm>(c.ctx, c.retry, c.sealer, "consent", call_digest, question).await;
+    let step = |s: ConsentStep| c.log.consent("titan_upload", s, what);
+    let asked_now = match &answer {
+        Ask::NeedInput(_) => true,
+        Ask::Answer(_) | Ask::Declined | Ask::TimedOut => c.retry.state.is_none(),
+        Ask::Unsupported | Ask::Invalid(_) => false,
+    };
+    if asked_now {
+        step(ConsentStep::Asked);
+    }
     match answer {
-        Ask::Answer(Confirm { approve: true }) => Confirmed::Yes,
+        Ask::Answer(Confirm { approve: true }) => {
+            step(ConsentStep::Approved);
+            Confirmed::Yes
+        }
         Ask::NeedInput(r) => Confirmed::NeedInput(r),
         Ask::Invalid(m) => Confirmed::No(err(ErrorCode::InvalidRequest, m)),
         Ask::Unsupported => Confirmed::No(err(
             ErrorCode::UserDeclined,
-            "this MCP client cannot ask its user (no elicitation), and an upload is only              sent after the user approves it; nothing was sent",
+            "this MCP client cannot ask its user (no elicitation), and an upload is only \
+             sent after the user approves it; nothing was sent",
         )),
-        Ask::Answer(Confirm { approve: false }) | Ask::Declined => Confirmed::No(err(
-            ErrorCode::UserDeclined,
-            "the user declined the upload; nothing was sent. Do not ask again unless they              bring it up",
-        )),
+        Ask::TimedOut => {
+            step(ConsentStep::TimedOut);
+            Confirmed::No(err(
+                ErrorCode::UserDeclined,
+                "the user did not answer in time; nothing was sent. An upload is never queued: \
+                 ask again only if the user brings it up",
+            ))
+        }
+        Ask::Answer(Confirm { approve: false }) | Ask::Declined => {
+            step(ConsentStep::Denied);
+            Confirmed::No(err(
+                ErrorCode::UserDeclined,
+                "the user declined the upload; nothing was sent. Do not ask again unless they \
+                 bring it up",
+            ))
+        }
     }
 }
 

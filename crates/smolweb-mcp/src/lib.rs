@@ -12,10 +12,13 @@
 //! is dropped).
 //! `http` is the Streamable HTTP front end (`--mcp --http`: bearer token, Host and Origin
 //! checks, body and session caps) over the same server; `prompts` are the prompt templates.
+//! `agents` is the side-by-side part: the session's activity log, `show_to_user`, and the
+//! pages the person shared (tools and resources).
 //! Under `--mcp` stdout carries JSON-RPC only; logs go to stderr (tracing).
 
 #![warn(missing_docs)]
 
+pub(crate) mod agents;
 mod args;
 mod ask;
 mod call;

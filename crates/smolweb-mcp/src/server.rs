@@ -19,7 +19,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -34,6 +34,7 @@ pub(crate) struct SmolwebServer {
     client: Arc<Client>,
     sealer: Arc<Sealer>,
     tool_router: ToolRouter<SmolwebServer>,
+    session: Arc<super::agents::SessionLog>,
 }
 
 impl SmolwebServer {
@@ -113,6 +114,7 @@ impl SmolwebServer {
             sealer: &self.sealer,
             ctx,
             retry,
+            log: &self.session,
         }
     }
 }
@@ -162,10 +164,17 @@ impl SmolwebServer {
             tool_router: Self::tool_router()
                 + Self::feed_tools(&client)
                 + Self::smallnet_tools()
-                + Self::titan_tools(),
+                + Self::titan_tools()
+                + Self::agent_tools(&client),
+            session: Arc::new(super::agents::SessionLog::new(Arc::clone(&client))),
             client,
             sealer: Arc::new(Sealer::new()),
         }
+    }
+
+    /// This session's activity log writer.
+    pub(crate) fn session_log(&self) -> &Arc<super::agents::SessionLog> {
+        &self.session
     }
 
     /// The effective settings an agent may see (no file paths).
@@ -300,7 +309,7 @@ impl SmolwebServer {
                 "the user declined to answer",
             ),
             Ask::Invalid(m) => refused(Family::Gemini, &p.url, ErrorCode::InvalidRequest, &m),
-            Ask::Unsupported => {
+            Ask::Unsupported | Ask::TimedOut => {
                 // No way to reach the user: give the agent the prompt itself.
                 fetch::gemini(&self.client, &p.url, None, (p.offset, p.refresh), None).await
             }
@@ -480,6 +489,7 @@ impl ServerHandler for SmolwebServer {
                 .enable_tools()
                 .enable_resources()
                 .enable_prompts()
+                .enable_resources_list_changed()
                 .build(),
         )
         .with_server_info(Implementation::new("smolweb", env!("CARGO_PKG_VERSION")))
@@ -502,6 +512,14 @@ impl ServerHandler for SmolwebServer {
         super::prompts::get(&request).map(Into::into)
     }
 
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let info = context.peer.peer_info().map(|p| p.client_info.clone());
+        self.session.start(info);
+        if self.session.claim_watch() {
+            super::agents::watch_shared(Arc::clone(&self.client), context.peer.clone());
+        }
+    }
+
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -511,7 +529,9 @@ impl ServerHandler for SmolwebServer {
             .with_title("smolweb policy")
             .with_description("The effective limits and settings of this smolweb server")
             .with_mime_type("application/json");
-        Ok(ListResourcesResult::with_all_items(vec![resource]))
+        let mut all = vec![resource];
+        all.extend(super::agents::shared_resources(&self.client));
+        Ok(ListResourcesResult::with_all_items(all))
     }
 
     async fn read_resource(
@@ -519,6 +539,9 @@ impl ServerHandler for SmolwebServer {
         request: ReadResourceRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(r) = super::agents::read_shared(&self.client, &request.uri).await {
+            return r.map(|c| ReadResourceResult::new(vec![c]).into());
+        }
         if request.uri != POLICY_URI {
             return Err(ErrorData::resource_not_found(
                 format!("no resource {}", request.uri),

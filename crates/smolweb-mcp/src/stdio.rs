@@ -64,6 +64,8 @@ where
 {
     let max = client.config().mcp.max_message_bytes.max(1024);
     let server = SmolwebServer::new(client);
+    // The session's end is written when the front end closes (rmcp's task is aborted then).
+    let log = std::sync::Arc::clone(server.session_log());
 
     let (ours, theirs) = tokio::io::duplex(64 * 1024);
     let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
@@ -117,6 +119,7 @@ where
     drop(to_rmcp);
     drop(out_tx);
     let _ = tokio::time::timeout(FLUSH_BOUND, writer).await;
+    log.end();
     match ended {
         Some(Ok(Err(e))) => Err(e),
         _ => read_result,

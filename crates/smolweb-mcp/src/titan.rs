@@ -186,7 +186,12 @@ impl SmolwebServer {
         let size = body.len().to_string();
         let content = p.text.as_deref().or(p.base64.as_deref()).unwrap_or("");
         let d = digest(&["titan_upload", &p.url, &size, &mime, content]);
-        match confirm(&c, &d, q).await {
+        let what = format!(
+            "upload {} bytes of {mime} to {}",
+            body.len(),
+            url.without_query()
+        );
+        match confirm(&c, &d, q, &what).await {
             Confirmed::Yes => {}
             Confirmed::NeedInput(r) => return Err(r),
             Confirmed::No(mut e) => {

@@ -47,6 +47,13 @@ pub mod fuzzing {
 }
 
 pub use smolweb_core::code::ErrorCode;
+
+/// Would a fetch of `host:port` with `opts` pass the address guard? Resolves the host once
+/// (the caller bounds the time) and judges every address, as a fetch does before it
+/// connects; nothing is connected to.
+pub async fn check_destination(host: &str, port: u16, opts: &NetOptions) -> Result<(), FetchError> {
+    guard::resolve_checked(host, port, opts).await.map(|_| ())
+}
 pub use smolweb_core::page::Ending;
 use std::time::Duration;
 

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod activity;
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
@@ -23,7 +24,9 @@ pub mod mcp_token;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
+pub mod shared;
 pub mod subscriptions;
+pub mod suggestions;
 pub mod tofu;
 
 use std::path::PathBuf;
@@ -89,4 +92,12 @@ pub mod files {
     pub const SUBSCRIPTIONS: &str = "subscriptions.toml";
     /// The bearer token of the MCP server over HTTP ([`crate::mcp_token`]).
     pub const MCP_TOKEN: &str = "mcp-token";
+    /// What agents did, one JSON object per line ([`crate::activity::Activity`]).
+    pub const ACTIVITY: &str = "agent_activity.jsonl";
+    /// Pages agents suggested ([`crate::suggestions::Suggestions`]).
+    pub const SUGGESTIONS: &str = "suggestions.toml";
+    /// Running browsers ([`crate::suggestions::Browsers`]).
+    pub const BROWSERS: &str = "browsers.toml";
+    /// Pages the person shared with agents ([`crate::shared::SharedPages`]).
+    pub const SHARED: &str = "shared_pages.toml";
 }

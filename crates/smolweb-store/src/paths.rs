@@ -99,6 +99,22 @@ impl Paths {
     pub fn mcp_token(&self) -> PathBuf {
         self.data_dir.join(files::MCP_TOKEN)
     }
+    /// `agent_activity.jsonl` in the data directory.
+    pub fn activity(&self) -> PathBuf {
+        self.data_dir.join(files::ACTIVITY)
+    }
+    /// `suggestions.toml` in the data directory.
+    pub fn suggestions(&self) -> PathBuf {
+        self.data_dir.join(files::SUGGESTIONS)
+    }
+    /// `browsers.toml` in the data directory.
+    pub fn browsers(&self) -> PathBuf {
+        self.data_dir.join(files::BROWSERS)
+    }
+    /// `shared_pages.toml` in the data directory.
+    pub fn shared(&self) -> PathBuf {
+        self.data_dir.join(files::SHARED)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")

@@ -23,6 +23,7 @@
 //! active tab's visible rows are laid out into the [`Screen`]'s frame, which the view paints
 //! as is.
 
+mod agents;
 mod ctx;
 mod dialog;
 mod download;
@@ -46,6 +47,7 @@ use crate::layout::{Kind, Pos};
 use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;
 
+pub use agents::AgentsSeen;
 pub(crate) use ctx::{Ctx, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
@@ -160,7 +162,8 @@ pub(crate) use in_room;
 
 /// Built-in pages made from the shared stores: made again (in place, keeping the reader's
 /// place) when a store changes while one is shown, and when history returns to one.
-const STORE_PAGES: [&str; 5] = [
+const STORE_PAGES: [&str; 6] = [
+    "about:agents",
     "about:feeds",
     "about:offline",
     "about:bookmarks",
@@ -363,6 +366,7 @@ impl App {
                 Vec::new()
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
+            Msg::Agents(seen) => in_room!(self, |ctx| agents::seen(seen, &mut ctx)),
         };
         self.screen.refresh(&mut self.tabs);
         fx
@@ -436,6 +440,11 @@ impl App {
     pub fn link_target(&self) -> Option<&str> {
         let dv = self.doc_view()?;
         dv.doc.link_url(dv.hover.or(dv.selected)?)
+    }
+
+    /// The agents' badge for the status line: an active session, a suggestion waiting.
+    pub fn agents_badge(&self) -> Option<String> {
+        agents::badge(&self.lists.agents, &self.keymap)
     }
 
     /// The reader's note on a web page for the status line, or the protocol and its

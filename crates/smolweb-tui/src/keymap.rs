@@ -290,6 +290,8 @@ actions! {
     SaveOffline, "save_offline", Global, ["o"], "save the page for offline reading (again: remove; on about:offline the selected one)";
     OfflinePages, "offline_pages", Global, ["O"], "pages saved for offline reading (about:offline)";
     OfflineCopy, "offline_copy", Global, ["C"], "read the offline copy offered when the network failed";
+    Agents, "agents", Global, ["A"], "what agents did, their suggestions, pages shared with them (about:agents)";
+    Share, "share", Global, ["P"], "share the page (or the selected link) with agents, with a note";
 }
 
 /// The live key bindings.

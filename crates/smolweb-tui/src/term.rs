@@ -213,5 +213,6 @@ async fn event_loop(
     };
     stop.store(true, Ordering::Relaxed);
     shell.abort_all();
+    shell.leave();
     result
 }

@@ -176,14 +176,15 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
         Line::styled("Client identities and agent requests", t.heading1),
         Line::styled(
             format!(
-                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates",
+                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates  {} what agents did (about:agents)",
                 k(Action::IdentityCreate),
                 k(Action::IdentityToggleAgent),
                 k(Action::IdentityExport),
                 k(Action::IdentityDelete),
                 k(Action::ApprovalApprove),
                 k(Action::ApprovalDeny),
-                k(Action::Trust)
+                k(Action::Trust),
+                k(Action::Agents)
             ),
             t.status,
         ),
@@ -268,6 +269,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         return;
     }
     let mut right = String::new();
+    if let Some(badge) = app.agents_badge() {
+        right.push_str(&format!(" {badge} "));
+    }
     if !app.lists().approvals.is_empty() {
         right.push_str(&format!(
             " {} agent request(s): {} ",

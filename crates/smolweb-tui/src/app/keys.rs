@@ -277,6 +277,8 @@ impl App {
             }
             Action::Feeds => return go(self, "about:feeds"),
             Action::OfflinePages => return go(self, "about:offline"),
+            Action::Agents => return go(self, "about:agents"),
+            Action::Share => return super::in_room!(self, |ctx| super::agents::share(&mut ctx)),
         }
         Vec::new()
     }

@@ -21,6 +21,8 @@ pub struct Lists {
     pub bookmarks: Vec<Bookmark>,
     pub(crate) identities: Vec<Identity>,
     pub(crate) approvals: Vec<Approval>,
+    /// Agents' sessions, suggestions and shared pages, as last seen.
+    pub agents: super::AgentsSeen,
 }
 
 impl Lists {

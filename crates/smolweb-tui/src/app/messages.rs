@@ -80,6 +80,9 @@ pub enum Msg {
     Done(Result<String, ShellError>),
     /// Feeds and offline reading: refresh progress, results, an offered offline copy.
     Feeds(super::FeedMsg),
+    /// What agents are doing, what they suggest, what is shared with them (the shell looks
+    /// every few seconds and reports changes).
+    Agents(super::AgentsSeen),
 }
 
 /// Why work the shell did for the app failed (a store change, a download, a program). The
@@ -247,6 +250,27 @@ pub enum StoreOp {
     Deny {
         /// Its id.
         id: String,
+    },
+    /// Share a page with agents.
+    Share {
+        /// The page (its query is dropped by the store).
+        url: String,
+        /// Its title.
+        title: Option<String>,
+        /// The person's note.
+        note: Option<String>,
+    },
+    /// Stop sharing a page.
+    Unshare {
+        /// Its id.
+        id: String,
+    },
+    /// Drop an agent's suggestion (opened or dismissed).
+    TakeSuggestion {
+        /// Its id.
+        id: String,
+        /// Opened (the message says so) rather than dismissed.
+        opened: bool,
     },
 }
 

@@ -67,6 +67,13 @@ pub enum Purpose {
         /// Its current folder.
         folder: String,
     },
+    /// The note of a page shared with agents.
+    ShareNote {
+        /// The page shared.
+        url: String,
+        /// Its title, when it has one.
+        title: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +109,9 @@ impl Prompt {
             Purpose::IdentityDays { .. } => "Valid for (days): ".into(),
             Purpose::BookmarkName { .. } => "Bookmark name: ".into(),
             Purpose::BookmarkFolder { .. } => "Folder (empty: top level): ".into(),
+            Purpose::ShareNote { url, .. } => {
+                format!("Share {url} with agents; note (optional, Enter shares): ")
+            }
         }
     }
     /// Is the text masked (status 11)?
@@ -326,6 +336,11 @@ impl PromptBar {
                     b.folder = folder.clone();
                 }
                 vec![Effect::Store(StoreOp::MoveBookmark { url, folder })]
+            }
+            Purpose::ShareNote { url, title } => {
+                let note = Some(text.trim().to_string()).filter(|n| !n.is_empty());
+                ctx.info(format!("sharing {url} with agents…"));
+                vec![Effect::Store(StoreOp::Share { url, title, note })]
             }
             Purpose::BookmarkName { url, .. } => {
                 let title = text.trim().to_string();

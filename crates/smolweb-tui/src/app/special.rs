@@ -119,6 +119,12 @@ pub enum PageAction {
     Subscribe(String),
     /// Show the offline copy offered on a network error page.
     OfflineCopy,
+    /// Open an agent's suggestion (about:agents).
+    SuggestionOpen(String),
+    /// Dismiss an agent's suggestion (about:agents).
+    SuggestionDismiss(String),
+    /// Stop sharing a page with agents (about:agents).
+    Unshare(String),
 }
 
 impl PageAction {
@@ -143,6 +149,12 @@ impl PageAction {
                     PageAction::UseIdentity(fp.to_string())
                 } else if let Some(feed) = other.strip_prefix("subscribe:") {
                     PageAction::Subscribe(feed.to_string())
+                } else if let Some(id) = other.strip_prefix("suggestion-open:") {
+                    PageAction::SuggestionOpen(id.to_string())
+                } else if let Some(id) = other.strip_prefix("suggestion-dismiss:") {
+                    PageAction::SuggestionDismiss(id.to_string())
+                } else if let Some(id) = other.strip_prefix("unshare:") {
+                    PageAction::Unshare(id.to_string())
                 } else {
                     let (host, port) = other.strip_prefix("forget-pin:")?.rsplit_once(':')?;
                     PageAction::ForgetPin {
@@ -182,6 +194,9 @@ impl fmt::Display for PageAction {
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
             PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
             PageAction::OfflineCopy => f.write_str("offline-copy"),
+            PageAction::SuggestionOpen(id) => write!(f, "suggestion-open:{id}"),
+            PageAction::SuggestionDismiss(id) => write!(f, "suggestion-dismiss:{id}"),
+            PageAction::Unshare(id) => write!(f, "unshare:{id}"),
         }
     }
 }
@@ -267,6 +282,12 @@ impl super::nav::Nav {
                 ctx.then(Then::ReadOfflineCopy);
                 Vec::new()
             }
+            (
+                a @ (PageAction::SuggestionOpen(_)
+                | PageAction::SuggestionDismiss(_)
+                | PageAction::Unshare(_)),
+                _,
+            ) if ctx.current_url() == Some(super::agents::PAGE) => super::agents::act(a, ctx),
             (action, _) => {
                 ctx.error(format!("nothing to do for {action} here"));
                 Vec::new()
@@ -297,6 +318,9 @@ mod tests {
             },
             PageAction::Subscribe("gemini://cap.test/atom.xml".into()),
             PageAction::OfflineCopy,
+            PageAction::SuggestionOpen("0a1b2c3d".into()),
+            PageAction::SuggestionDismiss("0a1b2c3d".into()),
+            PageAction::Unshare("0a1b2c3d".into()),
         ];
         for a in all {
             assert_eq!(PageAction::parse(&a.to_string()), Some(a.clone()), "{a}");

@@ -56,6 +56,7 @@ impl Shell {
             client: Arc::clone(&client),
             tx: tx.clone(),
             identities: None,
+            agents: AgentsCache::default(),
         };
         // The thread ends when the Shell (the only sender) is dropped.
         let started = std::thread::Builder::new()
@@ -200,6 +201,12 @@ impl Shell {
         }
     }
 
+    /// The browser is leaving: its heartbeat goes from the presence file (agents' show_to_user
+    /// then says no browser runs).
+    pub(super) fn leave(&self) {
+        let _ = self.client.browsers().leave(std::process::id());
+    }
+
     pub(super) fn abort_all(&mut self) {
         for (_, t) in self.tasks.drain() {
             t.handle.abort();
@@ -229,6 +236,24 @@ struct StoreWorker {
     tx: mpsc::UnboundedSender<Msg>,
     /// The identities last reported, to report only changes.
     identities: Option<Vec<smolweb_store::identity::Identity>>,
+    /// The activity log's sessions, read again only when the file changed.
+    agents: AgentsCache,
+}
+
+/// The sessions as last read, and the file's signature then.
+#[derive(Default)]
+struct AgentsCache {
+    stamp: Option<(u64, u64, std::time::SystemTime)>,
+    sessions: Vec<smolweb_store::activity::Session>,
+    generation: u64,
+}
+
+/// The signature as one number (it only has to change when the file does).
+fn stamp_number(stamp: Option<(u64, u64, std::time::SystemTime)>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    stamp.hash(&mut h);
+    h.finish()
 }
 
 impl StoreWorker {
@@ -243,6 +268,12 @@ impl StoreWorker {
     /// Pending approvals, and the identities when another process changed them (an approval
     /// from `smolweb identity approve` makes one).
     fn poll(&mut self) {
+        let now = self.client.now();
+        if let Err(e) = self.client.browsers().heartbeat(std::process::id(), now) {
+            tracing::debug!("cannot write the browser's heartbeat: {e}");
+        }
+        let seen = self.agents_seen();
+        self.send(Msg::Agents(seen));
         if let Ok(list) = self.client.approvals().pending(self.client.now()) {
             self.send(Msg::Approvals(list));
         }
@@ -286,6 +317,35 @@ impl StoreWorker {
             self.send(Msg::Approvals(list));
         }
         self.send(feeds::lists(&c));
+        let seen = self.agents_seen();
+        self.send(Msg::Agents(seen));
+    }
+
+    /// Sessions active now, suggestions waiting, pages shared (the log is parsed again only
+    /// when its file changed).
+    fn agents_seen(&mut self) -> crate::app::AgentsSeen {
+        let c = &self.client;
+        let stamp = c.activity().stamp();
+        if stamp != self.agents.stamp {
+            if let Ok(entries) = c.activity().snapshot() {
+                self.agents.sessions = smolweb_store::activity::sessions(&entries);
+            }
+            self.agents.stamp = stamp;
+            self.agents.generation += 1;
+        }
+        let now = c.now();
+        crate::app::AgentsSeen {
+            active: self
+                .agents
+                .sessions
+                .iter()
+                .filter(|s| s.active(now))
+                .map(|s| s.label())
+                .collect(),
+            suggestions: c.suggestions().pending().unwrap_or_default(),
+            shared: c.shared().list().map_or(0, |l| l.len()),
+            log_stamp: stamp_number(stamp),
+        }
     }
 
     fn save(&self, page: &Page, name: &str) {
@@ -429,6 +489,23 @@ impl StoreWorker {
                 }
             })),
             StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
+            StoreOp::Share { url, title, note } => done(
+                c.shared()
+                    .add(&url, title.as_deref(), note.as_deref(), now)
+                    .map(|p| format!("shared with agents as smolweb://shared/{}", p.id)),
+            ),
+            StoreOp::Unshare { id } => done(
+                c.shared()
+                    .remove(&id)
+                    .map(|p| format!("no longer shared with agents: {}", p.url)),
+            ),
+            StoreOp::TakeSuggestion { id, opened } => done(c.suggestions().take(&id).map(|s| {
+                if opened {
+                    format!("opened the page {} suggested", s.client)
+                } else {
+                    format!("dismissed the page {} suggested", s.client)
+                }
+            })),
             StoreOp::Deny { id } => done(
                 c.deny(&id)
                     .map(|a| format!("denied: {}", a.request.describe())),
@@ -452,6 +529,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
             .list()
             .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
+        "about:agents" => agents_page(client),
         _ => return None,
     };
     let info = RequestInfo {
@@ -476,6 +554,21 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
             cached_at: None,
         },
     })
+}
+
+/// about:agents from the activity log, the suggestions and the shared pages.
+fn agents_page(client: &Client) -> Result<String, smolweb_store::StoreError> {
+    // Incremental: the store thread's poll has parsed the log already; only new lines are read.
+    let entries = client.activity().snapshot()?;
+    let sessions = smolweb_store::activity::sessions(&entries);
+    let suggestions = client.suggestions().pending()?;
+    let shared = client.shared().list()?;
+    Ok(pages::agents_page(
+        &sessions,
+        &suggestions,
+        &shared,
+        client.now(),
+    ))
 }
 
 /// Write `bytes` under `dir` as `name`, not overwriting: "name", "name-1", ...
@@ -605,6 +698,7 @@ mod tests {
             client,
             tx,
             identities: None,
+            agents: AgentsCache::default(),
         };
         (w, rx, dir)
     }

@@ -7,6 +7,7 @@
 // Tests say SKIP or show figures on the terminal they run in.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod tui_agents;
 mod tui_app;
 mod tui_feeds;
 mod tui_helpers;

@@ -232,3 +232,141 @@ pub fn pins_page(pins: &[Pin]) -> String {
     }
     g
 }
+
+/// Most sessions `about:agents` lists (the most recently active).
+pub const AGENT_SESSIONS_SHOWN: usize = 30;
+/// Most calls listed per session (the newest); the rest are counted.
+pub const AGENT_CALLS_SHOWN: usize = 40;
+
+/// about:agents: the pages agents suggest (open or dismiss each), the pages shared with
+/// agents (stop sharing each), and the sessions, most recently active first, each with its
+/// newest calls and consent steps. Every URL is a link. Names, notes and URLs come cleaned
+/// from the store and are kept on one line here again.
+pub fn agents_page(
+    sessions: &[smolweb_store::activity::Session],
+    suggestions: &[smolweb_store::suggestions::Suggestion],
+    shared: &[smolweb_store::shared::SharedPage],
+    now: time::OffsetDateTime,
+) -> String {
+    use smolweb_core::text::{one_line, readable_time};
+    use smolweb_store::activity::Event;
+    let line = |s: &str| one_line(s, None).into_owned();
+    let mut g = String::from("# Agents\n\n");
+    g.push_str("What agents (smolweb --mcp on this data directory) did, the pages they suggest you look at, and the pages you shared with them. The share key (P by default) shares the page in front of you, or the selected link; `smolweb agents log --follow` prints the activity in a terminal.\n\n");
+    g.push_str("## Suggested by agents\n\n");
+    if suggestions.is_empty() {
+        g.push_str("None waiting. An agent's show_to_user call puts one here; nothing opens by itself.\n\n");
+    }
+    for s in suggestions {
+        let _ = writeln!(
+            g,
+            "### {} suggests ({})",
+            line(&s.client),
+            readable_time(s.at)
+        );
+        let _ = writeln!(g, "=> {} {}", s.url, s.url);
+        if let Some(n) = &s.note {
+            let _ = writeln!(g, "> {}", line(n));
+        }
+        g.push_str(&PageAction::SuggestionOpen(s.id.clone()).link("Open it"));
+        g.push_str(&PageAction::SuggestionDismiss(s.id.clone()).link("Dismiss"));
+        g.push('\n');
+    }
+    g.push_str("## Shared with agents\n\n");
+    if shared.is_empty() {
+        g.push_str("Nothing shared. Agents read what you share as resources (smolweb://shared/ID) or with shared_pages_list.\n\n");
+    }
+    for p in shared {
+        let title = p.title.as_deref().map_or_else(|| p.url.clone(), line);
+        let _ = writeln!(g, "=> {} {title} (shared {})", p.url, readable_time(p.at));
+        if let Some(n) = &p.note {
+            let _ = writeln!(g, "> {}", line(n));
+        }
+        g.push_str(&PageAction::Unshare(p.id.clone()).link("Stop sharing it"));
+        g.push('\n');
+    }
+    g.push_str("## Sessions\n\n");
+    if sessions.is_empty() {
+        g.push_str("No agent has used smolweb yet (or [agents] activity_log is off).\n");
+    }
+    for s in sessions.iter().take(AGENT_SESSIONS_SHOWN) {
+        let state = if s.active(now) {
+            "active".to_string()
+        } else if let Some(end) = s.ended {
+            format!("ended {}", readable_time(end))
+        } else {
+            format!("last seen {}", readable_time(s.last))
+        };
+        let _ = writeln!(g, "### {} · {state} · session {}", line(&s.label()), s.id);
+        let started = s
+            .started
+            .map_or_else(|| "before the log's oldest entry".into(), readable_time);
+        let _ = writeln!(
+            g,
+            "started {started} · {} calls and consent steps",
+            s.events.len()
+        );
+        let hidden = s.events.len().saturating_sub(AGENT_CALLS_SHOWN);
+        for e in s.events.iter().rev().take(AGENT_CALLS_SHOWN) {
+            let when = e.at.time();
+            let at = format!(
+                "{:02}:{:02}:{:02}",
+                when.hour(),
+                when.minute(),
+                when.second()
+            );
+            match &e.event {
+                Event::Call {
+                    tool,
+                    url,
+                    outcome,
+                    error,
+                    cached,
+                    ..
+                } => {
+                    let mark = if *error { "error " } else { "" };
+                    let cached = if *cached == Some(true) {
+                        ", cached"
+                    } else {
+                        ""
+                    };
+                    let what = format!("{at} {} → {mark}{}{cached}", line(tool), line(outcome));
+                    match url.as_deref().filter(|u| !u.is_empty()) {
+                        Some(u) => {
+                            let _ = writeln!(g, "=> {u} {what} {u}");
+                        }
+                        None => {
+                            let _ = writeln!(g, "* {what}");
+                        }
+                    }
+                }
+                Event::Consent { tool, step, what } => {
+                    let _ = writeln!(
+                        g,
+                        "* {at} {}: consent {}: {}",
+                        line(tool),
+                        step.as_str(),
+                        line(what)
+                    );
+                }
+                Event::Start { .. } | Event::End => {}
+            }
+        }
+        if hidden > 0 {
+            let _ = writeln!(
+                g,
+                "* … and {hidden} earlier (smolweb agents log --session {})",
+                s.id
+            );
+        }
+        g.push('\n');
+    }
+    if sessions.len() > AGENT_SESSIONS_SHOWN {
+        let _ = writeln!(
+            g,
+            "{} older sessions are not shown (smolweb agents log lists them all).",
+            sessions.len() - AGENT_SESSIONS_SHOWN
+        );
+    }
+    g
+}

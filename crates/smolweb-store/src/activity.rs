@@ -1,0 +1,663 @@
+//! What agents did: the activity log `smolweb --mcp` writes and the browser and
+//! `smolweb agents log` read.
+//!
+//! One JSON object per line (`agent_activity.jsonl`, mode 0600), appended with a single
+//! `O_APPEND` write per entry, so several MCP processes may append at once without
+//! interleaving (each line is far below the size a local file system writes in one piece:
+//! [`MAX_LINE`]). Appenders hold the shared lock of the sidecar `.lock` file while they
+//! write; compaction takes the exclusive lock, so no line is written to a file that is being
+//! replaced.
+//!
+//! Bounded: when the file holds more than `max_entries` lines or `max_bytes` bytes, it is
+//! rewritten (atomically: temp file and rename, see [`atomic`]) keeping the newest half, so
+//! the oldest entries go first. Each appender tracks how many lines the file holds from the
+//! bytes that were added since its last append, so the check costs a stat and, when another
+//! process wrote in between, reading those new bytes only.
+//!
+//! What an entry may hold is decided here, not by the caller: every text is cut to a bound
+//! and stripped of control characters ([`clean_text`]), and every URL loses its user
+//! information, query, fragment and a Gopher search ([`clean_url`]). No entry has a field for
+//! a query, an input answer, page text or key material. A line that does not parse (a crash
+//! mid-write on a file system that tears writes, a hand edit) is skipped when reading and
+//! counted, never fatal.
+
+use super::StoreError;
+use super::atomic::{self, Modes};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use time::OffsetDateTime;
+
+/// The longest line an entry may take (bytes, newline included); longer is refused.
+pub const MAX_LINE: usize = 2048;
+/// Most characters of a URL kept in an entry.
+pub const MAX_URL_CHARS: usize = 512;
+/// Most characters of a client name, a tool name, a kind or a consent description.
+pub const MAX_TEXT_CHARS: usize = 128;
+/// How long after its last entry a session without an end still counts as active (a process
+/// that crashed never writes its end).
+pub const ACTIVE_WINDOW_SECONDS: i64 = 300;
+
+/// The bounds of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most entries kept (the newest half is kept when it is passed).
+    pub max_entries: usize,
+    /// Most bytes kept (likewise).
+    pub max_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_entries: 10_000,
+            max_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// A step of a consent flow, as the log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsentStep {
+    /// The person was asked (elicitation).
+    Asked,
+    /// The person approved.
+    Approved,
+    /// The person declined.
+    Denied,
+    /// The question went unanswered.
+    TimedOut,
+    /// No way to ask: the request waits in the approval queue.
+    Queued,
+}
+
+impl ConsentStep {
+    /// The step's name as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConsentStep::Asked => "asked",
+            ConsentStep::Approved => "approved",
+            ConsentStep::Denied => "denied",
+            ConsentStep::TimedOut => "timed out",
+            ConsentStep::Queued => "queued for approval",
+        }
+    }
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A session began (the client's declared name and version).
+    Start {
+        /// The MCP client's name, as it declared it (sanitized).
+        client: String,
+        /// Its declared version (sanitized).
+        version: String,
+        /// The server process.
+        pid: u32,
+    },
+    /// A session ended.
+    End,
+    /// A tool call ended.
+    Call {
+        /// The tool.
+        tool: String,
+        /// The URL it was about, without query (none for tools without one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+        /// How many URLs a batch named (the first is `url`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        urls: Option<u32>,
+        /// The result kind (`gemtext`, `menu`, ...) or, for an error, its code.
+        outcome: String,
+        /// The result is an error.
+        #[serde(default)]
+        error: bool,
+        /// Body bytes, when the result says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bytes: Option<u64>,
+        /// The answer came from the cache, when the result says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cached: Option<bool>,
+        /// How long the call took (milliseconds).
+        ms: u64,
+    },
+    /// A consent step of a gated change.
+    Consent {
+        /// The tool that asked.
+        tool: String,
+        /// The step.
+        step: ConsentStep,
+        /// What the change was (one sentence, sanitized).
+        what: String,
+    },
+}
+
+/// One line of the log.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Entry {
+    /// When (UTC, milliseconds).
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    /// The session (8 hex digits, one per MCP session).
+    pub session: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// `text` without control or invisible characters, on one line, cut to `max` characters.
+pub fn clean_text(text: &str, max: usize) -> String {
+    let plain: String = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| !c.is_control())
+        .collect();
+    let one = smolweb_core::text::one_line(&plain, None);
+    let mut out: String = one.chars().take(max).collect();
+    if one.chars().count() > max {
+        out.pop();
+        out.push('…');
+    }
+    out.trim().to_string()
+}
+
+/// A URL as the log may keep it: no user information, query, fragment or Gopher search (a
+/// tab, or `%09`, ends a Gopher selector), no control characters, at most
+/// [`MAX_URL_CHARS`] characters.
+pub fn clean_url(url: &str) -> String {
+    let mut s = url.trim();
+    for cut in ['?', '#', '\t'] {
+        if let Some(i) = s.find(cut) {
+            s = &s[..i];
+        }
+    }
+    let lower = s.to_ascii_lowercase();
+    if let Some(i) = lower.find("%09") {
+        s = &s[..i];
+    }
+    let mut out = String::with_capacity(s.len());
+    match s.find("://") {
+        Some(i) => {
+            let (scheme, rest) = (&s[..i + 3], &s[i + 3..]);
+            let auth_end = rest.find('/').unwrap_or(rest.len());
+            let authority = &rest[..auth_end];
+            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+            out.push_str(scheme);
+            out.push_str(host);
+            out.push_str(&rest[auth_end..]);
+        }
+        None => out.push_str(s),
+    }
+    let out: String = out
+        .chars()
+        .filter(|c| !c.is_control() && !c.is_whitespace())
+        .take(MAX_URL_CHARS)
+        .collect();
+    out
+}
+
+impl Entry {
+    /// An entry for `session` now.
+    pub fn new(session: &str, at: OffsetDateTime, event: Event) -> Entry {
+        Entry {
+            at,
+            session: session.to_string(),
+            event,
+        }
+    }
+
+    /// The entry as it may be written: every text bounded and cleaned, every URL cleaned.
+    pub fn sanitized(&self) -> Entry {
+        let t = |s: &str| clean_text(s, MAX_TEXT_CHARS);
+        let event = match &self.event {
+            Event::Start {
+                client,
+                version,
+                pid,
+            } => Event::Start {
+                client: t(client),
+                version: clean_text(version, 32),
+                pid: *pid,
+            },
+            Event::End => Event::End,
+            Event::Call {
+                tool,
+                url,
+                urls,
+                outcome,
+                error,
+                bytes,
+                cached,
+                ms,
+            } => Event::Call {
+                tool: t(tool),
+                url: url.as_deref().map(clean_url),
+                urls: *urls,
+                outcome: t(outcome),
+                error: *error,
+                bytes: *bytes,
+                cached: *cached,
+                ms: *ms,
+            },
+            Event::Consent { tool, step, what } => Event::Consent {
+                tool: t(tool),
+                step: *step,
+                what: clean_text(what, 256),
+            },
+        };
+        Entry {
+            at: self.at,
+            session: clean_text(&self.session, 16),
+            event,
+        }
+    }
+}
+
+/// What reading the log gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    /// The entries, oldest first.
+    pub entries: Vec<Entry>,
+    /// Lines that did not parse (skipped).
+    pub skipped: usize,
+}
+
+/// Where a reader following the log got to: the file (its inode, and its first bytes, since
+/// a compaction's new file may get an inode number freed by an earlier one) and the offset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    ino: u64,
+    head: Vec<u8>,
+    offset: u64,
+}
+
+/// How many leading bytes identify a version of the file (the first entry's timestamp).
+const HEAD: usize = 64;
+
+/// What an appender knows of the file's tail.
+#[derive(Debug, Default)]
+struct Tail {
+    ino: u64,
+    len: u64,
+    lines: usize,
+}
+
+/// The activity log file.
+#[derive(Debug)]
+pub struct Activity {
+    path: PathBuf,
+    limits: Limits,
+    tail: Mutex<Option<Tail>>,
+    /// What [`Activity::snapshot`] read so far, and where it got to.
+    seen: Mutex<(Cursor, std::sync::Arc<Vec<Entry>>)>,
+}
+
+#[cfg(unix)]
+pub(crate) fn ino_of(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(meta)
+}
+#[cfg(not(unix))]
+pub(crate) fn ino_of(_meta: &std::fs::Metadata) -> u64 {
+    0
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> StoreError {
+    StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn count_lines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Parse complete lines, skipping those that do not parse.
+fn parse_lines(bytes: &[u8], log: &mut Log) {
+    for line in bytes.split(|&b| b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Entry>(line) {
+            Ok(e) => log.entries.push(e),
+            Err(_) => log.skipped += 1,
+        }
+    }
+}
+
+impl Activity {
+    /// The log at `path`, kept within `limits` (nothing is read or created yet).
+    pub fn new(path: PathBuf, limits: Limits) -> Activity {
+        Activity {
+            path,
+            limits,
+            tail: Mutex::new(None),
+            seen: Mutex::new((Cursor::default(), std::sync::Arc::new(Vec::new()))),
+        }
+    }
+
+    /// The file this log reads and writes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn open_append(&self) -> Result<File, StoreError> {
+        let mut opts = OpenOptions::new();
+        opts.read(true).append(true).create(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        let file =
+            opts.open(&self.path)
+                .map_err(|e| match std::fs::symlink_metadata(&self.path) {
+                    Ok(m) if !m.file_type().is_file() => StoreError::NotRegular {
+                        path: self.path.clone(),
+                        kind: if m.file_type().is_symlink() {
+                            "a symbolic link"
+                        } else {
+                            "not a regular file"
+                        },
+                    },
+                    _ => io_err(&self.path, e),
+                })?;
+        let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
+        if !meta.file_type().is_file() {
+            return Err(StoreError::NotRegular {
+                path: self.path.clone(),
+                kind: "a FIFO, socket or device",
+            });
+        }
+        Ok(file)
+    }
+
+    /// Append one entry (sanitized first) in one write; compact when over the bounds.
+    pub fn append(&self, entry: &Entry) -> Result<(), StoreError> {
+        let mut line = serde_json::to_vec(&entry.sanitized())
+            .map_err(|e| StoreError::Invalid(format!("cannot render an activity entry: {e}")))?;
+        line.push(b'\n');
+        if line.len() > MAX_LINE {
+            return Err(StoreError::Invalid(format!(
+                "an activity entry of {} bytes is over the {MAX_LINE}-byte bound",
+                line.len()
+            )));
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        atomic::ensure_dir(dir, Modes::DATA)?;
+        let lock = atomic::lock_path(&self.path);
+        let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
+        let over = atomic::with_lock(&lock, false, || {
+            let mut file = self.open_append()?;
+            file.write_all(&line).map_err(|e| io_err(&self.path, e))?;
+            let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
+            let (ino, len) = (ino_of(&meta), meta.len());
+            let lines = match tail.as_ref() {
+                Some(t) if t.ino == ino && t.len <= len => {
+                    if len == t.len + line.len() as u64 {
+                        t.lines + 1
+                    } else {
+                        t.lines + self.count_from(&mut file, t.len)?
+                    }
+                }
+                _ => self.count_from(&mut file, 0)?,
+            };
+            *tail = Some(Tail { ino, len, lines });
+            Ok(lines > self.limits.max_entries || len > self.limits.max_bytes)
+        })?;
+        if over {
+            *tail = None;
+            drop(tail);
+            self.compact()?;
+        }
+        Ok(())
+    }
+
+    fn count_from(&self, file: &mut File, from: u64) -> Result<usize, StoreError> {
+        file.seek(SeekFrom::Start(from))
+            .map_err(|e| io_err(&self.path, e))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| io_err(&self.path, e))?;
+        Ok(count_lines(&bytes))
+    }
+
+    /// Rewrite the file keeping the newest half of what the bounds allow (under the exclusive
+    /// lock; a no-op when another process compacted first).
+    pub fn compact(&self) -> Result<(), StoreError> {
+        let lock = atomic::lock_path(&self.path);
+        atomic::with_lock(&lock, true, || {
+            let Some(bytes) = atomic::read_bytes(&self.path)? else {
+                return Ok(());
+            };
+            let lines = count_lines(&bytes);
+            if lines <= self.limits.max_entries && bytes.len() as u64 <= self.limits.max_bytes {
+                return Ok(());
+            }
+            let keep_lines = (self.limits.max_entries / 2).max(1);
+            let keep_bytes = (self.limits.max_bytes / 2).max(MAX_LINE as u64) as usize;
+            let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(
+                    body.iter()
+                        .enumerate()
+                        .filter(|(_, b)| **b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect();
+            // The oldest line kept: walk back while the newest lines stay within both halves.
+            let mut k = starts.len() - 1;
+            while k > 0
+                && starts.len() - (k - 1) <= keep_lines
+                && bytes.len() - starts[k - 1] <= keep_bytes
+            {
+                k -= 1;
+            }
+            let start = starts[k];
+            atomic::write_file(&self.path, &bytes[start..], Modes::DATA)
+        })
+    }
+
+    /// Every entry, oldest first; lines that do not parse are skipped and counted.
+    pub fn read(&self) -> Result<Log, StoreError> {
+        let mut log = Log::default();
+        if let Some(bytes) = atomic::read_bytes(&self.path)? {
+            parse_lines(&bytes, &mut log);
+        }
+        Ok(log)
+    }
+
+    /// The entries written since `cursor` (all of them on a first call, or when the file was
+    /// compacted or replaced since), and true when the reader should start over.
+    pub fn read_since(&self, cursor: &mut Cursor) -> Result<(Log, bool), StoreError> {
+        let mut log = Log::default();
+        let Some(mut file) = atomic::open_data_file(&self.path)? else {
+            let reset = cursor.offset != 0;
+            *cursor = Cursor::default();
+            return Ok((log, reset));
+        };
+        let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
+        let ino = ino_of(&meta);
+        let had = *cursor != Cursor::default();
+        let mut head = vec![0u8; HEAD.min(usize::try_from(meta.len()).unwrap_or(HEAD))];
+        file.read_exact(&mut head)
+            .map_err(|e| io_err(&self.path, e))?;
+        let same_head = head.starts_with(&cursor.head) || cursor.head.starts_with(&head);
+        let reset = cursor.ino != ino || meta.len() < cursor.offset || !same_head;
+        let from = if reset { 0 } else { cursor.offset };
+        file.seek(SeekFrom::Start(from))
+            .map_err(|e| io_err(&self.path, e))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| io_err(&self.path, e))?;
+        // Only whole lines: a line being written is read next time.
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        parse_lines(&bytes[..whole], &mut log);
+        *cursor = Cursor {
+            ino,
+            head,
+            offset: from + whole as u64,
+        };
+        Ok((log, reset && had))
+    }
+
+    /// Every entry, oldest first, read incrementally: only what was appended since the last
+    /// call is parsed (everything again after a compaction), so a reader that looks often
+    /// (the browser) pays for each line once. Lines that do not parse are skipped.
+    pub fn snapshot(&self) -> Result<std::sync::Arc<Vec<Entry>>, StoreError> {
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        let (cursor, entries) = &mut *seen;
+        let had = *cursor != Cursor::default();
+        let before = cursor.clone();
+        let (log, reset) = self.read_since(cursor)?;
+        let restarted = !had || reset || cursor.ino != before.ino;
+        if restarted {
+            *entries = std::sync::Arc::new(log.entries);
+        } else if !log.entries.is_empty() {
+            std::sync::Arc::make_mut(entries).extend(log.entries);
+        }
+        Ok(std::sync::Arc::clone(entries))
+    }
+
+    /// A cheap signature of the file (inode, length, modification time) to notice changes.
+    pub fn stamp(&self) -> Option<(u64, u64, std::time::SystemTime)> {
+        let meta = std::fs::symlink_metadata(&self.path).ok()?;
+        Some((ino_of(&meta), meta.len(), meta.modified().ok()?))
+    }
+}
+
+/// One session as the log tells it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Session {
+    /// Its id.
+    pub id: String,
+    /// The client's declared name ("" when its start was compacted away).
+    pub client: String,
+    /// The client's declared version.
+    pub version: String,
+    /// When it started (None when that entry is gone).
+    pub started: Option<OffsetDateTime>,
+    /// When it ended (None: still running, or the process died).
+    pub ended: Option<OffsetDateTime>,
+    /// Its newest entry.
+    pub last: OffsetDateTime,
+    /// Its calls and consent steps, oldest first.
+    pub events: Vec<Entry>,
+}
+
+impl Session {
+    /// Started, not ended, and something happened within [`ACTIVE_WINDOW_SECONDS`].
+    pub fn active(&self, now: OffsetDateTime) -> bool {
+        self.ended.is_none() && now - self.last <= time::Duration::seconds(ACTIVE_WINDOW_SECONDS)
+    }
+    /// The client as shown: "name version", or "an MCP client".
+    pub fn label(&self) -> String {
+        match (self.client.is_empty(), self.version.is_empty()) {
+            (true, _) => "an MCP client".to_string(),
+            (false, true) => self.client.clone(),
+            (false, false) => format!("{} {}", self.client, self.version),
+        }
+    }
+}
+
+/// Group entries into sessions, the most recently active first.
+pub fn sessions(entries: &[Entry]) -> Vec<Session> {
+    let mut by_id: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut out: Vec<Session> = Vec::new();
+    for e in entries {
+        let i = *by_id.entry(e.session.as_str()).or_insert_with(|| {
+            out.push(Session {
+                id: e.session.clone(),
+                client: String::new(),
+                version: String::new(),
+                started: None,
+                ended: None,
+                last: e.at,
+                events: Vec::new(),
+            });
+            out.len() - 1
+        });
+        let s = &mut out[i];
+        s.last = s.last.max(e.at);
+        match &e.event {
+            Event::Start {
+                client, version, ..
+            } => {
+                s.client = client.clone();
+                s.version = version.clone();
+                s.started = Some(e.at);
+            }
+            Event::End => s.ended = Some(e.at),
+            Event::Call { .. } | Event::Consent { .. } => s.events.push(e.clone()),
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.last));
+    out
+}
+
+/// A fresh session id: 8 random lowercase hex digits.
+pub fn new_session_id() -> Result<String, StoreError> {
+    let rng = ring::rand::SystemRandom::new();
+    let bytes: [u8; 4] = ring::rand::generate(&rng)
+        .map_err(|_| StoreError::Crypto("the system random source failed".into()))?
+        .expose();
+    Ok(format!("{:08x}", u32::from_be_bytes(bytes)))
+}
+
+/// One entry as a line of text for a terminal (`smolweb agents log`, the browser).
+pub fn describe(e: &Entry) -> String {
+    let when = smolweb_core::text::rfc3339(e.at);
+    match &e.event {
+        Event::Start {
+            client, version, ..
+        } => format!(
+            "{when} [{}] session started by {client} {version}",
+            e.session
+        ),
+        Event::End => format!("{when} [{}] session ended", e.session),
+        Event::Call {
+            tool,
+            url,
+            urls,
+            outcome,
+            error,
+            bytes,
+            cached,
+            ms,
+        } => {
+            let mut s = format!("{when} [{}] {tool}", e.session);
+            if let Some(u) = url {
+                s.push(' ');
+                s.push_str(u);
+            }
+            if let Some(n) = urls.filter(|n| *n > 1) {
+                s.push_str(&format!(" (+{} more)", n - 1));
+            }
+            s.push_str(if *error { " → error " } else { " → " });
+            s.push_str(outcome);
+            if let Some(b) = bytes {
+                s.push_str(&format!(", {}", smolweb_core::text::human_bytes(*b)));
+            }
+            if *cached == Some(true) {
+                s.push_str(", cached");
+            }
+            s.push_str(&format!(", {ms} ms"));
+            s
+        }
+        Event::Consent { tool, step, what } => {
+            format!(
+                "{when} [{}] {tool}: consent {}: {what}",
+                e.session,
+                step.as_str()
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
