@@ -180,3 +180,21 @@ fn a_reader_that_stops_early_is_not_a_crash() {
         assert_eq!(o.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+/// The CHANGELOG's newest release is the version the binary says it is: cutting a release
+/// moves "Unreleased" under a version heading and bumps Cargo.toml together.
+#[test]
+fn the_newest_changelog_release_is_the_crate_version() {
+    let log = include_str!("../../CHANGELOG.md");
+    let newest = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("## ["))
+        .find(|l| !l.starts_with("Unreleased"))
+        .and_then(|l| l.split(']').next())
+        .expect("a release heading");
+    assert_eq!(newest, env!("CARGO_PKG_VERSION"));
+    assert!(
+        log.contains("## [Unreleased]"),
+        "an Unreleased section stays on top"
+    );
+}

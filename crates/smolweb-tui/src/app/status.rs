@@ -99,7 +99,7 @@ impl Log {
             return g;
         }
         g.push_str(&format!(
-            "The last {} of the messages shown on the status line, newest first, whole.\n\n",
+            "{} shown on the status line, newest first, in full (the last {LOG_MAX} are kept).\n\n",
             smolweb_core::text::count(self.said.len(), "message", "messages")
         ));
         for m in self.said.iter().rev() {
