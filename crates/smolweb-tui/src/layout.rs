@@ -70,6 +70,9 @@ pub struct Doc {
     link_lines: Vec<usize>,
     /// Link index -> target URL.
     link_urls: Vec<Arc<str>>,
+    /// Links that are Spartan prompts (`=: URL label`): following one asks for the text
+    /// sent as the request's data block.
+    prompt_links: Vec<usize>,
     /// Byte ranges of the text lines (plain text).
     plain: Vec<(u32, u32)>,
     folded: bool,
@@ -111,6 +114,7 @@ impl Doc {
             lines: Vec::new(),
             link_lines: Vec::new(),
             link_urls: Vec::new(),
+            prompt_links: Vec::new(),
             plain: Vec::new(),
             folded: false,
             menu_num_width: 0,
@@ -129,6 +133,7 @@ impl Doc {
     fn index(&mut self) {
         let page = Arc::clone(&self.page);
         let builtin = page.url.scheme() == smolweb_core::url::Scheme::About;
+        let spartan = page.url.scheme() == smolweb_core::url::Scheme::Spartan;
         let mut urls = Vec::new();
         let line = |kind, src: usize| DLine {
             kind,
@@ -149,6 +154,16 @@ impl Doc {
                             open_fence = None;
                             continue; // closing fences are not shown
                         }
+                    } else if spartan
+                        && l.kind == LineKind::Text
+                        && let Some((target, _)) = spartan_prompt(&l.content)
+                        && let Ok(abs) = page.url.resolve(target)
+                    {
+                        // Only Spartan pages have prompt lines; elsewhere `=:` is text.
+                        d.kind = Kind::Link;
+                        d.link = urls.len() as u32;
+                        self.prompt_links.push(urls.len());
+                        urls.push(Arc::from(abs.as_str()));
                     } else if let Some(link) = &l.link {
                         // Only destinations are numbered; a refused scheme stays text. The
                         // browser's own pages may carry `action:` links.
@@ -250,6 +265,10 @@ impl Doc {
     pub fn link_count(&self) -> usize {
         self.link_urls.len()
     }
+    /// The link is a Spartan prompt: following it asks for text to send.
+    pub fn is_prompt_link(&self, link: usize) -> bool {
+        self.prompt_links.contains(&link)
+    }
     pub fn link_url(&self, link: usize) -> Option<&str> {
         self.link_urls.get(link).map(|u| &**u)
     }
@@ -301,6 +320,11 @@ impl Doc {
                     return Cow::Borrowed("");
                 };
                 match d.kind {
+                    Kind::Link if l.link.is_none() => {
+                        let (url, label) = spartan_prompt(&l.content).unwrap_or_default();
+                        let label = if label.is_empty() { url } else { label };
+                        Cow::Owned(format!("{label} (asks for text)"))
+                    }
                     Kind::Link => {
                         let link = l.link.as_ref();
                         let url = link.map_or("", |k| k.url.as_str());
@@ -621,6 +645,13 @@ pub(crate) fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usiz
         }
     }
     out
+}
+
+/// A Spartan prompt line, `=: URL [label]`: its target and label.
+pub(crate) fn spartan_prompt(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix("=:")?.trim();
+    let (url, label) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    (!url.is_empty()).then(|| (url, label.trim()))
 }
 
 fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {

@@ -498,6 +498,27 @@ impl Nav {
         if PageAction::is_action(&url) && ctx.doc_view().is_some_and(DocView::builtin) {
             return self.page_action(ctx, &url);
         }
+        if let Some(dv) = ctx.doc_view().filter(|d| d.doc.is_prompt_link(index)) {
+            // A Spartan prompt: the text typed goes as the request's data block.
+            let label = dv
+                .doc
+                .link_line(index)
+                .map(|l| {
+                    dv.doc
+                        .text(l)
+                        .trim_end_matches(" (asks for text)")
+                        .to_string()
+                })
+                .unwrap_or_else(|| "Text to send".into());
+            let tab = ctx.tab_id();
+            ctx.prompt(super::Purpose::Input {
+                tab,
+                url,
+                sensitive: false,
+                label,
+            });
+            return Vec::new();
+        }
         if new_tab && !super::web::leaves_browser(ctx.settings, &url) {
             return self.new_tab(ctx, &url);
         }

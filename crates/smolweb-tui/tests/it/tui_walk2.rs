@@ -409,3 +409,35 @@ fn a_bookmark_is_filed_in_a_folder_from_the_bookmarks_page() {
     let (_, url, _) = fetch(&press(&mut app, &["F"]));
     assert_eq!(url, "about:feeds");
 }
+
+#[test]
+fn a_spartan_prompt_line_asks_for_text_and_sends_it_as_the_data_block() {
+    let page = "spartan://sp.test/";
+    let body = "# Board\n=: /post Leave a note\n=> /read Read the notes\n";
+    let mut app = tui_helpers::app();
+    open(&mut app, page, gem(page, body));
+    let shown = screen(&app);
+    assert!(
+        shown.contains("[1] Leave a note (asks for text)"),
+        "{shown}"
+    );
+    assert!(shown.contains("[2] Read the notes"), "{shown}");
+    press(&mut app, &["1"]);
+    let prompt = app.prompt().expect("asks for the text");
+    assert!(
+        prompt.label().contains("Leave a note"),
+        "{}",
+        prompt.label()
+    );
+    type_text(&mut app, "hello there");
+    let (_, url, opts) = fetch(&press(&mut app, &["enter"]));
+    assert_eq!(url, "spartan://sp.test/post");
+    assert_eq!(opts.input.as_deref(), Some("hello there"));
+
+    // Elsewhere `=:` is only text.
+    let mut app = tui_helpers::app();
+    open(&mut app, CAP, gem(CAP, "=: /post Not a prompt here\n"));
+    let shown = screen(&app);
+    assert!(shown.contains("=: /post Not a prompt here"), "{shown}");
+    assert!(!shown.contains("[1]"), "{shown}");
+}
