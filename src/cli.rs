@@ -19,6 +19,7 @@ mod get;
 mod manage;
 mod mcp_http;
 mod release;
+mod titan;
 
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
 #[derive(Debug, Parser)]
@@ -85,6 +86,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// Standing permissions for agents to upload (Titan) under a capsule scope without asking.
+    #[command(subcommand)]
+    Titan(titan::TitanCommand),
     /// Bookmarks (shared with the browser): list them, or import amfora's or Lagrange's.
     #[command(subcommand)]
     Bookmarks(bookmarks::BookmarksCommand),
@@ -255,6 +259,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             feeds::run(&client, cmd)
+        }
+        Some(Command::Titan(cmd)) => {
+            let client = make_client(&args, Face::Human)?;
+            titan::run(&client, cmd)
         }
         Some(Command::Bookmarks(cmd)) => {
             init_logging(args.log_file.as_ref(), "error")?;

@@ -106,3 +106,50 @@ async fn python_sdk_titan_upload_needs_consent_legacy() {
 async fn python_sdk_titan_upload_needs_consent_auto() {
     run_titan("auto").await;
 }
+
+/// A standing permission (`smolweb titan allow AGENT URL`): that agent's uploads under that
+/// scope go without a question (here a client that cannot ask at all), others are still
+/// refused, and the permission is in the activity log's consent step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_standing_permission_lets_that_agent_upload_under_that_scope_only() {
+    use mcp_harness::{Elicit, Gen, TestClient, call, connect, sc};
+    let titan = Server::start(Protocol::Titan, |_| {
+        Reply::text("20 text/gemini\r\n# Saved\n")
+    })
+    .await;
+    let env = Env::loopback();
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let args = |path: &str| serde_json::json!({"url": titan.url(path), "text": "# Hi\n"});
+    let refused = call(&s, "titan_upload", args("/log/one.gmi")).await;
+    assert_eq!(
+        sc(&refused)["error"]["code"],
+        "USER_DECLINED",
+        "{:?}",
+        sc(&refused)
+    );
+    assert!(titan.requests().is_empty(), "nothing sent without a yes");
+
+    let scope = titan.url("/log/").replacen("titan://", "gemini://", 1);
+    let (ok, said) = env.run(&["titan", "allow", "smolweb-test", &scope]);
+    assert!(ok && said.contains("may upload under"), "{said}");
+    let (_, listed) = env.run(&["titan", "list"]);
+    assert!(listed.contains("smolweb-test"), "{listed}");
+
+    let sent = call(&s, "titan_upload", args("/log/one.gmi")).await;
+    assert_eq!(sc(&sent)["kind"], "gemtext", "{:?}", sc(&sent));
+    assert_eq!(titan.requests().len(), 1);
+    let outside = call(&s, "titan_upload", args("/other.gmi")).await;
+    assert_eq!(
+        sc(&outside)["error"]["code"],
+        "USER_DECLINED",
+        "outside the scope"
+    );
+    assert_eq!(titan.requests().len(), 1);
+
+    let (ok, said) = env.run(&["titan", "revoke", "smolweb-test", &scope]);
+    assert!(ok, "{said}");
+    let again = call(&s, "titan_upload", args("/log/two.gmi")).await;
+    assert_eq!(sc(&again)["error"]["code"], "USER_DECLINED", "revoked");
+    let (ok, _) = env.run(&["titan", "allow", "smolweb-test", "https://example.org/"]);
+    assert!(!ok, "a web URL is no upload scope");
+}

@@ -249,6 +249,7 @@ pub struct Client {
     approvals: Approvals,
     bookmarks: Bookmarks,
     history: History,
+    uploads: smolweb_store::uploads::Uploads,
     activity: smolweb_store::activity::Activity,
     suggestions: smolweb_store::suggestions::Suggestions,
     browsers: smolweb_store::suggestions::Browsers,
@@ -306,6 +307,7 @@ impl Client {
             approvals: Approvals::new(paths.approvals()),
             bookmarks: Bookmarks::new(paths.bookmarks()),
             history: History::new(paths.history()),
+            uploads: smolweb_store::uploads::Uploads::new(paths.uploads()),
             activity: smolweb_store::activity::Activity::new(
                 paths.activity(),
                 config.agents.limits(),
@@ -360,6 +362,10 @@ impl Client {
     /// The history of visits.
     pub fn history(&self) -> &History {
         &self.history
+    }
+    /// The agents the person allows to upload (Titan) under a scope without asking.
+    pub fn uploads(&self) -> &smolweb_store::uploads::Uploads {
+        &self.uploads
     }
     /// What agents did (the activity log, bounded per `[agents]`).
     pub fn activity(&self) -> &smolweb_store::activity::Activity {

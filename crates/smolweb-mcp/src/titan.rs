@@ -36,7 +36,8 @@ Upload to a capsule with Titan: `url` is the titan:// address (no ;size/;mime pa
 they are added), the content is `text` (UTF-8) or `base64` (bytes), `mime` defaults to \
 text/gemini, `token` only when the capsule asks for one. An empty content deletes the \
 resource. Every upload is shown to the user first (URL, size, type, first lines) and sent \
-only if they approve; a decline is USER_DECLINED: do not retry unless they ask. The \
+only if they approve, unless the user has allowed you to upload under that capsule scope \
+(`smolweb titan allow`); a decline is USER_DECLINED: do not retry unless they ask. The \
 capsule's answer comes back as gemini_fetch's kinds (a page, a redirect to the new \
 resource, or an error).";
 
@@ -191,7 +192,26 @@ impl SmolwebServer {
             body.len(),
             url.without_query()
         );
-        match confirm(&c, &d, q, &what).await {
+        let standing = client
+            .uploads()
+            .permits(&c.client_name(), &p.url)
+            .ok()
+            .flatten();
+        let answer = match standing {
+            Some(a) => {
+                // The person allowed this agent under this scope: no question, but the
+                // activity log still says the upload was made on that standing permission.
+                let why = format!("{what} (allowed for {} under {})", a.agent, a.scope);
+                c.log.consent(
+                    "titan_upload",
+                    smolweb_store::activity::ConsentStep::Approved,
+                    &why,
+                );
+                Confirmed::Yes
+            }
+            None => confirm(&c, &d, q, &what).await,
+        };
+        match answer {
             Confirmed::Yes => {}
             Confirmed::NeedInput(r) => return Err(r),
             Confirmed::No(mut e) => {

@@ -28,6 +28,7 @@ pub mod shared;
 pub mod subscriptions;
 pub mod suggestions;
 pub mod tofu;
+pub mod uploads;
 
 use std::path::PathBuf;
 
@@ -100,4 +101,6 @@ pub mod files {
     pub const BROWSERS: &str = "browsers.toml";
     /// Pages the person shared with agents ([`crate::shared::SharedPages`]).
     pub const SHARED: &str = "shared_pages.toml";
+    /// Agents allowed to upload under a scope ([`crate::uploads::Uploads`]).
+    pub const UPLOADS: &str = "upload_allowances.toml";
 }

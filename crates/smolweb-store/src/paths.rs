@@ -115,6 +115,10 @@ impl Paths {
     pub fn shared(&self) -> PathBuf {
         self.data_dir.join(files::SHARED)
     }
+    /// `upload_allowances.toml` in the data directory.
+    pub fn uploads(&self) -> PathBuf {
+        self.data_dir.join(files::UPLOADS)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")
