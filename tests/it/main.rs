@@ -40,6 +40,7 @@ mod real_servers;
 mod tui_tmux;
 mod tui_tmux_agents;
 mod tui_tmux_driver;
+mod tui_tmux_editor;
 mod tui_tmux_feeds;
 mod tui_tmux_smallnet;
 mod web_get;

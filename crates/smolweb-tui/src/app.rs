@@ -367,6 +367,9 @@ impl App {
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
             Msg::Agents(seen) => in_room!(self, |ctx| agents::seen(seen, &mut ctx)),
+            Msg::Edited { purpose, result } => {
+                in_room!(self, |ctx| self.prompt.edited(purpose, result, &mut ctx))
+            }
         };
         self.screen.refresh(&mut self.tabs);
         fx

@@ -5,6 +5,7 @@
 //! the message prints) and on SIGTERM. Key reading runs on its own thread, fetches in tokio
 //! tasks; the loop itself never waits on IO, so the screen keeps answering while pages load.
 
+mod editor;
 mod effects;
 
 use crate::app::{App, Msg};
@@ -68,15 +69,19 @@ fn setup() -> Result<Term, TermError> {
         restore();
         previous(info);
     }));
-    enable_raw_mode().map_err(TermError::Setup)?;
+    enter().map_err(TermError::Setup)?;
+    Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(TermError::Setup)
+}
+
+/// Raw mode, the alternate screen, mouse and bracketed paste: the browser's terminal.
+fn enter() -> std::io::Result<()> {
+    enable_raw_mode()?;
     execute!(
         std::io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
     )
-    .map_err(TermError::Setup)?;
-    Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(TermError::Setup)
 }
 
 /// Run the browser until the user quits.
@@ -138,9 +143,45 @@ pub(crate) fn translate(ev: Event) -> Option<Msg> {
     }
 }
 
-fn spawn_input(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Event> {
+/// The thread that reads the terminal's events, which can be paused while another program
+/// (the editor) owns the terminal, so that no key meant for it is taken.
+struct Input {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    rx: mpsc::UnboundedReceiver<Event>,
+}
+
+impl Input {
+    fn start() -> Input {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (rx, thread) = spawn_input(Arc::clone(&stop));
+        Input {
+            stop,
+            thread: Some(thread),
+            rx,
+        }
+    }
+
+    /// Stop reading (returns once the thread has ended: it looks at the flag every 100 ms).
+    fn pause(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Read again, on a new thread and channel (events of before the pause are dropped).
+    fn resume(&mut self) {
+        self.pause();
+        *self = Input::start();
+    }
+}
+
+fn spawn_input(
+    stop: Arc<AtomicBool>,
+) -> (mpsc::UnboundedReceiver<Event>, std::thread::JoinHandle<()>) {
     let (tx, rx) = mpsc::unbounded_channel();
-    std::thread::spawn(move || {
+    let thread = std::thread::spawn(move || {
         while !stop.load(Ordering::Relaxed) {
             match event::poll(Duration::from_millis(100)) {
                 Ok(true) => match event::read() {
@@ -156,7 +197,43 @@ fn spawn_input(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Event> {
             }
         }
     });
-    rx
+    (rx, thread)
+}
+
+/// Run the effects, then hand the terminal to the editor for each text the app asked to
+/// edit, and give it the answers (which may ask for more).
+fn run_effects(
+    terminal: &mut Term,
+    input: &mut Input,
+    app: &mut App,
+    shell: &mut effects::Shell,
+    fx: Vec<crate::app::Effect>,
+) {
+    shell.run(app, fx);
+    while let Some((purpose, initial)) = shell.take_edit() {
+        let result = hand_to_editor(terminal, input, &initial);
+        let fx = app.update(Msg::Edited { purpose, result });
+        shell.run(app, fx);
+    }
+}
+
+/// Leave the alternate screen and raw mode, stop reading keys, run the editor, then take the
+/// terminal back and draw it whole. The loop waits meanwhile (fetch tasks go on).
+fn hand_to_editor(
+    terminal: &mut Term,
+    input: &mut Input,
+    initial: &str,
+) -> Result<String, crate::app::ShellError> {
+    input.pause();
+    restore();
+    let result = editor::edit(initial);
+    let back = enter().and_then(|()| terminal.clear());
+    input.resume();
+    if let Err(e) = back {
+        // What was written is still sent; the next draw reports a terminal that is gone.
+        tracing::warn!("cannot take the terminal back from the editor: {e}");
+    }
+    result
 }
 
 async fn event_loop(
@@ -165,8 +242,7 @@ async fn event_loop(
     client: Arc<Client>,
     start: Option<String>,
 ) -> Result<(), TermError> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut input = spawn_input(Arc::clone(&stop));
+    let mut input = Input::start();
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel::<Msg>();
     let mut shell = effects::Shell::new(client, msg_tx);
     let begun = Instant::now();
@@ -177,7 +253,7 @@ async fn event_loop(
         height: size.height,
     });
     let fx = app.start(start);
-    shell.run(app, fx);
+    run_effects(terminal, &mut input, app, &mut shell, fx);
     shell.poll_stores();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut poll = tokio::time::interval(Duration::from_secs(2));
@@ -191,7 +267,7 @@ async fn event_loop(
             break Ok(());
         }
         let msg = tokio::select! {
-            ev = input.recv() => match ev {
+            ev = input.rx.recv() => match ev {
                 Some(ev) => translate(ev),
                 None => break Err(TermError::InputClosed),
             },
@@ -208,10 +284,10 @@ async fn event_loop(
         };
         if let Some(msg) = msg {
             let fx = app.update(msg);
-            shell.run(app, fx);
+            run_effects(terminal, &mut input, app, &mut shell, fx);
         }
     };
-    stop.store(true, Ordering::Relaxed);
+    input.stop.store(true, Ordering::Relaxed);
     shell.abort_all();
     shell.leave();
     result

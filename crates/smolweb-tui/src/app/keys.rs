@@ -279,6 +279,13 @@ impl App {
             Action::OfflinePages => return go(self, "about:offline"),
             Action::Agents => return go(self, "about:agents"),
             Action::Share => return super::in_room!(self, |ctx| super::agents::share(&mut ctx)),
+            Action::EditInput => {
+                let text = format!(
+                    "{} opens an editor at a capsule's input prompt",
+                    self.keymap.hint(Action::EditInput)
+                );
+                super::lend!(self).info(text);
+            }
         }
         Vec::new()
     }

@@ -83,6 +83,13 @@ pub enum Msg {
     /// What agents are doing, what they suggest, what is shared with them (the shell looks
     /// every few seconds and reports changes).
     Agents(super::AgentsSeen),
+    /// The editor of an [`Effect::EditText`] returned.
+    Edited {
+        /// What the text is for.
+        purpose: super::Purpose,
+        /// What the file held when the editor exited, or why there is nothing to send.
+        result: Result<String, ShellError>,
+    },
 }
 
 /// Why work the shell did for the app failed (a store change, a download, a program). The
@@ -133,6 +140,31 @@ pub enum ShellError {
     /// The store thread has stopped (it no longer takes work).
     #[error("not done: the store thread has stopped")]
     StoreThreadStopped,
+    /// The editor's temporary file could not be made, written or read back.
+    #[error("the editor's file {}: {source}: nothing sent", path.display())]
+    EditorFile {
+        /// The temporary file.
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The editor could not be started.
+    #[error("cannot start the editor {program}: {source}: nothing sent")]
+    EditorStart {
+        /// The command (`$VISUAL`, `$EDITOR` or vi).
+        program: String,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The editor exited unsuccessfully.
+    #[error("the editor exited with {status}: nothing sent")]
+    EditorFailed {
+        /// "status N", or the signal that ended it.
+        status: String,
+    },
+    /// The terminal could not be handed to the editor or taken back.
+    #[error("cannot hand the terminal to the editor: {0}: nothing sent")]
+    EditorTerminal(#[source] Arc<std::io::Error>),
 }
 
 impl From<StoreError> for ShellError {
@@ -321,4 +353,13 @@ pub enum Effect {
     Quit,
     /// Subscribe, refresh, save for offline (see [`super::FeedOp`]).
     Feeds(super::FeedOp),
+    /// Hand the terminal to `$VISUAL`/`$EDITOR` on a private temporary file holding
+    /// `initial`; answered by [`Msg::Edited`]. Only for answers that may touch a file (never
+    /// a sensitive one).
+    EditText {
+        /// What the text is for (given back with the answer).
+        purpose: super::Purpose,
+        /// The text the file starts with.
+        initial: String,
+    },
 }

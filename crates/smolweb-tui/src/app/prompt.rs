@@ -4,7 +4,7 @@
 
 use super::loads::Request;
 use super::{Ctx, Effect, FetchOptions, StoreOp, Then};
-use crate::keymap::{Code, Key};
+use crate::keymap::{Action, Code, Context, Key};
 use smolweb_core::url::Url;
 use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 
@@ -217,6 +217,11 @@ impl PromptBar {
                 return Vec::new();
             }
         }
+        if matches!(p.purpose, Purpose::Input { .. })
+            && ctx.keymap.lookup(key, Context::Global) == Some(Action::EditInput)
+        {
+            return self.edit(ctx);
+        }
         match (key.code, key.ctrl) {
             (Code::Esc, _) | (Code::Char('c'), true) => {
                 self.open = None;
@@ -251,6 +256,55 @@ impl PromptBar {
         }
         self.update_completions(ctx);
         Vec::new()
+    }
+
+    /// The editor key at an input prompt: a status-10 prompt hands its text to the shell to
+    /// edit in `$VISUAL`/`$EDITOR` (the prompt closes meanwhile); a sensitive one (11) never
+    /// goes to a file, so it stays open and says why.
+    fn edit(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        match self.open.take() {
+            Some(p) if !p.masked() => vec![Effect::EditText {
+                purpose: p.purpose,
+                initial: p.text,
+            }],
+            other => {
+                self.open = other;
+                ctx.info("a sensitive answer is typed here only, never in an editor's file");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The editor returned: its text is sent as if typed and submitted (the newlines after
+    /// the last line trimmed). When it failed or wrote nothing, nothing is sent and the status
+    /// line says why.
+    pub(crate) fn edited(
+        &mut self,
+        purpose: Purpose,
+        result: Result<String, super::ShellError>,
+        ctx: &mut Ctx,
+    ) -> Vec<Effect> {
+        match result {
+            Ok(text) => {
+                let text = text.trim_end_matches(['\n', '\r']).to_string();
+                if text.trim().is_empty() {
+                    ctx.error("the editor left the file empty: nothing sent");
+                    return Vec::new();
+                }
+                self.open = Some(Prompt {
+                    purpose,
+                    text,
+                    completions: Vec::new(),
+                    selected: None,
+                    replace_on_type: false,
+                });
+                self.submit(ctx)
+            }
+            Err(e) => {
+                ctx.error(e.to_string());
+                Vec::new()
+            }
+        }
     }
 
     fn submit(&mut self, ctx: &mut Ctx) -> Vec<Effect> {

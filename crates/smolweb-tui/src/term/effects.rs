@@ -30,6 +30,8 @@ pub(super) struct Shell {
     jobs: Option<std::sync::mpsc::Sender<Job>>,
     /// The refresh of all feeds, while it runs.
     feed_refresh: Option<tokio::task::JoinHandle<()>>,
+    /// Texts the app asked to edit, for the loop (which owns the terminal) to hand over.
+    edits: std::collections::VecDeque<(crate::app::Purpose, String)>,
 }
 
 /// Work for the store thread.
@@ -86,6 +88,7 @@ impl Shell {
             tasks: HashMap::new(),
             jobs,
             feed_refresh: None,
+            edits: Default::default(),
         }
     }
 
@@ -137,7 +140,13 @@ impl Shell {
             Effect::Store(op) => self.job(Job::Op(op)),
             Effect::Quit => {}
             Effect::Feeds(op) => self.feed_op(op),
+            Effect::EditText { purpose, initial } => self.edits.push_back((purpose, initial)),
         }
+    }
+
+    /// The next text to edit in the person's editor.
+    pub(super) fn take_edit(&mut self) -> Option<(crate::app::Purpose, String)> {
+        self.edits.pop_front()
     }
 
     fn fetch(&mut self, id: u64, url: String, opts: FetchOptions) {

@@ -9,6 +9,7 @@
 
 mod tui_agents;
 mod tui_app;
+mod tui_editor;
 mod tui_feeds;
 mod tui_helpers;
 mod tui_reader;
