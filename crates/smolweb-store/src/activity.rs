@@ -165,6 +165,11 @@ pub fn clean_text(text: &str, max: usize) -> String {
     out.trim().to_string()
 }
 
+/// [`clean_text`] of an optional text, None when nothing is left of it.
+pub fn clean_note(text: Option<&str>, max: usize) -> Option<String> {
+    text.map(|t| clean_text(t, max)).filter(|t| !t.is_empty())
+}
+
 /// A URL as the log may keep it: no user information, query, fragment or Gopher search (a
 /// tab, or `%09`, ends a Gopher selector), no control characters, at most
 /// [`MAX_URL_CHARS`] characters.

@@ -68,6 +68,13 @@ impl<T: ListItem> ListFile<T> {
         atomic::read(&self.path, parse::<T>)
     }
 
+    /// The entries, newest first (for files appended in time order).
+    pub(crate) fn newest_first(&self) -> Result<Vec<T>, StoreError> {
+        let mut items = self.read()?;
+        items.reverse();
+        Ok(items)
+    }
+
     /// Under the exclusive lock: re-read, let `mutate` change the entries, and replace the file
     /// when it says something changed. Returns what `mutate` returned.
     pub(crate) fn update<R>(
@@ -81,6 +88,15 @@ impl<T: ListItem> ListFile<T> {
             |items| render(items),
             mutate,
         )
+    }
+}
+
+/// Append `item` to a list kept to its newest `max` entries (the oldest go first).
+pub(crate) fn push_bounded<T>(list: &mut Vec<T>, item: T, max: usize) {
+    list.push(item);
+    if list.len() > max {
+        let extra = list.len() - max;
+        list.drain(..extra);
     }
 }
 

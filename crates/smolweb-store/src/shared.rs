@@ -8,7 +8,7 @@
 //! kept; past that the oldest goes.
 
 use super::StoreError;
-use super::activity::{clean_text, clean_url};
+use super::activity::{clean_note, clean_url};
 use super::list_file::{ListFile, ListItem};
 use super::suggestions::{MAX_NOTE_CHARS, fresh_id};
 use std::path::PathBuf;
@@ -72,7 +72,6 @@ impl SharedPages {
             return Err(StoreError::Invalid("an empty URL".into()));
         }
         let now = now.replace_nanosecond(0).unwrap_or(now);
-        let text = |t: Option<&str>, max| t.map(|t| clean_text(t, max)).filter(|t| !t.is_empty());
         self.file.update(|list| {
             let old = list
                 .iter()
@@ -85,23 +84,17 @@ impl SharedPages {
             let page = SharedPage {
                 id,
                 url,
-                title: text(title, 200),
-                note: text(note, MAX_NOTE_CHARS),
+                title: clean_note(title, 200),
+                note: clean_note(note, MAX_NOTE_CHARS),
                 at: now,
             };
-            list.push(page.clone());
-            if list.len() > MAX_SHARED {
-                let extra = list.len() - MAX_SHARED;
-                list.drain(..extra);
-            }
+            super::list_file::push_bounded(list, page.clone(), MAX_SHARED);
             Ok((page, true))
         })
     }
     /// The shared pages, newest first.
     pub fn list(&self) -> Result<Vec<SharedPage>, StoreError> {
-        let mut list = self.file.read()?;
-        list.reverse();
-        Ok(list)
+        self.file.newest_first()
     }
     /// One page by id.
     pub fn get(&self, id: &str) -> Result<SharedPage, StoreError> {

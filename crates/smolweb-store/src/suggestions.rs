@@ -12,7 +12,7 @@
 //! one that crashed stops beating and counts as gone after [`BROWSER_STALE_SECONDS`].
 
 use super::StoreError;
-use super::activity::{MAX_TEXT_CHARS, clean_text, clean_url};
+use super::activity::{MAX_TEXT_CHARS, clean_note, clean_text, clean_url};
 use super::list_file::{ListFile, ListItem};
 use std::path::PathBuf;
 use time::OffsetDateTime;
@@ -66,11 +66,6 @@ pub(crate) fn fresh_id(taken: impl Fn(&str) -> bool) -> Result<String, StoreErro
     }
 }
 
-fn note_of(note: Option<&str>) -> Option<String> {
-    note.map(|n| clean_text(n, MAX_NOTE_CHARS))
-        .filter(|n| !n.is_empty())
-}
-
 impl Suggestions {
     /// The file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Suggestions {
@@ -109,24 +104,18 @@ impl Suggestions {
             let s = Suggestion {
                 id,
                 url,
-                note: note_of(note),
+                note: clean_note(note, MAX_NOTE_CHARS),
                 client: clean_text(client, MAX_TEXT_CHARS),
                 session: clean_text(session, 16),
                 at: now,
             };
-            list.push(s.clone());
-            if list.len() > MAX_PENDING {
-                let extra = list.len() - MAX_PENDING;
-                list.drain(..extra);
-            }
+            super::list_file::push_bounded(list, s.clone(), MAX_PENDING);
             Ok((s, true))
         })
     }
     /// Waiting suggestions, newest first.
     pub fn pending(&self) -> Result<Vec<Suggestion>, StoreError> {
-        let mut list = self.file.read()?;
-        list.reverse();
-        Ok(list)
+        self.file.newest_first()
     }
     /// Remove and return one (the person opened or dismissed it).
     pub fn take(&self, id: &str) -> Result<Suggestion, StoreError> {

@@ -5,7 +5,7 @@ use crate::tui_helpers;
 use smolweb_client::Outcome;
 use smolweb_net::{FetchError, IdentityChoice, TofuState};
 use smolweb_store::approvals::{Approval, Request as AskRequest};
-use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
+use smolweb_store::identity::{CreatedBy, Scope};
 use smolweb_tui::app::{Effect, Msg, Popup, Purpose, StoreOp, View};
 use tui_helpers::*;
 
@@ -489,24 +489,6 @@ fn status_60_creates_an_identity_and_retries_with_it() {
         opts.identity,
         IdentityChoice::Fingerprint("sha256:cafe".into())
     );
-}
-
-fn identity(name: &str, fp: &str) -> Identity {
-    Identity {
-        name: name.into(),
-        fingerprint: fp.into(),
-        scope: Scope {
-            host: "home.test".into(),
-            port: 1965,
-            path: "/".into(),
-        },
-        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
-        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
-        created_by: CreatedBy::Human,
-        agent_use: false,
-        algorithm: KeyAlgorithm::EcdsaP256,
-        cert_pem: String::new(),
-    }
 }
 
 fn approval(id: &str) -> Approval {

@@ -9,6 +9,7 @@ use smolweb_core::page::Page;
 use smolweb_core::response::parse_mime;
 use smolweb_core::url::Url;
 use smolweb_net::{TlsInfo, TofuState};
+use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
 use smolweb_tui::app::{App, Effect, FetchOptions, Msg, Settings};
 use smolweb_tui::keymap::{Key, Keymap};
 use smolweb_tui::theme::Theme;
@@ -174,4 +175,23 @@ pub(crate) fn assert_snapshot(name: &str, text: &str) {
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// An identity made by the person for home.test, with this name and fingerprint.
+pub(crate) fn identity(name: &str, fp: &str) -> Identity {
+    Identity {
+        name: name.into(),
+        fingerprint: fp.into(),
+        scope: Scope {
+            host: "home.test".into(),
+            port: 1965,
+            path: "/".into(),
+        },
+        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
+        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
+        created_by: CreatedBy::Human,
+        agent_use: false,
+        algorithm: KeyAlgorithm::EcdsaP256,
+        cert_pem: String::new(),
+    }
 }

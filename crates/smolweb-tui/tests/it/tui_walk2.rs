@@ -237,22 +237,7 @@ fn with_identity(url: &str, body: &str, fp: Option<&str>) -> Outcome {
 
 #[test]
 fn the_identity_in_use_is_in_sight_and_its_first_use_announced() {
-    use smolweb_store::identity::{CreatedBy, Identity, KeyAlgorithm, Scope};
-    let alice = Identity {
-        name: "alice".into(),
-        fingerprint: "sha256:a11ce".into(),
-        scope: Scope {
-            host: "cap.test".into(),
-            port: 1965,
-            path: "/app".into(),
-        },
-        not_before: time::macros::datetime!(2025-01-01 0:00 UTC),
-        not_after: time::macros::datetime!(2099-01-01 0:00 UTC),
-        created_by: CreatedBy::Human,
-        agent_use: false,
-        algorithm: KeyAlgorithm::EcdsaP256,
-        cert_pem: String::new(),
-    };
+    let alice = tui_helpers::identity("alice", "sha256:a11ce");
     let mut app = tui_helpers::app();
     app.update(smolweb_tui::app::Msg::Identities(vec![alice]));
     open(&mut app, CAP, with_identity(CAP, "# Open\n", None));
