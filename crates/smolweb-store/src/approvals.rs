@@ -126,21 +126,6 @@ fn prune(approvals: &mut Vec<Approval>, now: OffsetDateTime) -> bool {
     approvals.len() != before
 }
 
-/// 8 random lowercase hex digits, not already used in `approvals`. The system's random source
-/// failing is reported, not papered over with a predictable id.
-fn fresh_id(approvals: &[Approval]) -> Result<String, StoreError> {
-    let rng = ring::rand::SystemRandom::new();
-    loop {
-        let bytes: [u8; 4] = ring::rand::generate(&rng)
-            .map_err(|_| StoreError::Crypto("the system random source failed".into()))?
-            .expose();
-        let id = format!("{:08x}", u32::from_be_bytes(bytes));
-        if !approvals.iter().any(|a| a.id == id) {
-            return Ok(id);
-        }
-    }
-}
-
 /// The approvals file.
 #[derive(Clone, Debug)]
 pub struct Approvals {
@@ -173,7 +158,7 @@ impl Approvals {
                 return Ok((existing.clone(), pruned));
             }
             let approval = Approval {
-                id: fresh_id(approvals)?,
+                id: super::list_file::fresh_id(|id| approvals.iter().any(|a| a.id == id))?,
                 request,
                 client: client.to_string(),
                 requested_at: now,

@@ -91,6 +91,31 @@ impl<T: ListItem> ListFile<T> {
     }
 }
 
+/// 8 random lowercase hex digits that `taken` says no entry uses (approvals, suggestions,
+/// shared pages). The system's random source failing is reported, not papered over with a
+/// predictable id.
+pub(crate) fn fresh_id(taken: impl Fn(&str) -> bool) -> Result<String, StoreError> {
+    loop {
+        let id = super::activity::new_session_id()?;
+        if !taken(&id) {
+            return Ok(id);
+        }
+    }
+}
+
+/// Take out the entry `same` picks and give its id back, or a fresh id when there is none
+/// (an entry made again keeps the id the person or agent already holds).
+pub(crate) fn take_keeping_id<T>(
+    list: &mut Vec<T>,
+    same: impl Fn(&T) -> bool,
+    id_of: impl Fn(&T) -> &str,
+) -> Result<String, StoreError> {
+    match list.iter().position(same) {
+        Some(i) => Ok(id_of(&list.remove(i)).to_string()),
+        None => fresh_id(|id| list.iter().any(|e| id_of(e) == id)),
+    }
+}
+
 /// Append `item` to a list kept to its newest `max` entries (the oldest go first).
 pub(crate) fn push_bounded<T>(list: &mut Vec<T>, item: T, max: usize) {
     list.push(item);

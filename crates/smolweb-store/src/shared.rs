@@ -10,7 +10,7 @@
 use super::StoreError;
 use super::activity::{clean_note, clean_url};
 use super::list_file::{ListFile, ListItem};
-use super::suggestions::{MAX_NOTE_CHARS, fresh_id};
+use super::suggestions::MAX_NOTE_CHARS;
 use std::path::PathBuf;
 use time::OffsetDateTime;
 
@@ -73,14 +73,7 @@ impl SharedPages {
         }
         let now = now.replace_nanosecond(0).unwrap_or(now);
         self.file.update(|list| {
-            let old = list
-                .iter()
-                .position(|p| p.url == url)
-                .map(|i| list.remove(i));
-            let id = match old {
-                Some(o) => o.id,
-                None => fresh_id(|id| list.iter().any(|p| p.id == id))?,
-            };
+            let id = super::list_file::take_keeping_id(list, |p| p.url == url, |p| &p.id)?;
             let page = SharedPage {
                 id,
                 url,

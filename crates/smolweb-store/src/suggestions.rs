@@ -57,15 +57,6 @@ pub struct Suggestions {
     file: ListFile<Suggestion>,
 }
 
-pub(crate) fn fresh_id(taken: impl Fn(&str) -> bool) -> Result<String, StoreError> {
-    loop {
-        let id = super::activity::new_session_id()?;
-        if !taken(&id) {
-            return Ok(id);
-        }
-    }
-}
-
 impl Suggestions {
     /// The file at `path` (nothing is read or created yet).
     pub fn new(path: PathBuf) -> Suggestions {
@@ -93,14 +84,7 @@ impl Suggestions {
         }
         let now = now.replace_nanosecond(0).unwrap_or(now);
         self.file.update(|list| {
-            let old = list
-                .iter()
-                .position(|s| s.url == url)
-                .map(|i| list.remove(i));
-            let id = match old {
-                Some(o) => o.id,
-                None => fresh_id(|id| list.iter().any(|s| s.id == id))?,
-            };
+            let id = super::list_file::take_keeping_id(list, |s| s.url == url, |s| &s.id)?;
             let s = Suggestion {
                 id,
                 url,
