@@ -27,6 +27,7 @@ pub mod paths;
 pub mod shared;
 pub mod subscriptions;
 pub mod suggestions;
+pub mod sync_queue;
 pub mod tofu;
 pub mod uploads;
 
@@ -103,4 +104,6 @@ pub mod files {
     pub const SHARED: &str = "shared_pages.toml";
     /// Agents allowed to upload under a scope ([`crate::uploads::Uploads`]).
     pub const UPLOADS: &str = "upload_allowances.toml";
+    /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
+    pub const SYNC_QUEUE: &str = "sync_queue.toml";
 }

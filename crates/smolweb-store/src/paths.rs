@@ -119,6 +119,10 @@ impl Paths {
     pub fn uploads(&self) -> PathBuf {
         self.data_dir.join(files::UPLOADS)
     }
+    /// `sync_queue.toml` in the data directory.
+    pub fn sync_queue(&self) -> PathBuf {
+        self.data_dir.join(files::SYNC_QUEUE)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")
