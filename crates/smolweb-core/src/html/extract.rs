@@ -206,13 +206,15 @@ fn holds(nodes: &[NodeRef], h: &NodeRef) -> bool {
 /// The page's headline: the `h1` or `h2` that shares most words with the page's title, if it
 /// shares enough of them (most of its own words, and 40% of the title's) and is not a link to
 /// the site's home (a logo); of equals, the one with the most text around it (a title
-/// repeated in a sticky header or a breadcrumb has little), then an `h1`. Without a title,
-/// the page's only `h1`.
+/// repeated in a sticky header or a breadcrumb has little), then an `h1`. A heading that is
+/// exactly one part of a title joined from parts ("Headline - Site") matches when nothing
+/// matches the whole title. Without a title, the page's only `h1`.
 fn find_headline<'a>(
     body: &NodeRef<'a>,
     title: Option<&str>,
     stats: &stats::StatsMap,
 ) -> Option<NodeRef<'a>> {
+    let title_text = title.unwrap_or_default();
     let Some(title) = title.map(words).filter(|t| !t.is_empty()) else {
         let mut h1s = body.descendants_it().filter(|n| n.has_name("h1"));
         return match (h1s.next(), h1s.next()) {
@@ -220,6 +222,13 @@ fn find_headline<'a>(
             _ => None,
         };
     };
+    // The title's parts around a separator ("Headline - Site", "Site | Headline"): a
+    // headline that is one part whole matches too, when the whole title is too long for it.
+    let parts: Vec<Vec<String>> = title_parts(title_text)
+        .into_iter()
+        .map(words)
+        .filter(|p| !p.is_empty() && p.len() < title.len())
+        .collect();
     let need = ((title.len() as f64) * 0.4).ceil().max(1.0) as usize;
     let around = |h: &NodeRef| {
         h.ancestors_it(Some(HEADLINE_LEVELS))
@@ -238,15 +247,43 @@ fn find_headline<'a>(
             continue;
         }
         let common = hw.iter().filter(|w| title.contains(w)).count();
-        if common < need || (common as f64) < 0.6 * hw.len() as f64 {
+        let whole_part = || {
+            parts
+                .iter()
+                .filter(|p| hw.len() == p.len() && hw.iter().all(|w| p.contains(w)))
+                .count()
+                > 0
+        };
+        // A match on a part ranks under every match on the whole title, and among parts
+        // by the text around it (the site's name in a banner has little).
+        let common = if common >= need && (common as f64) >= 0.6 * hw.len() as f64 {
+            common
+        } else if whole_part() {
+            0
+        } else {
             continue;
-        }
+        };
         let key = (common, around(&h), h.has_name("h1"));
         if best.as_ref().is_none_or(|(k, _)| key > *k) {
             best = Some((key, h));
         }
     }
     best.map(|(_, h)| h)
+}
+
+/// The parts of a page title split at a separator set between spaces (`-`, `|`, `–`, `—`,
+/// `:`, `·`, `»`, `::`), as sites join a headline and their name.
+fn title_parts(title: &str) -> Vec<&str> {
+    const SEPARATORS: [&str; 8] = [" - ", " | ", " – ", " — ", " :: ", " · ", " » ", ": "];
+    let mut parts = vec![title];
+    for sep in SEPARATORS {
+        parts = parts.into_iter().flat_map(|p| p.split(sep)).collect();
+    }
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// Is `h` a link to a site's home page (a logo or site name set as a heading)?

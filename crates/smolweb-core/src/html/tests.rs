@@ -429,3 +429,124 @@ fn full_keeps_each_menu_once_when_the_site_sends_it_twice() {
     );
     assert!(c.markdown.contains("Some words of the page itself"));
 }
+
+fn prose(topic: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} about {topic}: the street was laid out in the old town, with \
+                 small houses, gardens and workshops, and it still keeps the shape it had then.</p>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_headline_that_is_one_part_of_the_title_anchors_the_article_on_a_portal() {
+    // A city portal: teasers under their own h1s in the sidebar, each longer than the
+    // article; the title is "Headline - Site", the article's h1 only its first part.
+    let teasers: String = (0..8)
+        .map(|i| {
+            format!(
+                "<div class=\"box\"><h1>Service {i}</h1><div class=\"box-text\"><p>Service {i} of \
+                 the town offers advice, forms, opening hours, contacts and much more for every \
+                 citizen, every visitor and every company that settles here, all year long.</p>\
+                 <a href=\"/s{i}\">more...</a></div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Beanquarter - City of Tallow</title></head><body>\
+         <div id=\"wrap\"><aside>{teasers}</aside>\
+         <div id=\"main\"><h1>Beanquarter</h1><div class=\"col1\"><p>The Beanquarter was the \
+         first quarter built outside the wall, by craftsmen and winegrowers, who dried beans \
+         on their houses, and the name stayed.</p></div></div></div></body></html>"
+    );
+    let c = convert_html(&html, "https://tallow.example/item/1", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(
+        c.markdown.contains("first quarter built outside"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Service 3"), "{}", c.markdown);
+}
+
+#[test]
+fn a_short_post_that_cites_a_web_address_is_not_taken_for_links() {
+    let html = "<html><head><title>Sign the petition | Club Culture</title></head><body>\
+        <div id=\"header\"><ul class=\"menu\"><li><a href=\"/a\">Start</a></li>\
+        <li><a href=\"/b\">Dates</a></li><li><a href=\"/c\">People</a></li></ul></div>\
+        <div id=\"main\"><h1>News</h1><div class=\"entry\"><p class=\"date\"><a href=\"/2012/05\">\
+        Thursday, 31 May 2012</a></p><h2>Sign the petition</h2><div class=\"entrytext\"><p>The \
+        planned tariffs would close many clubs in town, so please, all of you, sign this \
+        petition before the deadline next month:</p><p><a href=\"https://petition.example/\
+        online/against-the-tariff-reform\">https://petition.example/online/against-the-tariff-\
+        reform</a></p></div></div></div></body></html>";
+    let c = convert_html(
+        html,
+        "https://club.example/2012/05/31/petition",
+        Extract::Main,
+    );
+    assert_eq!(c.extraction, Extraction::Main, "{}", c.markdown);
+    assert!(
+        c.markdown.contains("please, all of you, sign"),
+        "{}",
+        c.markdown
+    );
+    assert!(
+        c.markdown.contains("petition.example/online"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("People"), "{}", c.markdown);
+}
+
+#[test]
+fn a_slideshow_inside_the_article_is_left_out() {
+    let slides: String = (0..6)
+        .map(|i| {
+            format!(
+                "<li><div class=\"slide\"><h4>The old harbour in pictures</h4><h2>Picture {i}</h2>\
+                 <p>Caption {i}: boats at the quay in the early morning, waiting for the tide.</p>\
+                 </div></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The old harbour</title></head><body><article><h1>The old harbour</h1>\
+         {}<ul class=\"gallery\">{slides}</ul>{}</article></body></html>",
+        prose("the harbour", 4),
+        prose("the quay", 3)
+    );
+    let c = convert_html(&html, "https://news.example/harbour", Extract::Main);
+    assert!(
+        c.markdown.contains("Paragraph 2 about the quay"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Caption 3"), "{}", c.markdown);
+    assert!(!c.markdown.contains("in pictures"), "{}", c.markdown);
+}
+
+#[test]
+fn comments_under_a_plain_title_bar_are_left_out() {
+    let html = format!(
+        "<html><head><title>Chapter 12 is online</title></head><body><div class=\"news\">\
+         <h2>Chapter 12 is online</h2>{}<div class=\"titlebar\">Comments</div>\
+         <div><h3>#1 comment by Naru</h3><p>Thanks for this chapter, I waited the whole week \
+         for it and it was worth every day of waiting.</p></div></div></body></html>",
+        prose("the chapter", 2)
+    );
+    let c = convert_html(&html, "https://manga.example/news/12", Extract::Main);
+    assert!(
+        c.markdown.contains("Paragraph 1 about the chapter"),
+        "{}",
+        c.markdown
+    );
+    assert!(
+        !c.markdown.contains("waited the whole week"),
+        "{}",
+        c.markdown
+    );
+}

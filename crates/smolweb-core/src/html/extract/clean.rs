@@ -17,7 +17,8 @@
 //! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
 //! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
 //! more: ...", breadcrumbs), teaser blocks (two or more headings that are links to other
-//! pages, with short texts; unless little else is left, as on a listing), lists of short links
+//! pages, with short texts; unless little else is left, as on a listing), slideshows (items that
+//! each repeat the gallery's heading, under the same condition), lists of short links
 //! (pagination), and, in the manner of
 //! Readability's conditional cleaning, blocks with a negative score, several images and no
 //! text, many list items and few paragraphs, or dense links (over 20% of a non-list block's
@@ -236,7 +237,7 @@ pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: 
             if chain.contains(&node.id) {
                 return true;
             }
-            if is_teasers(node, stats) {
+            if is_teasers(node, stats) || is_slideshow(node) {
                 teasers.push(*node);
                 return false;
             }
@@ -272,6 +273,43 @@ fn is_teasers(node: &NodeRef, stats: &StatsMap) -> bool {
     ) && stats.get(&node.id).is_some_and(|s| {
         s.linked_headings >= 2 && s.chars / u32::from(s.linked_headings) < TEASER_CHARS
     })
+}
+
+/// Fewest slides that carry the same heading for a block to be a slideshow.
+const SLIDES_MIN: usize = 3;
+
+/// A slideshow or gallery: a list or container whose items (three or more, and at least half
+/// of them) each repeat the same heading, the gallery's title over every picture.
+fn is_slideshow(node: &NodeRef) -> bool {
+    if !matches!(
+        node.node_name().as_deref(),
+        Some("ul" | "ol" | "div" | "section")
+    ) {
+        return false;
+    }
+    let items: Vec<NodeRef> = node.children_it(false).filter(|c| c.is_element()).collect();
+    if items.len() < SLIDES_MIN {
+        return false;
+    }
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for item in &items {
+        let heading = item.descendants_it().find(|d| {
+            matches!(
+                d.node_name().as_deref(),
+                Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+            )
+        });
+        if let Some(h) = heading {
+            let text = h.text().split_whitespace().collect::<Vec<_>>().join(" ");
+            if !text.is_empty() {
+                *counts.entry(text.to_lowercase()).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .values()
+        .max()
+        .is_some_and(|&n| n >= SLIDES_MIN && n * 2 >= items.len())
 }
 
 /// Headings that announce links to other pages ("Related articles", "Lesen Sie auch"), in
@@ -366,7 +404,7 @@ fn signposted_links<'a>(top: &NodeRef<'a>, stats: &StatsMap) -> Vec<NodeRef<'a>>
         matches!(
             n.node_name().as_deref(),
             Some("h2" | "h3" | "h4" | "h5" | "h6" | "strong" | "b" | "p")
-        )
+        ) || is_title_bar(n)
     }) {
         let text = h.text().to_lowercase();
         let label = text
@@ -422,6 +460,11 @@ fn signposted_links<'a>(top: &NodeRef<'a>, stats: &StatsMap) -> Vec<NodeRef<'a>>
         }
     }
     out
+}
+
+/// A `div` of text alone (no element inside): a title bar set without a heading tag.
+fn is_title_bar(node: &NodeRef) -> bool {
+    node.has_name("div") && node.children_it(false).all(|c| c.is_text())
 }
 
 /// Words that open a label standing alone: an advertisement's marker, a picture credit.

@@ -205,7 +205,9 @@ pub(crate) fn compute(root: &NodeRef) -> StatsMap {
             // Stored: the descendants' counts (an `a` is all link text); passed up: plus itself.
             let name = node.node_name().unwrap_or_default();
             let entry = map.entry(node.id);
-            if name.as_ref() == "a" {
+            // A link that shows its own address is a reference given in the text (a
+            // petition, a source), not a way around the site: its text is not link text.
+            if name.as_ref() == "a" && !shows_address(node) {
                 entry.link_chars = entry.chars;
                 if node.attr("href").is_some_and(|h| h.contains('#')) {
                     entry.fragment_link_chars = entry.chars;
@@ -249,6 +251,15 @@ pub(crate) fn compute(root: &NodeRef) -> StatsMap {
         }
     }
     map
+}
+
+/// Is the text of the link `a` a web address (`https://…`, `www.…`)?
+fn shows_address(a: &NodeRef) -> bool {
+    let text = a.text();
+    let t = text.trim_start();
+    ["http://", "https://", "www."].iter().any(|p| {
+        t.len() > p.len() + 3 && t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
+    })
 }
 
 /// Visit the elements under `root` in document order; `visit` returns whether to go into the
