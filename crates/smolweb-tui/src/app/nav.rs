@@ -67,16 +67,17 @@ impl Nav {
             }
             _ => {}
         }
+        if opts.typed && Url::parse(url).is_ok_and(|u| u.scheme() == Scheme::Titan) {
+            // A titan:// URL the person typed uploads: the upload dialog, never a fetch (a
+            // link to one stays refused by the one link rule).
+            ctx.then(Then::Upload(super::upload::Step::Begin(url.to_string())));
+            return Vec::new();
+        }
         if let Some(scheme) = smolweb_core::url::refused_scheme(url) {
             // The one rule (`core::url::destination`): never fetched, never handed on.
             ctx.error(format!(
                 "not followed: smolweb does not open {scheme}: links"
             ));
-            return Vec::new();
-        }
-        if Url::parse(url).is_ok_and(|u| u.scheme() == Scheme::Titan) {
-            // A titan:// URL uploads: the upload dialog, never a fetch.
-            ctx.then(Then::Upload(super::upload::Step::Begin(url.to_string())));
             return Vec::new();
         }
         if super::web::leaves_browser(ctx.settings, url) {
@@ -406,7 +407,10 @@ impl Nav {
         req.chain.push(req.url.clone());
         req.url = target.clone();
         req.opts.input = None;
-        req.upload = false;
+        if std::mem::take(&mut req.upload) {
+            // The capsule's page changed: the copy in the cache is old.
+            req.opts.refresh = true;
+        }
         if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
             return ctx.ask(
                 format!("Follow the redirect to {target}? (y/n)"),
