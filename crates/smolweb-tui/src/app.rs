@@ -12,9 +12,11 @@
 //! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
 //! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
-//! `web::Reader`. [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through
-//! the `Ctx` the app lends it for one update, and leaves work for another room to the app as
-//! `Then` follow-ups (carried out in order after its own effects). `messages` holds what
+//! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
+//! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`.
+//! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
+//! app lends it for one update, and leaves work for another room to the app as `Then`
+//! follow-ups (carried out in order after its own effects). `messages` holds what
 //! goes between the app and its shell. `App` itself is the routing: it sends each message and
 //! key to its room, and the view reads it through accessors.
 //!
