@@ -768,6 +768,44 @@ mod tests {
     use smolweb_client::Face;
     use smolweb_client::config::Config;
     use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+
+    #[test]
+    fn a_tilde_is_the_home_directory() {
+        let home = Some(std::ffi::OsString::from("/home/ada"));
+        assert_eq!(
+            expand_home("~/a.gmi", home.clone()),
+            PathBuf::from("/home/ada/a.gmi")
+        );
+        assert_eq!(expand_home("~", home.clone()), PathBuf::from("/home/ada"));
+        assert_eq!(expand_home("~bob/a", home.clone()), PathBuf::from("~bob/a"));
+        assert_eq!(expand_home("/tmp/~/a", home), PathBuf::from("/tmp/~/a"));
+        assert_eq!(expand_home("~/a", None), PathBuf::from("~/a"));
+    }
+
+    #[test]
+    fn a_file_to_upload_is_read_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post.gmi");
+        std::fs::write(&path, b"# A post\n").unwrap();
+        let typed = path.display().to_string();
+        assert_eq!(read_upload(&typed, 9).unwrap(), b"# A post\n");
+        match read_upload(&typed, 8) {
+            Err(ShellError::UploadTooLarge {
+                size: 9, max: 8, ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        let missing = dir.path().join("nothing.gmi").display().to_string();
+        assert!(matches!(
+            read_upload(&missing, 9),
+            Err(ShellError::UploadRead { .. })
+        ));
+        let folder = dir.path().display().to_string();
+        assert!(matches!(
+            read_upload(&folder, 9),
+            Err(ShellError::UploadRead { .. })
+        ));
+    }
     use smolweb_store::paths::Paths;
 
     /// A store worker over a fresh data directory (also used by `feeds`' tests).
