@@ -208,3 +208,63 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_is_uploaded_from_home_with_its_guessed_mime_type() {
+    if !tmux_available("tui_tmux_titan") {
+        return;
+    }
+    let page = Arc::new(Mutex::new(Some(FIRST.to_string())));
+    let server = smallnet::Server::start(Protocol::Titan, capsule(page.clone())).await;
+    let gemini = server
+        .url("/notes.gmi")
+        .replacen("titan://", "gemini://", 1);
+    let titan = server.url("/notes.gmi");
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let post = "# From a file\n\nSent with f.\n";
+    std::fs::write(home.path().join("post.gmi"), post).unwrap();
+    let command = format!(
+        "env HOME={} {} --data-dir {} {}; echo SMOLWEB-EXIT=$?; sleep 30",
+        home.path().display(),
+        env!("CARGO_BIN_EXE_smolweb"),
+        data.path().display(),
+        gemini
+    );
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let t = Tmux::start("titan-file", &command, 100, 24);
+                t.wait_for("Written before.");
+                t.keys(&["W"]);
+                t.wait_for("(Titan)");
+                t.keys(&["f"]);
+                t.wait_for("File to upload");
+                t.type_text("~/post.gmi");
+                t.keys(&["Enter"]);
+                let s = t.wait_for(&format!("Upload {} bytes", post.len()));
+                assert!(s.contains("text/gemini") && s.contains("~/post.gmi"), "{s}");
+                keep("7-file-confirm", &s);
+                t.keys(&["y"]);
+                t.wait_for("Token (empty for none):");
+                t.keys(&["Enter"]);
+                let s = t.wait_for("Sent with f.");
+                keep("8-file-reply", &s);
+                t.keys(&["q"]);
+                t.wait_for("SMOLWEB-EXIT=0");
+            })
+            .join()
+            .unwrap()
+    });
+    let uploads: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.line.starts_with("titan://"))
+        .collect();
+    assert_eq!(uploads.len(), 1);
+    assert_eq!(
+        uploads[0].line,
+        format!("{titan};size={};mime=text/gemini", post.len())
+    );
+    assert_eq!(uploads[0].data, post.as_bytes());
+}
