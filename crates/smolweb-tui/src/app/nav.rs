@@ -67,9 +67,12 @@ impl Nav {
             }
             _ => {}
         }
-        if opts.typed && Url::parse(url).is_ok_and(|u| u.scheme() == Scheme::Titan) {
-            // A titan:// URL the person typed uploads: the upload dialog, never a fetch (a
-            // link to one stays refused by the one link rule).
+        if (opts.typed || opts.refresh)
+            && Url::parse(url).is_ok_and(|u| u.scheme() == Scheme::Titan)
+        {
+            // A titan:// URL the person typed, or the reload of an upload's answer, uploads:
+            // the upload dialog, never a fetch (a link to one stays refused by the one link
+            // rule).
             ctx.then(Then::Upload(super::upload::Step::Begin(url.to_string())));
             return Vec::new();
         }

@@ -391,4 +391,8 @@ fn the_answers_redirect_to_the_capsule_is_followed_and_a_failure_shown() {
     );
     let s = screen(&app);
     assert!(s.contains("token required"), "{s}");
+    // Reloading the answer never uploads again by itself: it opens the dialog.
+    sends_nothing(&press(&mut app, &["r"]));
+    assert!(question(&app).contains(TARGET));
+    sends_nothing(&press(&mut app, &["esc"]));
 }
