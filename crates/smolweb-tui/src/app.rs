@@ -12,9 +12,11 @@
 //! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
 //! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
-//! `web::Reader`. [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through
-//! the `Ctx` the app lends it for one update, and leaves work for another room to the app as
-//! `Then` follow-ups (carried out in order after its own effects). `messages` holds what
+//! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
+//! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`.
+//! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
+//! app lends it for one update, and leaves work for another room to the app as `Then`
+//! follow-ups (carried out in order after its own effects). `messages` holds what
 //! goes between the app and its shell. `App` itself is the routing: it sends each message and
 //! key to its room, and the view reads it through accessors.
 //!
@@ -40,6 +42,7 @@ mod search;
 mod special;
 mod status;
 mod tabs;
+mod upload;
 mod web;
 
 use crate::keymap::{ConfigError as KeyError, Keymap};
@@ -61,6 +64,7 @@ pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
 pub use status::{Log, Status};
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
+pub use upload::{UPLOAD_MAX, guess_mime, titan_url};
 
 /// Settings the app reads from the config.
 #[derive(Clone, Debug)]
@@ -199,6 +203,8 @@ pub struct App {
     lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
     feeds: Feeds,
+    /// A Titan upload being prepared.
+    upload: upload::Uploads,
     /// The terminal's size and the active page's laid-out rows.
     screen: Screen,
     /// Milliseconds since start (the last tick).
@@ -223,6 +229,7 @@ impl App {
             digits: Digits::default(),
             lists: Lists::default(),
             feeds: Feeds::default(),
+            upload: upload::Uploads::default(),
             now: 0,
             quit: false,
         }
@@ -367,8 +374,15 @@ impl App {
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
             Msg::Agents(seen) => in_room!(self, |ctx| agents::seen(seen, &mut ctx)),
+            Msg::Edited {
+                purpose: Purpose::UploadText,
+                result,
+            } => in_room!(self, |ctx| self.upload.edited(result, &mut ctx)),
             Msg::Edited { purpose, result } => {
                 in_room!(self, |ctx| self.prompt.edited(purpose, result, &mut ctx))
+            }
+            Msg::UploadFile { path, result } => {
+                in_room!(self, |ctx| self.upload.file_read(path, result, &mut ctx))
             }
         };
         self.screen.refresh(&mut self.tabs);
@@ -428,6 +442,12 @@ impl App {
                         .nav
                         .navigate(&mut ctx, &url, opts, true)));
                     self.status = status;
+                }
+                Then::Upload(step) => {
+                    fx.extend(in_room!(self, |ctx| self.upload.step(step, &mut ctx)));
+                }
+                Then::SendUpload { tab, upload } => {
+                    fx.extend(in_room!(self, |ctx| self.nav.upload(&mut ctx, tab, upload)));
                 }
                 Then::BackKeepingStatus => {
                     let status = self.status.clone();

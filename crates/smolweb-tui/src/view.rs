@@ -307,6 +307,18 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     }
     let info = format!(" {} ", info.join("  "));
     let left = match app.tab().and_then(|t| t.loading.as_ref()) {
+        Some(l) if l.upload.is_some() => {
+            let frame = (app.now() / 100) as usize % SPINNER.len();
+            match l.upload {
+                Some(0) => format!("{} deleting {}  (esc cancels)", SPINNER[frame], l.url),
+                n => format!(
+                    "{} uploading {} to {}  (esc cancels)",
+                    SPINNER[frame],
+                    smolweb_core::text::human_bytes(n.unwrap_or(0)),
+                    l.url,
+                ),
+            }
+        }
         Some(l) => {
             let frame = (app.now() / 100) as usize % SPINNER.len();
             format!(

@@ -50,6 +50,13 @@ pub(crate) enum Then {
     RemakeStorePage,
     /// One entry back in the active tab, keeping the status line.
     BackKeepingStatus,
+    /// A step of the upload flow (the upload room).
+    Upload(super::upload::Step),
+    /// Send a confirmed upload in a tab (the navigation room: its answer is shown there).
+    SendUpload {
+        tab: u64,
+        upload: Box<smolweb_client::smallnet::Upload>,
+    },
 }
 
 /// What the app lends a room for one update.

@@ -50,6 +50,8 @@ pub enum Pending {
     ClearHistory,
     /// Mark every entry read (of one feed, or of all).
     MarkAllRead(Option<String>),
+    /// A question of the upload dialog (the upload room knows what it is about).
+    Upload(super::upload::Ask),
 }
 
 impl Pending {
@@ -90,6 +92,8 @@ pub enum Answer {
     AsText(Pending),
     /// No (to what was asked).
     No(Pending),
+    /// The answer to a question of the upload dialog.
+    Upload(super::upload::Ask, super::upload::Choice),
 }
 
 #[derive(Debug, Default)]
@@ -121,6 +125,13 @@ impl Dialog {
     /// answered with o (open), s or Enter (save), c (cancel); a removal only by y, any other
     /// key keeping what it would remove.
     pub fn answer(&mut self, key: Key) -> Option<Answer> {
+        if let Some(Pending::Upload(ask)) = self.pending {
+            // None: no answer to this question, which stays open.
+            let choice = ask.choice(key)?;
+            self.popup = None;
+            self.pending = None;
+            return Some(Answer::Upload(ask, choice));
+        }
         if self.pending.as_ref().is_some_and(Pending::removes) {
             self.popup = None;
             let pending = self.pending.take()?;
@@ -229,6 +240,12 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
             Vec::new()
         }
         Some(Answer::AsText(_)) => Vec::new(),
+        // Upload questions are answered as `Answer::Upload`.
+        Some(Answer::Yes(Pending::Upload(_))) => Vec::new(),
+        Some(Answer::Upload(ask, choice)) => {
+            ctx.then(Then::Upload(super::upload::Step::Chose(ask, choice)));
+            Vec::new()
+        }
         Some(Answer::Yes(Pending::SaveOffline(url))) => {
             ctx.then(Then::SaveOffline {
                 url,

@@ -279,6 +279,9 @@ impl App {
             Action::OfflinePages => return go(self, "about:offline"),
             Action::Agents => return go(self, "about:agents"),
             Action::Share => return super::in_room!(self, |ctx| super::agents::share(&mut ctx)),
+            Action::Upload => {
+                return super::in_room!(self, |ctx| self.upload.begin_here(&mut ctx));
+            }
             Action::EditInput => {
                 let text = format!(
                     "{} opens an editor at a capsule's input prompt",

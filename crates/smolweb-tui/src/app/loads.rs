@@ -24,6 +24,8 @@ pub struct Request {
     /// Pin the presented certificate once the page arrives ("trust and save").
     pub(crate) pin_after: bool,
     pub(crate) opts: FetchOptions,
+    /// A Titan upload: its answer is shown, never kept in history.
+    pub(crate) upload: bool,
 }
 
 impl Request {
@@ -37,6 +39,7 @@ impl Request {
             sensitive: false,
             pin_after: false,
             opts,
+            upload: false,
         }
     }
 

@@ -90,6 +90,13 @@ pub enum Msg {
         /// What the file held when the editor exited, or why there is nothing to send.
         result: Result<String, ShellError>,
     },
+    /// The file of an [`Effect::ReadUploadFile`] was read (or not).
+    UploadFile {
+        /// The path as typed.
+        path: String,
+        /// Its bytes, or why not.
+        result: Result<Vec<u8>, ShellError>,
+    },
 }
 
 /// Why work the shell did for the app failed (a store change, a download, a program). The
@@ -165,6 +172,24 @@ pub enum ShellError {
     /// The terminal could not be handed to the editor or taken back.
     #[error("cannot hand the terminal to the editor: {0}: nothing sent")]
     EditorTerminal(#[source] Arc<std::io::Error>),
+    /// The file to upload could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    UploadRead {
+        /// The file (`~` expanded).
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The file to upload is larger than an upload may be.
+    #[error("{} is {size} bytes; an upload from the browser is at most {max} bytes", path.display())]
+    UploadTooLarge {
+        /// The file (`~` expanded).
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
 }
 
 impl From<StoreError> for ShellError {
@@ -361,5 +386,21 @@ pub enum Effect {
         purpose: super::Purpose,
         /// The text the file starts with.
         initial: String,
+    },
+    /// Read a file to upload (`~` expanded, at most `max` bytes); answered by
+    /// [`Msg::UploadFile`].
+    ReadUploadFile {
+        /// The path as typed.
+        path: String,
+        /// The most it may hold.
+        max: u64,
+    },
+    /// Upload with Titan on a worker; answered by [`Msg::Fetched`] with this id (the token
+    /// it carries is sent, never logged: its `Debug` hides it).
+    Upload {
+        /// The request id its answer carries.
+        id: u64,
+        /// What to send.
+        upload: Box<smolweb_client::smallnet::Upload>,
     },
 }

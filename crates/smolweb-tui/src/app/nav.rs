@@ -67,6 +67,15 @@ impl Nav {
             }
             _ => {}
         }
+        if (opts.typed || opts.refresh)
+            && Url::parse(url).is_ok_and(|u| u.scheme() == Scheme::Titan)
+        {
+            // A titan:// URL the person typed, or the reload of an upload's answer, uploads:
+            // the upload dialog, never a fetch (a link to one stays refused by the one link
+            // rule).
+            ctx.then(Then::Upload(super::upload::Step::Begin(url.to_string())));
+            return Vec::new();
+        }
         if let Some(scheme) = smolweb_core::url::refused_scheme(url) {
             // The one rule (`core::url::destination`): never fetched, never handed on.
             ctx.error(format!(
@@ -119,12 +128,45 @@ impl Nav {
             url: req.url.clone(),
             bytes: 0,
             started: now,
+            upload: None,
         });
         fx.push(Effect::Fetch {
             id,
             url: req.url.clone(),
             opts: req.opts.clone(),
         });
+        fx
+    }
+
+    /// Send a confirmed Titan upload in `tab` (cancelling its load): a load like a fetch,
+    /// whose answer is shown in the tab.
+    pub(super) fn upload(
+        &mut self,
+        ctx: &mut Ctx,
+        tab: u64,
+        upload: Box<smolweb_client::smallnet::Upload>,
+    ) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let now = ctx.now;
+        let Some(t) = ctx.tabs.by_id_mut(tab) else {
+            ctx.error("the tab of the upload was closed: nothing sent");
+            return fx;
+        };
+        if let Some(old) = t.loading.take() {
+            self.loads.forget(old.id);
+            fx.push(Effect::Cancel { id: old.id });
+        }
+        let mut req = Request::new(tab, &upload.url, FetchOptions::default());
+        req.upload = true;
+        let (id, _) = self.loads.start(req);
+        t.loading = Some(Loading {
+            id,
+            url: upload.url.clone(),
+            bytes: 0,
+            started: now,
+            upload: Some(upload.body.len() as u64),
+        });
+        fx.push(Effect::Upload { id, upload });
         fx
     }
 
@@ -154,7 +196,11 @@ impl Nav {
             Outcome::Input {
                 prompt, sensitive, ..
             } => {
-                let url = strip_query(&req.url);
+                // After an upload the capsule's question is about its gemini:// page.
+                let url = match req.upload {
+                    true => gemini_twin(&req.url),
+                    false => strip_query(&req.url),
+                };
                 ctx.prompt(super::Purpose::Input {
                     tab: req.tab,
                     url,
@@ -277,8 +323,12 @@ impl Nav {
         } else {
             page.url.to_string()
         };
-        let url = if url.is_empty() { req.url.clone() } else { url };
-        if page.url.scheme() != Scheme::About {
+        let url = if url.is_empty() || req.upload {
+            req.url.clone()
+        } else {
+            url
+        };
+        if page.url.scheme() != Scheme::About && !req.upload {
             let (plain, title) = (history_url(&url), page.title().map(str::to_string));
             ctx.lists.visited(&plain, title.clone());
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
@@ -331,7 +381,12 @@ impl Nav {
         cross_host: bool,
         scheme: &str,
     ) -> Vec<Effect> {
-        let from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        let mut from_scheme = req.url.split(':').next().unwrap_or("").to_string();
+        if req.upload {
+            // A Titan answer is a Gemini answer: its redirect to the capsule's page is
+            // followed as Gemini's are.
+            from_scheme = "gemini".into();
+        }
         // The one link rule: a redirect leads only where smolweb fetches.
         if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
             let scheme =
@@ -355,6 +410,10 @@ impl Nav {
         req.chain.push(req.url.clone());
         req.url = target.clone();
         req.opts.input = None;
+        if std::mem::take(&mut req.upload) {
+            // The capsule's page changed: the copy in the cache is old.
+            req.opts.refresh = true;
+        }
         if cross_host || !scheme.eq_ignore_ascii_case(&from_scheme) {
             return ctx.ask(
                 format!("Follow the redirect to {target}? (y/n)"),
@@ -545,6 +604,14 @@ pub(super) fn history_url(url: &str) -> String {
         plain.truncate(i);
     }
     plain
+}
+
+/// The gemini:// page of a titan:// URL (the URL as it is when it is no titan URL).
+fn gemini_twin(url: &str) -> String {
+    match Url::parse(url) {
+        Ok(u) if u.scheme() == Scheme::Titan => u.with_scheme(Scheme::Gemini).without_query(),
+        _ => strip_query(url),
+    }
 }
 
 /// The URL without `?query`.

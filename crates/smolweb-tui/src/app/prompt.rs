@@ -74,6 +74,30 @@ pub enum Purpose {
         /// Its title, when it has one.
         title: Option<String>,
     },
+    /// The text of a Titan upload, written in the editor (never a prompt of its own).
+    UploadText,
+    /// The path of a file to upload with Titan.
+    UploadPath,
+    /// The MIME type of an upload.
+    UploadMime {
+        /// The type it has now.
+        current: String,
+    },
+    /// The capsule's token for an upload: masked, sent once, never kept.
+    UploadToken,
+}
+
+impl Purpose {
+    /// A prompt of the upload flow (its esc cancels the upload).
+    fn uploads(&self) -> bool {
+        matches!(
+            self,
+            Purpose::UploadText
+                | Purpose::UploadPath
+                | Purpose::UploadMime { .. }
+                | Purpose::UploadToken
+        )
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +136,10 @@ impl Prompt {
             Purpose::ShareNote { url, .. } => {
                 format!("Share {url} with agents; note (optional, Enter shares): ")
             }
+            Purpose::UploadText => "Text to upload: ".into(),
+            Purpose::UploadPath => "File to upload (~ is your home): ".into(),
+            Purpose::UploadMime { .. } => "MIME type of the upload: ".into(),
+            Purpose::UploadToken => "Token (empty for none): ".into(),
         }
     }
     /// Is the text masked (status 11)?
@@ -121,7 +149,7 @@ impl Prompt {
             Purpose::Input {
                 sensitive: true,
                 ..
-            }
+            } | Purpose::UploadToken
         )
     }
     /// The text as drawn.
@@ -179,6 +207,7 @@ impl PromptBar {
             Purpose::IdentityScope => last_gemini_url(ctx),
             Purpose::BookmarkName { title, .. } => title.clone(),
             Purpose::BookmarkFolder { folder, .. } => folder.clone(),
+            Purpose::UploadMime { current } => current.clone(),
             _ => String::new(),
         };
         let replace_on_type =
@@ -224,7 +253,9 @@ impl PromptBar {
         }
         match (key.code, key.ctrl) {
             (Code::Esc, _) | (Code::Char('c'), true) => {
-                self.open = None;
+                if self.open.take().is_some_and(|p| p.purpose.uploads()) {
+                    ctx.then(Then::Upload(super::upload::Step::Cancelled));
+                }
                 return Vec::new();
             }
             (Code::Enter, _) => return self.submit(ctx),
@@ -395,6 +426,19 @@ impl PromptBar {
                 let note = Some(text.trim().to_string()).filter(|n| !n.is_empty());
                 ctx.info(format!("sharing {url} with agents…"));
                 vec![Effect::Store(StoreOp::Share { url, title, note })]
+            }
+            Purpose::UploadText => Vec::new(),
+            Purpose::UploadPath => {
+                ctx.then(Then::Upload(super::upload::Step::Path(text)));
+                Vec::new()
+            }
+            Purpose::UploadMime { .. } => {
+                ctx.then(Then::Upload(super::upload::Step::Mime(text)));
+                Vec::new()
+            }
+            Purpose::UploadToken => {
+                ctx.then(Then::Upload(super::upload::Step::Token(text)));
+                Vec::new()
             }
             Purpose::BookmarkName { url, .. } => {
                 let title = text.trim().to_string();

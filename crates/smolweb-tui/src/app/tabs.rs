@@ -85,6 +85,8 @@ pub struct Loading {
     pub(crate) bytes: u64,
     /// When it started (ms).
     pub started: u64,
+    /// An upload of this many bytes (None: a fetch).
+    pub(crate) upload: Option<u64>,
 }
 
 #[derive(Debug, Default)]

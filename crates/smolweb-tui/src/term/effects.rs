@@ -141,7 +141,39 @@ impl Shell {
             Effect::Quit => {}
             Effect::Feeds(op) => self.feed_op(op),
             Effect::EditText { purpose, initial } => self.edits.push_back((purpose, initial)),
+            Effect::ReadUploadFile { path, max } => {
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = read_upload(&path, max);
+                    let _ = tx.send(Msg::UploadFile { path, result });
+                });
+            }
+            Effect::Upload { id, upload } => self.upload(id, *upload),
         }
+    }
+
+    /// Send a Titan upload in a task (abortable like a fetch); its answer comes back as a
+    /// fetch's does.
+    fn upload(&mut self, id: u64, upload: smolweb_client::smallnet::Upload) {
+        let (_ptx, prx) = watch::channel(0u64);
+        let client = Arc::clone(&self.client);
+        let tx = self.tx.clone();
+        let handle = tokio::spawn(async move {
+            let outcome = client.titan_upload(&upload).await;
+            drop(upload);
+            let _ = tx.send(Msg::Fetched {
+                id,
+                outcome: Box::new(outcome),
+            });
+        });
+        self.tasks.retain(|_, t| !t.handle.is_finished());
+        self.tasks.insert(
+            id,
+            Task {
+                handle,
+                progress: prx,
+            },
+        );
     }
 
     /// The next text to edit in the person's editor.
@@ -221,6 +253,47 @@ impl Shell {
             t.handle.abort();
         }
     }
+}
+
+/// `~` and `~/…` are the home directory (as a shell would have it).
+fn expand_home(path: &str, home: Option<std::ffi::OsString>) -> PathBuf {
+    match (path.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            PathBuf::from(home).join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(path),
+    }
+}
+
+/// Read the file to upload: its size checked before it is read, and again while reading (it
+/// may grow), so a file over `max` is never read whole.
+fn read_upload(typed: &str, max: u64) -> Result<Vec<u8>, ShellError> {
+    use std::io::Read;
+    let path = expand_home(typed, std::env::var_os("HOME"));
+    let fail = |e: std::io::Error| ShellError::UploadRead {
+        path: path.clone(),
+        source: Arc::new(e),
+    };
+    let file = std::fs::File::open(&path).map_err(fail)?;
+    let meta = file.metadata().map_err(fail)?;
+    if !meta.is_file() {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file");
+        return Err(fail(e));
+    }
+    let too_large = |size: u64| ShellError::UploadTooLarge {
+        path: path.clone(),
+        size,
+        max,
+    };
+    if meta.len() > max {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut bytes).map_err(fail)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Hand work to the store thread (None: it did not start, which was reported then).
@@ -695,6 +768,44 @@ mod tests {
     use smolweb_client::Face;
     use smolweb_client::config::Config;
     use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+
+    #[test]
+    fn a_tilde_is_the_home_directory() {
+        let home = Some(std::ffi::OsString::from("/home/ada"));
+        assert_eq!(
+            expand_home("~/a.gmi", home.clone()),
+            PathBuf::from("/home/ada/a.gmi")
+        );
+        assert_eq!(expand_home("~", home.clone()), PathBuf::from("/home/ada"));
+        assert_eq!(expand_home("~bob/a", home.clone()), PathBuf::from("~bob/a"));
+        assert_eq!(expand_home("/tmp/~/a", home), PathBuf::from("/tmp/~/a"));
+        assert_eq!(expand_home("~/a", None), PathBuf::from("~/a"));
+    }
+
+    #[test]
+    fn a_file_to_upload_is_read_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post.gmi");
+        std::fs::write(&path, b"# A post\n").unwrap();
+        let typed = path.display().to_string();
+        assert_eq!(read_upload(&typed, 9).unwrap(), b"# A post\n");
+        match read_upload(&typed, 8) {
+            Err(ShellError::UploadTooLarge {
+                size: 9, max: 8, ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        let missing = dir.path().join("nothing.gmi").display().to_string();
+        assert!(matches!(
+            read_upload(&missing, 9),
+            Err(ShellError::UploadRead { .. })
+        ));
+        let folder = dir.path().display().to_string();
+        assert!(matches!(
+            read_upload(&folder, 9),
+            Err(ShellError::UploadRead { .. })
+        ));
+    }
     use smolweb_store::paths::Paths;
 
     /// A store worker over a fresh data directory (also used by `feeds`' tests).

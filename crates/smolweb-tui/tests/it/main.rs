@@ -16,5 +16,6 @@ mod tui_reader;
 mod tui_remote;
 mod tui_render;
 mod tui_transfer;
+mod tui_upload;
 mod tui_walk;
 mod tui_walk2;
