@@ -495,3 +495,84 @@ async fn a_running_browsers_client_sees_the_new_entries_of_a_sync() {
             .is_some()
     );
 }
+
+/// A capsule whose gemlog answers at once and whose posts drip a byte at a time (a fetch
+/// that is still running when a bound or Ctrl-C comes).
+async fn slow_capsule() -> gemini::Server {
+    gemini::Server::start(
+        gemini::Routes::new().handler(|req| match req.path.as_str() {
+            "/log/" => {
+                gemini::Reply::gemtext("# Slow\n=> a.gmi 2026-11-01 A\n=> b.gmi 2026-11-02 B\n")
+            }
+            _ => gemini::Reply::drip(&"x".repeat(2000), std::time::Duration::from_millis(20)),
+        }),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_bound_drops_the_fetch_in_flight_and_says_what_was_left() {
+    let gem = slow_capsule().await;
+    let dir = data_dir();
+    let d = dir.path();
+    assert!(
+        run(d, &["feeds", "add", &gem.url("/log/")])
+            .await
+            .status
+            .success()
+    );
+    let o = run(d, &["sync", "--max-time", "1"]).await;
+    assert_eq!(code(&o), 4, "{}{}", out(&o), err(&o));
+    assert!(
+        out(&o).contains(", 0 pages kept (0 B), ")
+            && out(&o).contains(", stopped at the time bound with 2 pages left, "),
+        "{}",
+        out(&o)
+    );
+    assert!(kept(d).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_stops_cleanly_with_its_own_exit_code() {
+    let gem = slow_capsule().await;
+    let dir = data_dir();
+    let d = dir.path();
+    assert!(
+        run(d, &["feeds", "add", &gem.url("/log/")])
+            .await
+            .status
+            .success()
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_smolweb"))
+        .arg("--data-dir")
+        .arg(d)
+        .args(["sync", "--max-time", "0"])
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first post is being sent, the sync is in the middle of a fetch.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !paths_asked(&gem).iter().any(|p| p.ends_with(".gmi")) {
+        assert!(std::time::Instant::now() < deadline, "the sync never asked");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let pid = child.id().to_string();
+    let sent = tokio::task::spawn_blocking(move || {
+        Command::new("kill").args(["-INT", &pid]).status().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(sent.success());
+    let o = tokio::task::spawn_blocking(move || child.wait_with_output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(code(&o), 130, "{}{}", out(&o), err(&o));
+    assert!(
+        out(&o).contains(", interrupted with 2 pages left, "),
+        "{}",
+        out(&o)
+    );
+}
