@@ -576,3 +576,101 @@ async fn ctrl_c_stops_cleanly_with_its_own_exit_code() {
         out(&o)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_web_feed_is_refreshed_and_its_entries_kept_or_skipped_with_the_reason() {
+    let port: Arc<OnceLock<u16>> = Arc::new(OnceLock::new());
+    let p = port.clone();
+    let web = support::http::Server::start(move |req| {
+        let port = p.get().copied().unwrap_or(80);
+        match req.path() {
+            "/atom.xml" => support::http::Reply::new(
+                200,
+                "application/atom+xml",
+                format!(
+                    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
+                     <feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Web log</title>\
+                     <id>urn:test:web</id><updated>2026-11-30T00:00:00Z</updated>\
+                     <entry><title>A web post</title><id>urn:test:post</id>\
+                     <link href=\"http://127.0.0.1:{port}/post.html\"/>\
+                     <updated>2026-11-30T00:00:00Z</updated></entry></feed>"
+                ),
+            ),
+            _ => support::http::Reply::html(
+                "<html><head><title>A web post</title></head><body><article><h1>A web \
+                 post</h1><p>Some words of the article, enough to read.</p></article></body></html>",
+            ),
+        }
+    })
+    .await;
+    port.set(web.port()).unwrap();
+    let dir = data_dir();
+    let d = dir.path();
+    let o = run(d, &["feeds", "add", &web.url("/atom.xml")]).await;
+    assert!(o.status.success(), "{}", err(&o));
+    let o = run(d, &["sync"]).await;
+    // Web pages are kept where the client keeps them, else skipped for that reason; never a
+    // failure.
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    let post = web.url("/post.html");
+    let kept_it = kept(d).contains(&post);
+    let expected = if kept_it {
+        ", 1 page kept ("
+    } else {
+        ", 0 pages kept (0 B), 0 queued pages fetched, 1 skipped, "
+    };
+    assert!(out(&o).contains(expected), "{}", out(&o));
+    assert_eq!(
+        web.requests()
+            .iter()
+            .filter(|r| r.path() == "/post.html")
+            .count(),
+        1
+    );
+}
+
+/// On a terminal (a pty from `script`), the progress line is rewritten in place on stderr and
+/// cleared before the summary; skipped pages are named there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminal_gets_a_progress_line() {
+    if !Path::new("/usr/bin/script").exists() {
+        if std::env::var("SMOLWEB_REQUIRE_SCRIPT").as_deref() == Ok("1") {
+            panic!("SMOLWEB_REQUIRE_SCRIPT=1 but /usr/bin/script is missing");
+        }
+        println!("*** SKIP a_terminal_gets_a_progress_line: no /usr/bin/script (util-linux)");
+        return;
+    }
+    static POSTS: &[(&str, &str)] = &[("one.gmi", "2026-11-01"), ("two.gmi", "2026-11-20")];
+    let gem = gemini::Server::start(gemlog(POSTS)).await;
+    let dir = data_dir();
+    let d = dir.path();
+    assert!(
+        run(d, &["feeds", "add", &gem.url("/log/")])
+            .await
+            .status
+            .success()
+    );
+    let line = format!(
+        "{} --data-dir {} sync",
+        env!("CARGO_BIN_EXE_smolweb"),
+        d.display()
+    );
+    let mut cmd = Command::new("/usr/bin/script");
+    cmd.args(["-qefc", &line, "/dev/null"])
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME");
+    let o = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", out(&o));
+    let screen = out(&o);
+    assert!(
+        screen.contains("\r\x1b[2Ksync: refreshing feeds 0/1"),
+        "{screen:?}"
+    );
+    assert!(screen.contains("\r\x1b[2Ksync: pages 2/2, "), "{screen:?}");
+    assert!(
+        screen.contains("\r\x1b[2Ksync: 1 feed refreshed, 0 new entries, 2 pages kept ("),
+        "cleared before the summary: {screen:?}"
+    );
+}
