@@ -674,3 +674,34 @@ async fn a_terminal_gets_a_progress_line() {
         "cleared before the summary: {screen:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_entry_link_is_skipped_not_a_failure() {
+    let gem = gemini::Server::start(
+        gemini::Routes::new()
+            .route(
+                "/log/",
+                gemini::Reply::gemtext(
+                    "# Log\n=> ok.gmi 2026-11-02 Fine\n=> gone.gmi 2026-11-01 Deleted\n",
+                ),
+            )
+            .route("/log/ok.gmi", gemini::Reply::gemtext("# Fine\n")),
+    )
+    .await;
+    let dir = data_dir();
+    let d = dir.path();
+    assert!(
+        run(d, &["feeds", "add", &gem.url("/log/")])
+            .await
+            .status
+            .success()
+    );
+    let o = run(d, &["sync"]).await;
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert!(
+        out(&o).contains(", 1 page kept (") && out(&o).contains(", 1 skipped, "),
+        "{}",
+        out(&o)
+    );
+    assert_eq!(err(&o), "");
+}

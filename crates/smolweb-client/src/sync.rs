@@ -19,7 +19,10 @@
 //! and kept through [`Client::keep_offline`], so the rules of what may be kept
 //! ([`Client::offline_refusal`]) and the `[offline] max_bytes` bound apply as for a visit; a page
 //! the rules refuse (a web page while those are not kept, a query) is counted as skipped with
-//! the reason. Each fetch first takes its host's turn from the client's batch pacer (the one
+//! the reason, as is an entry or link the capsule answers with a lasting failure (51, input, a
+//! certificate request, a redirect to another server): a broken link that a later sync cannot
+//! mend. What may pass (the network, a 4x) and our own refusals (TLS, a changed certificate)
+//! are failures. Each fetch first takes its host's turn from the client's batch pacer (the one
 //! used by feed refreshes, `[politeness] per_host_interval_ms` apart), and the fetch itself
 //! honours a 44 SLOW DOWN through the client's pacer: a host that asked for a pause longer
 //! than the request's budget is not asked again in this run.
@@ -158,8 +161,9 @@ pub struct Report {
     pub downloaded: u64,
     /// Pages of the queue kept (and taken off it).
     pub queued_fetched: usize,
-    /// Pages fetched but not kept by the rules (a web page, a binary, larger than the offline
-    /// bound, ...), with the rule's reason.
+    /// Pages not kept by the rules (a web page, a binary, larger than the offline bound, ...),
+    /// and entries or links the capsule answers with a lasting failure (a 51, input, a
+    /// redirect elsewhere), with the reason.
     pub skipped: Vec<NotKept>,
     /// Pages whose fetch failed.
     pub failed: Vec<NotKept>,
@@ -286,6 +290,10 @@ enum Kept {
     Skipped(SaveFailure),
     /// No page; `may_pass` says whether a later try may do better.
     Failed(SaveFailure, bool),
+    /// The capsule's own lasting answer instead of a page (a permanent failure, input, a
+    /// certificate request, a redirect elsewhere): a broken link in a feed, not a failure of
+    /// the sync.
+    Answered(SaveFailure),
 }
 
 /// Fetch one page and keep it through the client's keep path; `downloaded` grows by its body.
@@ -298,7 +306,17 @@ async fn fetch_and_keep(client: &Client, url: &str, downloaded: &mut u64) -> Kep
     let (outcome, _) = client.open_following(url, &opts, MAX_REDIRECTS).await;
     let Outcome::Page { fetched, .. } = &outcome else {
         let again = may_pass(&outcome);
-        return Kept::Failed(NoPage::of(outcome).into(), again);
+        let answered = match &outcome {
+            Outcome::Failure { .. } => !again,
+            Outcome::Input { .. } | Outcome::Certificate { .. } | Outcome::Redirect { .. } => true,
+            _ => false,
+        };
+        let why = NoPage::of(outcome).into();
+        return if answered {
+            Kept::Answered(why)
+        } else {
+            Kept::Failed(why, again)
+        };
     };
     let page = fetched.page.clone();
     let bytes = page.raw.len() as u64;
@@ -466,6 +484,13 @@ pub async fn run(
                     drop_queued(&queue, &job, &mut report);
                 }
                 report.skipped.push(not_kept(&job, why.into()));
+            }
+            Kept::Answered(why) if job.origin != Origin::Queued => {
+                report.skipped.push(not_kept(&job, why.into()));
+            }
+            Kept::Answered(why) => {
+                drop_queued(&queue, &job, &mut report);
+                report.failed.push(not_kept(&job, why.into()));
             }
             Kept::Failed(why, again) => {
                 if job.origin == Origin::Queued {
