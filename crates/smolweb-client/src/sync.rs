@@ -405,7 +405,7 @@ pub async fn run(
         let key = offline_key(&q.url).unwrap_or_else(|| q.url.clone());
         if kept_now.contains(&key) {
             // Kept since it was queued (visited, saved): nothing to fetch.
-            let _ = queue.take(&q.url);
+            queue.take(&q.url)?;
             continue;
         }
         if planned.insert(key) {
