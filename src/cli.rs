@@ -19,6 +19,7 @@ mod get;
 mod manage;
 mod mcp_http;
 mod release;
+mod sync;
 mod titan;
 
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
@@ -86,6 +87,9 @@ pub(crate) enum Command {
     /// Subscriptions: gemlogs, Atom, RSS and JSON Feed (shared with the browser).
     #[command(subcommand)]
     Feeds(feeds::FeedsCommand),
+    /// Refresh every feed and fetch the new entries and the queued pages into the offline
+    /// cache (for cron or a systemd timer; safe while the browser runs).
+    Sync(sync::SyncArgs),
     /// Standing permissions for agents to upload (Titan) under a capsule scope without asking.
     #[command(subcommand)]
     Titan(titan::TitanCommand),
@@ -259,6 +263,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             feeds::run(&client, cmd)
+        }
+        Some(Command::Sync(sync_args)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            sync::run(&args, sync_args)
         }
         Some(Command::Titan(cmd)) => {
             let client = make_client(&args, Face::Human)?;

@@ -1,4 +1,5 @@
-//! `smolweb feeds list | add URL | remove URL | refresh`: the subscriptions from a shell.
+//! `smolweb feeds list | add URL | remove URL | refresh | sync-links URL on|off|default`: the
+//! subscriptions from a shell.
 //!
 //! Output goes to stdout (entries, lists); problems to stderr. Remote titles are printed on one
 //! line with control characters removed (`core::feed::one_line` made them so when parsed).
@@ -11,7 +12,7 @@ use clap::Subcommand;
 use smolweb_client::Client;
 use smolweb_client::feeds::{self, FeedRefresh};
 use smolweb_store::StoreError;
-use smolweb_store::subscriptions::StoredEntry;
+use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -20,11 +21,34 @@ pub(crate) enum FeedsCommand {
     /// List subscriptions with their unread counts and last refresh.
     List,
     /// Follow a feed: a gemlog page, or an Atom, RSS or JSON Feed URL (fetched once to check).
-    Add { url: String },
+    Add {
+        url: String,
+        /// `smolweb sync` also keeps the same-capsule pages its entries link to (one level).
+        #[arg(long)]
+        sync_links: bool,
+    },
     /// Stop following a feed (its read state is forgotten).
     Remove { url: String },
     /// Fetch every subscription and print the entries not seen before, with their URLs.
     Refresh,
+    /// Whether `smolweb sync` also keeps the same-capsule pages a feed's entries link to (one
+    /// level); `default` follows `[sync] follow_links`.
+    SyncLinks {
+        url: String,
+        #[arg(value_enum)]
+        state: LinksState,
+    },
+}
+
+/// `feeds sync-links`' choice.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(crate) enum LinksState {
+    /// Keep the linked pages.
+    On,
+    /// Keep the entries only.
+    Off,
+    /// As `[sync] follow_links` says.
+    Default,
 }
 
 /// Exit codes of `smolweb feeds`.
@@ -50,7 +74,7 @@ fn fail(e: &StoreError) -> ExitCode {
 pub(super) fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> {
     match cmd {
         FeedsCommand::List => Ok(list(client)),
-        FeedsCommand::Add { url } => add(client, url),
+        FeedsCommand::Add { url, sync_links } => add(client, url, *sync_links),
         FeedsCommand::Remove { url } => Ok(match client.subscriptions().remove(url) {
             Ok(s) => {
                 println!("unsubscribed from {} ({})", line(s.name()), line(&s.url));
@@ -59,6 +83,34 @@ pub(super) fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> 
             Err(e) => fail(&e),
         }),
         FeedsCommand::Refresh => refresh(client),
+        FeedsCommand::SyncLinks { url, state } => Ok(sync_links(client, url, *state)),
+    }
+}
+
+fn sync_links(client: &Client, url: &str, state: LinksState) -> ExitCode {
+    let links = match state {
+        LinksState::On => Some(true),
+        LinksState::Off => Some(false),
+        LinksState::Default => None,
+    };
+    match client.subscriptions().set_sync_links(url, links) {
+        Ok(s) => {
+            println!("{}: {}", line(&s.url), links_words(&s, client));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+/// What `smolweb sync` keeps of a subscription, in words.
+fn links_words(s: &Subscription, client: &Client) -> &'static str {
+    match s.sync_links {
+        Some(true) => "sync keeps the entries and the same-capsule pages they link to",
+        Some(false) => "sync keeps the entries only",
+        None if client.config().sync.follow_links => {
+            "sync keeps the entries and their same-capsule links ([sync] follow_links)"
+        }
+        None => "sync keeps the entries only ([sync] follow_links)",
     }
 }
 
@@ -72,8 +124,12 @@ fn list(client: &Client) -> ExitCode {
     }
     for s in subs {
         let when = s.last_try();
+        let links = match s.sync_links {
+            Some(true) => ", sync keeps linked pages",
+            _ => "",
+        };
         println!(
-            "{}  {}  ({} unread, {when})",
+            "{}  {}  ({} unread, {when}{links})",
             line(&s.url),
             line(s.name()),
             s.unread()
@@ -85,11 +141,14 @@ fn list(client: &Client) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn add(client: &Arc<Client>, url: &str) -> Result<ExitCode> {
+fn add(client: &Arc<Client>, url: &str, with_links: bool) -> Result<ExitCode> {
     let (url, new) = match client.subscriptions().add(url, client.now()) {
         Ok(r) => r,
         Err(e) => return Ok(fail(&e)),
     };
+    if with_links && let Err(e) = client.subscriptions().set_sync_links(&url, Some(true)) {
+        return Ok(fail(&e));
+    }
     if !new {
         println!("already subscribed to {}", line(&url));
         return Ok(ExitCode::SUCCESS);

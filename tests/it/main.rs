@@ -16,6 +16,7 @@ mod cli_feeds;
 mod cli_get;
 mod cli_release;
 mod cli_secrets;
+mod cli_sync;
 mod layers;
 mod mcp_agents;
 mod mcp_batch;

@@ -626,3 +626,40 @@ fn real_nginx_agent_face_limits_guard_and_robots() {
         "robots.txt was ignored: {log}"
     );
 }
+
+/// `smolweb sync` against molly-brown: a gemlog's posts end up in the offline cache (molly
+/// ends its answers with close_notify, so they count as complete), and `smolweb get` of
+/// about:offline lists nothing waiting.
+#[test]
+fn real_molly_sync_keeps_a_gemlog() {
+    let Some(s) = servers() else { return };
+    let docs = s._dir.path().join("docs");
+    write(
+        &docs.join("log/index.gmi"),
+        "# Molly's gemlog\n=> first.gmi 2026-11-01 First post\n=> second.gmi 2026-11-20 Second post\n",
+    );
+    write(&docs.join("log/first.gmi"), "# First\nThe first post.\n");
+    write(&docs.join("log/second.gmi"), "# Second\nThe second post.\n");
+    std::fs::create_dir_all(&s.data).unwrap();
+    write(
+        &s.data.join("config.toml"),
+        "[politeness]\nper_host_interval_ms = 0\n",
+    );
+    let log = format!("gemini://127.0.0.1:{}/log/", s.gemini);
+    let out = smolweb(&s.data, &["feeds", "add", &log]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = smolweb(&s.data, &["sync"]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with("sync: 1 feed refreshed, 0 new entries, 2 pages kept ("),
+        "{stdout}"
+    );
+    println!("molly-brown: {stdout}");
+    let out = smolweb(&s.data, &["sync"]);
+    assert!(
+        text(&out).0.contains(", 0 pages kept (0 B)"),
+        "{:?}",
+        text(&out)
+    );
+}

@@ -107,6 +107,7 @@ fn bench_about_feeds(c: &mut Criterion) {
             added: t,
             refreshed: Some(t),
             error: None,
+            sync_links: None,
             entries: (0..100)
                 .map(|i| StoredEntry {
                     url: format!("gemini://capsule{s}.example/gemlog/{i}.gmi"),

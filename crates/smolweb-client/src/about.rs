@@ -136,11 +136,10 @@ fn offline(client: &Client) -> Result<String, StoreError> {
     let store = client.offline();
     let saved = store.saved()?;
     let total = store.total_bytes()?;
-    Ok(about_feeds::offline_page(
-        &saved,
-        total,
-        client.config().offline.max_bytes,
-    ))
+    let mut page = about_feeds::offline_page(&saved, total, client.config().offline.max_bytes);
+    let queue = smolweb_store::sync_queue::SyncQueue::new(client.paths().sync_queue());
+    page.push_str(&super::sync::queue_section(&queue.list()?));
+    Ok(page)
 }
 
 fn identities(client: &Client) -> Result<String, StoreError> {

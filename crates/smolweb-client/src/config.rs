@@ -60,6 +60,8 @@ pub struct Config {
     pub feeds: Feeds,
     /// `[offline]`.
     pub offline: Offline,
+    /// `[sync]`.
+    pub sync: Syncing,
     /// `[web]`.
     pub web: Web,
     /// `[agents]`.
@@ -306,6 +308,31 @@ impl Default for Offline {
         Offline {
             max_bytes: 200 * 1024 * 1024,
             keep_identity_pages: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+/// `[sync]`: `smolweb sync`, which fetches what the person follows into the offline cache.
+pub struct Syncing {
+    /// Longest a sync runs, in seconds (`--max-time` overrides); it then stops cleanly and
+    /// says what was left. 0: no bound.
+    pub max_seconds: u64,
+    /// Most body bytes one sync downloads (`--max-bytes` overrides); checked before each
+    /// fetch. 0: no bound.
+    pub max_bytes: u64,
+    /// Also keep the same-capsule pages each entry links to (one level), for subscriptions
+    /// that do not say (`smolweb feeds sync-links URL on|off` says per subscription).
+    pub follow_links: bool,
+}
+
+impl Default for Syncing {
+    fn default() -> Self {
+        Syncing {
+            max_seconds: 600,
+            max_bytes: 50 * 1024 * 1024,
+            follow_links: false,
         }
     }
 }

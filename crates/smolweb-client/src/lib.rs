@@ -192,6 +192,7 @@ mod limits;
 pub mod offline;
 mod politeness;
 pub mod smallnet;
+pub mod sync;
 pub(crate) mod transport;
 pub mod web;
 

@@ -318,7 +318,7 @@ impl Client {
 
 /// Links of `page` to other pages of the same capsule (scheme, host, port), without queries,
 /// deduplicated, at most [`MAX_SAVED_LINKS`].
-fn same_capsule_links(page: &Page) -> Vec<String> {
+pub(crate) fn same_capsule_links(page: &Page) -> Vec<String> {
     let targets: Vec<&str> = match &page.content {
         Content::Gemtext(doc) => doc.links().map(|l| l.url.as_str()).collect(),
         Content::Menu(items) => items.iter().map(|i| i.next_url.as_str()).collect(),

@@ -68,6 +68,10 @@ pub struct Subscription {
     /// Why the last refresh failed (None after a success).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether `smolweb sync` also keeps the pages each entry links to on the same capsule
+    /// (one level). None: the `[sync] follow_links` default of the config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync_links: Option<bool>,
     /// Newest first.
     #[serde(default, rename = "entry")]
     pub entries: Vec<StoredEntry>,
@@ -174,6 +178,7 @@ impl Subscriptions {
                 added: second(now),
                 refreshed: None,
                 error: None,
+                sync_links: None,
                 entries: Vec::new(),
             });
             Ok(((url.clone(), true), true))
@@ -189,6 +194,25 @@ impl Subscriptions {
                 .position(|s| s.url == url)
                 .ok_or_else(|| StoreError::NotFound(format!("no subscription to {url}")))?;
             Ok((subs.remove(i), true))
+        })
+    }
+
+    /// Say whether `smolweb sync` keeps the same-capsule pages of `url`'s entries too (None:
+    /// the config's default). Returns the subscription as stored; `NotFound` when not followed.
+    pub fn set_sync_links(
+        &self,
+        url: &str,
+        links: Option<bool>,
+    ) -> Result<Subscription, StoreError> {
+        let url = normalize(url)?;
+        self.update(|subs| {
+            let sub = subs
+                .iter_mut()
+                .find(|s| s.url == url)
+                .ok_or_else(|| StoreError::NotFound(format!("no subscription to {url}")))?;
+            let changed = sub.sync_links != links;
+            sub.sync_links = links;
+            Ok((sub.clone(), changed))
         })
     }
 

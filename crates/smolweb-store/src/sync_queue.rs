@@ -26,7 +26,18 @@ pub struct Queued {
     /// The page it was linked from, if known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Syncs that tried to fetch it and failed for a reason that may pass (the network, a
+    /// capsule's temporary failure); a sync gives up after [`MAX_TRIES`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tries: u32,
 }
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Failed tries after which a sync drops a queued page.
+pub const MAX_TRIES: u32 = 3;
 
 impl ListItem for Queued {
     const TABLE: &'static str = "queued";
@@ -79,7 +90,13 @@ impl SyncQueue {
             if list.iter().any(|q| q.url == url) {
                 return Ok((false, false));
             }
-            super::list_file::push_bounded(list, Queued { url, at: now, from }, MAX_QUEUED);
+            let queued = Queued {
+                url,
+                at: now,
+                from,
+                tries: 0,
+            };
+            super::list_file::push_bounded(list, queued, MAX_QUEUED);
             Ok((true, true))
         })
     }
@@ -101,6 +118,23 @@ impl SyncQueue {
             list.retain(|q| q.url != url);
             let changed = list.len() != before;
             Ok((changed, changed))
+        })
+    }
+    /// Count a failed try of a waiting page; at [`MAX_TRIES`] it is taken off. Returns the
+    /// tries counted so far (None: it was not waiting, e.g. the browser took it off meanwhile).
+    pub fn failed(&self, url: &str) -> Result<Option<u32>, StoreError> {
+        let url = without_fragment(url);
+        self.file.update(|list| {
+            let Some(i) = list.iter().position(|q| q.url == url) else {
+                return Ok((None, false));
+            };
+            let tries = list[i].tries.saturating_add(1);
+            if tries >= MAX_TRIES {
+                list.remove(i);
+            } else {
+                list[i].tries = tries;
+            }
+            Ok((Some(tries), true))
         })
     }
 }
@@ -134,6 +168,32 @@ mod tests {
         assert!(!q.take("gemini://a.test/one").unwrap());
         assert!(!q.contains("gemini://a.test/one").unwrap());
         assert_eq!(q.list().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn failed_tries_are_counted_and_the_third_drops_the_page() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sync_queue.toml");
+        let q = SyncQueue::new(path.clone());
+        q.add("gemini://a.test/one", None, at(1)).unwrap();
+        assert_eq!(q.failed("gemini://a.test/one").unwrap(), Some(1));
+        assert_eq!(q.list().unwrap()[0].tries, 1);
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("tries = 1")
+        );
+        assert_eq!(q.failed("gemini://a.test/one").unwrap(), Some(2));
+        assert_eq!(q.failed("gemini://a.test/one").unwrap(), Some(MAX_TRIES));
+        assert!(!q.contains("gemini://a.test/one").unwrap());
+        assert_eq!(q.failed("gemini://a.test/one").unwrap(), None);
+        // A file written before `tries` existed still reads (no tries yet).
+        std::fs::write(
+            &path,
+            "[[queued]]\nurl = \"gemini://a.test/old\"\nat = \"2027-01-15T08:00:00Z\"\n",
+        )
+        .unwrap();
+        assert_eq!(q.list().unwrap()[0].tries, 0);
     }
 
     #[test]

@@ -31,6 +31,7 @@ fn subscriptions() -> Vec<Subscription> {
             added: t,
             refreshed: Some(t),
             error: None,
+            sync_links: None,
             entries: (0..100)
                 .map(|i| StoredEntry {
                     url: format!("gemini://capsule{s}.example/gemlog/{i}.gmi"),

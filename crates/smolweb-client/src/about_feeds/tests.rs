@@ -23,6 +23,7 @@ fn sub(url: &str, title: &str, entries: Vec<StoredEntry>) -> Subscription {
         added: T,
         refreshed: Some(T),
         error: None,
+        sync_links: None,
         entries,
     }
 }

@@ -324,3 +324,37 @@ fn a_new_entry_starts_read_when_visited_before_or_read_in_another_feed() {
     assert!(read(&atom, "gemini://log.example/a"));
     assert!(read(&atom, "gemini://log.example/b"));
 }
+
+#[test]
+fn sync_links_is_set_per_subscription_and_survives_refreshes() {
+    let (_t, s) = store();
+    let (url, _) = s.add("gemini://log.example/g/", NOW).unwrap();
+    assert_eq!(s.get(&url).unwrap().unwrap().sync_links, None);
+    let text = std::fs::read_to_string(s.path()).unwrap();
+    assert!(!text.contains("sync_links"), "unset is not written: {text}");
+    assert_eq!(
+        s.set_sync_links("gemini://LOG.example/g/", Some(true))
+            .unwrap()
+            .sync_links,
+        Some(true)
+    );
+    s.record(
+        &url,
+        &ok("Log", vec![entry("gemini://log.example/g/1", "One", None)]),
+        NOW,
+    )
+    .unwrap();
+    let sub = s.get(&url).unwrap().unwrap();
+    assert_eq!((sub.sync_links, sub.entries.len()), (Some(true), 1));
+    assert!(
+        std::fs::read_to_string(s.path())
+            .unwrap()
+            .contains("sync_links = true")
+    );
+    s.set_sync_links(&url, None).unwrap();
+    assert_eq!(s.get(&url).unwrap().unwrap().sync_links, None);
+    assert!(matches!(
+        s.set_sync_links("gemini://other.example/", Some(false)),
+        Err(StoreError::NotFound(_))
+    ));
+}

@@ -445,6 +445,7 @@ fn about_feeds_snapshot() {
             added: datetime!(2026-11-01 10:00 UTC),
             refreshed: Some(datetime!(2026-11-30 09:00 UTC)),
             error: None,
+            sync_links: None,
             entries: vec![
                 entry(
                     "gemini://ada.test/gemlog/frost.gmi",
@@ -466,6 +467,7 @@ fn about_feeds_snapshot() {
             added: datetime!(2026-11-01 10:00 UTC),
             refreshed: Some(datetime!(2026-11-30 09:00 UTC)),
             error: Some("cannot connect to hole.test:70: connection refused".into()),
+            sync_links: None,
             entries: vec![entry(
                 "gopher://hole.test/0/phlog/snow.txt",
                 "Snow",
