@@ -42,6 +42,7 @@ mod tui_tmux_agents;
 mod tui_tmux_driver;
 mod tui_tmux_editor;
 mod tui_tmux_feeds;
+mod tui_tmux_pictures;
 mod tui_tmux_smallnet;
 mod web_get;
 mod web_mcp;

@@ -34,6 +34,7 @@ mod lists;
 mod loads;
 mod messages;
 mod nav;
+mod pictures;
 mod prompt;
 mod screen;
 mod search;
@@ -55,6 +56,7 @@ pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSu
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+pub use pictures::{Pictures, Slot};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use screen::Screen;
 pub use search::Search;
@@ -74,6 +76,11 @@ pub struct Settings {
     pub(crate) handlers: std::collections::BTreeMap<String, String>,
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub web_external: bool,
+    /// The terminal shows pictures (`[tui] images` is not off): image answers are shown, not
+    /// offered as downloads.
+    pub pictures: bool,
+    /// Image links of gemtext pages are shown as pictures under their line.
+    pub inline_images: bool,
 }
 
 impl Default for Settings {
@@ -85,6 +92,8 @@ impl Default for Settings {
             copy: true,
             handlers: Default::default(),
             web_external: false,
+            pictures: false,
+            inline_images: false,
         }
     }
 }
@@ -199,6 +208,8 @@ pub struct App {
     lists: Lists,
     /// Subscriptions, the reading list, a feed refresh and an offered offline copy.
     feeds: Feeds,
+    /// Decoded pictures, by URL.
+    pictures: Pictures,
     /// The terminal's size and the active page's laid-out rows.
     screen: Screen,
     /// Milliseconds since start (the last tick).
@@ -223,6 +234,7 @@ impl App {
             digits: Digits::default(),
             lists: Lists::default(),
             feeds: Feeds::default(),
+            pictures: Pictures::default(),
             now: 0,
             quit: false,
         }
@@ -237,6 +249,8 @@ impl App {
             copy: tui.osc52_copy,
             handlers: tui.handlers.clone(),
             web_external: false,
+            pictures: false,
+            inline_images: tui.inline_images,
         };
         Ok(App::new(
             settings,
@@ -367,6 +381,10 @@ impl App {
             }
             Msg::Feeds(m) => in_room!(self, |ctx| self.feeds.update(m, &mut ctx)),
             Msg::Agents(seen) => in_room!(self, |ctx| agents::seen(seen, &mut ctx)),
+            Msg::Picture { key, result } => {
+                self.pictures.decoded(&mut lend!(self), key, result);
+                Vec::new()
+            }
             Msg::Edited { purpose, result } => {
                 in_room!(self, |ctx| self.prompt.edited(purpose, result, &mut ctx))
             }
@@ -428,6 +446,17 @@ impl App {
                         .nav
                         .navigate(&mut ctx, &url, opts, true)));
                     self.status = status;
+                }
+                Then::ShowPicture {
+                    tab,
+                    url,
+                    page,
+                    info,
+                    replace,
+                } => {
+                    let mut ctx = lend!(self);
+                    let info = info.map(|i| *i);
+                    fx.extend(self.pictures.show(&mut ctx, tab, &url, page, info, replace));
                 }
                 Then::BackKeepingStatus => {
                     let status = self.status.clone();
@@ -538,6 +567,16 @@ impl App {
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub fn set_web_external(&mut self, external: bool) {
         self.settings.web_external = external;
+    }
+
+    /// The terminal shows pictures (the shell chose a graphics protocol; false: `off`).
+    pub fn set_pictures(&mut self, on: bool) {
+        self.settings.pictures = on;
+    }
+
+    /// The picture kept for a URL (a picture page's, or an inline one's).
+    pub fn picture(&self, key: &str) -> Option<&Slot> {
+        self.pictures.get(key)
     }
 }
 

@@ -2,9 +2,10 @@
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
 //! prompt (bottom row); popups over the page.
 
-use crate::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
+use crate::app::{App, FrameRow, Popup, Slot, View, tab_labels, truncate_cells};
 use crate::keymap::Action;
 use crate::layout::{Doc, Kind, display_width, each_shown, sanitize};
+use crate::picture::Painter;
 use crate::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -15,8 +16,13 @@ use unicode_width::UnicodeWidthChar;
 
 const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/// Draw everything.
+/// Draw everything (no pictures: see [`draw_with`]).
 pub fn draw(f: &mut Frame, app: &App) {
+    draw_with(f, app, None);
+}
+
+/// Draw everything, the pictures with `painter` (under the popups).
+pub fn draw_with(f: &mut Frame, app: &App, painter: Option<&mut Painter>) {
     let area = f.area();
     if area.height < 3 || area.width < 10 {
         f.render_widget(Paragraph::new("window too small"), area);
@@ -28,7 +34,12 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_tabs(f, app, tabs);
     match app.current().map(|e| &e.view) {
         Some(View::Identities { selected }) => draw_identities(f, app, page, *selected),
-        Some(View::Doc(_)) => draw_page(f, app, page),
+        Some(View::Doc(_)) => {
+            draw_page(f, app, page);
+            if let Some(painter) = painter {
+                paint_pictures(f, app, page, painter);
+            }
+        }
         None => {}
     }
     draw_bottom(f, app, bottom);
@@ -70,6 +81,38 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
             // The row goes on past the right edge.
             let cell = &mut f.buffer_mut()[(x + width - 1, y)];
             cell.set_symbol("›").set_style(app.theme().alt_text);
+        }
+    }
+}
+
+/// Where the pictures of the page go: the picture of a picture page fills the text column
+/// under its header. (key, area) pairs.
+pub fn picture_places(app: &App, page: Rect) -> Vec<(String, Rect)> {
+    let Some(dv) = app.doc_view() else {
+        return Vec::new();
+    };
+    let mut places = Vec::new();
+    if dv.picture.is_some()
+        && let Some(url) = app.current_url()
+    {
+        let (width, margin) = app.screen().text_column();
+        let rows = app.screen().frame().len() as u16;
+        let y = page.y + rows.min(page.height);
+        let area = Rect::new(
+            page.x + margin as u16,
+            y,
+            (width as u16).min(page.width),
+            page.height.saturating_sub(y - page.y),
+        );
+        places.push((url.to_string(), area));
+    }
+    places
+}
+
+fn paint_pictures(f: &mut Frame, app: &App, page: Rect, painter: &mut Painter) {
+    for (key, area) in picture_places(app, page) {
+        if let Some(Slot::Ready(d)) = app.picture(&key) {
+            painter.paint(f.buffer_mut(), &key, &d.image, area);
         }
     }
 }

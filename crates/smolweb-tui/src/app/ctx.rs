@@ -50,6 +50,14 @@ pub(crate) enum Then {
     RemakeStorePage,
     /// One entry back in the active tab, keeping the status line.
     BackKeepingStatus,
+    /// Show an image answer as a picture (the pictures room).
+    ShowPicture {
+        tab: u64,
+        url: String,
+        page: Arc<Page>,
+        info: Option<Box<RequestInfo>>,
+        replace: bool,
+    },
 }
 
 /// What the app lends a room for one update.

@@ -129,6 +129,14 @@ impl Shell {
                 };
                 self.send(Msg::Done(r));
             }
+            Effect::DecodePicture { key, page } => {
+                // Decoding is CPU work: a blocking-pool thread, never the loop's.
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = crate::picture::decode(&page.raw);
+                    let _ = tx.send(Msg::Picture { key, result });
+                });
+            }
             Effect::Save { page, name } => self.job(Job::Save { page, name }),
             Effect::Open { page, name } => self.job(Job::Open { page, name }),
             Effect::Copy { text } => {
