@@ -2,6 +2,8 @@
 //! area as half-block characters (tmux passes no graphics through unless the person turned
 //! passthrough on, and the browser never does), under a header with its pixel size, type and
 //! byte size. The browser asks the terminal (tmux) what it draws, with nothing set: `auto`.
+//! Then the same picture inline, under its link in the gemtext page (the `z` toggle), the text
+//! after the link moved down under it, and back up when the toggle is pressed again.
 
 use crate::tui_tmux_driver::{Tmux, tmux_available};
 use smolweb_testkit as support;
@@ -86,6 +88,30 @@ async fn an_image_link_shows_the_picture_in_half_blocks() {
         t.keys(&["b"]);
         let s = t.wait_for("Text after the link");
         assert!(block_rows(&s, 1).is_empty(), "{s}");
+        // Inline pictures: under the link's line, the text after it moved down, in place.
+        t.keys(&["z"]);
+        let s = t.wait_for("▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀");
+        println!("{s}");
+        let lines: Vec<&str> = s.lines().collect();
+        let link = lines
+            .iter()
+            .position(|l| l.contains("[1] The stripes"))
+            .unwrap();
+        let rows = block_rows(&s, 24);
+        assert_eq!(rows.len(), 8, "{s}");
+        let first = rows[0].0;
+        assert_eq!(first, link + 1, "right under its link: {s}");
+        assert!(rows.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{s}");
+        assert!(lines[first + 8].contains("Text after the link"), "{s}");
+        // Off again: the text comes back up under the link.
+        t.keys(&["z"]);
+        let s = t.wait_for("inline pictures off");
+        let lines: Vec<&str> = s.lines().collect();
+        let link = lines
+            .iter()
+            .position(|l| l.contains("[1] The stripes"))
+            .unwrap();
+        assert!(lines[link + 1].contains("Text after the link"), "{s}");
         t.keys(&["q"]);
         t.wait_for("SMOLWEB-EXIT=0");
     })

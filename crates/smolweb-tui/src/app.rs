@@ -79,6 +79,8 @@ pub struct Settings {
     /// The terminal shows pictures (`[tui] images` is not off): image answers are shown, not
     /// offered as downloads.
     pub pictures: bool,
+    /// What pictures are drawn with (sizes inline pictures).
+    pub graphics: Option<crate::picture::Graphics>,
     /// Image links of gemtext pages are shown as pictures under their line.
     pub inline_images: bool,
 }
@@ -93,6 +95,7 @@ impl Default for Settings {
             handlers: Default::default(),
             web_external: false,
             pictures: false,
+            graphics: None,
             inline_images: false,
         }
     }
@@ -111,6 +114,8 @@ pub struct FrameRow {
     /// The link (index) on this row.
     pub link: Option<usize>,
     pub(crate) external: bool,
+    /// A row of an inline picture: (link index, row of the picture).
+    pub(crate) picture: Option<(usize, u16)>,
     /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
     pub marks: Vec<Mark>,
 }
@@ -250,6 +255,7 @@ impl App {
             handlers: tui.handlers.clone(),
             web_external: false,
             pictures: false,
+            graphics: None,
             inline_images: tui.inline_images,
         };
         Ok(App::new(
@@ -390,6 +396,8 @@ impl App {
             }
         };
         self.screen.refresh(&mut self.tabs);
+        let mut fx = fx;
+        fx.extend(self.inline_pictures());
         fx
     }
 
@@ -569,9 +577,80 @@ impl App {
         self.settings.web_external = external;
     }
 
-    /// The terminal shows pictures (the shell chose a graphics protocol; false: `off`).
-    pub fn set_pictures(&mut self, on: bool) {
-        self.settings.pictures = on;
+    /// The graphics the shell chose (None: `off`, no pictures).
+    pub fn set_pictures(&mut self, graphics: Option<crate::picture::Graphics>) {
+        self.settings.pictures = graphics.is_some();
+        self.settings.graphics = graphics;
+    }
+
+    /// Inline pictures are on (the toggle key, `[tui] inline_images`).
+    pub fn inline_images(&self) -> bool {
+        self.settings.inline_images && self.settings.pictures
+    }
+
+    /// Reserve rows under the visible image links of a gemtext page and ask for their
+    /// pictures (lazily: only links on screen are fetched); with inline pictures off, give
+    /// the rows back.
+    fn inline_pictures(&mut self) -> Vec<Effect> {
+        let on = self.inline_images();
+        let graphics = self.settings.graphics;
+        let (text_w, _) = self.screen.text_column();
+        let max_rows = (self.screen.page_height() as u16)
+            .saturating_sub(2)
+            .clamp(1, 20);
+        let visible: Vec<usize> = self.screen.frame().iter().filter_map(|r| r.link).collect();
+        let Some(dv) = self.tabs.active_mut().and_then(Tab::doc_view_mut) else {
+            return Vec::new();
+        };
+        let gemtext = matches!(
+            dv.doc.page().content,
+            smolweb_core::page::Content::Gemtext(_)
+        );
+        if !on || !gemtext || dv.picture.is_some() || dv.builtin() {
+            if dv.doc.clear_below() {
+                self.screen.refresh(&mut self.tabs);
+            }
+            return Vec::new();
+        }
+        let mut fx = Vec::new();
+        for link in visible {
+            let Some(url) = dv
+                .doc
+                .link_url(link)
+                .filter(|u| crate::picture::looks_like_picture(u))
+            else {
+                continue;
+            };
+            if self.pictures.get(url).is_none() {
+                self.pictures.loading(url);
+                fx.push(Effect::FetchPicture {
+                    key: url.to_string(),
+                });
+            }
+        }
+        let mut changed = false;
+        for link in 0..dv.doc.link_count() {
+            let Some(url) = dv
+                .doc
+                .link_url(link)
+                .filter(|u| crate::picture::looks_like_picture(u))
+            else {
+                continue;
+            };
+            let rows = match (self.pictures.get(url), graphics) {
+                (None, _) => 0,
+                (Some(Slot::Ready(d)), Some(g)) => {
+                    let area = ratatui::layout::Size::new(text_w as u16, max_rows);
+                    crate::picture::fitted(&g, &d.image, area).height.max(1)
+                }
+                (Some(_), _) => 1,
+            };
+            changed |= dv.doc.set_below(link, rows);
+        }
+        if changed {
+            self.screen.refresh(&mut self.tabs);
+        }
+        fx
     }
 
     /// The picture kept for a URL (a picture page's, or an inline one's).

@@ -292,6 +292,7 @@ actions! {
     OfflineCopy, "offline_copy", Global, ["C"], "read the offline copy offered when the network failed";
     Agents, "agents", Global, ["A"], "what agents did, their suggestions, pages shared with them (about:agents)";
     Share, "share", Global, ["P"], "share the page (or the selected link) with agents, with a note";
+    InlineImages, "inline_images", Global, ["z"], "show the image links of gemtext pages as pictures under their line (again: hide them)";
     EditInput, "edit_input", Global, ["ctrl-e"], "at an input prompt (status 10): write the answer in $VISUAL, else $EDITOR, else vi (never for status 11)";
 }
 

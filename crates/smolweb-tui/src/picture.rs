@@ -298,6 +298,9 @@ pub enum PictureError {
         /// Declared height.
         height: u32,
     },
+    /// An inline picture's link gave no picture (a failure, a redirect, a text page...).
+    #[error("{0}")]
+    NotFetched(String),
     /// The decoder failed (a damaged or cut file, or over the memory limit).
     #[error("cannot decode the {format} image: {reason}")]
     Decode {
@@ -319,6 +322,27 @@ pub struct Decoded {
     pub height: u32,
     /// Its format's MIME type ("image/png").
     pub mime: &'static str,
+}
+
+/// Does this link look like a picture by its name (an image extension, before any query or
+/// fragment), on a protocol of the small net? Only such links are fetched inline.
+pub fn looks_like_picture(url: &str) -> bool {
+    const EXT: &[&str] = &[
+        "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "tif", "tiff", "qoi", "pnm", "ppm",
+        "pgm", "pbm", "tga",
+    ];
+    let small = ["gemini://", "gopher://", "gophers://", "spartan://"]
+        .iter()
+        .any(|s| {
+            url.get(..s.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(s))
+        });
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let name = path.rsplit('/').next().unwrap_or("");
+    small
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(_, e)| EXT.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// The format of the bytes, when they start like an image `image` decodes.
@@ -427,6 +451,47 @@ impl Painter {
     /// The graphics in use.
     pub fn graphics(&self) -> Option<Graphics> {
         self.graphics
+    }
+
+    /// Draw the rows `skip..skip + area.height` of `image` fitted into `full` rows of
+    /// `area`'s width: the part of a picture on screen when the page is scrolled (whole
+    /// pictures only, except with half-blocks: the other protocols cannot draw part of one).
+    pub fn paint_part(
+        &mut self,
+        buf: &mut Buffer,
+        key: &str,
+        image: &DynamicImage,
+        area: Rect,
+        skip: u16,
+        full: u16,
+    ) {
+        if skip == 0 && area.height >= full {
+            return self.paint(
+                buf,
+                key,
+                image,
+                Rect {
+                    height: full,
+                    ..area
+                },
+            );
+        }
+        if self.graphics.map(|g| g.protocol) != Some(ProtocolType::Halfblocks) {
+            return;
+        }
+        let whole = Rect::new(0, 0, area.width, full.max(skip.saturating_add(area.height)));
+        let mut scratch = Buffer::empty(whole);
+        self.paint(&mut scratch, key, image, whole);
+        for y in 0..area.height {
+            for x in 0..area.width {
+                if let (Some(from), Some(to)) = (
+                    scratch.cell((x, y + skip)),
+                    buf.cell_mut((area.x + x, area.y + y)),
+                ) {
+                    *to = from.clone();
+                }
+            }
+        }
     }
 
     /// Draw `image` (known as `key`) fitted into `area`, at its top left.

@@ -96,7 +96,7 @@ pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<()
         crate::picture::Mode::Auto
     });
     let mut painter = crate::picture::Painter::new(crate::picture::detect(mode));
-    app.set_pictures(painter.graphics().is_some());
+    app.set_pictures(painter.graphics());
     let result = event_loop(&mut terminal, &mut app, &mut painter, client, start).await;
     restore();
     result

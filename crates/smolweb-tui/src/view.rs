@@ -74,6 +74,23 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let x = area.x + margin as u16;
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
+        if let Some((link, 0)) = row.picture {
+            // The first row of an inline picture: what is there until the picture is.
+            let said = match dv.doc.link_url(link).and_then(|u| app.picture(u)) {
+                Some(Slot::Loading) => Some("[loading the picture…]".to_string()),
+                Some(Slot::Failed(why)) => Some(format!("[picture not shown: {why}]")),
+                _ => None,
+            };
+            if let Some(said) = said {
+                let width = area.width.saturating_sub(margin as u16);
+                let text = Span::styled(truncate_cells(&said, width.into()), app.theme().alt_text);
+                f.render_widget(
+                    Paragraph::new(Line::from(text)),
+                    Rect::new(x_of(area, margin), y, width, 1),
+                );
+            }
+            continue;
+        }
         let line = row_line(app.theme(), row, selected, dv.hscroll);
         let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
@@ -115,6 +132,46 @@ fn paint_pictures(f: &mut Frame, app: &App, page: Rect, painter: &mut Painter) {
             painter.paint(f.buffer_mut(), &key, &d.image, area);
         }
     }
+    for (key, area, skip, full) in inline_places(app, page) {
+        if let Some(Slot::Ready(d)) = app.picture(&key) {
+            painter.paint_part(f.buffer_mut(), &key, &d.image, area, skip, full);
+        }
+    }
+}
+
+fn x_of(area: Rect, margin: usize) -> u16 {
+    area.x + margin as u16
+}
+
+/// The inline pictures on screen: (key, area on screen, rows scrolled off above, rows in all).
+fn inline_places(app: &App, page: Rect) -> Vec<(String, Rect, u16, u16)> {
+    let Some(dv) = app.doc_view() else {
+        return Vec::new();
+    };
+    let (width, margin) = app.screen().text_column();
+    let mut out: Vec<(String, Rect, u16, u16)> = Vec::new();
+    let mut last: Option<usize> = None;
+    for (y, row) in app.screen().frame().iter().enumerate() {
+        let y = page.y + y as u16;
+        if y >= page.y + page.height {
+            break;
+        }
+        let Some((link, r)) = row.picture else {
+            last = None;
+            continue;
+        };
+        match out.last_mut() {
+            Some(p) if last == Some(link) => p.1.height += 1,
+            _ => {
+                if let Some(url) = dv.doc.link_url(link) {
+                    let area = Rect::new(x_of(page, margin), y, (width as u16).min(page.width), 1);
+                    out.push((url.to_string(), area, r, dv.doc.below_of(link)));
+                }
+            }
+        }
+        last = Some(link);
+    }
+    out
 }
 
 fn kind_style(t: &Theme, row: &FrameRow) -> Style {

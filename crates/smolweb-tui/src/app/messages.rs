@@ -330,6 +330,12 @@ pub enum Effect {
         /// Its request id.
         id: u64,
     },
+    /// Fetch an inline picture through the client (its guard, TOFU and body limits), then
+    /// decode it off the UI thread (the answer is a [`Msg::Picture`]).
+    FetchPicture {
+        /// Its URL.
+        key: String,
+    },
     /// Decode a picture off the UI thread (the answer is a [`Msg::Picture`]).
     DecodePicture {
         /// Its URL.

@@ -69,6 +69,11 @@ impl Pictures {
         self.slots.get(key)
     }
 
+    /// An inline picture is being fetched.
+    pub(crate) fn loading(&mut self, key: &str) {
+        self.put(key, Slot::Loading);
+    }
+
     fn put(&mut self, key: &str, slot: Slot) {
         if self.slots.insert(key.to_string(), slot).is_none() {
             self.order.push_back(key.to_string());
@@ -120,7 +125,9 @@ impl Pictures {
             Ok(d) => Slot::Ready(d),
             Err(e) => Slot::Failed(e.to_string()),
         };
-        if let Slot::Failed(why) = &slot {
+        if let Slot::Failed(why) = &slot
+            && ctx.current_url() == Some(key.as_str())
+        {
             ctx.error(format!("picture not shown: {why}"));
         }
         // Only a picture still wanted is kept (its slot was made when it was asked for).
