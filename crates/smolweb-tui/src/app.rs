@@ -10,7 +10,8 @@
 //! (popup and question, and what an answer does), [`Feeds`] (subscriptions, the offline
 //! reading list, a feed refresh, an offered copy), [`Screen`] (size, text column, the laid-out
 //! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
-//! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
+//! matches), `keys::Digits` (a typed link number), [`Pictures`] (decoded pictures by URL, for
+//! picture pages and inline pictures), and the stateless rooms over shared state:
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
 //! `web::Reader`. [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through
 //! the `Ctx` the app lends it for one update, and leaves work for another room to the app as

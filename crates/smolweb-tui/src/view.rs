@@ -1,6 +1,8 @@
 //! Painting the state. Pure: reads the [`App`] (its laid-out [`Screen::frame`](crate::app::Screen::frame)) and draws into a
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
-//! prompt (bottom row); popups over the page.
+//! prompt (bottom row); popups over the page. Pictures are painted by a
+//! [`Painter`](crate::picture::Painter) the shell lends [`draw_with`] (it keeps their encoded
+//! form between frames; the app is still only read), under the popups.
 
 use crate::app::{App, FrameRow, Popup, Slot, View, tab_labels, truncate_cells};
 use crate::keymap::Action;

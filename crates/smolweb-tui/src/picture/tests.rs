@@ -268,3 +268,80 @@ fn real_pictures_decode_and_others_do_not() {
         (KEPT_SIDE, KEPT_SIDE / 2)
     );
 }
+
+#[test]
+fn every_protocol_encodes_and_draws_into_its_area() {
+    let img = DynamicImage::ImageRgb8(card(40, 40));
+    for (protocol, tmux) in [
+        (ProtocolType::Sixel, false),
+        (ProtocolType::Kitty, true),
+        (ProtocolType::Kitty, false),
+        (ProtocolType::Iterm2, false),
+    ] {
+        let g = Graphics {
+            protocol,
+            cell: (10, 20),
+            tmux,
+        };
+        let mut painter = Painter::new(Some(g));
+        let mut buf = Buffer::empty(Rect::new(0, 0, 20, 10));
+        painter.paint(&mut buf, "card", &img, Rect::new(1, 1, 10, 5));
+        // 40 × 40 px at 10 × 20 px a cell: 4 columns, 2 rows; something was written there
+        // (an escape sequence or kitty's placeholders), nothing outside.
+        let written = |x: u16, y: u16| buf[(x, y)].symbol() != " ";
+        assert!(written(1, 1), "{protocol:?}");
+        assert!(
+            !written(0, 0) && !written(6, 1) && !written(1, 4),
+            "{protocol:?}"
+        );
+        if tmux {
+            assert!(
+                buf[(1, 1)].symbol().contains("\x1bPtmux;"),
+                "{protocol:?} wrapped for tmux"
+            );
+        }
+    }
+    // Off: nothing at all.
+    let mut buf = Buffer::empty(Rect::new(0, 0, 20, 10));
+    Painter::new(None).paint(&mut buf, "card", &img, Rect::new(0, 0, 10, 5));
+    assert!(buf.content().iter().all(|c| c.symbol() == " "));
+}
+
+#[test]
+fn a_picture_scrolled_half_off_shows_its_lower_rows() {
+    let img = card(4, 8);
+    let dynimg = DynamicImage::ImageRgb8(img.clone());
+    let mut painter = Painter::new(Some(Graphics::halfblocks()));
+    let mut whole = Buffer::empty(Rect::new(0, 0, 4, 4));
+    let area = whole.area;
+    painter.paint(&mut whole, "c", &dynimg, area);
+    // Two of its four rows scrolled off above: the screen shows rows 2 and 3 at the top.
+    let mut part = Buffer::empty(Rect::new(0, 0, 4, 2));
+    let area = part.area;
+    painter.paint_part(&mut part, "c", &dynimg, area, 2, 4);
+    for y in 0..2 {
+        for x in 0..4 {
+            assert_eq!(part[(x, y)], whole[(x, y + 2)], "{x},{y}");
+        }
+    }
+    // Cut at the bottom: the top rows, the same size (not shrunk to fit).
+    let mut top = Buffer::empty(Rect::new(0, 0, 4, 3));
+    let area = top.area;
+    painter.paint_part(&mut top, "c", &dynimg, area, 0, 4);
+    for y in 0..3 {
+        for x in 0..4 {
+            assert_eq!(top[(x, y)], whole[(x, y)], "{x},{y}");
+        }
+    }
+    // Other protocols draw no part of a picture.
+    let g = Graphics {
+        protocol: ProtocolType::Sixel,
+        cell: (1, 2),
+        tmux: false,
+    };
+    let mut sixel = Painter::new(Some(g));
+    let mut part = Buffer::empty(Rect::new(0, 0, 4, 2));
+    let area = part.area;
+    sixel.paint_part(&mut part, "c", &dynimg, area, 2, 4);
+    assert!(part.content().iter().all(|c| c.symbol() == " "));
+}
