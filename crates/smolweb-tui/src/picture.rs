@@ -329,7 +329,7 @@ pub struct Decoded {
 pub fn looks_like_picture(url: &str) -> bool {
     const EXT: &[&str] = &[
         "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "tif", "tiff", "qoi", "pnm", "ppm",
-        "pgm", "pbm", "tga",
+        "pgm", "pbm",
     ];
     let small = ["gemini://", "gopher://", "gophers://", "spartan://"]
         .iter()

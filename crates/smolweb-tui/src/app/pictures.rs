@@ -35,12 +35,11 @@ pub struct Pictures {
     order: VecDeque<String>,
 }
 
-/// Is this answer a picture this browser shows: an image type, or bytes that start like one
-/// (Gopher `I` items and servers that say application/octet-stream).
+/// Is this answer a picture this browser shows: bytes that start like an image format it
+/// decodes, whatever the type says (Gopher `I` items, servers that say
+/// application/octet-stream). Other images (SVG, AVIF...) stay downloads.
 pub(crate) fn is_picture(page: &Page) -> bool {
-    matches!(page.content, Content::Binary)
-        && (crate::picture::sniff(&page.raw).is_some()
-            || (page.mime.mime_type == "image" && page.mime.subtype != "svg+xml"))
+    matches!(page.content, Content::Binary) && crate::picture::sniff(&page.raw).is_some()
 }
 
 /// The header shown over a picture: its name, type, pixel size and byte size, and what `s`

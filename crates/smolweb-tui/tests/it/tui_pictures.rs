@@ -272,3 +272,41 @@ fn inline_pictures_load_when_on_screen_and_sit_under_their_link() {
         .unwrap();
     assert!(lines[link + 1].contains("Text after the link"), "{s}");
 }
+
+#[test]
+fn gopher_image_items_and_web_images_are_pictures_too() {
+    use smolweb_client::{Fetched, Outcome};
+    use smolweb_core::page::Page;
+    use smolweb_core::url::Url;
+    use std::sync::Arc;
+    let png = striped_png();
+    for (url, item) in [
+        ("gopher://hole.test/I/stripes.png", 'I'),
+        ("gopher://hole.test/g/stripes", 'g'),
+        ("gopher://hole.test/p/stripes", 'p'),
+    ] {
+        let mut app = picture_app();
+        let page = Page::from_gopher(Url::parse(url).unwrap(), item, png.clone());
+        let outcome = Outcome::Page {
+            info: info(url),
+            fetched: Fetched {
+                page: Arc::new(page),
+                cached: false,
+                cached_at: None,
+            },
+        };
+        let fx = open(&mut app, url, outcome);
+        assert_eq!(decode_effects(&fx), vec![url.to_string()], "{item}");
+    }
+    // A web image (the reader view keeps binaries as they came, with their type).
+    let mut app = picture_app();
+    let url = "https://example.test/img/stripes.png";
+    let fx = open(&mut app, url, page_with(url, "image/png", &png));
+    assert_eq!(decode_effects(&fx), vec![url.to_string()]);
+    // A type that says image but bytes no decoder reads (SVG): offered as a download.
+    let mut app = picture_app();
+    let url = "gemini://cap.test/logo.svg";
+    let fx = open(&mut app, url, page_with(url, "image/svg+xml", b"<svg/>"));
+    assert!(decode_effects(&fx).is_empty());
+    assert!(app.dialog().popup.is_some());
+}
