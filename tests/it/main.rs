@@ -43,6 +43,7 @@ mod tui_tmux_agents;
 mod tui_tmux_driver;
 mod tui_tmux_editor;
 mod tui_tmux_feeds;
+mod tui_tmux_pictures;
 mod tui_tmux_smallnet;
 mod tui_tmux_titan;
 mod web_get;

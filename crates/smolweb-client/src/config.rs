@@ -253,6 +253,12 @@ pub struct Tui {
     pub keys: std::collections::BTreeMap<String, Vec<String>>,
     /// Colours: element name -> colour ("red", "lightblue", "#ff8800", "245").
     pub theme: std::collections::BTreeMap<String, String>,
+    /// Pictures: "auto" (ask the terminal), "kitty", "sixel", "iterm2", "halfblocks" or "off";
+    /// the `SMOLWEB_IMAGES` environment variable overrides it.
+    pub images: String,
+    /// Show image links of gemtext pages as pictures under their line (the toggle key's
+    /// starting state).
+    pub inline_images: bool,
 }
 
 impl Default for Tui {
@@ -266,6 +272,8 @@ impl Default for Tui {
             handlers: Default::default(),
             keys: Default::default(),
             theme: Default::default(),
+            images: "auto".into(),
+            inline_images: false,
         }
     }
 }

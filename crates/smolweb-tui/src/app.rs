@@ -10,7 +10,8 @@
 //! (popup and question, and what an answer does), [`Feeds`] (subscriptions, the offline
 //! reading list, a feed refresh, an offered copy), [`Screen`] (size, text column, the laid-out
 //! frame and what moves the reader's place: scrolling, folding, link selection, [`Search`]
-//! matches), `keys::Digits` (a typed link number), and the stateless rooms over shared state:
+//! matches), `keys::Digits` (a typed link number), [`Pictures`] (decoded pictures by URL, for
+//! picture pages and inline pictures), and the stateless rooms over shared state:
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
 //! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
 //! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`.
@@ -36,6 +37,7 @@ mod lists;
 mod loads;
 mod messages;
 mod nav;
+mod pictures;
 mod prompt;
 mod screen;
 mod search;
@@ -58,6 +60,7 @@ pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSu
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+pub use pictures::{Pictures, Slot};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use screen::Screen;
 pub use search::Search;
@@ -78,6 +81,13 @@ pub struct Settings {
     pub(crate) handlers: std::collections::BTreeMap<String, String>,
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub web_external: bool,
+    /// The terminal shows pictures (`[tui] images` is not off): image answers are shown, not
+    /// offered as downloads.
+    pub pictures: bool,
+    /// What pictures are drawn with (sizes inline pictures).
+    pub graphics: Option<crate::picture::Graphics>,
+    /// Image links of gemtext pages are shown as pictures under their line.
+    pub inline_images: bool,
 }
 
 impl Default for Settings {
@@ -89,6 +99,9 @@ impl Default for Settings {
             copy: true,
             handlers: Default::default(),
             web_external: false,
+            pictures: false,
+            graphics: None,
+            inline_images: false,
         }
     }
 }
@@ -106,6 +119,8 @@ pub struct FrameRow {
     /// The link (index) on this row.
     pub link: Option<usize>,
     pub(crate) external: bool,
+    /// A row of an inline picture: (link index, row of the picture).
+    pub(crate) picture: Option<(usize, u16)>,
     /// Search matches on this row: byte ranges of `text`, and whether it is the current one.
     pub marks: Vec<Mark>,
 }
@@ -205,6 +220,8 @@ pub struct App {
     feeds: Feeds,
     /// A Titan upload being prepared.
     upload: upload::Uploads,
+    /// Decoded pictures, by URL.
+    pictures: Pictures,
     /// The terminal's size and the active page's laid-out rows.
     screen: Screen,
     /// Milliseconds since start (the last tick).
@@ -230,6 +247,7 @@ impl App {
             lists: Lists::default(),
             feeds: Feeds::default(),
             upload: upload::Uploads::default(),
+            pictures: Pictures::default(),
             now: 0,
             quit: false,
         }
@@ -244,6 +262,9 @@ impl App {
             copy: tui.osc52_copy,
             handlers: tui.handlers.clone(),
             web_external: false,
+            pictures: false,
+            graphics: None,
+            inline_images: tui.inline_images,
         };
         Ok(App::new(
             settings,
@@ -378,6 +399,10 @@ impl App {
                 purpose: Purpose::UploadText,
                 result,
             } => in_room!(self, |ctx| self.upload.edited(result, &mut ctx)),
+            Msg::Picture { key, result } => {
+                self.pictures.decoded(&mut lend!(self), key, result);
+                Vec::new()
+            }
             Msg::Edited { purpose, result } => {
                 in_room!(self, |ctx| self.prompt.edited(purpose, result, &mut ctx))
             }
@@ -386,6 +411,8 @@ impl App {
             }
         };
         self.screen.refresh(&mut self.tabs);
+        let mut fx = fx;
+        fx.extend(self.inline_pictures());
         fx
     }
 
@@ -448,6 +475,17 @@ impl App {
                 }
                 Then::SendUpload { tab, upload } => {
                     fx.extend(in_room!(self, |ctx| self.nav.upload(&mut ctx, tab, upload)));
+                }
+                Then::ShowPicture {
+                    tab,
+                    url,
+                    page,
+                    info,
+                    replace,
+                } => {
+                    let mut ctx = lend!(self);
+                    let info = info.map(|i| *i);
+                    fx.extend(self.pictures.show(&mut ctx, tab, &url, page, info, replace));
                 }
                 Then::BackKeepingStatus => {
                     let status = self.status.clone();
@@ -558,6 +596,87 @@ impl App {
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub fn set_web_external(&mut self, external: bool) {
         self.settings.web_external = external;
+    }
+
+    /// The graphics the shell chose (None: `off`, no pictures).
+    pub fn set_pictures(&mut self, graphics: Option<crate::picture::Graphics>) {
+        self.settings.pictures = graphics.is_some();
+        self.settings.graphics = graphics;
+    }
+
+    /// Inline pictures are on (the toggle key, `[tui] inline_images`).
+    pub fn inline_images(&self) -> bool {
+        self.settings.inline_images && self.settings.pictures
+    }
+
+    /// Reserve rows under the visible image links of a gemtext page and ask for their
+    /// pictures (lazily: only links on screen are fetched); with inline pictures off, give
+    /// the rows back.
+    fn inline_pictures(&mut self) -> Vec<Effect> {
+        let on = self.inline_images();
+        let graphics = self.settings.graphics;
+        let (text_w, _) = self.screen.text_column();
+        let max_rows = (self.screen.page_height() as u16)
+            .saturating_sub(2)
+            .clamp(1, 20);
+        let visible: Vec<usize> = self.screen.frame().iter().filter_map(|r| r.link).collect();
+        let Some(dv) = self.tabs.active_mut().and_then(Tab::doc_view_mut) else {
+            return Vec::new();
+        };
+        let gemtext = matches!(
+            dv.doc.page().content,
+            smolweb_core::page::Content::Gemtext(_)
+        );
+        if !on || !gemtext || dv.picture.is_some() || dv.builtin() {
+            if dv.doc.clear_below() {
+                self.screen.refresh(&mut self.tabs);
+            }
+            return Vec::new();
+        }
+        let mut fx = Vec::new();
+        for link in visible {
+            let Some(url) = dv
+                .doc
+                .link_url(link)
+                .filter(|u| crate::picture::looks_like_picture(u))
+            else {
+                continue;
+            };
+            if self.pictures.get(url).is_none() {
+                self.pictures.loading(url);
+                fx.push(Effect::FetchPicture {
+                    key: url.to_string(),
+                });
+            }
+        }
+        let mut changed = false;
+        for link in 0..dv.doc.link_count() {
+            let Some(url) = dv
+                .doc
+                .link_url(link)
+                .filter(|u| crate::picture::looks_like_picture(u))
+            else {
+                continue;
+            };
+            let rows = match (self.pictures.get(url), graphics) {
+                (None, _) => 0,
+                (Some(Slot::Ready(d)), Some(g)) => {
+                    let area = ratatui::layout::Size::new(text_w as u16, max_rows);
+                    crate::picture::fitted(&g, &d.image, area).height.max(1)
+                }
+                (Some(_), _) => 1,
+            };
+            changed |= dv.doc.set_below(link, rows);
+        }
+        if changed {
+            self.screen.refresh(&mut self.tabs);
+        }
+        fx
+    }
+
+    /// The picture kept for a URL (a picture page's, or an inline one's).
+    pub fn picture(&self, key: &str) -> Option<&Slot> {
+        self.pictures.get(key)
     }
 }
 

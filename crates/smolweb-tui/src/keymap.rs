@@ -293,6 +293,7 @@ actions! {
     Agents, "agents", Global, ["A"], "what agents did, their suggestions, pages shared with them (about:agents)";
     Share, "share", Global, ["P"], "share the page (or the selected link) with agents, with a note";
     Upload, "upload", Global, ["W"], "upload to the page's titan:// address: edit its source in $VISUAL/$EDITOR (e), send a file (f) or delete it (d, asks twice)";
+    InlineImages, "inline_images", Global, ["z"], "show the image links of gemtext pages as pictures under their line (again: hide them)";
     EditInput, "edit_input", Global, ["ctrl-e"], "at an input prompt (status 10): write the answer in $VISUAL, else $EDITOR, else vi (never for status 11)";
 }
 

@@ -80,6 +80,8 @@ pub struct Doc {
     menu_num_width: usize,
     cache_width: usize,
     cache: Vec<Option<Rows>>,
+    /// Rows kept under a link's line for its inline picture, by link index.
+    below: std::collections::HashMap<usize, u16>,
 }
 
 /// A position: display line and row within it.
@@ -102,6 +104,8 @@ pub struct RowParts<'a> {
     pub(crate) start: usize,
     /// Link index when the line is a link.
     pub(crate) link: Option<usize>,
+    /// A row of the inline picture under a link's line: (link index, row of the picture).
+    pub(crate) picture: Option<(usize, u16)>,
     /// Set on link rows: the scheme when the link leaves gemini/gopher.
     pub(crate) external: bool,
 }
@@ -120,6 +124,7 @@ impl Doc {
             menu_num_width: 0,
             cache_width: 0,
             cache: Vec::new(),
+            below: Default::default(),
         };
         doc.index();
         doc.refold();
@@ -444,14 +449,67 @@ impl Doc {
         }
     }
 
-    /// Number of screen rows of line `i` at the current width (at least 1).
+    /// Number of screen rows of line `i` at the current width (at least 1), with the rows
+    /// of an inline picture under it.
     pub fn row_count(&mut self, i: usize) -> usize {
-        self.rows_of(i).len().max(1)
+        self.rows_of(i).len().max(1) + usize::from(self.below_line(i))
+    }
+
+    /// Rows under line `i` kept for its link's inline picture.
+    fn below_line(&self, i: usize) -> u16 {
+        if self.below.is_empty() {
+            return 0;
+        }
+        self.lines
+            .get(i)
+            .and_then(DLine::link)
+            .and_then(|l| self.below.get(&l))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Rows kept under link `link`'s line for its picture.
+    pub fn below_of(&self, link: usize) -> u16 {
+        self.below.get(&link).copied().unwrap_or(0)
+    }
+
+    /// Keep `rows` rows under link `link`'s line for its picture (0: none). Returns whether
+    /// it changed.
+    pub fn set_below(&mut self, link: usize, rows: u16) -> bool {
+        let old = self.below.get(&link).copied().unwrap_or(0);
+        if rows == 0 {
+            self.below.remove(&link);
+        } else {
+            self.below.insert(link, rows);
+        }
+        old != rows
+    }
+
+    /// Drop every inline picture's rows. Returns whether there were any.
+    pub fn clear_below(&mut self) -> bool {
+        let any = !self.below.is_empty();
+        self.below.clear();
+        any
     }
 
     /// The pieces of row `row` of line `i` (wrapping it if not done yet).
     pub fn row(&mut self, i: usize, row: usize) -> Option<RowParts<'_>> {
         let d = *self.lines.get(i)?;
+        let text_rows = self.rows_of(i).len().max(1);
+        if row >= text_rows {
+            // A row of the picture under the link: nothing to write, the view paints it.
+            let pic = u16::try_from(row - text_rows).unwrap_or(u16::MAX);
+            return Some(RowParts {
+                kind: Kind::Text,
+                prefix: String::new(),
+                tag: "",
+                text: Cow::Borrowed(""),
+                start: 0,
+                link: None,
+                external: false,
+                picture: d.link().map(|l| (l, pic)),
+            });
+        }
         let (a, b) = self.rows_of(i).get(row).copied().unwrap_or((0, 0));
         let (prefix, indent) = self.prefix(&d);
         let prefix = if row == 0 { prefix } else { " ".repeat(indent) };
@@ -483,6 +541,7 @@ impl Doc {
             start: a as usize,
             link: d.link(),
             external,
+            picture: None,
         })
     }
 

@@ -11,6 +11,7 @@
 pub mod app;
 pub mod keymap;
 pub(crate) mod layout;
+pub mod picture;
 pub(crate) mod term;
 pub mod theme;
 pub mod view;

@@ -90,7 +90,14 @@ pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<()
     let mut app = App::from_config(&config.tui, config.identity.days)?;
     app.set_web_external(config.web.open_external);
     let mut terminal = setup()?;
-    let result = event_loop(&mut terminal, &mut app, client, start).await;
+    // Asked once, in raw mode, before the key reader starts (it would take the reply).
+    let mode = crate::picture::Mode::parse(&config.tui.images).unwrap_or_else(|| {
+        tracing::warn!("[tui] images = {:?} is not a mode: auto", config.tui.images);
+        crate::picture::Mode::Auto
+    });
+    let mut painter = crate::picture::Painter::new(crate::picture::detect(mode));
+    app.set_pictures(painter.graphics());
+    let result = event_loop(&mut terminal, &mut app, &mut painter, client, start).await;
     restore();
     result
 }
@@ -239,6 +246,7 @@ fn hand_to_editor(
 async fn event_loop(
     terminal: &mut Term,
     app: &mut App,
+    painter: &mut crate::picture::Painter,
     client: Arc<Client>,
     start: Option<String>,
 ) -> Result<(), TermError> {
@@ -260,7 +268,7 @@ async fn event_loop(
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(TermError::Signal)?;
     let result = loop {
-        if let Err(e) = terminal.draw(|f| view::draw(f, app)) {
+        if let Err(e) = terminal.draw(|f| view::draw_with(f, app, Some(&mut *painter))) {
             break Err(TermError::Draw(e));
         }
         if app.has_quit() {

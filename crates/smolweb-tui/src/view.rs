@@ -1,10 +1,13 @@
 //! Painting the state. Pure: reads the [`App`] (its laid-out [`Screen::frame`](crate::app::Screen::frame)) and draws into a
 //! ratatui frame; never changes anything. Screen: tab bar (top row), page, status line or
-//! prompt (bottom row); popups over the page.
+//! prompt (bottom row); popups over the page. Pictures are painted by a
+//! [`Painter`](crate::picture::Painter) the shell lends [`draw_with`] (it keeps their encoded
+//! form between frames; the app is still only read), under the popups.
 
-use crate::app::{App, FrameRow, Popup, View, tab_labels, truncate_cells};
+use crate::app::{App, FrameRow, Popup, Slot, View, tab_labels, truncate_cells};
 use crate::keymap::Action;
 use crate::layout::{Doc, Kind, display_width, each_shown, sanitize};
+use crate::picture::Painter;
 use crate::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -15,8 +18,13 @@ use unicode_width::UnicodeWidthChar;
 
 const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/// Draw everything.
+/// Draw everything (no pictures: see [`draw_with`]).
 pub fn draw(f: &mut Frame, app: &App) {
+    draw_with(f, app, None);
+}
+
+/// Draw everything, the pictures with `painter` (under the popups).
+pub fn draw_with(f: &mut Frame, app: &App, painter: Option<&mut Painter>) {
     let area = f.area();
     if area.height < 3 || area.width < 10 {
         f.render_widget(Paragraph::new("window too small"), area);
@@ -28,7 +36,12 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_tabs(f, app, tabs);
     match app.current().map(|e| &e.view) {
         Some(View::Identities { selected }) => draw_identities(f, app, page, *selected),
-        Some(View::Doc(_)) => draw_page(f, app, page),
+        Some(View::Doc(_)) => {
+            draw_page(f, app, page);
+            if let Some(painter) = painter {
+                paint_pictures(f, app, page, painter);
+            }
+        }
         None => {}
     }
     draw_bottom(f, app, bottom);
@@ -63,6 +76,23 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
         let x = area.x + margin as u16;
         let width = area.width.saturating_sub(margin as u16);
         let selected = row.link.is_some() && row.link == dv.selected;
+        if let Some((link, 0)) = row.picture {
+            // The first row of an inline picture: what is there until the picture is.
+            let said = match dv.doc.link_url(link).and_then(|u| app.picture(u)) {
+                Some(Slot::Loading) => Some("[loading the picture…]".to_string()),
+                Some(Slot::Failed(why)) => Some(format!("[picture not shown: {why}]")),
+                _ => None,
+            };
+            if let Some(said) = said {
+                let width = area.width.saturating_sub(margin as u16);
+                let text = Span::styled(truncate_cells(&said, width.into()), app.theme().alt_text);
+                f.render_widget(
+                    Paragraph::new(Line::from(text)),
+                    Rect::new(x_of(area, margin), y, width, 1),
+                );
+            }
+            continue;
+        }
         let line = row_line(app.theme(), row, selected, dv.hscroll);
         let cut = !Doc::wraps(row.kind) && line.width() > usize::from(width);
         f.render_widget(Paragraph::new(line), Rect::new(x, y, width, 1));
@@ -72,6 +102,78 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
             cell.set_symbol("›").set_style(app.theme().alt_text);
         }
     }
+}
+
+/// Where the pictures of the page go: the picture of a picture page fills the text column
+/// under its header. (key, area) pairs.
+pub fn picture_places(app: &App, page: Rect) -> Vec<(String, Rect)> {
+    let Some(dv) = app.doc_view() else {
+        return Vec::new();
+    };
+    let mut places = Vec::new();
+    if dv.picture.is_some()
+        && let Some(url) = app.current_url()
+    {
+        let (width, margin) = app.screen().text_column();
+        let rows = app.screen().frame().len() as u16;
+        let y = page.y + rows.min(page.height);
+        let area = Rect::new(
+            page.x + margin as u16,
+            y,
+            (width as u16).min(page.width),
+            page.height.saturating_sub(y - page.y),
+        );
+        places.push((url.to_string(), area));
+    }
+    places
+}
+
+fn paint_pictures(f: &mut Frame, app: &App, page: Rect, painter: &mut Painter) {
+    for (key, area) in picture_places(app, page) {
+        if let Some(Slot::Ready(d)) = app.picture(&key) {
+            painter.paint(f.buffer_mut(), &key, &d.image, area);
+        }
+    }
+    for (key, area, skip, full) in inline_places(app, page) {
+        if let Some(Slot::Ready(d)) = app.picture(&key) {
+            painter.paint_part(f.buffer_mut(), &key, &d.image, area, skip, full);
+        }
+    }
+}
+
+fn x_of(area: Rect, margin: usize) -> u16 {
+    area.x + margin as u16
+}
+
+/// The inline pictures on screen: (key, area on screen, rows scrolled off above, rows in all).
+fn inline_places(app: &App, page: Rect) -> Vec<(String, Rect, u16, u16)> {
+    let Some(dv) = app.doc_view() else {
+        return Vec::new();
+    };
+    let (width, margin) = app.screen().text_column();
+    let mut out: Vec<(String, Rect, u16, u16)> = Vec::new();
+    let mut last: Option<usize> = None;
+    for (y, row) in app.screen().frame().iter().enumerate() {
+        let y = page.y + y as u16;
+        if y >= page.y + page.height {
+            break;
+        }
+        let Some((link, r)) = row.picture else {
+            last = None;
+            continue;
+        };
+        match out.last_mut() {
+            Some(p) if last == Some(link) => p.1.height += 1,
+            _ => {
+                if let Some(url) = dv.doc.link_url(link) {
+                    let area = Rect::new(x_of(page, margin), y, (width as u16).min(page.width), 1);
+                    out.push((url.to_string(), area, r, dv.doc.below_of(link)));
+                }
+            }
+        }
+        last = Some(link);
+    }
+    out
 }
 
 fn kind_style(t: &Theme, row: &FrameRow) -> Style {

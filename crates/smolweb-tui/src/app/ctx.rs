@@ -57,6 +57,14 @@ pub(crate) enum Then {
         tab: u64,
         upload: Box<smolweb_client::smallnet::Upload>,
     },
+    /// Show an image answer as a picture (the pictures room).
+    ShowPicture {
+        tab: u64,
+        url: String,
+        page: Arc<Page>,
+        info: Option<Box<RequestInfo>>,
+        replace: bool,
+    },
 }
 
 /// What the app lends a room for one update.

@@ -141,12 +141,22 @@ impl Downloads {
         Vec::new()
     }
 
-    /// Save the page shown (the save key).
+    /// Open the picture shown with the program for its type.
+    pub(crate) fn open_shown(self, ctx: &mut Ctx) -> Vec<Effect> {
+        let Some(page) = ctx.doc_view().and_then(|d| d.picture.clone()) else {
+            return Vec::new();
+        };
+        let name = download_name(ctx.current_url().unwrap_or_default(), &page.mime, None);
+        ctx.info(format!("opening {name}…"));
+        vec![Effect::Open { page, name }]
+    }
+
+    /// Save the page shown (the save key; on a picture page, the picture).
     pub(crate) fn save_shown(self, ctx: &Ctx) -> Vec<Effect> {
         let Some(dv) = ctx.doc_view() else {
             return Vec::new();
         };
-        let page = dv.doc.page().clone();
+        let page = dv.picture.clone().unwrap_or_else(|| dv.doc.page().clone());
         let name = download_name(
             ctx.current_url().unwrap_or_default(),
             &page.mime,

@@ -249,6 +249,25 @@ impl App {
             Action::Identities => return go(self, "about:identities"),
             Action::Trust => return go(self, "about:trust"),
             Action::Save => return super::download::Downloads.save_shown(&super::lend!(self)),
+            Action::InlineImages => {
+                let ctx = &mut super::lend!(self);
+                if !ctx.settings.pictures {
+                    ctx.info("pictures are off ([tui] images, SMOLWEB_IMAGES)");
+                    return Vec::new();
+                }
+                self.settings.inline_images = !self.settings.inline_images;
+                let said = match self.settings.inline_images {
+                    true => "inline pictures on",
+                    false => "inline pictures off",
+                };
+                super::lend!(self).info(said);
+                return Vec::new();
+            }
+            // On a picture page `o` opens the image with its program, as the download
+            // question's `o` does (there is no page to keep offline).
+            Action::SaveOffline if self.doc_view().is_some_and(|d| d.picture.is_some()) => {
+                return super::download::Downloads.open_shown(&mut super::lend!(self));
+            }
             Action::CopyUrl => return super::lend!(self).copy_url(),
             Action::Help => return go(self, "about:help"),
             Action::Cancel => return self.cancel(),

@@ -83,6 +83,13 @@ pub enum Msg {
     /// What agents are doing, what they suggest, what is shared with them (the shell looks
     /// every few seconds and reports changes).
     Agents(super::AgentsSeen),
+    /// A picture was decoded (or refused).
+    Picture {
+        /// Its URL.
+        key: String,
+        /// The picture, or why it is not shown.
+        result: Result<crate::picture::Decoded, crate::picture::PictureError>,
+    },
     /// The editor of an [`Effect::EditText`] returned.
     Edited {
         /// What the text is for.
@@ -347,6 +354,19 @@ pub enum Effect {
     Cancel {
         /// Its request id.
         id: u64,
+    },
+    /// Fetch an inline picture through the client (its guard, TOFU and body limits), then
+    /// decode it off the UI thread (the answer is a [`Msg::Picture`]).
+    FetchPicture {
+        /// Its URL.
+        key: String,
+    },
+    /// Decode a picture off the UI thread (the answer is a [`Msg::Picture`]).
+    DecodePicture {
+        /// Its URL.
+        key: String,
+        /// The image answer.
+        page: Arc<Page>,
     },
     /// Hand a URL to the external program (http(s) and mailto only).
     OpenExternal {

@@ -261,7 +261,9 @@ impl Nav {
     ) -> Vec<Effect> {
         let mut fx = Vec::new();
         let page = capsule_markup(page);
-        if matches!(page.content, Content::Binary) {
+        // A picture is shown (below, once its certificate is dealt with), other binaries offered.
+        let picture = ctx.settings.pictures && super::pictures::is_picture(&page);
+        if matches!(page.content, Content::Binary) && !picture {
             return super::download::Downloads.offer(&req.url, page, ctx);
         }
         if let Some(tls) = &info.tls {
@@ -332,6 +334,16 @@ impl Nav {
             let (plain, title) = (history_url(&url), page.title().map(str::to_string));
             ctx.lists.visited(&plain, title.clone());
             fx.push(Effect::Store(StoreOp::RecordHistory { url: plain, title }));
+        }
+        if picture {
+            ctx.then(super::Then::ShowPicture {
+                tab: req.tab,
+                url,
+                page,
+                info: Some(Box::new(info)),
+                replace: req.replace,
+            });
+            return fx;
         }
         let special = if url == "about:trust" {
             Special::Trust

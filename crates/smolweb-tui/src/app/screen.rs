@@ -123,6 +123,7 @@ impl Screen {
                     text: p.text.into_owned(),
                     link: p.link,
                     external: p.external,
+                    picture: p.picture,
                     marks,
                 })
             })

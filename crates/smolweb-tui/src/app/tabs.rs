@@ -42,6 +42,9 @@ pub struct DocView {
     pub(crate) special: Special,
     /// A web page converted whole (the reader's main/full toggle), not just its main content.
     pub(crate) web_full: bool,
+    /// A picture page: the image answer itself (the doc is its header; the view paints the
+    /// picture under it; save and open act on this).
+    pub(crate) picture: Option<std::sync::Arc<smolweb_core::page::Page>>,
 }
 
 impl DocView {
@@ -56,6 +59,7 @@ impl DocView {
             search: None,
             special,
             web_full: false,
+            picture: None,
         }
     }
 

@@ -34,6 +34,20 @@ pub(super) struct Shell {
     edits: std::collections::VecDeque<(crate::app::Purpose, String)>,
 }
 
+/// Why an inline picture's link gave no picture, in a few words (no remote text).
+fn inline_failure(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Page { .. } => "not a picture".into(),
+        Outcome::Input { .. } => "the link asks for input".into(),
+        Outcome::Redirect { .. } => "the link redirects (follow it to see)".into(),
+        Outcome::Certificate { status, .. } => {
+            format!("the capsule asks for a certificate ({status})")
+        }
+        Outcome::Failure { status, .. } => format!("the capsule answered {status}"),
+        Outcome::Error { error, .. } => error.to_string(),
+    }
+}
+
 /// Work for the store thread.
 enum Job {
     Op(StoreOp),
@@ -128,6 +142,38 @@ impl Shell {
                     })
                 };
                 self.send(Msg::Done(r));
+            }
+            Effect::DecodePicture { key, page } => {
+                // Decoding is CPU work: a blocking-pool thread, never the loop's.
+                let tx = self.tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = crate::picture::decode(&page.raw);
+                    let _ = tx.send(Msg::Picture { key, result });
+                });
+            }
+            Effect::FetchPicture { key } => {
+                let (client, tx) = (Arc::clone(&self.client), self.tx.clone());
+                tokio::spawn(async move {
+                    let outcome = client.open(&key, &OpenOptions::default()).await;
+                    let page = match outcome {
+                        Outcome::Page { fetched, .. } => fetched.page,
+                        other => {
+                            let why = inline_failure(&other);
+                            let result = Err(crate::picture::PictureError::NotFetched(why));
+                            let _ = tx.send(Msg::Picture { key, result });
+                            return;
+                        }
+                    };
+                    let decoded =
+                        tokio::task::spawn_blocking(move || crate::picture::decode(&page.raw));
+                    let result = match decoded.await {
+                        Ok(r) => r,
+                        Err(_) => Err(crate::picture::PictureError::NotFetched(
+                            "the decoder stopped".into(),
+                        )),
+                    };
+                    let _ = tx.send(Msg::Picture { key, result });
+                });
             }
             Effect::Save { page, name } => self.job(Job::Save { page, name }),
             Effect::Open { page, name } => self.job(Job::Open { page, name }),
