@@ -539,6 +539,34 @@ impl App {
     pub fn set_web_external(&mut self, external: bool) {
         self.settings.web_external = external;
     }
+
+    /// Start in the work-offline mode (the client's own switch, `--offline` or
+    /// `[offline] work_offline`).
+    pub fn set_work_offline(&mut self, on: bool) {
+        self.lists.work_offline = on;
+    }
+
+    /// Is the work-offline mode on?
+    pub fn working_offline(&self) -> bool {
+        self.lists.work_offline
+    }
+
+    /// The status line's note while working offline: `offline`, and for a kept page its
+    /// age (`offline · kept 3 days ago`). None when online.
+    pub fn offline_badge(&self, now: time::OffsetDateTime) -> Option<String> {
+        if !self.lists.work_offline {
+            return None;
+        }
+        let kept = self
+            .current()
+            .filter(|e| !e.url.starts_with("about:"))
+            .and_then(|e| e.info.as_ref()?.timestamp)
+            .map(|at| (now - at).whole_seconds().max(0) as u64);
+        Some(match kept {
+            Some(age) => format!("offline · kept {} ago", feeds::human_age(age)),
+            None => "offline".to_string(),
+        })
+    }
 }
 
 /// The tab bar labels, in order (" 1 title ").
