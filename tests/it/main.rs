@@ -43,6 +43,7 @@ mod tui_tmux_agents;
 mod tui_tmux_driver;
 mod tui_tmux_editor;
 mod tui_tmux_feeds;
+mod tui_tmux_offline;
 mod tui_tmux_smallnet;
 mod web_get;
 mod web_mcp;

@@ -366,8 +366,12 @@ impl Client {
             return super::web::reader_outcome(parsed, info, &fetched);
         }
         match self.offline_copy_as(&url.to_string(), extract) {
+            // The request that fetched the copy was sent when it was downloaded.
             Ok(Some(copy)) => Outcome::Page {
-                info,
+                info: RequestInfo {
+                    timestamp: Some(copy.fetched_at),
+                    ..info
+                },
                 fetched: copy.fetched,
             },
             Ok(None) => not_kept(info),
