@@ -336,7 +336,7 @@ impl Client {
             },
             info,
         };
-        if opts.input.is_some() || opts.search.is_some() {
+        if opts.input.is_some() || opts.search.is_some() || self.copy_may_be_private(&url) {
             return not_kept(info);
         }
         let extract = if opts.web_full {
@@ -381,6 +381,20 @@ impl Client {
                 info,
             },
         }
+    }
+
+    /// On the agent face: could the copy of `url` have been fetched with one of the person's
+    /// identities? Only when `[offline] keep_identity_pages` keeps such pages, and then any
+    /// copy under an identity's scope is withheld (the store does not record which identity
+    /// a copy was fetched with, so the scope decides; an unreadable identity store withholds
+    /// too).
+    fn copy_may_be_private(&self, url: &Url) -> bool {
+        if self.face != Face::Agent || !self.config.offline.keep_identity_pages {
+            return false;
+        }
+        self.identities
+            .find_for(url.host(), url.port(), url.path(), false)
+            .map_or(true, |found| found.is_some())
     }
 
     /// Working offline, `fetch_url`'s answer: the kept copy of the page converted as `q`

@@ -293,3 +293,62 @@ async fn working_offline_no_request_reaches_any_server() {
     assert!(!matches!(o, Outcome::Error { .. }), "{o:?}");
     assert_eq!(gemini.connections(), gemini_before + 1);
 }
+
+#[tokio::test]
+async fn working_offline_an_agent_never_reads_a_copy_under_an_identity() {
+    use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
+    let dir = tempfile::tempdir().unwrap();
+    let gemini = support::gemini::Server::start(
+        support::gemini::Routes::new()
+            .route("/members", support::gemini::Reply::gemtext("# Members\n"))
+            .route("/public", support::gemini::Reply::gemtext("# Public\n")),
+    )
+    .await;
+    let keep_identity = |cfg: &mut Config| cfg.offline.keep_identity_pages = true;
+    let human = client(&dir, Face::Human, keep_identity);
+    let scope = Scope {
+        host: "127.0.0.1".into(),
+        port: gemini.port(),
+        path: "/members".into(),
+    };
+    let new = NewIdentity {
+        name: "me".into(),
+        scope,
+        days: 30,
+        algorithm: KeyAlgorithm::EcdsaP256,
+        created_by: CreatedBy::Human,
+        agent_use: false,
+    };
+    human.identities().create(new, human.now()).unwrap();
+    for path in ["/members", "/public"] {
+        let (o, kept) = visit(&human, &gemini.url(path), &OpenOptions::default()).await;
+        assert!(kept, "{path}: {o:?}");
+    }
+    let agent = client(&dir, Face::Agent, |cfg| {
+        keep_identity(cfg);
+        cfg.offline.work_offline = true;
+    });
+    let o = agent
+        .open(&gemini.url("/public"), &OpenOptions::default())
+        .await;
+    assert!(matches!(o, Outcome::Page { .. }), "{o:?}");
+    let o = agent
+        .open(&gemini.url("/members"), &OpenOptions::default())
+        .await;
+    assert!(
+        matches!(
+            &o,
+            Outcome::Error {
+                error: FetchError::Offline { .. },
+                ..
+            }
+        ),
+        "a copy that may have been fetched with the person's identity: {o:?}"
+    );
+    // The person still reads it.
+    human.set_work_offline(true);
+    let o = human
+        .open(&gemini.url("/members"), &OpenOptions::default())
+        .await;
+    assert!(matches!(o, Outcome::Page { .. }), "{o:?}");
+}
