@@ -404,6 +404,8 @@ impl App {
                         .feeds
                         .save_offline(url, with_links, &mut ctx)));
                 }
+                // Working offline, nothing is fetched: no refresh when the page opens.
+                Then::FeedsOpened { .. } if self.lists.work_offline => {}
                 Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));

@@ -351,6 +351,13 @@ impl Feeds {
     }
 
     fn refresh(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        if ctx.lists.work_offline {
+            let key = ctx.hint(Action::WorkOffline);
+            ctx.info(format!(
+                "working offline: feeds are not refreshed ({key}: online again, or run smolweb sync)"
+            ));
+            return Vec::new();
+        }
         if let Some((done, total)) = self.refreshing {
             ctx.info(format!("already refreshing feeds ({done}/{total})"));
             return Vec::new();
