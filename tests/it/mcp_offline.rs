@@ -60,6 +60,16 @@ async fn mcp_working_offline_reads_only_the_offline_cache() {
     let (gemini_before, web_before) = (gemini.connections(), web.requests().len());
 
     let session = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    // The output schemas publish the new fields (optional: absent when online).
+    let tools = session.list_all_tools().await.unwrap();
+    for (name, field) in [
+        ("gemini_fetch", "\"offline\""),
+        ("fetch_url", "\"offlineAgeSeconds\""),
+    ] {
+        let t = tools.iter().find(|t| t.name == name).unwrap();
+        let schema = serde_json::to_string(t.output_schema.as_ref().unwrap()).unwrap();
+        assert!(schema.contains(field), "{name}: {schema}");
+    }
     let r = call(&session, "gemini_fetch", json!({"url": gemini.url("/")})).await;
     let v = sc(&r);
     assert_eq!(v["kind"], "gemtext", "{v}");
