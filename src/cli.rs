@@ -42,6 +42,10 @@ pub(crate) struct Args {
     /// The TOML config file.
     #[arg(long, global = true, env = "SMOLWEB_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Work offline: fetch nothing, read only the pages kept offline (the browser, `get` and
+    /// `--mcp`; the same as `[offline] work_offline = true`).
+    #[arg(long, global = true)]
+    pub offline: bool,
     /// Write logs to this file (default: stderr, warnings only).
     #[arg(long, global = true, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
@@ -184,8 +188,22 @@ fn dependency_cap() -> tracing_subscriber::filter::Targets {
 
 fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {
     let paths = Paths::resolve(args.data_dir.clone(), args.config.clone(), None, None)?;
-    let config = Config::load(&paths.config_file)?;
+    let mut config = Config::load(&paths.config_file)?;
+    if args.offline {
+        config.offline.work_offline = true;
+    }
     Ok(Arc::new(Client::new(config, paths, face)?))
+}
+
+/// An age in the largest whole unit ("3 days", "5 min").
+fn age_words(seconds: u64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s if s < 2 * 86_400 => "1 day".to_string(),
+        s => format!("{} days", s / 86_400),
+    }
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -240,6 +258,17 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                     client.open_following(url, &opts, 5).await.0
                 }
             });
+            if let Outcome::Page { fetched, .. } = &outcome
+                && client.working_offline()
+                && let Some(at) = fetched.cached_at
+            {
+                let age = (client.now() - at).whole_seconds().max(0) as u64;
+                eprintln!(
+                    "offline copy, kept {} ago (downloaded {})",
+                    age_words(age),
+                    smolweb_core::text::readable_time(at)
+                );
+            }
             Ok(ExitCode::from(get::print_outcome(
                 &outcome,
                 *offset,

@@ -108,10 +108,19 @@ fn client(args: &super::Args) -> Result<Arc<Client>, u8> {
             eprintln!("smolweb: {e}");
             exit::INVALID
         })?;
-    let config = Config::load(&paths.config_file).map_err(|e| {
+    if args.offline {
+        eprintln!(
+            "smolweb: sync fetches from the network for offline reading; --offline does not apply to it"
+        );
+        return Err(exit::INVALID);
+    }
+    let mut config = Config::load(&paths.config_file).map_err(|e| {
         eprintln!("smolweb: {e}");
         exit::INVALID
     })?;
+    // `[offline] work_offline` keeps the browser and agents off the network; the sync is
+    // what fills the cache they read meanwhile, so it runs online.
+    config.offline.work_offline = false;
     match Client::new(config, paths, smolweb_client::Face::Human) {
         Ok(c) => Ok(Arc::new(c)),
         Err(e) => {

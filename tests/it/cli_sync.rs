@@ -705,3 +705,30 @@ async fn a_broken_entry_link_is_skipped_not_a_failure() {
     );
     assert_eq!(err(&o), "");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_runs_online_while_the_config_says_work_offline() {
+    static POSTS: &[(&str, &str)] = &[("one.gmi", "2026-11-01")];
+    let gem = gemini::Server::start(gemlog(POSTS)).await;
+    let dir = data_dir();
+    let d = dir.path();
+    let o = run(d, &["feeds", "add", &gem.url("/log/")]).await;
+    assert!(o.status.success(), "{}", err(&o));
+    // The person reads offline: the browser and agents stay off the network ...
+    let config = std::fs::read_to_string(d.join("config.toml")).unwrap();
+    std::fs::write(
+        d.join("config.toml"),
+        format!("{config}[offline]\nwork_offline = true\n"),
+    )
+    .unwrap();
+    let o = run(d, &["get", &gem.url("/log/one.gmi")]).await;
+    assert_ne!(code(&o), 0, "offline get fetched: {}", out(&o));
+    // ... and the sync is what fills the cache they read meanwhile.
+    let o = run(d, &["sync"]).await;
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert_eq!(kept(d), [gem.url("/log/one.gmi")]);
+    // Asked to sync offline is a contradiction, said as a usage error.
+    let o = run(d, &["--offline", "sync"]).await;
+    assert_eq!(code(&o), 2, "{}{}", out(&o), err(&o));
+    assert!(err(&o).contains("--offline does not apply"), "{}", err(&o));
+}

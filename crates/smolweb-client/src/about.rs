@@ -25,6 +25,21 @@ Run `smolweb --help` in a shell for the command line, and press ? in the browser
 => about:identities Client identities and pending approvals\n\
 => about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n";
 
+/// The start page; the browser's also carries the work-offline switch (an `action:` link,
+/// which acts only on built-in pages), saying which mode is on.
+fn home(client: &Client) -> String {
+    let mut g = HOME.to_string();
+    if client.face() == super::Face::Human {
+        g.push_str("\n## Working offline\n\n");
+        if client.working_offline() {
+            g.push_str("You are working offline: nothing is fetched, every page comes from the offline cache, and a page that is not kept can be queued for the next `smolweb sync`.\n\n=> action:work-offline Work online again\n");
+        } else {
+            g.push_str("=> action:work-offline Work offline: fetch nothing, read only the pages kept offline\n");
+        }
+    }
+    g
+}
+
 /// The gemtext of a built-in page, or an error for an unknown name.
 pub(super) fn page_text(
     client: &Client,
@@ -33,7 +48,7 @@ pub(super) fn page_text(
 ) -> Result<String, FetchError> {
     let store = |e: StoreError| FetchError::Internal(e.to_string());
     match name {
-        "home" | "" => Ok(HOME.to_string()),
+        "home" | "" => Ok(home(client)),
         "help" => Ok(HELP.to_string()),
         "bookmarks" => client
             .bookmarks()

@@ -309,6 +309,9 @@ pub struct Offline {
     pub max_bytes: u64,
     /// Also keep pages that were fetched while presenting a client identity.
     pub keep_identity_pages: bool,
+    /// Work offline: no request leaves (every page comes from the offline cache). The
+    /// browser starts in this mode (a key toggles it); `smolweb --mcp` stays in it.
+    pub work_offline: bool,
 }
 
 impl Default for Offline {
@@ -316,6 +319,7 @@ impl Default for Offline {
         Offline {
             max_bytes: 200 * 1024 * 1024,
             keep_identity_pages: false,
+            work_offline: false,
         }
     }
 }

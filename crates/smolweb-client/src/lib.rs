@@ -23,6 +23,7 @@
 use smolweb_core::page::Page;
 use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use time::OffsetDateTime;
 
 /// Which face is asking: decides defaults (private addresses, robots, body cap, identities).
@@ -264,6 +265,8 @@ pub struct Client {
     /// already spaces every request, so this one's interval is zero.
     batch_pacer: Pacer,
     web: web::WebState,
+    /// The work-offline mode, shared with the transport's gate.
+    offline_mode: transport::OfflineSwitch,
 }
 
 impl Client {
@@ -302,6 +305,11 @@ impl Client {
             net.max_in_flight,
             net.max_in_flight_per_host,
         ));
+        let offline_mode = Arc::new(AtomicBool::new(config.offline.work_offline));
+        let transport: Arc<dyn Transport> = Arc::new(transport::OfflineGate {
+            inner: transport,
+            offline: offline_mode.clone(),
+        });
         Ok(Client {
             known_hosts: KnownHosts::new(paths.known_hosts()),
             identities: Identities::new(paths.identities_dir()),
@@ -327,10 +335,24 @@ impl Client {
             pacer: Pacer::new(interval, clock.clone()),
             batch_pacer: Pacer::new(batch_interval, clock),
             transport,
+            offline_mode,
             config,
             paths,
             face,
         })
+    }
+
+    /// Is the work-offline mode on? Then no request leaves: [`Client::open`] and
+    /// [`Client::fetch_web`] answer from the offline cache only (a page not kept is a
+    /// `FetchError::Offline` / `WebError::Offline`), and every other path to the network is
+    /// refused the same way.
+    pub fn working_offline(&self) -> bool {
+        self.offline_mode.load(Ordering::SeqCst)
+    }
+
+    /// Turn the work-offline mode on or off (starts as `[offline] work_offline`).
+    pub fn set_work_offline(&self, on: bool) {
+        self.offline_mode.store(on, Ordering::SeqCst);
     }
     /// The configuration the client was built with.
     pub fn config(&self) -> &Config {
@@ -390,6 +412,10 @@ impl Client {
     pub async fn check_destination(&self, url: &Url) -> Result<(), FetchError> {
         if url.host().is_empty() {
             return Ok(());
+        }
+        if self.working_offline() {
+            let url = url.without_query();
+            return Err(FetchError::Offline { url });
         }
         let opts = self.net_options(&OpenOptions::default());
         let timeout = opts.timeout;
@@ -481,6 +507,9 @@ impl Client {
                 };
             }
         };
+        if self.working_offline() && parsed.scheme() != Scheme::About {
+            return self.open_kept(parsed, opts);
+        }
         let budget = budget::Budget::from(
             started,
             Duration::from_secs(self.config.network.timeout_seconds),

@@ -1,10 +1,19 @@
 //! Offline reading over the facade: what may be kept, keeping it, reading it back, the
 //! reading list ("save for offline").
 //!
+//! Web pages are kept as their body as received with its Content-Type, under the final URL
+//! after redirects and with the fetch time; reading one back converts it again as the reader
+//! view does (main content or the whole page, the one body serves both), so the extraction
+//! shown is the one the reader asks for.
+//!
+//! Working offline ([`Client::set_work_offline`]), [`Client::open`] and [`Client::fetch_web`]
+//! answer from these copies only; a page not kept is `FetchError::Offline` (`WebError::Offline`).
+//!
 //! Never kept ([`Client::offline_refusal`]): anything on the agent face; a URL with a query
 //! (Gemini query, Gopher search) or a request that carried an input answer (so no status-11
 //! flow is ever on disk); a page fetched while presenting a client identity unless
-//! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose; an answer
+//! `[offline] keep_identity_pages`; built-in pages; binaries unless saved on purpose; a web
+//! page cut at the body limit or a PDF (its text is not kept yet); an answer
 //! whose end was not confirmed (no TLS close_notify, a menu without its "." line: see
 //! [`smolweb_core::page::Ending`]), which may be cut short, even when saved on purpose. Kept
 //! copies live in the cache directory ([`smolweb_store::offline`]), bounded by
@@ -15,13 +24,16 @@
 //! `cached_at` = when it was downloaded, so a face can say how old it is.
 
 use super::feeds::NoPage;
-use super::{Client, Face, Fetched, OpenOptions, Outcome};
+use super::web::{WebFetched, WebFormat, WebPage, WebQuery};
+use super::{Client, Face, Fetched, OpenOptions, Outcome, RequestInfo};
+use smolweb_core::html::Extract;
 use smolweb_core::page::{Content, Page};
 use smolweb_core::response::parse_mime;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_net::FetchError;
+use smolweb_net::http::{HttpResponse, WebError};
 use smolweb_store::StoreError;
-use smolweb_store::offline::{NewPage, Offline, OfflineEntry};
+use smolweb_store::offline::{NewPage, Offline, OfflineEntry, StoredPage};
 use std::sync::Arc;
 use time::OffsetDateTime;
 
@@ -95,31 +107,71 @@ pub fn is_network_failure(error: &FetchError) -> bool {
     )
 }
 
-/// The media type line stored with a page (what `Page::from_gemini` needs to rebuild it).
+/// The media type line stored with a page (what `Page::from_gemini` needs to rebuild it; for
+/// a web page, its Content-Type as far as the conversion reads it).
 fn media_type(page: &Page) -> String {
     let mut out = page.mime.essence();
     if let Some(c) = &page.mime.charset {
         out.push_str("; charset=");
         out.push_str(c);
     }
-    if let Some(l) = &page.lang {
+    let web = matches!(page.url.scheme(), Scheme::Http | Scheme::Https);
+    if let Some(l) = page.lang.as_ref().filter(|_| !web) {
         out.push_str("; lang=");
         out.push_str(l);
     }
     out
 }
 
-/// Rebuild a page from stored bytes: Gemini by its media type, Gopher by its item type.
-fn rebuild(url: Url, media: &str, body: Vec<u8>) -> Option<Page> {
+/// Rebuild a page from stored bytes: Gemini by its media type, Gopher by its item type, a web
+/// page by converting its body again as the reader view does (`extract`: main content or the
+/// whole page).
+fn rebuild(url: Url, stored: StoredPage, extract: Extract) -> Option<Page> {
     match url.scheme() {
-        Scheme::Gemini => Some(Page::from_gemini(url, parse_mime(media), body)),
+        Scheme::Gemini => Some(Page::from_gemini(
+            url,
+            parse_mime(&stored.media_type),
+            stored.body,
+        )),
         Scheme::Gopher => {
             let item = url.gopher_target().ok()?.item_type;
-            Some(Page::from_gopher(url, item, body))
+            Some(Page::from_gopher(url, item, stored.body))
         }
-        // Web pages and the small protocols' are not kept offline yet (see `offline_refusal`).
+        Scheme::Http | Scheme::Https => {
+            let web = kept_web_page(&url, stored, WebFormat::Markdown, extract, true)?;
+            let fetched = WebFetched {
+                page: Arc::new(web),
+                from_cache: true,
+            };
+            Some(super::web::reader_page(url, &fetched))
+        }
+        // The small protocols' pages are not kept offline yet (see `offline_refusal`).
         _ => None,
     }
+}
+
+/// A kept web page converted again from its stored body (the one copy serves both the main
+/// content and the whole page). `keep_binary` as for a fetch: the human face keeps a body that
+/// is not text.
+fn kept_web_page(
+    url: &Url,
+    stored: StoredPage,
+    format: WebFormat,
+    extract: Extract,
+    keep_binary: bool,
+) -> Option<WebPage> {
+    let resp = HttpResponse {
+        status: 200,
+        final_url: url.to_string(),
+        content_type: Some(stored.media_type),
+        retry_after: None,
+        markdown_tokens: None,
+        body: stored.body,
+        truncated: false,
+        tls: None,
+        redirects: Vec::new(),
+    };
+    super::web::web_page(resp, format, extract, stored.fetched, keep_binary).ok()
 }
 
 impl Client {
@@ -145,7 +197,15 @@ impl Client {
         let page = &fetched.page;
         match page.url.scheme() {
             Scheme::About => return Some("built-in pages are not kept"),
-            Scheme::Http | Scheme::Https => return Some("web pages are not kept offline"),
+            Scheme::Http | Scheme::Https => {
+                if smolweb_core::pdf::is_pdf(&page.raw) {
+                    return Some("the text of a PDF is not kept offline yet");
+                }
+                // The body cap cut it: a copy would be an incomplete page.
+                if page.raw.len() as u64 >= self.web_body_cap(None) {
+                    return Some("the page was cut at the body limit; only a whole one is kept");
+                }
+            }
             Scheme::Gemini | Scheme::Gopher => {}
             _ => return Some("pages of the small protocols are not kept offline yet"),
         }
@@ -210,8 +270,15 @@ impl Client {
         self.offline().put(&new, self.now())
     }
 
-    /// The offline copy of `url`, if one is kept (no network).
+    /// The offline copy of `url`, if one is kept (no network). A web page shows its main
+    /// content (see [`Client::offline_copy_as`]).
     pub fn offline_copy(&self, url: &str) -> Result<Option<OfflineCopy>, OfflineError> {
+        self.offline_copy_as(url, Extract::Main)
+    }
+
+    /// The stored copy of `url` and whether it is on the reading list (None: none is kept; a
+    /// URL with a query never is).
+    fn stored_copy(&self, url: &str) -> Result<Option<(Url, StoredPage, bool)>, StoreError> {
         let Ok(parsed) = Url::parse(url) else {
             return Ok(None);
         };
@@ -224,18 +291,134 @@ impl Client {
             return Ok(None);
         };
         let saved = store.entry(&key)?.is_some_and(|e| e.saved.is_some());
-        let Some(page) = rebuild(parsed, &stored.media_type, stored.body) else {
+        Ok(Some((parsed, stored, saved)))
+    }
+
+    /// The offline copy of `url`, a web page converted with `extract` (main content or the
+    /// whole page, as the reader view's toggle asks) from the one body kept.
+    pub fn offline_copy_as(
+        &self,
+        url: &str,
+        extract: Extract,
+    ) -> Result<Option<OfflineCopy>, OfflineError> {
+        let Some((parsed, stored, saved)) = self.stored_copy(url)? else {
+            return Ok(None);
+        };
+        let fetched_at = stored.fetched;
+        let Some(page) = rebuild(parsed, stored, extract) else {
             return Ok(None);
         };
         Ok(Some(OfflineCopy {
             fetched: Fetched {
                 page: Arc::new(page),
                 cached: true,
-                cached_at: Some(stored.fetched),
+                cached_at: Some(fetched_at),
             },
-            fetched_at: stored.fetched,
+            fetched_at,
             saved,
         }))
+    }
+
+    /// Working offline: `url` opened from its kept copy (`cached: true`, `cached_at` = when it
+    /// was downloaded), or `FetchError::Offline` when none is kept. A URL with a query, an
+    /// input answer or a search is never kept, so it is refused the same way.
+    pub(crate) fn open_kept(&self, url: Url, opts: &OpenOptions) -> Outcome {
+        let info = RequestInfo {
+            url: url.without_query(),
+            host: url.host().to_string(),
+            port: url.port(),
+            has_query: url.query().is_some(),
+            ..RequestInfo::default()
+        };
+        let not_kept = |info: RequestInfo| Outcome::Error {
+            error: FetchError::Offline {
+                url: info.url.clone(),
+            },
+            info,
+        };
+        if opts.input.is_some() || opts.search.is_some() || self.copy_may_be_private(&url) {
+            return not_kept(info);
+        }
+        let extract = if opts.web_full {
+            Extract::Full
+        } else {
+            Extract::Main
+        };
+        let unreadable = |info, e: StoreError| {
+            let error = FetchError::Internal(format!("the offline cache cannot be read: {e}"));
+            Outcome::Error { info, error }
+        };
+        if matches!(url.scheme(), Scheme::Http | Scheme::Https) {
+            // As the reader view shows a fetched page: its final URL, what its text is.
+            let (parsed, stored) = match self.stored_copy(&url.to_string()) {
+                Ok(Some((parsed, stored, _))) => (parsed, stored),
+                Ok(None) => return not_kept(info),
+                Err(e) => return unreadable(info, e),
+            };
+            let Some(web) = kept_web_page(&parsed, stored, WebFormat::Markdown, extract, true)
+            else {
+                return not_kept(info);
+            };
+            let fetched = WebFetched {
+                page: Arc::new(web),
+                from_cache: true,
+            };
+            return super::web::reader_outcome(parsed, info, &fetched);
+        }
+        match self.offline_copy_as(&url.to_string(), extract) {
+            // The request that fetched the copy was sent when it was downloaded.
+            Ok(Some(copy)) => Outcome::Page {
+                info: RequestInfo {
+                    timestamp: Some(copy.fetched_at),
+                    ..info
+                },
+                fetched: copy.fetched,
+            },
+            Ok(None) => not_kept(info),
+            Err(OfflineError::Store(e)) => unreadable(info, e),
+            Err(e @ OfflineError::NotSaved { .. }) => Outcome::Error {
+                error: FetchError::Internal(e.to_string()),
+                info,
+            },
+        }
+    }
+
+    /// On the agent face: could the copy of `url` have been fetched with one of the person's
+    /// identities? Only when `[offline] keep_identity_pages` keeps such pages, and then any
+    /// copy under an identity's scope is withheld (the store does not record which identity
+    /// a copy was fetched with, so the scope decides; an unreadable identity store withholds
+    /// too).
+    fn copy_may_be_private(&self, url: &Url) -> bool {
+        if self.face != Face::Agent || !self.config.offline.keep_identity_pages {
+            return false;
+        }
+        self.identities
+            .find_for(url.host(), url.port(), url.path(), false)
+            .map_or(true, |found| found.is_some())
+    }
+
+    /// Working offline, `fetch_url`'s answer: the kept copy of the page converted as `q`
+    /// asks (`from_cache: true`), or `WebError::Offline`.
+    pub(crate) fn kept_web(&self, q: &WebQuery, url: &str) -> Result<WebFetched, WebError> {
+        let not_kept = || WebError::Offline {
+            url: url.to_string(),
+        };
+        let stored = self
+            .stored_copy(url)
+            .map_err(|e| WebError::Internal(format!("the offline cache cannot be read: {e}")))?;
+        let Some((parsed, stored, _)) = stored else {
+            return Err(not_kept());
+        };
+        let human = self.face == Face::Human;
+        let mut page =
+            kept_web_page(&parsed, stored, q.format, q.extract, human).ok_or_else(not_kept)?;
+        if !human {
+            page.raw = Vec::new();
+        }
+        Ok(WebFetched {
+            page: Arc::new(page),
+            from_cache: true,
+        })
     }
 
     /// The copy to offer after a failed fetch of `url`: only for network failures.
@@ -273,7 +456,7 @@ impl Client {
         if !with_links {
             return Ok(report);
         }
-        for link in same_capsule_links(&page) {
+        for link in same_site_links(&page) {
             match self.save_one(&link).await {
                 Ok(p) => report.saved.push(p.url.to_string()),
                 Err(why) => report.failed.push((link, why)),
@@ -316,9 +499,10 @@ impl Client {
     }
 }
 
-/// Links of `page` to other pages of the same capsule (scheme, host, port), without queries,
-/// deduplicated, at most [`MAX_SAVED_LINKS`].
-pub(crate) fn same_capsule_links(page: &Page) -> Vec<String> {
+/// Links of `page` to other pages of the same capsule or web site (scheme, host, port),
+/// without queries, deduplicated, at most [`MAX_SAVED_LINKS`]: what "save with its links"
+/// fetches (a face asks that question only when this is not empty).
+pub fn same_site_links(page: &Page) -> Vec<String> {
     let targets: Vec<&str> = match &page.content {
         Content::Gemtext(doc) => doc.links().map(|l| l.url.as_str()).collect(),
         Content::Menu(items) => items.iter().map(|i| i.next_url.as_str()).collect(),

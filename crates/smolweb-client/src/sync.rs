@@ -33,7 +33,7 @@
 //! whole files), and [`Report::left`] says how many pages were not tried.
 
 use super::feeds::{self, NoPage};
-use super::offline::{MAX_SAVED_LINKS, SaveFailure, same_capsule_links};
+use super::offline::{MAX_SAVED_LINKS, SaveFailure, same_site_links};
 use super::{Client, OpenOptions, Outcome};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
@@ -467,7 +467,7 @@ pub async fn run(
                     }
                 }
                 if job.links {
-                    for link in same_capsule_links(&page).into_iter().take(MAX_SAVED_LINKS) {
+                    for link in same_site_links(&page).into_iter().take(MAX_SAVED_LINKS) {
                         if !kept_now.contains(&link) && planned.insert(link.clone()) {
                             link_jobs.push_back(Job {
                                 url: link,

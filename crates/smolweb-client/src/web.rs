@@ -134,6 +134,10 @@ impl Client {
         max_bytes: Option<u64>,
         accept: &'static str,
     ) -> Result<HttpResponse, WebError> {
+        if self.working_offline() {
+            let url = url.to_string();
+            return Err(WebError::Offline { url });
+        }
         let req = HttpRequest {
             url: url.to_string(),
             max_bytes: self.web_body_cap(max_bytes),
@@ -170,6 +174,9 @@ impl Client {
     /// [`WebPage::status_error`] says how to report it.
     pub async fn fetch_web(&self, q: &WebQuery) -> Result<WebFetched, WebError> {
         let url = smolweb_net::http::parse_target(&q.url, false)?;
+        if self.working_offline() {
+            return self.kept_web(q, url.as_str());
+        }
         if let Some(hit) = self.cached_web(q) {
             return Ok(hit);
         }

@@ -162,6 +162,7 @@ fn feed_out(
     feed: &Feed,
     window: (usize, usize),
     now: OffsetDateTime,
+    offline: bool,
 ) -> FeedResult {
     let (offset, limit) = window;
     let w = item_window(&feed.entries, offset, limit);
@@ -169,7 +170,7 @@ fn feed_out(
         ended_cleanly: Some(fetched.page.ending.is_clean()),
         ..outcome::request_info(info, family)
     };
-    let cache = outcome::cache_meta(fetched, now);
+    let cache = outcome::cache_meta(fetched, now, offline);
     FeedResult::Feed(Box::new(FeedOut {
         request_info,
         cache,
@@ -217,6 +218,7 @@ pub(crate) async fn feed_fetch(client: &Client, p: &FeedFetchParams) -> FeedResu
             &feed,
             (offset, limit),
             client.now(),
+            client.working_offline(),
         ),
         FeedOutcome::NotAFeed { info, reason, .. } => error(
             outcome::request_info(&info, family),

@@ -27,6 +27,8 @@ pub(crate) enum Family {
 pub(crate) struct Limits {
     pub chars: usize,
     pub items: usize,
+    /// The client works offline: fetched results come from the offline cache and say so.
+    pub offline: bool,
 }
 
 pub(crate) use smolweb_core::text::rfc3339 as iso;
@@ -71,11 +73,12 @@ pub(crate) fn request_info(info: &RequestInfo, family: Family) -> RequestInfoOut
     out
 }
 
-pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime) -> CacheMeta {
+pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime, offline: bool) -> CacheMeta {
     CacheMeta {
         cached: f.cached,
         cached_at: f.cached_at.map(iso),
         cache_age_seconds: f.cache_age_seconds(now),
+        offline: (offline && f.cached).then_some(true),
     }
 }
 
@@ -178,7 +181,7 @@ pub(crate) fn page_result(
     now: OffsetDateTime,
 ) -> FetchResult {
     let page = &fetched.page;
-    let cache = cache_meta(fetched, now);
+    let cache = cache_meta(fetched, now, limits.offline);
     let info = RequestInfoOut {
         ended_cleanly: Some(page.ending.is_clean()),
         ..info

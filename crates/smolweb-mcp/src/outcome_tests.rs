@@ -8,6 +8,7 @@ use smolweb_core::url::Url;
 use std::sync::Arc;
 
 const LIMITS: Limits = Limits {
+    offline: false,
     chars: 50_000,
     items: 1000,
 };
@@ -98,6 +99,7 @@ fn gemtext_windows_abut_and_rebuild_the_body() {
         .collect();
     let outcome = gemini_page("gemini://example.org/dir/page", "text/gemini", &body);
     let limits = Limits {
+        offline: false,
         chars: 1000,
         items: 10,
     };
@@ -274,6 +276,7 @@ fn gopher_menu_windows_by_items() {
         },
     };
     let limits = Limits {
+        offline: false,
         chars: 100,
         items: 10,
     };

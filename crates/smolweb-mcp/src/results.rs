@@ -80,6 +80,11 @@ pub(crate) struct CacheMeta {
     pub cached_at: Option<String>,
     /// Age of the held body in seconds, or null.
     pub cache_age_seconds: Option<f64>,
+    /// Present (true) only when smolweb works offline (`[offline] work_offline`): the page
+    /// came from the offline cache the person keeps; `cached_at` says when it was downloaded
+    /// and `cache_age_seconds` how old it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offline: Option<bool>,
 }
 
 /// The schema of core's [`LineKind`] (core has no schemars). Only the schema is taken from

@@ -75,7 +75,13 @@ pub(crate) async fn fetch_url(client: &Client, p: &FetchUrlParams) -> FetchUrlOu
     };
     match client.fetch_web(&query).await {
         Ok(fetched) => {
-            let page = page_out(&fetched, p.start_index as usize, p.max_chars as usize);
+            let mut page = page_out(&fetched, p.start_index as usize, p.max_chars as usize);
+            if client.working_offline() {
+                let at = fetched.page.fetched_at();
+                page.offline = Some(true);
+                page.offline_fetched_at = Some(smolweb_core::text::rfc3339(at));
+                page.offline_age_seconds = Some((client.now() - at).whole_seconds().max(0) as u64);
+            }
             match fetched.page.status_error() {
                 Some(e) => failure(&e, Some(page)),
                 None => FetchUrlOut::Page(page),
@@ -100,6 +106,9 @@ fn page_out(f: &WebFetched, start: usize, max_chars: usize) -> PageOut {
         start_index: start as u64,
         next_start_index: w.next_offset.map(|n| n as u64),
         from_cache: f.from_cache,
+        offline: None,
+        offline_fetched_at: None,
+        offline_age_seconds: None,
         extraction: page.extraction.as_str().to_string(),
         hints: page.hints.iter().map(|h| h.as_str().to_string()).collect(),
         title: meta.title.clone(),

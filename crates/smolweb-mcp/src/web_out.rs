@@ -83,6 +83,16 @@ pub(crate) struct PageOut {
     pub(crate) next_start_index: Option<u64>,
     /// True when served from smolweb's copy (no new request).
     pub from_cache: bool,
+    /// Present (true) only when smolweb works offline (`[offline] work_offline`): the page
+    /// came from the offline cache the person keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offline: Option<bool>,
+    /// Working offline: when the kept copy was downloaded (ISO-8601).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offline_fetched_at: Option<String>,
+    /// Working offline: the kept copy's age in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offline_age_seconds: Option<u64>,
     /// `main`, `full`, `fallback-full` or `none`.
     pub extraction: String,
     /// `suspicious-hidden-content-removed`, `likely-requires-javascript`.

@@ -178,6 +178,13 @@ pub enum FetchError {
     /// refused over TLS 1.2); says why.
     #[error("client certificate refused: {0}")]
     ClientCertRefused(String),
+    /// Working offline: no request leaves, and `url` has no offline copy (the URL without
+    /// its query).
+    #[error("working offline: {url} is not kept offline")]
+    Offline {
+        /// The page asked for, without its query.
+        url: String,
+    },
     /// A bug or an impossible state on our side; says what.
     #[error("internal error: {0}")]
     Internal(String),
@@ -204,13 +211,15 @@ impl FetchError {
             FetchError::CertificateNotYetValid { .. } => ErrorCode::CertificateNotYetValid,
             FetchError::CertificateStoreUnavailable(_) => ErrorCode::CertificateStoreUnavailable,
             FetchError::ClientCertRefused(_) => ErrorCode::ClientCertRefused,
+            FetchError::Offline { .. } => ErrorCode::ConnectionError,
             FetchError::Internal(_) => ErrorCode::InternalError,
         }
     }
 
-    /// May the same request succeed if tried again later? (The code decides.)
+    /// May the same request succeed if tried again later? (The code decides; working offline,
+    /// asking again cannot help.)
     pub fn retryable(&self) -> bool {
-        self.code().retryable()
+        !matches!(self, FetchError::Offline { .. }) && self.code().retryable()
     }
 }
 

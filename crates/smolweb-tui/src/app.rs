@@ -445,6 +445,8 @@ impl App {
                         .feeds
                         .save_offline(url, with_links, &mut ctx)));
                 }
+                // Working offline, nothing is fetched: no refresh when the page opens.
+                Then::FeedsOpened { .. } if self.lists.work_offline => {}
                 Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
@@ -677,6 +679,34 @@ impl App {
     /// The picture kept for a URL (a picture page's, or an inline one's).
     pub fn picture(&self, key: &str) -> Option<&Slot> {
         self.pictures.get(key)
+    }
+
+    /// Start in the work-offline mode (the client's own switch, `--offline` or
+    /// `[offline] work_offline`).
+    pub fn set_work_offline(&mut self, on: bool) {
+        self.lists.work_offline = on;
+    }
+
+    /// Is the work-offline mode on?
+    pub fn working_offline(&self) -> bool {
+        self.lists.work_offline
+    }
+
+    /// The status line's note while working offline: `offline`, and for a kept page its
+    /// age (`offline · kept 3 days ago`). None when online.
+    pub fn offline_badge(&self, now: time::OffsetDateTime) -> Option<String> {
+        if !self.lists.work_offline {
+            return None;
+        }
+        let kept = self
+            .current()
+            .filter(|e| !e.url.starts_with("about:"))
+            .and_then(|e| e.info.as_ref()?.timestamp)
+            .map(|at| (now - at).whole_seconds().max(0) as u64);
+        Some(match kept {
+            Some(age) => format!("offline · kept {} ago", feeds::human_age(age)),
+            None => "offline".to_string(),
+        })
     }
 }
 

@@ -290,6 +290,7 @@ actions! {
     SaveOffline, "save_offline", Global, ["o"], "save the page for offline reading (again: remove; on about:offline the selected one)";
     OfflinePages, "offline_pages", Global, ["O"], "pages saved for offline reading (about:offline)";
     OfflineCopy, "offline_copy", Global, ["C"], "read the offline copy offered when the network failed";
+    WorkOffline, "work_offline", Global, ["alt-o"], "work offline (again: online): nothing is fetched, pages come from the offline cache";
     Agents, "agents", Global, ["A"], "what agents did, their suggestions, pages shared with them (about:agents)";
     Share, "share", Global, ["P"], "share the page (or the selected link) with agents, with a note";
     Upload, "upload", Global, ["W"], "upload to the page's titan:// address: edit its source in $VISUAL/$EDITOR (e), send a file (f) or delete it (d, asks twice)";

@@ -89,6 +89,7 @@ pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<()
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
     app.set_web_external(config.web.open_external);
+    app.set_work_offline(client.working_offline());
     let mut terminal = setup()?;
     // Asked once, in raw mode, before the key reader starts (it would take the reply).
     let mode = crate::picture::Mode::parse(&config.tui.images).unwrap_or_else(|| {

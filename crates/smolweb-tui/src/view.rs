@@ -382,6 +382,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         ));
     }
     let mut info = Vec::new();
+    if let Some(offline) = app.offline_badge(time::OffsetDateTime::now_utc()) {
+        info.push(offline);
+    }
     if let Some(web) = app.web_badge() {
         info.push(web);
     }

@@ -82,6 +82,11 @@ impl WebPage {
         WebError::for_status(self.status, self.retry_after.as_deref())
     }
 
+    /// When the page was downloaded (for a kept copy read offline: when it was kept).
+    pub fn fetched_at(&self) -> OffsetDateTime {
+        self.fetched_at
+    }
+
     /// What the text of this page is (None for a body that is not text).
     pub fn shown(&self) -> Option<Shown> {
         Some(Shown {

@@ -143,6 +143,7 @@ pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
         WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
             FetchError::Protocol(e.to_string())
         }
+        WebError::Offline { url } => FetchError::Offline { url: url.clone() },
         WebError::Internal(m) => FetchError::Internal(m.clone()),
     }
 }

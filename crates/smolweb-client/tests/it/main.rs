@@ -14,6 +14,7 @@ mod client_gemini;
 mod client_gopher;
 mod client_limits;
 mod client_offline;
+mod client_offline_web;
 mod client_smallnet;
 mod config;
 mod web_fetch;

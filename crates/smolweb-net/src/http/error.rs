@@ -71,6 +71,12 @@ pub enum WebError {
         /// How many body bytes arrived.
         bytes: u64,
     },
+    /// Working offline: no request leaves, and `url` has no offline copy.
+    #[error("working offline: {url} is not kept offline")]
+    Offline {
+        /// The page asked for.
+        url: String,
+    },
     /// A bug or an impossible state on our side; says what.
     #[error("internal error: {0}")]
     Internal(String),
@@ -90,6 +96,7 @@ impl WebError {
             WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
                 ErrorCode::UnsupportedContentType
             }
+            WebError::Offline { .. } => ErrorCode::ConnectionFailed,
             WebError::Internal(_) => ErrorCode::InternalError,
         }
     }
@@ -100,6 +107,7 @@ impl WebError {
             WebError::PolicyRejected { retryable, .. } | WebError::Status { retryable, .. } => {
                 *retryable
             }
+            WebError::Offline { .. } => false,
             other => other.code().retryable(),
         }
     }

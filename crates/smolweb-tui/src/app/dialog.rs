@@ -52,6 +52,11 @@ pub enum Pending {
     MarkAllRead(Option<String>),
     /// A question of the upload dialog (the upload room knows what it is about).
     Upload(super::upload::Ask),
+    /// Queue a page that is not kept for the next sync (working offline).
+    QueueSync {
+        url: String,
+        from: Option<String>,
+    },
 }
 
 impl Pending {
@@ -204,6 +209,9 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
             vec![Effect::Store(StoreOp::DeleteIdentity { fingerprint })]
         }
         Some(Answer::Yes(Pending::Copy(url))) => ctx.copy(url),
+        Some(Answer::Yes(Pending::QueueSync { url, from })) => {
+            vec![Effect::Store(StoreOp::QueueSync { url, from })]
+        }
         Some(Answer::Yes(Pending::DeleteVisit(url))) => {
             ctx.lists.history.retain(|(u, _)| *u != url);
             vec![Effect::Store(StoreOp::RemoveVisit { url })]

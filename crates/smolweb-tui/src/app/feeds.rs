@@ -17,7 +17,7 @@ use super::special::{PageAction, Special, pages};
 use super::{Ctx, Effect, ShellError, Then};
 use crate::keymap::Action;
 use smolweb_client::feeds::{Candidate, candidates};
-use smolweb_client::offline::{OfflineCopy, OfflineError};
+use smolweb_client::offline::{OfflineCopy, OfflineError, same_site_links};
 use smolweb_store::StoreError;
 use std::sync::Arc;
 
@@ -351,6 +351,13 @@ impl Feeds {
     }
 
     fn refresh(&mut self, ctx: &mut Ctx) -> Vec<Effect> {
+        if ctx.lists.work_offline {
+            let key = ctx.hint(Action::WorkOffline);
+            ctx.info(format!(
+                "working offline: feeds are not refreshed ({key}: online again, or run smolweb sync)"
+            ));
+            return Vec::new();
+        }
         if let Some((done, total)) = self.refreshing {
             ctx.info(format!("already refreshing feeds ({done}/{total})"));
             return Vec::new();
@@ -377,9 +384,19 @@ impl Feeds {
             ctx.info("built-in pages are not saved for offline reading");
             return Vec::new();
         }
+        // The page shown (not a list's selected link): its links decide whether to ask.
+        let shown = (ctx.current_url() == Some(url.as_str()))
+            .then(|| ctx.doc_view().map(|d| d.doc.page().clone()))
+            .flatten();
+        if shown.is_some_and(|p| same_site_links(&p).is_empty()) {
+            // No link of the same site or capsule (or not a page at all): nothing to ask.
+            return self.save_offline(url, false, ctx);
+        }
+        let web = url.starts_with("http://") || url.starts_with("https://");
+        let same = if web { "site" } else { "capsule" };
         ctx.ask(
             format!(
-                "Save {url} for offline reading. Also the pages of the same capsule it links to? (y: with links, n: this page only, esc: cancel)"
+                "Save {url} for offline reading. Also the pages of the same {same} it links to? (y: with links, n: this page only, esc: cancel)"
             ),
             Pending::SaveOffline(url),
         );
@@ -459,6 +476,35 @@ impl Feeds {
         ctx.info(text);
         Vec::new()
     }
+}
+
+/// Turn the work-offline mode on or off: the client is told (no request leaves while on) and
+/// the status line says which.
+pub(crate) fn toggle_work_offline(ctx: &mut Ctx) -> Vec<Effect> {
+    let on = !ctx.lists.work_offline;
+    ctx.lists.work_offline = on;
+    let key = ctx.hint(Action::WorkOffline);
+    ctx.info(if on {
+        format!("working offline: nothing is fetched, pages come from the offline cache ({key}: online again)")
+    } else {
+        format!("working online again ({key}: offline)")
+    });
+    vec![Effect::WorkOffline(on)]
+}
+
+/// Working offline, a link to a page that is not kept: offer to queue it for the next
+/// `smolweb sync` (never a URL with a query, which may be an answer to a prompt).
+pub(crate) fn offer_queue(url: &str, from: Option<String>, ctx: &mut Ctx) -> Vec<Effect> {
+    if url.contains('?') || url.starts_with("about:") {
+        return Vec::new();
+    }
+    ctx.ask(
+        format!("Working offline: {url} is not kept. Queue it for the next smolweb sync? (y: queue, n: no)"),
+        Pending::QueueSync {
+            url: url.to_string(),
+            from: from.filter(|f| !f.starts_with("about:") && f != url),
+        },
+    )
 }
 
 /// Ask before unfollowing a feed: its entries and their read state go with it.

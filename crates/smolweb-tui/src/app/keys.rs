@@ -296,6 +296,9 @@ impl App {
             }
             Action::Feeds => return go(self, "about:feeds"),
             Action::OfflinePages => return go(self, "about:offline"),
+            Action::WorkOffline => {
+                return super::in_room!(self, |ctx| super::feeds::toggle_work_offline(&mut ctx));
+            }
             Action::Agents => return go(self, "about:agents"),
             Action::Share => return super::in_room!(self, |ctx| super::agents::share(&mut ctx)),
             Action::Upload => {

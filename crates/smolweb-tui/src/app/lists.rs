@@ -23,6 +23,8 @@ pub struct Lists {
     pub(crate) approvals: Vec<Approval>,
     /// Agents' sessions, suggestions and shared pages, as last seen.
     pub agents: super::AgentsSeen,
+    /// The work-offline mode is on (the client fetches nothing; the status line says so).
+    pub work_offline: bool,
 }
 
 impl Lists {

@@ -329,6 +329,13 @@ pub enum StoreOp {
         /// Its id.
         id: String,
     },
+    /// Queue a page that is not kept for the next `smolweb sync` (working offline).
+    QueueSync {
+        /// The page (never with a query).
+        url: String,
+        /// The page it was linked from.
+        from: Option<String>,
+    },
     /// Drop an agent's suggestion (opened or dismissed).
     TakeSuggestion {
         /// Its id.
@@ -396,6 +403,8 @@ pub enum Effect {
     },
     /// Leave the browser.
     Quit,
+    /// Turn the work-offline mode on or off in the client (no request leaves while on).
+    WorkOffline(bool),
     /// Subscribe, refresh, save for offline (see [`super::FeedOp`]).
     Feeds(super::FeedOp),
     /// Hand the terminal to `$VISUAL`/`$EDITOR` on a private temporary file holding

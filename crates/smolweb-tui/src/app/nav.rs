@@ -350,8 +350,20 @@ impl Nav {
         } else {
             Special::None
         };
+        let kept_at = info.timestamp.filter(|_| ctx.lists.work_offline);
+        let builtin = page.url.scheme() == Scheme::About;
         ctx.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
         super::web::Reader.shown(req.tab, req.opts.web_full, ctx);
+        if let Some(at) = kept_at.filter(|_| !builtin) {
+            let age = (time::OffsetDateTime::now_utc() - at)
+                .whole_seconds()
+                .max(0) as u64;
+            let when = smolweb_core::text::readable_time(at);
+            ctx.info(format!(
+                "offline: kept {} ago (downloaded {when})",
+                super::feeds::human_age(age)
+            ));
+        }
         fx
     }
 
@@ -374,6 +386,19 @@ impl Nav {
         }
         ctx.error(error.to_string());
         let page = pages::error_page(&req.url, &error);
+        if matches!(error, FetchError::Offline { .. }) {
+            // Working offline, a page that is not kept: say so, and offer the sync queue.
+            let from = ctx.current_url().map(str::to_string);
+            ctx.show_doc(
+                req.tab,
+                &req.url,
+                page,
+                Special::Error,
+                Some(info),
+                req.replace,
+            );
+            return super::feeds::offer_queue(&req.url, from, ctx);
+        }
         ctx.show_doc(
             req.tab,
             &req.url,

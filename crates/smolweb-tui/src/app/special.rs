@@ -119,6 +119,8 @@ pub enum PageAction {
     Subscribe(String),
     /// Show the offline copy offered on a network error page.
     OfflineCopy,
+    /// Turn the work-offline mode on or off (the start page's link).
+    WorkOffline,
     /// Open an agent's suggestion (about:agents).
     SuggestionOpen(String),
     /// Dismiss an agent's suggestion (about:agents).
@@ -144,6 +146,7 @@ impl PageAction {
             "identity-page" => PageAction::NewIdentity(Reach::Page),
             "identity-replace" => PageAction::ReplaceIdentity,
             "offline-copy" => PageAction::OfflineCopy,
+            "work-offline" => PageAction::WorkOffline,
             other => {
                 if let Some(fp) = other.strip_prefix("identity-use:") {
                     PageAction::UseIdentity(fp.to_string())
@@ -194,6 +197,7 @@ impl fmt::Display for PageAction {
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
             PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
             PageAction::OfflineCopy => f.write_str("offline-copy"),
+            PageAction::WorkOffline => f.write_str("work-offline"),
             PageAction::SuggestionOpen(id) => write!(f, "suggestion-open:{id}"),
             PageAction::SuggestionDismiss(id) => write!(f, "suggestion-dismiss:{id}"),
             PageAction::Unshare(id) => write!(f, "unshare:{id}"),
@@ -277,6 +281,12 @@ impl super::nav::Nav {
                 ctx.then(Then::Subscribe(feed));
                 ctx.then(Then::BackKeepingStatus);
                 Vec::new()
+            }
+            (PageAction::WorkOffline, _) => {
+                // The mode changes first, then the start page is made again to say so.
+                let mut fx = super::feeds::toggle_work_offline(ctx);
+                fx.extend(self.reload(ctx));
+                fx
             }
             (PageAction::OfflineCopy, Special::Error) => {
                 ctx.then(Then::ReadOfflineCopy);

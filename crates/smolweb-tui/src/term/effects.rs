@@ -185,6 +185,7 @@ impl Shell {
             }
             Effect::Store(op) => self.job(Job::Op(op)),
             Effect::Quit => {}
+            Effect::WorkOffline(on) => self.client.set_work_offline(on),
             Effect::Feeds(op) => self.feed_op(op),
             Effect::EditText { purpose, initial } => self.edits.push_back((purpose, initial)),
             Effect::ReadUploadFile { path, max } => {
@@ -622,6 +623,18 @@ impl StoreWorker {
                     .add(&url, title.as_deref(), note.as_deref(), now)
                     .map(|p| format!("shared with agents as smolweb://shared/{}", p.id)),
             ),
+            StoreOp::QueueSync { url, from } => {
+                let queue = smolweb_store::sync_queue::SyncQueue::new(c.paths().sync_queue());
+                done(queue.add(&url, from.as_deref(), now).map(|new| {
+                    if new {
+                        format!(
+                            "queued {url} for the next smolweb sync (about:offline lists the queue)"
+                        )
+                    } else {
+                        format!("{url} already waits for the next smolweb sync")
+                    }
+                }))
+            }
             StoreOp::Unshare { id } => done(
                 c.shared()
                     .remove(&id)

@@ -12,6 +12,7 @@ mod tui_app;
 mod tui_editor;
 mod tui_feeds;
 mod tui_helpers;
+mod tui_offline;
 mod tui_pictures;
 mod tui_reader;
 mod tui_remote;
