@@ -181,7 +181,8 @@ pub(crate) use in_room;
 
 /// Built-in pages made from the shared stores: made again (in place, keeping the reader's
 /// place) when a store changes while one is shown, and when history returns to one.
-const STORE_PAGES: [&str; 6] = [
+const STORE_PAGES: [&str; 7] = [
+    "about:home",
     "about:agents",
     "about:feeds",
     "about:offline",
@@ -190,7 +191,8 @@ const STORE_PAGES: [&str; 6] = [
     "about:trust",
 ];
 
-/// A page made from the stores (a view of one, `about:feeds?by=feed`, too).
+/// A page made from the stores (a view of one, `about:feeds?by=feed`, too), or from the
+/// browser's state (the start page says whether it works offline).
 pub(crate) fn is_store_page(url: &str) -> bool {
     let page = url.split_once('?').map_or(url, |(p, _)| p);
     STORE_PAGES.contains(&page)

@@ -489,6 +489,8 @@ pub(crate) fn toggle_work_offline(ctx: &mut Ctx) -> Vec<Effect> {
     } else {
         format!("working online again ({key}: offline)")
     });
+    // The start page's link says which mode is on: made again when it is shown.
+    ctx.then(Then::RemakeStorePage);
     vec![Effect::WorkOffline(on)]
 }
 

@@ -182,3 +182,26 @@ fn o_speaks_of_the_same_site_on_the_web_and_asks_nothing_without_such_links() {
         "no same-site link: saved at once"
     );
 }
+
+#[test]
+fn toggling_the_mode_on_the_start_page_makes_it_again_after_telling_the_client() {
+    let mut app = app();
+    open(&mut app, "about:home", gem("about:home", "# smolweb\n"));
+    let fx = press(&mut app, &["alt-o"]);
+    // The client hears of the mode first, then the start page (whose link says which mode
+    // is on) is asked for again.
+    let mode_at = fx
+        .iter()
+        .position(|e| matches!(e, Effect::WorkOffline(true)))
+        .expect("the mode is told");
+    let fetch_at = fx
+        .iter()
+        .position(|e| matches!(e, Effect::Fetch { url, .. } if url == "about:home"))
+        .expect("the start page is made again");
+    assert!(mode_at < fetch_at, "{fx:?}");
+    // On another page nothing is fetched.
+    let url = "gemini://ada.test/";
+    go(&mut app, url, gem(url, "# Ada\n"));
+    let fx = press(&mut app, &["alt-o"]);
+    assert!(fetches(&fx).is_empty(), "{fx:?}");
+}
