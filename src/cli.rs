@@ -195,17 +195,6 @@ fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {
     Ok(Arc::new(Client::new(config, paths, face)?))
 }
 
-/// An age in the largest whole unit ("3 days", "5 min").
-fn age_words(seconds: u64) -> String {
-    match seconds {
-        s if s < 60 => format!("{s} s"),
-        s if s < 3600 => format!("{} min", s / 60),
-        s if s < 86_400 => format!("{} h", s / 3600),
-        s if s < 2 * 86_400 => "1 day".to_string(),
-        s => format!("{} days", s / 86_400),
-    }
-}
-
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -265,7 +254,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 let age = (client.now() - at).whole_seconds().max(0) as u64;
                 eprintln!(
                     "offline copy, kept {} ago (downloaded {})",
-                    age_words(age),
+                    smolweb_tui::app::human_age(age),
                     smolweb_core::text::readable_time(at)
                 );
             }
