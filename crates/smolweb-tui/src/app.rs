@@ -198,6 +198,12 @@ pub(crate) fn is_store_page(url: &str) -> bool {
     STORE_PAGES.contains(&page)
 }
 
+/// The URL of `link` when it points at a picture (by its name).
+fn picture_link(doc: &crate::layout::Doc, link: usize) -> Option<&str> {
+    doc.link_url(link)
+        .filter(|u| crate::picture::looks_like_picture(u))
+}
+
 /// The whole browser state, by room.
 #[derive(Debug)]
 pub struct App {
@@ -639,11 +645,7 @@ impl App {
         }
         let mut fx = Vec::new();
         for link in visible {
-            let Some(url) = dv
-                .doc
-                .link_url(link)
-                .filter(|u| crate::picture::looks_like_picture(u))
-            else {
+            let Some(url) = picture_link(&dv.doc, link) else {
                 continue;
             };
             if self.pictures.get(url).is_none() {
@@ -655,11 +657,7 @@ impl App {
         }
         let mut changed = false;
         for link in 0..dv.doc.link_count() {
-            let Some(url) = dv
-                .doc
-                .link_url(link)
-                .filter(|u| crate::picture::looks_like_picture(u))
-            else {
+            let Some(url) = picture_link(&dv.doc, link) else {
                 continue;
             };
             let rows = match (self.pictures.get(url), graphics) {

@@ -115,6 +115,21 @@ pub struct TermEnv {
 }
 
 impl TermEnv {
+    /// The mode in force: `SMOLWEB_IMAGES` when it names one, else the config's.
+    fn mode(&self, config_mode: Mode) -> Mode {
+        self.override_mode
+            .as_deref()
+            .and_then(Mode::parse)
+            .unwrap_or(config_mode)
+    }
+
+    /// No `$TERM`, an empty one or `dumb`: a terminal that draws no graphics.
+    fn dumb(&self) -> bool {
+        self.term
+            .as_deref()
+            .is_none_or(|t| t.is_empty() || t == "dumb")
+    }
+
     /// Read from this process's environment.
     pub fn from_process() -> TermEnv {
         use std::io::IsTerminal;
@@ -172,15 +187,8 @@ pub fn query(tmux: bool) -> String {
 /// The graphics to use, from the config's mode, the environment and, in auto mode, the
 /// terminal's reply (None when it was not asked or said nothing). `None` means no pictures.
 pub fn choose(config_mode: Mode, env: &TermEnv, reply: Option<&Reply>) -> Option<Graphics> {
-    let mode = env
-        .override_mode
-        .as_deref()
-        .and_then(Mode::parse)
-        .unwrap_or(config_mode);
-    let dumb = env
-        .term
-        .as_deref()
-        .is_none_or(|t| t.is_empty() || t == "dumb");
+    let mode = env.mode(config_mode);
+    let dumb = env.dumb();
     let cell = reply.and_then(|r| r.cell).unwrap_or((10, 20));
     let protocol = match mode {
         Mode::Off => return None,
@@ -205,16 +213,7 @@ pub fn choose(config_mode: Mode, env: &TermEnv, reply: Option<&Reply>) -> Option
 
 /// Should the terminal be asked? Only in auto mode, on a terminal that is not dumb.
 pub fn should_query(config_mode: Mode, env: &TermEnv) -> bool {
-    let mode = env
-        .override_mode
-        .as_deref()
-        .and_then(Mode::parse)
-        .unwrap_or(config_mode);
-    let dumb = env
-        .term
-        .as_deref()
-        .is_none_or(|t| t.is_empty() || t == "dumb");
-    mode == Mode::Auto && env.tty && !dumb
+    env.mode(config_mode) == Mode::Auto && env.tty && !env.dumb()
 }
 
 /// Ask the live terminal (raw mode already on, nothing else reading stdin yet) and choose.
