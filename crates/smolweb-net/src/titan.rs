@@ -107,15 +107,19 @@ pub(crate) async fn upload(
         let read = read_header(&mut rd, io_err);
         tokio::pin!(write, read);
         let mut written: Option<Result<(), std::io::Error>> = None;
+        // Biased towards the write: when the body went out and the answer is in, both are
+        // ready, and a random pick would call a complete upload early.
         let header = loop {
             tokio::select! {
-                h = &mut read => break h,
+                biased;
                 w = &mut write, if written.is_none() => written = Some(w),
+                h = &mut read => break h,
             }
         };
         (header, written)
     };
-    let early = !matches!(written, Some(Ok(())));
+    // A delete (size 0) has nothing to send, so no answer to it comes early.
+    let early = !upload.body.is_empty() && !matches!(written, Some(Ok(())));
     let (header, rest) = match (header, written) {
         (Ok(h), _) => h,
         // The write failed and no answer came: the write's error says more.

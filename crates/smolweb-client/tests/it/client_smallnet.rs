@@ -333,6 +333,39 @@ async fn hostile_replies_per_protocol() {
     }
 }
 
+/// A delete (size 0) has nothing left to send, so a capsule answering it at once has not
+/// answered early; a success before a large body is through still is refused as cut.
+#[tokio::test]
+async fn titan_a_delete_answered_at_once_is_not_early() {
+    let server = Server::start(Protocol::Titan, |_req| {
+        Reply::Early(b"20 text/gemini\r\n# Deleted\n".to_vec())
+    })
+    .await;
+    let (c, _d) = client_with(Face::Human, |_| {});
+    for _ in 0..40 {
+        let delete = Upload {
+            url: server.url("/old.gmi"),
+            body: Vec::new(),
+            mime: None,
+            token: None,
+        };
+        let done = c.titan_upload(&delete).await;
+        assert!(matches!(done, Outcome::Page { .. }), "{done:?}");
+    }
+    let big = Upload {
+        url: server.url("/big.gmi"),
+        body: vec![b'z'; 4 * 1024 * 1024],
+        mime: None,
+        token: None,
+    };
+    let done = c.titan_upload(&big).await;
+    assert_eq!(
+        error(&done).code(),
+        smolweb_net::ErrorCode::ProtocolError,
+        "{done:?}"
+    );
+}
+
 #[tokio::test]
 async fn titan_upload_and_an_early_refusal() {
     let server = Server::start(Protocol::Titan, |req| {
