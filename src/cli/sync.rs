@@ -196,14 +196,21 @@ fn print_problems(r: &Report, terminal: bool) {
     }
 }
 
-/// The one-line summary: `sync: 3 feeds refreshed (1 failed), 12 new entries, 14 pages kept
+/// The one-line summary: `sync: 2 of 3 feeds refreshed (1 failed), 12 new entries, 14 pages kept
 /// (2.1 MiB), 2 queued pages fetched, 1 skipped, 4.2 s`, with the failed pages, the queued
 /// pages given up and what a stop left when there are some.
 fn summary(r: &Report, elapsed: Duration) -> String {
-    let mut s = format!("sync: {} refreshed", count(r.feeds, "feed", "feeds"));
-    if !r.feeds_failed.is_empty() {
-        s.push_str(&format!(" ({} failed)", r.feeds_failed.len()));
-    }
+    let failed = r.feeds_failed.len();
+    let mut s = if failed == 0 {
+        format!("sync: {} refreshed", count(r.feeds, "feed", "feeds"))
+    } else {
+        // "1 feed refreshed (1 failed)" would say it was refreshed.
+        format!(
+            "sync: {} of {} refreshed ({failed} failed)",
+            r.feeds - failed.min(r.feeds),
+            count(r.feeds, "feed", "feeds")
+        )
+    };
     s.push_str(&format!(
         ", {}, {} ({}), {} fetched, {} skipped",
         count(r.new_entries, "new entry", "new entries"),
@@ -272,5 +279,19 @@ mod tests {
              0 skipped, stopped at the byte bound with 5 pages left, 12 s"
         );
         assert_eq!(code_of(&r), exit::STOPPED);
+        let r = Report {
+            feeds: 1,
+            feeds_failed: vec![sync::FeedFailure {
+                url: "gemini://example.org/".into(),
+                why: smolweb_client::feeds::RefreshError::Stopped,
+            }],
+            ..Report::default()
+        };
+        assert!(
+            summary(&r, Duration::from_secs(1))
+                .starts_with("sync: 0 of 1 feed refreshed (1 failed), "),
+            "{}",
+            summary(&r, Duration::from_secs(1))
+        );
     }
 }

@@ -226,7 +226,7 @@ async fn a_server_down_fails_its_feed_and_the_others_are_done() {
     let o = run(d, &["sync"]).await;
     assert_eq!(code(&o), 3, "{}{}", out(&o), err(&o));
     assert!(
-        out(&o).starts_with("sync: 2 feeds refreshed (1 failed), 0 new entries, 1 page kept"),
+        out(&o).starts_with("sync: 1 of 2 feeds refreshed (1 failed), 0 new entries, 1 page kept"),
         "{}",
         out(&o)
     );
@@ -403,6 +403,30 @@ async fn links_are_followed_one_level_on_the_same_capsule_only() {
         kept(d),
         [gem.url("/log/post.gmi"), gem.url("/plain/entry.gmi")]
     );
+
+    // The next sync with links: the entries are kept already, so their links come from the
+    // kept copies, and the entries are not asked for again.
+    let before = paths_asked(&gem);
+    let o = run(d, &["sync"]).await;
+    assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains(", 2 pages kept ("), "{}", out(&o));
+    assert_eq!(
+        kept(d),
+        [
+            gem.url("/log/a.gmi"),
+            gem.url("/log/post.gmi"),
+            gem.url("/plain/entry.gmi"),
+            gem.url("/plain/side.gmi")
+        ]
+    );
+    let asked = paths_asked(&gem);
+    for entry in ["/log/post.gmi", "/plain/entry.gmi"] {
+        assert_eq!(
+            count_of(&asked, entry),
+            count_of(&before, entry),
+            "{entry} fetched again"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

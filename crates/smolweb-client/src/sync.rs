@@ -13,7 +13,9 @@
 //!    after another in turn;
 //! 4. for subscriptions with links on ([`Subscription::sync_links`], default
 //!    `[sync] follow_links`), the pages of the same capsule (scheme, host and port) each kept
-//!    entry links to, one level, at most [`MAX_SAVED_LINKS`] per entry.
+//!    entry links to, one level, at most [`MAX_SAVED_LINKS`] per entry; an unread entry kept
+//!    by an earlier run gives its links from its kept copy (links turned on since, or a link
+//!    whose fetch failed then).
 //!
 //! Every page is fetched as the person's (human face) through [`Client::open_following`]
 //! and kept through [`Client::keep_offline`], so the rules of what may be kept
@@ -417,8 +419,16 @@ pub async fn run(
         }
     }
     let mut queued_jobs = interleave(jobs);
-    let mut entry_jobs = interleave(entries_to_fetch(client, limits, &kept_now, &mut planned)?);
+    let (entries, kept_entries) = entries_to_fetch(client, limits, &kept_now, &mut planned)?;
+    let mut entry_jobs = interleave(entries);
+    // Entries kept by an earlier run still owe the links it could not keep (links turned on
+    // since, a link whose fetch failed): read from their kept copies, no fetch.
     let mut link_jobs: VecDeque<Job> = VecDeque::new();
+    for url in kept_entries {
+        if let Ok(Some(copy)) = client.offline_copy(&url) {
+            plan_links(&copy.fetched.page, &kept_now, &mut planned, &mut link_jobs);
+        }
+    }
     let mut done = 0;
     loop {
         let job = match queued_jobs.pop_front() {
@@ -467,15 +477,7 @@ pub async fn run(
                     }
                 }
                 if job.links {
-                    for link in same_site_links(&page).into_iter().take(MAX_SAVED_LINKS) {
-                        if !kept_now.contains(&link) && planned.insert(link.clone()) {
-                            link_jobs.push_back(Job {
-                                url: link,
-                                origin: Origin::Link,
-                                links: false,
-                            });
-                        }
-                    }
+                    plan_links(&page, &kept_now, &mut planned, &mut link_jobs);
                 }
             }
             Kept::Skipped(why) => {
@@ -517,6 +519,24 @@ pub async fn run(
     Ok(report)
 }
 
+/// Plan the same-capsule pages `page` links to that are neither kept nor planned yet.
+fn plan_links(
+    page: &Page,
+    kept_now: &HashSet<String>,
+    planned: &mut HashSet<String>,
+    link_jobs: &mut VecDeque<Job>,
+) {
+    for link in same_site_links(page).into_iter().take(MAX_SAVED_LINKS) {
+        if !kept_now.contains(&link) && planned.insert(link.clone()) {
+            link_jobs.push_back(Job {
+                url: link,
+                origin: Origin::Link,
+                links: false,
+            });
+        }
+    }
+}
+
 fn not_kept(job: &Job, why: PageFailure) -> NotKept {
     NotKept {
         url: job.url.clone(),
@@ -533,22 +553,30 @@ fn drop_queued(queue: &SyncQueue, job: &Job, report: &mut Report) {
 }
 
 /// The unread entries with no offline copy, newest first, not planned yet (each URL once),
-/// without the ones with a query (never kept).
+/// without the ones with a query (never kept); and the unread entries already kept whose
+/// links are to be kept too.
 fn entries_to_fetch(
     client: &Client,
     limits: &Limits,
     kept_now: &HashSet<String>,
     planned: &mut HashSet<String>,
-) -> Result<Vec<Job>, StoreError> {
+) -> Result<(Vec<Job>, Vec<String>), StoreError> {
     let default_links = client.config().sync.follow_links;
     let mut found = Vec::new();
+    let mut kept_with_links = Vec::new();
     for sub in client.subscriptions().list()? {
         let links = limits.follow_links && sub.sync_links.unwrap_or(default_links);
         for e in sub.entries.iter().filter(|e| !e.read) {
             let Some(key) = offline_key(&e.url) else {
                 continue;
             };
-            if key.contains('?') || kept_now.contains(&key) {
+            if key.contains('?') {
+                continue;
+            }
+            if kept_now.contains(&key) {
+                if links {
+                    kept_with_links.push(key);
+                }
                 continue;
             }
             found.push((e.sort_key().into_owned(), key, links));
@@ -565,7 +593,7 @@ fn entries_to_fetch(
             });
         }
     }
-    Ok(jobs)
+    Ok((jobs, kept_with_links))
 }
 
 /// The `about:offline` section listing the sync queue ("Waiting for the next sync"): each page
