@@ -42,6 +42,9 @@ const DOUBT_CHARS: u32 = 500;
 pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
     let body = doc.body()?;
     let declared = jsonld::article_body(doc);
+    // The JSON-LD blocks were read; as text they would score as prose (a sidebar's list of
+    // events is thousands of characters with many commas).
+    doc.select("script").remove();
     let before = stats::compute(&body);
     let anchor = find_headline(&body, title, &before);
     clean::prune(&body, &before, anchor.as_ref());

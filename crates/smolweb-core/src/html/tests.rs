@@ -550,3 +550,125 @@ fn comments_under_a_plain_title_bar_are_left_out() {
         c.markdown
     );
 }
+
+#[test]
+fn structured_data_in_a_sidebar_does_not_outweigh_the_article() {
+    // A sidebar's JSON-LD list of events: thousands of characters with many commas, which
+    // would score as prose if it were read as text.
+    let events: String = (0..60)
+        .map(|i| {
+            format!(
+                "{{\"@type\":\"Event\",\"name\":\"Walk {i}\",\"startDate\":\"2022-01-{d:02}\",\
+                 \"location\":{{\"@type\":\"Place\",\"name\":\"Hall {i}, Riverside, Town\"}}}},",
+                d = i % 28 + 1
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Wild birds and the flu</title></head><body>\
+         <div class=\"col-8\"><h1>Wild birds and the flu</h1>{}</div>\
+         <div class=\"col-4\"><script type=\"application/ld+json\">[{events}{{}}]</script>\
+         <h3>Dates</h3><p>Upcoming walks.</p></div></body></html>",
+        prose("the wild birds", 3)
+    );
+    let c = convert_html(&html, "https://hunt.example/birds", Extract::Main);
+    assert!(
+        c.markdown.contains("Paragraph 2 about the wild birds"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Upcoming walks"), "{}", c.markdown);
+}
+
+#[test]
+fn steps_named_for_the_print_layout_are_content_and_print_only_text_is_not() {
+    let step = |i: usize| {
+        format!(
+            "<div class=\"tip-print-step\"><h3>Step {i}</h3><p>Step {i}: lay the tomato on its \
+             side, hold it gently, and cut with a sharp serrated knife in slow, even strokes, \
+             so the slices keep their juice and their shape.</p><p>A blunt knife crushes the \
+             skin before it cuts it, and the seeds run out over the board.</p></div>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Cutting tomatoes</title></head><body><div class=\"tip\">\
+         <h1>Cutting tomatoes</h1>{}{}{}\
+         <div class=\"d-none d-print-block\"><p>Printed from tips.example on paper, with \
+         every right reserved by the publisher of the tips.</p></div>\
+         <a class=\"print-button\" href=\"#\">Print</a></div></body></html>",
+        step(1),
+        step(2),
+        step(3)
+    );
+    let c = convert_html(&html, "https://tips.example/tomatoes", Extract::Main);
+    assert!(
+        c.markdown.contains("Step 3: lay the tomato"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Printed from"), "{}", c.markdown);
+}
+
+#[test]
+fn an_article_named_like_a_read_more_box_is_kept() {
+    let html = format!(
+        "<html><head><title>Press secretary leaves</title></head><body>\
+         <h1>Press secretary leaves</h1>\
+         <div class=\"entry-content entry-content-read-more\">{}</div>\
+         <div class=\"sidebar\">{}</div></body></html>",
+        prose("the press office", 4),
+        "<p><a href=\"/t\">Trending: a story elsewhere on the site</a></p>".repeat(30)
+    );
+    let c = convert_html(&html, "https://gossip.example/leaves", Extract::Main);
+    assert!(
+        c.markdown.contains("Paragraph 2 about the press office"),
+        "{}",
+        c.markdown
+    );
+}
+
+#[test]
+fn a_page_builders_rows_join_into_one_article() {
+    // Each row holds its text five wrappers down, where the paragraphs' scores do not reach.
+    let row = |topic: &str| {
+        format!(
+            "<div class=\"row\"><div class=\"vc-row\"><div class=\"column\"><div class=\"wrapper\">\
+             <div class=\"text-column\"><div class=\"wrapper\">{}</div></div></div></div></div>\
+             </div>",
+            prose(topic, 2)
+        )
+    };
+    let html = format!(
+        "<html><head><title>The bird flu task force</title></head><body><div class=\"post\">\
+         <h1>The bird flu task force</h1>{}<div class=\"ad\">Advertisement</div>{}{}</div>\
+         </body></html>",
+        row("the task force"),
+        row("the habitats"),
+        row("the governments")
+    );
+    let c = convert_html(&html, "https://hunt.example/task-force", Extract::Main);
+    for want in [
+        "Paragraph 1 about the task force",
+        "Paragraph 0 about the habitats",
+        "Paragraph 1 about the governments",
+    ] {
+        assert!(c.markdown.contains(want), "{want}: {}", c.markdown);
+    }
+}
+
+#[test]
+fn a_standfirst_under_the_headline_leads_into_the_body() {
+    let html = format!(
+        "<html><head><title>Deeply shaken</title></head><body><div class=\"intro\">\
+         <h1>Deeply shaken</h1><div class=\"date\">25 January 2022</div>\
+         <div class=\"teaser-text\"><p>The forum asks for a full and fast inquiry into the \
+         shooting, and says the weapons could not have been bought anonymously.</p></div></div>\
+         <div class=\"content text\">{}</div></body></html>",
+        prose("the inquiry", 5)
+    );
+    let c = convert_html(&html, "https://forum.example/shaken", Extract::Main);
+    let md = &c.markdown;
+    assert!(md.contains("full and fast inquiry"), "{md}");
+    assert!(md.contains("Paragraph 4 about the inquiry"), "{md}");
+    assert!(!md.contains("25 January"), "{md}");
+}

@@ -45,9 +45,9 @@ const TITLE_CHARS: u32 = 25;
 const SMALL_CHARS: u32 = 200;
 /// An element named both chrome and content (`article-content sticky-sidebar-relative`) is
 /// kept when it holds at least this many characters of prose ...
-const NAMED_CONTENT_CHARS: u32 = 1000;
+const NAMED_CONTENT_CHARS: u32 = 400;
 /// ... that is, text under this share of links.
-const NAMED_CONTENT_LINKS: f64 = 0.25;
+const NAMED_CONTENT_LINKS: f64 = 0.35;
 
 const CHROME_TAGS: &[&str] = &[
     "nav",

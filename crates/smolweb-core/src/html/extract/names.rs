@@ -62,13 +62,16 @@ const CHROME: &[&str] = &[
     "masthead",
     "banner",
     "rating",
-    "print",
     "affiliate",
     "navbox",
     "catlinks",
     "editsection",
     "legends",
 ];
+
+/// Chrome only when small or mostly links: a print button is chrome, but sites also name the
+/// article's steps and columns for their print layout (`print-full`, `tip-print-step`).
+const WEAK: &[&str] = &["print"];
 
 /// Short names that must match a whole token.
 const EXACT: &[&str] = &[
@@ -135,6 +138,11 @@ const PAIRS: &[(&str, &str)] = &[
     ("back", "to"),
     ("most", "read"),
     ("most", "popular"),
+    // Shown only on paper (Bootstrap's `d-print-block`, `visible-print`, `print-only`).
+    ("print", "only"),
+    ("print", "block"),
+    ("print", "inline"),
+    ("visible", "print"),
 ];
 
 /// Names of the content itself.
@@ -155,7 +163,12 @@ pub(crate) fn chrome_level(tokens: &[String]) -> u8 {
     if strong {
         return 2;
     }
-    u8::from(tokens.iter().any(|t| EXACT.contains(&t.as_str())))
+    u8::from(tokens.iter().any(|t| {
+        EXACT.contains(&t.as_str())
+            || WEAK
+                .iter()
+                .any(|p| t.starts_with(p) && !is_content_word(t, p))
+    }))
 }
 
 /// Words that start like a chrome pattern but are not chrome (`printable`, `commentary`).

@@ -42,6 +42,11 @@ const MIN_SHARED: usize = 3;
 
 /// Candidates scoring at least this share of the best compete on closeness to the headline.
 const ANCHOR_SHARE: f64 = 0.25;
+/// A body that follows the block nearest the headline, scoring this many times as much, is
+/// the content ([`continues_into`]).
+const LEAD_TO_BODY: f64 = 1.25;
+/// ... when the block nearest the headline is no longer than a standfirst (characters).
+const LEAD_MAX_CHARS: usize = 500;
 
 /// How deep (from the root) the common ancestor of a node and the headline lies.
 struct Closeness {
@@ -100,6 +105,56 @@ fn closest(
         }
     }
     best.map(|(_, id)| id)
+}
+
+/// Does the block `near` the headline (a standfirst, a teaser set under the title: at most
+/// [`LEAD_MAX_CHARS`]) lead into
+/// the stronger block `best` that follows it with no heading between (the body)? Then the body
+/// is the content, and the standfirst joins it as its lead. A next article, or comments, come
+/// under a heading of their own.
+fn continues_into(root: &NodeRef, near: NodeId, best: NodeId, scores: &Scores) -> bool {
+    if near == best || scores.get(best) < LEAD_TO_BODY * scores.get(near) {
+        return false;
+    }
+    let tree = root.tree;
+    let near_node = NodeRef::new(near, tree);
+    let best_node = NodeRef::new(best, tree);
+    let near_chars = near_node
+        .text()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .count();
+    if near_chars > LEAD_MAX_CHARS {
+        return false;
+    }
+    if best_node.ancestors_it(None).any(|a| a.id == near)
+        || near_node.ancestors_it(None).any(|a| a.id == best)
+    {
+        return false;
+    }
+    // In document order: `near` closes, then no heading opens before `best`.
+    let mut after_near = false;
+    let mut inside_near = false;
+    for node in root.descendants_it().filter(|n| n.is_element()) {
+        if node.id == near {
+            inside_near = true;
+            continue;
+        }
+        if inside_near {
+            if node.ancestors_it(None).any(|a| a.id == near) {
+                continue;
+            }
+            inside_near = false;
+            after_near = true;
+        }
+        if node.id == best {
+            return after_near;
+        }
+        if after_near && matches!(node.node_name().as_deref(), Some("h1" | "h2" | "h3")) {
+            return false;
+        }
+    }
+    false
 }
 
 /// The scores of the candidates under `root`.
@@ -256,7 +311,10 @@ pub(crate) fn top<'a>(
     let tree = root.tree;
     let close = headline.map(Closeness::new);
     let best_id = match &close {
-        Some(c) => closest(c, &ranked, best * ANCHOR_SHARE, tree).unwrap_or(best_id),
+        Some(c) => match closest(c, &ranked, best * ANCHOR_SHARE, tree) {
+            Some(near) if !continues_into(root, near, best_id, scores) => near,
+            _ => best_id,
+        },
         None => best_id,
     };
     let best = scores.get(best_id);
@@ -335,6 +393,26 @@ fn only_child(parent: &NodeRef, child: &NodeRef) -> bool {
     })
 }
 
+/// The best score of `node` and of the wrappers it is made of (each the only element of the
+/// one before): a page builder's row holds its text five or more levels down, where the scores
+/// of its paragraphs do not reach the row.
+fn wrapped_score(node: &NodeRef, scores: &Scores) -> f64 {
+    let mut best = scores.get(node.id);
+    let mut cur = *node;
+    for _ in 0..ANCESTOR_LEVELS * 2 {
+        let mut elements = cur.children_it(false).filter(|c| c.is_element());
+        let (Some(only), None) = (elements.next(), elements.next()) else {
+            break;
+        };
+        if !only_child(&cur, &only) {
+            break;
+        }
+        best = best.max(scores.get(only.id));
+        cur = only;
+    }
+    best
+}
+
 /// `top` and the siblings that belong with it, in document order.
 pub(crate) fn with_siblings<'a>(
     top: &NodeRef<'a>,
@@ -363,7 +441,7 @@ pub(crate) fn with_siblings<'a>(
                 (Some(a), Some(b)) if *a == b => top_score * 0.2,
                 _ => 0.0,
             };
-            if scores.get(s.id) + bonus >= threshold {
+            if wrapped_score(s, scores) + bonus >= threshold {
                 return true;
             }
             if !s.has_name("p") {
