@@ -76,7 +76,8 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
     // The counts are not needed any more: the page can be large.
     drop(scores);
     drop(stats);
-    let markdown = render(doc, headline, &lead, &nodes, capacity);
+    let mut markdown = render(doc, headline, &lead, &nodes, capacity);
+    trim_dangling_tail(&mut markdown);
     if let Some(declared) = declared.filter(|d| jsonld::replaces(d, &markdown)) {
         let title = headline_text.as_deref().or(title);
         return Some(jsonld::markdown(title, &declared));
@@ -114,6 +115,38 @@ fn render(
         out.end_block();
     }
     out.finish()
+}
+
+/// Longest label (characters) that [`trim_dangling_tail`] takes for one announcing what
+/// is not there.
+const DANGLING_LABEL_CHARS: usize = 60;
+
+/// Drop what ends the text but leads nowhere: headings with nothing under them ("You might
+/// also like", "Authors:" whose list was chrome) and labels ending in `:`. Blocks are taken
+/// off the end one by one; a code block stops it.
+fn trim_dangling_tail(md: &mut String) {
+    loop {
+        let body = md.trim_end();
+        let start = body.rfind("\n\n").map(|i| i + 2).unwrap_or(0);
+        let block = &body[start..];
+        if block.is_empty() || start == 0 || block.contains("```") {
+            break;
+        }
+        let one_line = !block.contains('\n');
+        let heading = one_line && block.starts_with('#') && {
+            let rest = block.trim_start_matches('#');
+            rest.is_empty() || rest.starts_with(' ')
+        };
+        let label =
+            one_line && block.ends_with(':') && block.chars().count() <= DANGLING_LABEL_CHARS;
+        if !(heading || label) {
+            break;
+        }
+        md.truncate(start);
+        let kept = md.trim_end().len();
+        md.truncate(kept);
+        md.push('\n');
+    }
 }
 
 /// A `div`-like element whose children are all elements that start blocks (nothing of its

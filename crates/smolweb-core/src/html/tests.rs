@@ -672,3 +672,20 @@ fn a_standfirst_under_the_headline_leads_into_the_body() {
     assert!(md.contains("Paragraph 4 about the inquiry"), "{md}");
     assert!(!md.contains("25 January"), "{md}");
 }
+
+#[test]
+fn a_heading_left_with_nothing_under_it_does_not_end_the_text() {
+    let teasers: String = (0..5)
+        .map(|i| format!("<li><a href=\"/n{i}\">Another story number {i} from the city</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Barges on the river</title></head><body><article>\
+         <h1>Barges on the river</h1>{}<h3>You might also like</h3>\
+         <ul class=\"related-links\">{teasers}</ul><h4>Authors:</h4></article></body></html>",
+        prose("the barges", 4)
+    );
+    let c = convert_html(&html, "https://trade.example/barges", Extract::Main);
+    let md = c.markdown.trim_end();
+    assert!(md.ends_with("the shape it had then."), "{md}");
+    assert!(!md.contains("also like"), "{md}");
+}
