@@ -15,6 +15,7 @@
 //! and says so (`fallback-full`): what comes back as `main` is never the whole page.
 
 mod clean;
+mod credits;
 mod jsonld;
 mod names;
 mod score;
@@ -63,6 +64,9 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
                 clean::tidy(&nodes, &scores, &stats, &top.inner);
+                for n in &nodes {
+                    credits::strip(n);
+                }
                 nodes
             }
         }
@@ -117,8 +121,8 @@ fn render(
     out.finish()
 }
 
-/// Longest label (characters) that [`trim_dangling_tail`] takes for one announcing what
-/// is not there.
+/// Longest heading or label (characters) that [`trim_dangling_tail`] takes for one
+/// announcing what is not there.
 const DANGLING_LABEL_CHARS: usize = 60;
 
 /// Drop what ends the text but leads nowhere: headings with nothing under them ("You might
@@ -133,10 +137,15 @@ fn trim_dangling_tail(md: &mut String) {
             break;
         }
         let one_line = !block.contains('\n');
-        let heading = one_line && block.starts_with('#') && {
-            let rest = block.trim_start_matches('#');
-            rest.is_empty() || rest.starts_with(' ')
-        };
+        // A signpost, not a heading that says something (a pull quote set as a heading).
+        let heading = one_line
+            && block.starts_with('#')
+            && block.chars().count() <= DANGLING_LABEL_CHARS
+            && !block.ends_with(['.', '!', '?', '…', '"', '”', '»'])
+            && {
+                let rest = block.trim_start_matches('#');
+                rest.is_empty() || rest.starts_with(' ')
+            };
         let label =
             one_line && block.ends_with(':') && block.chars().count() <= DANGLING_LABEL_CHARS;
         if !(heading || label) {
