@@ -178,7 +178,30 @@ fn write_text<W: Write>(out: &mut Sink<'_, W>, text: &str) -> std::io::Result<()
 
 fn write_gemtext<W: Write>(out: &mut Sink<'_, W>, doc: &LazyDocument) -> std::io::Result<()> {
     let mut n = 0;
+    let spartan = doc.base().scheme() == smolweb_core::url::Scheme::Spartan;
     for line in doc.views() {
+        // On a Spartan page a `=:` line is a prompt: a link whose answer is the data block.
+        let prompt = (spartan && line.kind == LineKind::Text)
+            .then(|| smolweb_core::gemtext::spartan_prompt(line.content))
+            .flatten()
+            .and_then(|(target, label)| Some((doc.base().resolve(target).ok()?, label)));
+        if let Some((url, label)) = prompt {
+            n += 1;
+            let url = sanitize_line(url.as_str());
+            let label = if label.is_empty() {
+                url.clone()
+            } else {
+                sanitize(label)
+            };
+            let first = format!("[{n}] ");
+            let rest = " ".repeat(first.len());
+            out.line(
+                &first,
+                &rest,
+                &format!("{label} (asks for text: get --input TEXT) <{url}>"),
+            )?;
+            continue;
+        }
         match (line.kind, line.link) {
             (LineKind::Link, Some((_, label))) => {
                 let url = line.resolved_url(Some(doc.base())).unwrap_or_default();

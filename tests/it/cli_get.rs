@@ -169,6 +169,8 @@ async fn menu_items_with_unusable_ports_are_shown_but_lead_nowhere() {
     for port in ["0", "99999", "-1", "abc"] {
         menu.push_str(&format!("1Port {port}\t/x\t127.0.0.1\t{port}\r\n"));
     }
+    // An info line's port says nothing: drawn as it is, never "invalid port".
+    menu.push_str("iArt without a port\tfake\t(NULL)\t0\r\n");
     menu.push_str("1Good\t/g\t127.0.0.1\t7070\r\n.\r\n");
     let server =
         gopher::Server::start(gopher::Routes::new().route("", gopher::Reply::text(&menu))).await;
@@ -185,6 +187,33 @@ async fn menu_items_with_unusable_ports_are_shown_but_lead_nowhere() {
     }
     assert!(
         out.contains("[1] Good (menu) <gopher://127.0.0.1:7070/1/g>"),
+        "{out}"
+    );
+    let art = out.lines().find(|l| l.contains("Art without")).unwrap();
+    assert_eq!(art.trim(), "Art without a port", "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spartan_prompt_line_is_a_numbered_link_that_asks_for_text() {
+    use support::smallnet::{self, Protocol, Reply};
+    let server = smallnet::Server::start(Protocol::Spartan, |_| {
+        Reply::text(
+            "2 text/gemini\r\n# Guestbook\n=: /sign Leave a note\n=> /read Read the notes\n",
+        )
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = get(dir.path().to_path_buf(), vec![server.url("/")]).await;
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!(
+            "[1] Leave a note (asks for text: get --input TEXT) <{}>",
+            server.url("/sign")
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("[2] Read the notes <{}>", server.url("/read"))),
         "{out}"
     );
 }

@@ -219,6 +219,14 @@ impl<'a> Iterator for Views<'a> {
     }
 }
 
+/// A Spartan prompt line, `=: URL [label]` (text elsewhere; only a page served over Spartan
+/// reads it as a link whose answer is sent as the request's data block): its target and label.
+pub fn spartan_prompt(line: &str) -> Option<(&str, &str)> {
+    let rest = line.strip_prefix("=:")?.trim();
+    let (url, label) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    (!url.is_empty()).then(|| (url, label.trim()))
+}
+
 /// Parse a body lazily, one borrowed line at a time, starting from `state`.
 pub fn views(body: &str, state: ParseState) -> Views<'_> {
     Views {

@@ -110,7 +110,8 @@ fn parse_menu_line(line: &str) -> Option<MenuItem> {
         None | Some("") => (DEFAULT_PORT, false),
         Some(p) => match p.parse::<u16>() {
             Ok(n) if n != 0 => (n, false),
-            _ => (0, true),
+            // Info and error lines lead nowhere whatever they say (`fake (NULL) 0` is usual).
+            _ => (0, !matches!(item_type, 'i' | '3')),
         },
     };
     let mut next_url = if invalid_port {

@@ -161,7 +161,7 @@ impl Doc {
                         }
                     } else if spartan
                         && l.kind == LineKind::Text
-                        && let Some((target, _)) = spartan_prompt(&l.content)
+                        && let Some((target, _)) = smolweb_core::gemtext::spartan_prompt(&l.content)
                         && let Ok(abs) = page.url.resolve(target)
                     {
                         // Only Spartan pages have prompt lines; elsewhere `=:` is text.
@@ -326,7 +326,8 @@ impl Doc {
                 };
                 match d.kind {
                     Kind::Link if l.link.is_none() => {
-                        let (url, label) = spartan_prompt(&l.content).unwrap_or_default();
+                        let (url, label) =
+                            smolweb_core::gemtext::spartan_prompt(&l.content).unwrap_or_default();
                         let label = if label.is_empty() { url } else { label };
                         Cow::Owned(format!("{label} (asks for text)"))
                     }
@@ -704,13 +705,6 @@ pub(crate) fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usiz
         }
     }
     out
-}
-
-/// A Spartan prompt line, `=: URL [label]`: its target and label.
-pub(crate) fn spartan_prompt(line: &str) -> Option<(&str, &str)> {
-    let rest = line.strip_prefix("=:")?.trim();
-    let (url, label) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    (!url.is_empty()).then(|| (url, label.trim()))
 }
 
 fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {

@@ -192,6 +192,12 @@ fn unusable_ports_keep_the_item_but_lead_nowhere() {
         assert!(!item.invalid_port, "{line}");
         assert!(item.next_url.starts_with("gopher://host"), "{line}");
     }
+    // An info or error line's port says nothing: it is not an invalid port to warn about.
+    for line in ["iArt line	fake	(NULL)	0", "3Oops		error.host	0"] {
+        let item = parse_menu_line(line).unwrap();
+        assert!(!item.invalid_port, "{line}");
+        assert_eq!(item.next_url, "", "{line}");
+    }
 }
 
 #[test]
