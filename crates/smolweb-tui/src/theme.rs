@@ -54,6 +54,12 @@ fn fg(c: Color) -> Style {
     Style::new().fg(c)
 }
 
+/// The terminal's own colour, dimmed: readable on a light background as on a dark one (the
+/// basic "gray" is near white, which a light theme shows as nothing).
+fn dim() -> Style {
+    Style::new().add_modifier(Modifier::DIM)
+}
+
 elements! {
     text, "text", Style::new();
     heading1, "heading1", fg(Color::LightCyan).add_modifier(Modifier::BOLD);
@@ -64,15 +70,15 @@ elements! {
     link_external, "link_external", fg(Color::LightMagenta);
     link_selected, "link_selected", Style::new().add_modifier(Modifier::REVERSED);
     list, "list", Style::new();
-    quote, "quote", fg(Color::Gray).add_modifier(Modifier::ITALIC);
+    quote, "quote", dim().add_modifier(Modifier::ITALIC);
     preformat, "preformat", fg(Color::Yellow);
     alt_text, "alt_text", fg(Color::DarkGray).add_modifier(Modifier::ITALIC);
     menu_type, "menu_type", fg(Color::Green);
     search_match, "search_match", Style::new().fg(Color::Black).bg(Color::Yellow);
     search_current, "search_current", Style::new().fg(Color::Black).bg(Color::LightRed).add_modifier(Modifier::BOLD);
-    tab_bar, "tab_bar", fg(Color::Gray);
+    tab_bar, "tab_bar", dim();
     tab_active, "tab_active", Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
-    status, "status", fg(Color::Gray);
+    status, "status", dim();
     status_error, "status_error", fg(Color::LightRed);
     badge, "badge", Style::new().fg(Color::Black).bg(Color::LightYellow);
     prompt, "prompt", fg(Color::LightGreen);
