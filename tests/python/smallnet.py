@@ -32,7 +32,12 @@ async def main():
 
         async def fetch(args):
             r = await client.call_tool("smallnet_fetch", args)
-            return r, r.structured_content
+            sc = r.structured_content
+            said = sc.get("error", {}).get("code") or sc.get("new_url") or str(
+                sc.get("content") or sc.get("document", {}).get("links") or sc.get("items") or "")
+            shown = {k: v for k, v in args.items() if k != "input"}
+            print(f"  smallnet_fetch {shown} -> {sc['kind']}: {said[:70]!r}")
+            return r, sc
 
         r, sc = await fetch({"url": nex + "/"})
         check(not r.is_error and sc["kind"] == "gemtext", f"nex directory: {sc}")

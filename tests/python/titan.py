@@ -25,6 +25,7 @@ def check(cond, what):
 async def user(_context, params):
     message = getattr(params, "message", "")
     QUESTIONS.append(message)
+    print("  asked the user: " + " / ".join(message.splitlines()[:3]))
     if "/approved" in message:
         return types.ElicitResult(action="accept", content={"approve": True})
     return types.ElicitResult(action="decline")
@@ -45,6 +46,7 @@ async def main():
         ok = await client.call_tool("titan_upload", {
             "url": titan + "/approved.gmi", "text": text, "token": "tok3n"})
         sc = ok.structured_content
+        print(f"  titan_upload approved.gmi -> {sc['kind']} {sc.get('new_url')}")
         check(not ok.is_error and sc["kind"] == "redirect"
               and sc["new_url"].endswith("/approved.gmi"), f"approved upload: {sc}")
         check("tok3n" not in str(sc) and "tok3n" not in ok.content[0].text, "token never echoed")
@@ -56,6 +58,7 @@ async def main():
         no = await client.call_tool("titan_upload", {
             "url": titan + "/declined.gmi", "base64": "aGVsbG8=", "mime": "text/plain"})
         n = no.structured_content
+        print(f"  titan_upload declined.gmi -> {n['error']['code']}")
         check(no.is_error and n["kind"] == "error" and n["error"]["code"] == "USER_DECLINED",
               f"declined upload: {n}")
         check("upload 5 bytes of text/plain" in QUESTIONS[-1], f"question: {QUESTIONS[-1]}")
