@@ -4,10 +4,12 @@
 //! outside links; mostly-link blocks score nothing), and passes that score to its parent in full, to its
 //! grandparent in half, and to the three levels above in thirds of the level; an ancestor
 //! starts from a score for its tag and its names ([`super::names`]), and its total is scaled by
-//! `1 - link density`. The best candidate moves up to an ancestor that also holds most of the
-//! other strong candidates (a page of several posts or results), or to a parent whose score
-//! beats it, then through the parents of which it is the only element; then its siblings
-//! that score well (or share its class), or read like prose, join it.
+//! `1 - link density`. With a headline, the candidate nearest it wins among the strong ones,
+//! unless it is a standfirst that leads into a stronger body ([`continues_into`]). The best
+//! candidate moves up to an ancestor that also holds most of the other strong candidates (a
+//! page of several posts or results), or to a parent whose score beats it, then through the
+//! parents of which it is the only element; then its siblings that score well (judged through
+//! the wrappers they are made of), share its class, or read like prose, join it.
 
 use super::names;
 use super::stats::{IdMap, Stats, StatsMap};
@@ -108,10 +110,9 @@ fn closest(
 }
 
 /// Does the block `near` the headline (a standfirst, a teaser set under the title: at most
-/// [`LEAD_MAX_CHARS`]) lead into
-/// the stronger block `best` that follows it with no heading between (the body)? Then the body
-/// is the content, and the standfirst joins it as its lead. A next article, or comments, come
-/// under a heading of their own.
+/// [`LEAD_MAX_CHARS`]) lead into the stronger block `best` that follows it with no heading
+/// between (the body)? Then the body is the content, and the standfirst joins it as its lead.
+/// A next article, or comments, come under a heading of their own.
 fn continues_into(root: &NodeRef, near: NodeId, best: NodeId, scores: &Scores) -> bool {
     if near == best || scores.get(best) < LEAD_TO_BODY * scores.get(near) {
         return false;
