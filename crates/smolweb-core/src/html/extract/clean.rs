@@ -467,7 +467,8 @@ fn is_title_bar(node: &NodeRef) -> bool {
     node.has_name("div") && node.children_it(false).all(|c| c.is_text())
 }
 
-/// Words that open a label standing alone: an advertisement's marker, a picture credit.
+/// Words that open a label standing alone: an advertisement's marker, or a picture credit
+/// (these and [`super::credits::MARKERS`], the one list of what a credit starts with).
 const LABELS: &[&str] = &[
     "advertisement",
     "advertising",
@@ -477,17 +478,7 @@ const LABELS: &[&str] = &[
     "publicidad",
     "pubblicità",
     "sponsored",
-    "photo:",
-    "photos:",
-    "photo credit",
-    "foto:",
-    "fotos:",
-    "bild:",
-    "credit:",
-    "credits:",
     "crédits",
-    "image:",
-    "©",
 ];
 /// A label is shorter than this many characters.
 const LABEL_CHARS: u32 = 80;
@@ -498,7 +489,10 @@ fn is_label(node: &NodeRef, s: &Stats) -> bool {
     }
     let text = node.text().to_lowercase();
     let text = text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '(' | '*' | '['));
-    LABELS.iter().any(|l| text.starts_with(l))
+    LABELS
+        .iter()
+        .chain(super::credits::MARKERS)
+        .any(|l| text.starts_with(l))
 }
 
 fn should_remove(node: &NodeRef, scores: &Scores, stats: &StatsMap) -> bool {

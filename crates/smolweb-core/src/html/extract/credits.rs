@@ -15,8 +15,9 @@ const CAPTION_CHARS: usize = 600;
 /// Longest credit (characters from its marker to the end of the caption).
 const CREDIT_CHARS: usize = 100;
 
-/// What a credit starts with (lowercase), in the languages of the pages we read most.
-const MARKERS: &[&str] = &[
+/// What a credit starts with (lowercase), in the languages of the pages we read most; also
+/// what a label standing alone starts with when it is a credit (`clean::tidy`).
+pub(crate) const MARKERS: &[&str] = &[
     "photo:",
     "photos:",
     "photograph:",
@@ -76,7 +77,6 @@ fn credit_start(text: &str) -> Option<usize> {
     if lower.len() != text.len() {
         return None;
     }
-    let total = text.chars().count();
     let mut best: Option<usize> = None;
     for m in MARKERS {
         let mut from = 0;
@@ -94,7 +94,7 @@ fn credit_start(text: &str) -> Option<usize> {
                 });
             let after = text[at..].chars().count();
             let before = text[..at].trim().chars().count();
-            if follows_end && after <= CREDIT_CHARS && before > 0 && before + after <= total {
+            if follows_end && after <= CREDIT_CHARS && before > 0 {
                 best = Some(best.map_or(at, |b| b.min(at)));
             }
             from = at + m.len();
