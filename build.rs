@@ -1,6 +1,6 @@
 //! Build script of the `smolweb` binary: the version string `smolweb --version` prints.
 //!
-//! Built from a git checkout: `0.2.0 (<short commit>[-dirty] <commit date>)`; otherwise (a
+//! Built from a git checkout: `0.3.0 (<short commit>[-dirty] <commit date>)`; otherwise (a
 //! packaged crate, no git, git failing) the plain package version. Every failure is soft:
 //! the build never stops for lack of git. The script reruns when HEAD or the branch it
 //! points to moves, or the index changes (so `-dirty` follows commits and staging).

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// `0.2.0 (<commit>[-dirty] <date>)` from a git checkout, else the package version.
+/// `0.3.0 (<commit>[-dirty] <date>)` from a git checkout, else the package version.
 pub(crate) const VERSION: &str = env!("SMOLWEB_VERSION");
 
 /// The shells `smolweb completions` writes for.

@@ -49,7 +49,7 @@ fn version_names_the_release_and_the_commit_it_was_built_from() {
     let line = stdout(&run(&["--version"]));
     let line = line.trim_end();
     let version = env!("CARGO_PKG_VERSION");
-    assert_eq!(version, "0.2.0");
+    assert_eq!(version, "0.3.0");
     let in_git = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| {
         std::fs::canonicalize(top).ok() == std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).ok()
     });
@@ -57,7 +57,7 @@ fn version_names_the_release_and_the_commit_it_was_built_from() {
         assert_eq!(line, format!("smolweb {version}"));
         return;
     }
-    // smolweb 0.2.0 (0123456789[-dirty] 2026-12-02)
+    // smolweb 0.3.0 (0123456789[-dirty] 2026-12-02)
     let rest = line
         .strip_prefix(&format!("smolweb {version} ("))
         .and_then(|r| r.strip_suffix(')'))
