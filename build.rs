@@ -2,8 +2,9 @@
 //!
 //! Built from a git checkout: `0.3.0 (<short commit>[-dirty] <commit date>)`; otherwise (a
 //! packaged crate, no git, git failing) the plain package version. Every failure is soft:
-//! the build never stops for lack of git. The script reruns when HEAD or the branch it
-//! points to moves, or the index changes (so `-dirty` follows commits and staging).
+//! the build never stops for lack of git. The script reruns only when HEAD or the branch it
+//! points to moves, and watches only files that exist, so a build with nothing changed is a
+//! no-op (no relink) whatever `.git` holds.
 
 // A build script talks to cargo on stdout.
 #![allow(clippy::print_stdout)]
@@ -38,17 +39,19 @@ fn described(dir: &Path, version: &str) -> Option<String> {
         Some(s) if !s.is_empty() => "-dirty",
         _ => "",
     };
-    for file in ["HEAD", "index"] {
-        if let Some(p) = git(dir, &["rev-parse", "--git-path", file]) {
-            println!("cargo:rerun-if-changed={}", dir.join(p).display());
-        }
-    }
+    // Watch only files that exist: cargo reruns a script on every build while a watched path
+    // is missing, which relinks the binary each time. The index is not watched either (any
+    // `git status` may rewrite it): `-dirty` says how the tree was when the commit last moved.
+    let watch = |file: &str| {
+        let p = dir.join(git(dir, &["rev-parse", "--git-path", file])?);
+        p.is_file()
+            .then(|| println!("cargo:rerun-if-changed={}", p.display()))
+    };
+    watch("HEAD");
     if let Some(branch) = git(dir, &["symbolic-ref", "-q", "HEAD"]) {
-        if let Some(p) = git(dir, &["rev-parse", "--git-path", &branch]) {
-            println!("cargo:rerun-if-changed={}", dir.join(p).display());
-        }
-        if let Some(p) = git(dir, &["rev-parse", "--git-path", "packed-refs"]) {
-            println!("cargo:rerun-if-changed={}", dir.join(p).display());
+        // A branch's commit is in its loose ref file, or only in packed-refs when packed.
+        if watch(&branch).is_none() {
+            watch("packed-refs");
         }
     }
     Some(format!("{version} ({commit}{dirty} {date})"))
