@@ -37,6 +37,7 @@ mod mcp_python;
 mod mcp_schema;
 mod mcp_smallnet;
 mod mcp_text_and_links;
+mod mcp_tools_list;
 mod real_fingerd;
 mod real_servers;
 mod tui_tmux;
