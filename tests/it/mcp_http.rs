@@ -497,7 +497,7 @@ async fn python_sdk_over_streamable_http() {
         srv.url(),
         srv.token.clone(),
         gem.url("").trim_end_matches('/').to_string(),
-        super::mcp_fetch::TOOLS.join(","),
+        super::mcp_tools_list::published_names().join(","),
     ];
     let stdout = python::run(&py, "http_transport.py", None, &env, &extra).await;
     println!("{stdout}");
@@ -562,9 +562,11 @@ fn inspector_cli_over_streamable_http() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     println!("inspector --cli tools/list over HTTP: {names:?}");
-    let mut sorted = names.clone();
-    sorted.sort_unstable();
-    assert_eq!(sorted, super::mcp_fetch::TOOLS, "the stdio server's tools");
+    assert_eq!(
+        names,
+        super::mcp_tools_list::published_names(),
+        "the tools of the snapshot, in its order"
+    );
     let out = run("prompts/list", Some(auth));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
