@@ -16,10 +16,10 @@
 //!   written: the cache takes a page only once its body is complete, and store writes are
 //!   synchronous (lock, write, rename) so a dropped future never stops one midway.
 
-use super::SmolwebServer;
 use super::args::{self, Mismatch};
+use super::reply::tool_result;
 use super::results::{ErrorCode, ErrorOut, GeminiResult, RequestInfoOut, error_out};
-use super::server::tool_result;
+use super::state::SmolwebServer;
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::handler::server::router::tool::ToolRouter;

@@ -13,9 +13,10 @@
 
 use super::outcome::{self, Family};
 use super::params_feeds::{FeedFetchParams, SubscriptionsParams};
+use super::reply::tool_result;
 use super::results::{CacheMeta, ErrorOut, RequestInfoOut, error_body, error_out};
 use super::schema;
-use super::server::{SmolwebServer, tool_result};
+use super::state::SmolwebServer;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
@@ -374,7 +375,7 @@ impl SmolwebServer {
         description = FEED_FETCH_TEXT,
         input_schema = schema::input::<FeedFetchParams>(),
         output_schema = schema::output::<FeedResult>(),
-        meta = super::text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         annotations(title = "Read a feed", read_only_hint = true, open_world_hint = true)
     )]
     async fn feed_fetch(

@@ -9,9 +9,8 @@
 //! tool is those two and one call to [`run`].
 
 use super::ask::{Ask, Retry, ask};
-use super::manage::{err, store_err};
 use super::params::Confirm;
-use super::results::{ErrorCode, ErrorOut};
+use super::results::{ErrorCode, ErrorOut, err, store_err};
 use super::seal::Sealer;
 use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
@@ -33,7 +32,7 @@ pub(crate) struct ConsentCtx<'a> {
     pub ctx: &'a RequestContext<RoleServer>,
     pub retry: &'a Retry,
     /// The session's activity log (each consent step is recorded).
-    pub(crate) log: &'a super::agents::SessionLog,
+    pub(crate) log: &'a crate::session::SessionLog,
 }
 
 /// A gated change with its parameters checked.

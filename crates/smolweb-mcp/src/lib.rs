@@ -32,11 +32,14 @@ mod params;
 mod params_feeds;
 mod prompts;
 pub(crate) mod render;
+pub(crate) mod reply;
 pub(crate) mod results;
 mod schema;
 mod seal;
 pub(crate) mod server;
+mod session;
 mod smallnet;
+mod state;
 mod stdio;
 mod text;
 mod titan;
@@ -44,7 +47,7 @@ mod web;
 pub(crate) mod web_out;
 
 pub use http::{HttpError, HttpServer};
-pub(crate) use server::SmolwebServer;
+pub(crate) use state::SmolwebServer;
 /// The fuzz targets' door to the message front end (not an API).
 #[doc(hidden)]
 pub use stdio::fuzzing;

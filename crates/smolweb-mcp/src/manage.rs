@@ -19,30 +19,8 @@ use super::seal::digest;
 use super::text;
 use smolweb_client::{Approved, Client};
 use smolweb_core::url::{Scheme, Url};
-use smolweb_store::StoreError;
 use smolweb_store::approvals::Request;
 use smolweb_store::identity::{CreatedBy, Scope};
-
-/// An error as the store tools return it (retryable as the code says).
-pub(crate) fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
-    error_out(RequestInfoOut::default(), code, message)
-}
-
-/// The contract code of a store failure.
-pub(crate) fn store_code(e: &StoreError) -> ErrorCode {
-    match e {
-        StoreError::Exists(_) => ErrorCode::CertificateExists,
-        StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
-        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
-            ErrorCode::CertificateStoreUnavailable
-        }
-        StoreError::Crypto(_) => ErrorCode::InternalError,
-    }
-}
-
-pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
-    err(store_code(e), e.to_string())
-}
 
 /// `sha256:<64 hex>` in lowercase, from that or bare hex.
 pub(crate) fn normalize_fingerprint(s: &str) -> Option<String> {
@@ -457,45 +435,4 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
         question,
         digest,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn store_failures_are_typed_codes_with_their_retryability() {
-        let corrupt = StoreError::Corrupt {
-            path: "known_hosts.toml".into(),
-            reason: "bad".into(),
-        };
-        let cases = [
-            (corrupt, ErrorCode::CertificateStoreUnavailable, true),
-            (
-                StoreError::Exists("x".into()),
-                ErrorCode::CertificateExists,
-                false,
-            ),
-            (
-                StoreError::NotFound("x".into()),
-                ErrorCode::InvalidRequest,
-                false,
-            ),
-            (
-                StoreError::Crypto("x".into()),
-                ErrorCode::InternalError,
-                false,
-            ),
-        ];
-        for (e, code, retryable) in cases {
-            let out = store_err(&e);
-            assert_eq!(
-                (out.error.code, out.error.retryable),
-                (code, retryable),
-                "{e}"
-            );
-            let v = serde_json::to_value(&out).unwrap();
-            assert_eq!(v["error"]["code"], code.as_str());
-        }
-    }
 }

@@ -10,6 +10,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
 use smolweb_core::gemtext::LineKind;
+use smolweb_store::StoreError;
 
 /// The schema of an error `code`: a string enum of every [`ErrorCode`] name (core has no
 /// schemars, so the schema is written here from `ErrorCode::ALL`, the names serde writes).
@@ -539,5 +540,67 @@ pub(crate) fn error_out(
     ErrorOut {
         request_info: Box::new(info),
         error: error_body(code, message, code.retryable()),
+    }
+}
+
+/// An error as the store tools return it (retryable as the code says).
+pub(crate) fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
+    error_out(RequestInfoOut::default(), code, message)
+}
+
+/// The contract code of a store failure.
+pub(crate) fn store_code(e: &StoreError) -> ErrorCode {
+    match e {
+        StoreError::Exists(_) => ErrorCode::CertificateExists,
+        StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
+        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
+            ErrorCode::CertificateStoreUnavailable
+        }
+        StoreError::Crypto(_) => ErrorCode::InternalError,
+    }
+}
+
+pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
+    err(store_code(e), e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_failures_are_typed_codes_with_their_retryability() {
+        let corrupt = StoreError::Corrupt {
+            path: "known_hosts.toml".into(),
+            reason: "bad".into(),
+        };
+        let cases = [
+            (corrupt, ErrorCode::CertificateStoreUnavailable, true),
+            (
+                StoreError::Exists("x".into()),
+                ErrorCode::CertificateExists,
+                false,
+            ),
+            (
+                StoreError::NotFound("x".into()),
+                ErrorCode::InvalidRequest,
+                false,
+            ),
+            (
+                StoreError::Crypto("x".into()),
+                ErrorCode::InternalError,
+                false,
+            ),
+        ];
+        for (e, code, retryable) in cases {
+            let out = store_err(&e);
+            assert_eq!(
+                (out.error.code, out.error.retryable),
+                (code, retryable),
+                "{e}"
+            );
+            let v = serde_json::to_value(&out).unwrap();
+            assert_eq!(v["error"]["code"], code.as_str());
+        }
     }
 }

@@ -7,15 +7,16 @@
 
 use super::ask::{Ask, Retry, ask};
 use super::fetch;
-use super::manage::{self, ConsentCtx, Reply};
+use super::manage::{self, Reply};
 use super::outcome::Family;
 use super::params::*;
 use super::render;
+use super::reply::tool_result;
 use super::results::*;
 use super::schema;
-use super::seal::{Sealer, digest};
+use super::seal::digest;
+pub(crate) use super::state::SmolwebServer;
 use super::text;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
@@ -28,40 +29,6 @@ use smolweb_core::code::ErrorCode;
 use std::sync::Arc;
 
 pub(crate) const POLICY_URI: &str = "smolweb://policy";
-
-#[derive(Clone)]
-pub(crate) struct SmolwebServer {
-    client: Arc<Client>,
-    sealer: Arc<Sealer>,
-    tool_router: ToolRouter<SmolwebServer>,
-    session: Arc<super::agents::SessionLog>,
-}
-
-impl SmolwebServer {
-    /// The tools this server publishes in `tools/list`, with their input schemas.
-    pub(crate) fn published_tools(&self) -> Vec<rmcp::model::Tool> {
-        self.tool_router.list_all()
-    }
-}
-
-/// `structuredContent` + the given text blocks.
-pub(super) fn tool_result<T: Serialize>(
-    value: &T,
-    texts: Vec<String>,
-    is_error: bool,
-) -> CallToolResult {
-    let value = serde_json::to_value(value).unwrap_or_else(|e| {
-        json!({"kind": "error", "request_info": {}, "error": {
-            "code": ErrorCode::InternalError, "message": e.to_string(), "retryable": false}})
-    });
-    let mut r = if is_error {
-        CallToolResult::structured_error(value)
-    } else {
-        CallToolResult::structured(value)
-    };
-    r.content = texts.into_iter().map(ContentBlock::text).collect();
-    r
-}
 
 /// A store-tool result (identity and trust tools): its text block and error flag.
 trait StoreAnswer: Serialize + Sized {
@@ -92,32 +59,6 @@ store_answer!(CertListResult, ClientCertList, render::cert_list);
 store_answer!(CertUpdateResult, ClientCertUpdate, render::cert_update);
 store_answer!(TrustListResult, TrustList, render::trust_list);
 store_answer!(TrustUpdateResult, TrustUpdate, render::trust_update);
-
-impl SmolwebServer {
-    /// What a consent-needing tool call works with: the client, the state sealer, the request
-    /// (for elicitation) and any answers the client sent back on a retry.
-    pub(super) fn consent_ctx<'a>(
-        &'a self,
-        ctx: &'a RequestContext<RoleServer>,
-        retry: &'a Retry,
-    ) -> ConsentCtx<'a> {
-        self.consent(ctx, retry)
-    }
-
-    fn consent<'a>(
-        &'a self,
-        ctx: &'a RequestContext<RoleServer>,
-        retry: &'a Retry,
-    ) -> ConsentCtx<'a> {
-        ConsentCtx {
-            client: &self.client,
-            sealer: &self.sealer,
-            ctx,
-            retry,
-            log: &self.session,
-        }
-    }
-}
 
 fn fetch_reply(r: &FetchResult, offset: i64) -> CallToolResponse {
     let text = render::fetch(r, offset.max(0) as u64);
@@ -155,31 +96,18 @@ fn answer_question(url: &str, prompt: &str, sensitive: bool) -> String {
 }
 
 impl SmolwebServer {
-    pub(super) fn client(&self) -> &Client {
-        &self.client
-    }
-
     pub(crate) fn new(client: Arc<Client>) -> SmolwebServer {
-        SmolwebServer {
-            tool_router: Self::tool_router()
-                + Self::feed_tools(&client)
-                + Self::smallnet_tools()
-                + Self::titan_tools()
-                + Self::agent_tools(&client),
-            session: Arc::new(super::agents::SessionLog::new(Arc::clone(&client))),
-            client,
-            sealer: Arc::new(Sealer::new()),
-        }
-    }
-
-    /// This session's activity log writer.
-    pub(crate) fn session_log(&self) -> &Arc<super::agents::SessionLog> {
-        &self.session
+        let router = Self::tool_router()
+            + Self::feed_tools(&client)
+            + Self::smallnet_tools()
+            + Self::titan_tools()
+            + Self::agent_tools(&client);
+        SmolwebServer::from_parts(client, router)
     }
 
     /// The effective settings an agent may see (no file paths).
     pub(crate) fn policy(&self) -> Value {
-        let c = self.client.config();
+        let c = self.client().config();
         json!({
             "network": {
                 "timeout_seconds": c.network.timeout_seconds,
@@ -244,7 +172,7 @@ impl SmolwebServer {
             })
         });
         // Every sender is gone once the batch returns, so the drain ends after the last event.
-        let results = fetch::batch(&self.client, family, &p.urls, p.refresh, tx).await;
+        let results = fetch::batch(self.shared_client(), family, &p.urls, p.refresh, tx).await;
         if let Some(d) = drain {
             let _ = d.await;
         }
@@ -260,7 +188,7 @@ impl SmolwebServer {
     /// Re-fetch with the user's answer after an input prompt.
     async fn with_answer(&self, p: &GeminiFetchParams, answer: &Answer) -> FetchResult {
         let answer = Some(answer.answer.as_str());
-        let mut r = fetch::gemini(&self.client, &p.url, answer, (p.offset, p.refresh), None).await;
+        let mut r = fetch::gemini(self.client(), &p.url, answer, (p.offset, p.refresh), None).await;
         mark_input_from_user(&mut r);
         r
     }
@@ -270,7 +198,7 @@ impl SmolwebServer {
 impl SmolwebServer {
     #[tool(
         name = "gemini_fetch",
-        meta = text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         description = text::GEMINI_FETCH,
         input_schema = schema::input::<GeminiFetchParams>(),
         output_schema = schema::output::<GeminiResult>(),
@@ -289,7 +217,7 @@ impl SmolwebServer {
             (String::new(), false)
         } else {
             let input = p.input.as_deref();
-            let r = fetch::gemini(&self.client, &p.url, input, (p.offset, p.refresh), None).await;
+            let r = fetch::gemini(self.client(), &p.url, input, (p.offset, p.refresh), None).await;
             match &r {
                 FetchResult::Gemini(GeminiResult::Input(i)) if p.ask_user && p.input.is_none() => {
                     (i.prompt.clone(), i.sensitive)
@@ -298,7 +226,7 @@ impl SmolwebServer {
             }
         };
         let question = answer_question(&p.url, &prompt, sensitive);
-        let asked = ask::<Answer>(&ctx, &retry, &self.sealer, "answer", &d, question).await;
+        let asked = ask::<Answer>(&ctx, &retry, self.sealer(), "answer", &d, question).await;
         let r = match asked {
             Ask::Answer(a) => self.with_answer(&p, &a).await,
             Ask::NeedInput(r) => return Ok(r.into()),
@@ -311,7 +239,7 @@ impl SmolwebServer {
             Ask::Invalid(m) => refused(Family::Gemini, &p.url, ErrorCode::InvalidRequest, &m),
             Ask::Unsupported | Ask::TimedOut => {
                 // No way to reach the user: give the agent the prompt itself.
-                fetch::gemini(&self.client, &p.url, None, (p.offset, p.refresh), None).await
+                fetch::gemini(self.client(), &p.url, None, (p.offset, p.refresh), None).await
             }
         };
         Ok(fetch_reply(&r, p.offset))
@@ -319,7 +247,7 @@ impl SmolwebServer {
 
     #[tool(
         name = "gemini_batch_fetch",
-        meta = text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         description = text::GEMINI_BATCH,
         input_schema = schema::input::<BatchParams>(),
         output_schema = schema::batch_output::<GeminiResult>(),
@@ -335,7 +263,7 @@ impl SmolwebServer {
 
     #[tool(
         name = "gopher_fetch",
-        meta = text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         description = text::GOPHER_FETCH,
         input_schema = schema::input::<GopherFetchParams>(),
         output_schema = schema::output::<GopherResult>(),
@@ -346,13 +274,13 @@ impl SmolwebServer {
         Parameters(p): Parameters<GopherFetchParams>,
     ) -> Result<CallToolResponse, ErrorData> {
         let search = p.search.as_deref();
-        let r = fetch::gopher(&self.client, &p.url, search, (p.offset, p.refresh), None).await;
+        let r = fetch::gopher(self.client(), &p.url, search, (p.offset, p.refresh), None).await;
         Ok(fetch_reply(&r, p.offset))
     }
 
     #[tool(
         name = "gopher_batch_fetch",
-        meta = text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         description = text::GOPHER_BATCH,
         input_schema = schema::input::<BatchParams>(),
         output_schema = schema::batch_output::<GopherResult>(),
@@ -371,7 +299,7 @@ impl SmolwebServer {
         description = super::web::DESCRIPTION,
         input_schema = schema::input::<super::web_out::FetchUrlParams>(),
         output_schema = schema::output::<super::web_out::FetchUrlOut>(),
-        meta = text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         annotations(
             title = "Read a web page",
             read_only_hint = true,
@@ -383,7 +311,7 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<super::web_out::FetchUrlParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        let out = super::web::fetch_url(&self.client, &p).await;
+        let out = super::web::fetch_url(self.client(), &p).await;
         let text = super::web::render(&out);
         Ok(tool_result(&out, vec![text], out.is_error()))
     }
@@ -399,7 +327,7 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<HostFilter>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(manage::cert_list(&self.client, p.host.as_deref()).reply())
+        Ok(manage::cert_list(self.client(), p.host.as_deref()).reply())
     }
 
     #[tool(
@@ -423,7 +351,7 @@ impl SmolwebServer {
         InputResponses(responses): InputResponses,
     ) -> Result<CallToolResponse, ErrorData> {
         let retry = Retry { state, responses };
-        let c = self.consent(&ctx, &retry);
+        let c = self.consent_ctx(&ctx, &retry);
         Ok(match manage::cert_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
             Reply::Done(done) => done.reply().into(),
@@ -441,7 +369,7 @@ impl SmolwebServer {
         &self,
         Parameters(p): Parameters<HostFilter>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(manage::trust_list(&self.client, p.host.as_deref()).reply())
+        Ok(manage::trust_list(self.client(), p.host.as_deref()).reply())
     }
 
     #[tool(
@@ -465,7 +393,7 @@ impl SmolwebServer {
         InputResponses(responses): InputResponses,
     ) -> Result<CallToolResponse, ErrorData> {
         let retry = Retry { state, responses };
-        let c = self.consent(&ctx, &retry);
+        let c = self.consent_ctx(&ctx, &retry);
         Ok(match manage::trust_update(&c, &p).await {
             Reply::NeedInput(r) => r.into(),
             Reply::Done(done) => done.reply().into(),
@@ -473,14 +401,14 @@ impl SmolwebServer {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
+#[tool_handler(router = self.router())]
 impl ServerHandler for SmolwebServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        super::call::call_tool(self, &self.tool_router, request, context).await
+        super::call::call_tool(self, self.router(), request, context).await
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -514,9 +442,9 @@ impl ServerHandler for SmolwebServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let info = context.peer.peer_info().map(|p| p.client_info.clone());
-        self.session.start(info);
-        if self.session.claim_watch() {
-            super::agents::watch_shared(Arc::clone(&self.client), context.peer.clone());
+        self.session_log().start(info);
+        if self.session_log().claim_watch() {
+            super::agents::watch_shared(Arc::clone(self.shared_client()), context.peer.clone());
         }
     }
 
@@ -530,7 +458,7 @@ impl ServerHandler for SmolwebServer {
             .with_description("The effective limits and settings of this smolweb server")
             .with_mime_type("application/json");
         let mut all = vec![resource];
-        all.extend(super::agents::shared_resources(&self.client));
+        all.extend(super::agents::shared_resources(self.client()));
         Ok(ListResourcesResult::with_all_items(all))
     }
 
@@ -539,7 +467,7 @@ impl ServerHandler for SmolwebServer {
         request: ReadResourceRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if let Some(r) = super::agents::read_shared(&self.client, &request.uri).await {
+        if let Some(r) = super::agents::read_shared(self.client(), &request.uri).await {
             return r.map(|c| ReadResourceResult::new(vec![c]).into());
         }
         if request.uri != POLICY_URI {

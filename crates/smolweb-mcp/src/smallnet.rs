@@ -15,9 +15,10 @@
 
 use super::fetch::limits;
 use super::outcome::{Family, error_result, map_outcome, without_query};
+use super::reply::tool_result;
 use super::results::*;
 use super::schema;
-use super::server::{SmolwebServer, tool_result};
+use super::state::SmolwebServer;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
@@ -160,7 +161,7 @@ pub(crate) async fn smallnet_fetch(client: &Client, p: &SmallnetFetchParams) -> 
 impl SmolwebServer {
     #[tool(
         name = "smallnet_fetch",
-        meta = super::text::fetch_meta(),
+        meta = super::reply::fetch_meta(),
         description = DESCRIPTION,
         input_schema = schema::input::<SmallnetFetchParams>(),
         output_schema = schema::output::<SmallnetResult>(),

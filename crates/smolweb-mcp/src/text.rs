@@ -96,18 +96,3 @@ pub(crate) fn pending_trust_step(id: &str) -> String {
          the smolweb browser), or deny it with `smolweb trust deny {id}`. Then fetch again."
     )
 }
-
-/// The largest tool result (in characters) the fetch tools may return whole: a full window
-/// (`mcp.max_rendered_chars`, 50,000 by default) plus its structured twin and metadata.
-pub(crate) const MAX_RESULT_SIZE_CHARS: u64 = 200_000;
-
-/// `_meta` of the fetch tools: tells clients that divert large results to a file (key
-/// `anthropic/maxResultSizeChars`) to hand a whole window to the model instead.
-pub(crate) fn fetch_meta() -> rmcp::model::MetaObject {
-    let mut meta = rmcp::model::JsonObject::new();
-    meta.insert(
-        "anthropic/maxResultSizeChars".into(),
-        MAX_RESULT_SIZE_CHARS.into(),
-    );
-    rmcp::model::MetaObject(meta)
-}

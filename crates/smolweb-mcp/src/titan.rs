@@ -14,10 +14,11 @@
 
 use super::gate::{Confirmed, confirm};
 use super::outcome::{Family, error_result, map_outcome, without_query};
+use super::reply::tool_result;
 use super::results::*;
 use super::schema;
 use super::seal::digest;
-use super::server::{SmolwebServer, tool_result};
+use super::state::SmolwebServer;
 use base64::Engine;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
