@@ -199,7 +199,7 @@ def main():
     src = os.path.join(crate, "src")
     files = rust_files(src)
     modules = {module_of(src, f): f for f in files if not f.endswith("_tests.rs")}
-    codes, children = {}, defaultdict(set)
+    codes, children, summed = {}, defaultdict(set), defaultdict(set)
     total_lines = prod_lines = 0
     pub_items = restricted_items = 0
     functions = []
@@ -215,6 +215,12 @@ def main():
         for cm in re.finditer(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", code, re.M):
             name = cm.group(1)
             children[m].add(name)
+        # smolweb-mcp's `families![a, b, ...]` declares its tool families as child modules and
+        # calls each one's router.
+        for fm in re.finditer(r"\bfamilies!\s*\[([^\]]*)\]", code):
+            for name in re.findall(r"\w+", fm.group(1)):
+                children[m].add(name)
+                summed[m].add(name)
         for line in code.split("\n"):
             s = line.strip()
             pm = re.match(r"pub(\([^)]*\))?\s+(.*)", s)
@@ -265,6 +271,8 @@ def main():
         body = re.sub(r"\buse\s+[^;]+;", "", code)
         for pm in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", body):
             paths.append(pm.group(1))
+        for child in summed.get(m, ()):
+            paths.append(child + "::router")
         for child in children.get(m, ()):
             for pm in re.finditer(r"(?<![:\w])(" + re.escape(child) + r"(?:::\w+)+)", body):
                 paths.append(pm.group(1))

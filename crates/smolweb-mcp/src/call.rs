@@ -107,8 +107,9 @@ fn refuse(
 pub(super) fn refusal(tool: &str, message: &str) -> CallToolResult {
     match tool {
         "fetch_url" => {
-            let out = super::web::failure(&WebError::InvalidInput(message.to_string()), None);
-            tool_result(&out, vec![super::web::render(&out)], true)
+            let out =
+                crate::tools::web::failure(&WebError::InvalidInput(message.to_string()), None);
+            tool_result(&out, vec![crate::tools::web::render(&out)], true)
         }
         _ => {
             let out = error_out(
@@ -116,7 +117,7 @@ pub(super) fn refusal(tool: &str, message: &str) -> CallToolResult {
                 ErrorCode::InvalidRequest,
                 message,
             );
-            let text = super::render::store_error(&out);
+            let text = crate::render::store_error(&out);
             let mut value = kind_error(out);
             if tool.ends_with("_batch_fetch")
                 && let Some(obj) = value.as_object_mut()

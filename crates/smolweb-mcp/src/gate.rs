@@ -9,15 +9,24 @@
 //! tool is those two and one call to [`run`].
 
 use super::ask::{Ask, Retry, ask};
-use super::params::Confirm;
 use super::results::{ErrorCode, ErrorOut, err, store_err};
 use super::seal::Sealer;
 use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
+use schemars::JsonSchema;
+use serde::Deserialize;
 use smolweb_client::{Approved, Client};
 use smolweb_store::activity::ConsentStep;
 use smolweb_store::approvals::{Approval, Request};
+
+/// Elicitation form: a yes/no question.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub(crate) struct Confirm {
+    /// Tick to allow the change.
+    pub approve: bool,
+}
+rmcp::elicit_safe!(Confirm);
 
 /// A finished result or a question for a 2026-07-28 client.
 pub(crate) enum Reply<T> {
@@ -220,4 +229,17 @@ pub(crate) async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<R
         Consent::Approved(done) => out.performed(c.client, done),
     }
     Ok(Reply::Done(out))
+}
+
+/// Wrap a gated flow's outcome in a tool's result enum.
+pub(crate) fn finish<O, R>(
+    r: Result<Reply<O>, ErrorOut>,
+    ok: fn(O) -> R,
+    error: fn(ErrorOut) -> R,
+) -> Reply<R> {
+    match r {
+        Ok(Reply::Done(out)) => Reply::Done(ok(out)),
+        Ok(Reply::NeedInput(r)) => Reply::NeedInput(r),
+        Err(e) => Reply::Done(error(e)),
+    }
 }

@@ -1,6 +1,7 @@
 //! How a tool answers: its result kind as `structuredContent` plus compact text blocks, with
-//! `isError` set for an error kind; and the `_meta` that tells clients how large a whole
-//! answer of the fetch tools may be. Every tool builds its answer here.
+//! `isError` set for an error kind ([`StoreAnswer`] for the results of the identity and trust
+//! tools); and the `_meta` that tells clients how large a whole answer of the fetch tools may
+//! be. Every tool builds its answer here.
 
 use crate::results::ErrorCode;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject};
@@ -40,3 +41,34 @@ pub(crate) fn fetch_meta() -> MetaObject {
     );
     MetaObject(meta)
 }
+
+/// A store tool's result (identity and trust tools): its text block and error flag.
+pub(crate) trait StoreAnswer: Serialize + Sized {
+    /// The text block.
+    fn text(&self) -> String;
+    /// Is it the `error` kind?
+    fn is_error(&self) -> bool;
+    /// The whole answer.
+    fn reply(&self) -> CallToolResult {
+        tool_result(self, vec![self.text()], self.is_error())
+    }
+}
+
+/// `store_answer!(Result, OkVariant, render)`: a result enum of an `OkVariant` rendered by
+/// `render` and an `Error(ErrorOut)` rendered as every error is.
+macro_rules! store_answer {
+    ($ty:ident, $ok:ident, $render:path) => {
+        impl $crate::reply::StoreAnswer for $ty {
+            fn text(&self) -> String {
+                match self {
+                    $ty::$ok(x) => $render(x),
+                    $ty::Error(e) => $crate::render::store_error(e),
+                }
+            }
+            fn is_error(&self) -> bool {
+                matches!(self, $ty::Error(_))
+            }
+        }
+    };
+}
+pub(crate) use store_answer;

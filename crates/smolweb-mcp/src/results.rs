@@ -5,7 +5,6 @@
 //! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
 //! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
 
-use crate::params::{CertAction, TrustAction};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
@@ -405,113 +404,6 @@ impl FetchResult {
                 | FetchResult::Gopher(GopherResult::Error(_))
         )
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertEntry {
-    pub url: String,
-    pub host: String,
-    pub port: u16,
-    pub path: String,
-    pub fingerprint: String,
-    pub not_before: String,
-    pub not_after: String,
-    pub expired: bool,
-    pub name: String,
-    /// "human" or "agent".
-    pub created_by: String,
-    /// May an agent's request present this identity?
-    pub agent_use: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertListOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub entries: Vec<CertEntry>,
-    /// Identity files that could not be read (named by file name; left untouched, the other
-    /// identities still work). Absent when there are none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertUpdateOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub action: CertAction,
-    pub host: String,
-    pub port: u16,
-    pub path: String,
-    pub fingerprint: Option<String>,
-    /// Expiry of the identity created (ISO-8601), or null.
-    pub expires: Option<String>,
-    pub changed: bool,
-    pub message: String,
-    /// True when the change waits for the user's approval in smolweb.
-    pub pending: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_step: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustEntry {
-    pub host: String,
-    pub port: u16,
-    pub fingerprint: String,
-    pub first_seen: String,
-    pub last_seen: String,
-    pub expires: Option<String>,
-    pub expired: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustListOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub entries: Vec<TrustEntry>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustUpdateOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub action: TrustAction,
-    pub host: String,
-    pub port: u16,
-    pub changed: bool,
-    pub message: String,
-    pub pending: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_step: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum CertListResult {
-    ClientCertList(CertListOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum CertUpdateResult {
-    ClientCertUpdate(CertUpdateOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum TrustListResult {
-    TrustList(TrustListOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum TrustUpdateResult {
-    TrustUpdate(TrustUpdateOut),
-    Error(ErrorOut),
 }
 
 /// Build an `error` body from a code and message.

@@ -1,33 +1,26 @@
-//! Side by side with the person: what this session does goes to the activity log, pages the
-//! agent wants the person to see go to the browser (`show_to_user`), and pages the person
-//! shared come to the agent (`shared_pages_list`, and the resources `smolweb://shared/ID`).
+//! The side-by-side tools: pages the agent wants the person to see go to the browser
+//! (`show_to_user`), and the pages the person shared come to the agent (`shared_pages_list`;
+//! their text is read as the resources `smolweb://shared/ID`, in `resources`).
 //!
-//! - [`SessionLog`] is this session's writer of the activity log: its start (the client's
-//!   declared name and version), each tool call as `call` saw it end (tool, URL without query,
-//!   result kind or error code, bytes, cached, time), each consent step (`gate`), and its end
-//!   (when the front end closes, or when the last handle goes). Nothing else: arguments are
-//!   read for `url`/`urls` only, and the store cleans those again. With
-//!   `[agents] activity_log = false` nothing is written.
 //! - `show_to_user` queues a suggestion in the store; it never opens anything. It refuses
 //!   what the address guard would refuse for the agent, is rate-limited per session
-//!   (`[agents] show_to_user_per_minute`) and is not registered with
-//!   `[agents] show_to_user = false`. Its result says whether a browser is running (the
-//!   browsers' presence file) and the suggestion's id.
-//! - Shared pages are read from the store on every call (another process writes them); a
-//!   resource read fetches the page through the same tools' paths (cache, guard, windows:
-//!   `?offset=N` reads on). A watcher per session polls the file's signature every
-//!   [`WATCH_EVERY`] and sends `notifications/resources/list_changed` when it changes.
+//!   (`[agents] show_to_user_per_minute`, counted by the session's `SessionLog`) and is not
+//!   registered with `[agents] show_to_user = false`. Its result says whether a browser is
+//!   running (the browsers' presence file) and the suggestion's id.
+//! - `shared_pages_list` reads the shared pages from the store on every call (another process
+//!   writes them).
 
-use super::fetch;
-use super::outcome::without_query;
-use super::reply::tool_result;
-use super::results::{ErrorOut, RequestInfoOut, error_out};
-use super::schema;
-use super::session::SessionLog;
-use super::state::SmolwebServer;
+use crate::outcome::without_query;
+use crate::reply::tool_result;
+use crate::results::{ErrorOut, RequestInfoOut, error_out};
+use crate::schema;
+use crate::session::SessionLog;
+use crate::resources::SHARED_PREFIX;
+use crate::state::SmolwebServer;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Resource, ResourceContents};
-use rmcp::{ErrorData, RoleServer, tool, tool_router};
+use rmcp::model::CallToolResult;
+use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use smolweb_client::Client;
@@ -35,13 +28,7 @@ use smolweb_core::code::ErrorCode;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_store::shared::SharedPage;
 use std::fmt::Write;
-use std::sync::Arc;
-use std::time::Duration;
 
-/// How often a session looks at the shared pages file.
-pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(500);
-/// The resource URI prefix of a shared page.
-pub(crate) const SHARED_PREFIX: &str = "smolweb://shared/";
 pub(crate) const SHOW_TO_USER: &str = "show_to_user";
 
 const SHOW_TO_USER_TEXT: &str = "\
@@ -201,7 +188,7 @@ fn shared_out(p: SharedPage) -> SharedOut {
         url: p.url,
         title: p.title,
         note: p.note,
-        shared_at: super::outcome::iso(p.at),
+        shared_at: crate::outcome::iso(p.at),
     }
 }
 
@@ -246,113 +233,7 @@ fn render_shared(r: &SharedResult) -> String {
     out
 }
 
-/// The shared pages as resources.
-pub(crate) fn shared_resources(client: &Client) -> Vec<Resource> {
-    let list = match client.shared().list() {
-        Ok(l) => l,
-        Err(e) => {
-            tracing::warn!("cannot list the shared pages: {e}");
-            return Vec::new();
-        }
-    };
-    list.into_iter()
-        .map(|p| {
-            let name = p.title.clone().unwrap_or_else(|| p.url.clone());
-            let description = match &p.note {
-                Some(n) => n.clone(),
-                None => format!("shared by the user: {}", p.url),
-            };
-            Resource::new(format!("{SHARED_PREFIX}{}", p.id), name)
-                .with_title(format!("Shared page: {}", p.url))
-                .with_description(description)
-                .with_mime_type("text/plain")
-        })
-        .collect()
-}
-
-/// Read `smolweb://shared/ID[?offset=N]`: the page's text block, windowed like the fetch
-/// tools. None: not a shared-page URI.
-pub(crate) async fn read_shared(
-    client: &Client,
-    uri: &str,
-) -> Option<Result<ResourceContents, ErrorData>> {
-    let rest = uri.strip_prefix(SHARED_PREFIX)?;
-    let (id, offset) = match rest.split_once('?') {
-        Some((id, q)) => {
-            let offset = q
-                .strip_prefix("offset=")
-                .and_then(|n| n.parse::<i64>().ok());
-            match offset {
-                Some(o) if o >= 0 => (id, o),
-                _ => {
-                    return Some(Err(ErrorData::invalid_params(
-                        "the only query a shared page takes is ?offset=N (N >= 0)",
-                        None,
-                    )));
-                }
-            }
-        }
-        None => (rest, 0),
-    };
-    let page = match client.shared().get(id) {
-        Ok(p) => p,
-        Err(smolweb_store::StoreError::NotFound(_)) => {
-            return Some(Err(ErrorData::resource_not_found(
-                format!("no shared page {id} (the user may have removed it)"),
-                None,
-            )));
-        }
-        Err(e) => return Some(Err(ErrorData::internal_error(e.to_string(), None))),
-    };
-    let lower = page.url.to_ascii_lowercase();
-    let text = if lower.starts_with("http://") || lower.starts_with("https://") {
-        let params = serde_json::json!({ "url": page.url, "start_index": offset });
-        match serde_json::from_value(params) {
-            Ok(p) => super::web::render(&super::web::fetch_url(client, &p).await),
-            Err(e) => return Some(Err(ErrorData::internal_error(e.to_string(), None))),
-        }
-    } else if lower.starts_with("gopher://") {
-        let r = fetch::gopher(client, &page.url, None, (offset, false), None).await;
-        super::render::fetch(&r, offset as u64)
-    } else {
-        let r = fetch::gemini(client, &page.url, None, (offset, false), None).await;
-        super::render::fetch(&r, offset as u64)
-    };
-    let mut head = format!("Shared by the user: {}", page.url);
-    if let Some(n) = &page.note {
-        let _ = write!(head, "\nTheir note: {n}");
-    }
-    head.push_str("\n\n");
-    head.push_str(&text);
-    Some(Ok(
-        ResourceContents::text(head, uri).with_mime_type("text/plain")
-    ))
-}
-
-/// Watch the shared pages file for this session: `notifications/resources/list_changed` to
-/// `peer` within [`WATCH_EVERY`] of a change, until the peer is gone.
-pub(crate) fn watch_shared(client: Arc<Client>, peer: rmcp::Peer<RoleServer>) {
-    tokio::spawn(async move {
-        let mut seen = client.shared().stamp();
-        let mut tick = tokio::time::interval(WATCH_EVERY);
-        loop {
-            tick.tick().await;
-            if peer.is_transport_closed() {
-                return;
-            }
-            let now = client.shared().stamp();
-            if now == seen {
-                continue;
-            }
-            seen = now;
-            if peer.notify_resource_list_changed().await.is_err() {
-                return;
-            }
-        }
-    });
-}
-
-#[tool_router(router = agent_tools_router, vis = "pub(super)")]
+#[tool_router(router = agents_router)]
 impl SmolwebServer {
     #[tool(
         name = "show_to_user",
@@ -397,15 +278,11 @@ impl SmolwebServer {
     }
 }
 
-impl SmolwebServer {
-    /// The side-by-side tools this server offers, per the config switches.
-    pub(super) fn agent_tools(
-        client: &Client,
-    ) -> rmcp::handler::server::router::tool::ToolRouter<SmolwebServer> {
-        let mut router = Self::agent_tools_router();
-        if !client.config().agents.show_to_user {
-            router.remove_route(SHOW_TO_USER);
-        }
-        router
+/// The side-by-side tools, per the config switches.
+pub(crate) fn router(client: &Client) -> ToolRouter<SmolwebServer> {
+    let mut router = SmolwebServer::agents_router();
+    if !client.config().agents.show_to_user {
+        router.remove_route(SHOW_TO_USER);
     }
+    router
 }
