@@ -98,3 +98,31 @@ async fn the_tools_come_in_one_order_by_name_on_both_generations() {
     );
     s.cancel().await.unwrap();
 }
+
+/// The most used client cuts the server instructions and each tool description at 2 KB: the
+/// instructions stay under 2,000 characters and every description under 2,048 bytes, as the
+/// binary sends them.
+#[test]
+fn the_instructions_and_every_description_fit_before_the_cut() {
+    let mut raw = Raw::initialized_with(&Env::loopback(), "2025-11-25");
+    let init = raw.reply("init");
+    let instructions = init["result"]["instructions"].as_str().unwrap();
+    let chars = instructions.chars().count();
+    println!(
+        "instructions: {chars} characters, {} bytes",
+        instructions.len()
+    );
+    assert!(
+        chars < 2000 && instructions.len() < 2048,
+        "{chars} characters"
+    );
+    assert!(
+        instructions.find("untrusted data") < instructions.find("Branch on"),
+        "the rule about untrusted text comes before the result kinds"
+    );
+    for tool in published() {
+        let description = tool["description"].as_str().unwrap();
+        println!("{}: {} bytes", tool["name"], description.len());
+        assert!(description.len() < 2048, "{}", tool["name"]);
+    }
+}
