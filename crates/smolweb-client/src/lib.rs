@@ -198,6 +198,7 @@ pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
+pub use approve::agent_identity_name;
 use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;

@@ -30,7 +30,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use smolweb_client::{Approved, Client};
+use smolweb_client::{Approved, Client, agent_identity_name};
 use smolweb_core::url::{Scheme, Url};
 use smolweb_store::approvals::Request;
 use smolweb_store::identity::{CreatedBy, Scope};
@@ -344,15 +344,17 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
                     ),
                 ));
             }
+            // The name the identity will have, so the question names what will exist.
+            let identity = agent_identity_name(&scope);
             let q = format!(
-                "{name} asks smolweb to create a client certificate (a lasting identity) for \
-                 {}. The capsule will recognise you by it on every visit, in your smolweb \
-                 browser too. Allow it?",
+                "{name} asks smolweb to create a client certificate (a lasting identity) named \
+                 '{identity}' for {}. The capsule will recognise you by it on every visit, in \
+                 your smolweb browser too. Allow it?",
                 scope.url()
             );
             let req = Request::IdentityCreate {
                 scope: scope.clone(),
-                name: scope.host.clone(),
+                name: identity,
             };
             (CertAction::Create, req, q)
         }
