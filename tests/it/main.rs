@@ -23,6 +23,7 @@ mod mcp_batch;
 mod mcp_bench;
 mod mcp_cancel;
 mod mcp_consent;
+mod mcp_decisions;
 mod mcp_ending;
 mod mcp_errors;
 mod mcp_feeds;

@@ -1,11 +1,15 @@
 //! Performing pending approvals (the human's "yes" to an agent's request). The change is made
-//! first and the approval removed after, so a failed change leaves the request pending.
+//! first and the approval removed after, so a failed change leaves the request pending. The
+//! decision (approved or denied, and where: browser, CLI) goes to the agents' activity log,
+//! under the session that queued the request (found by the approval's id in its `queued`
+//! step), so the session's story ends with what the person decided.
 //! Identities made here are `created_by = agent`, `agent_use = true`, with the validity and key
 //! type of `[identity]` in the config.
 
 use super::{Approved, Client};
 use smolweb_store::StoreError;
-use smolweb_store::approvals::Request;
+use smolweb_store::activity::{ConsentStep, Decider, Entry, Event};
+use smolweb_store::approvals::{Approval, Request};
 use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 
 /// The configured key type ("ed25519"; anything else is ECDSA P-256).
@@ -17,7 +21,7 @@ fn algorithm(name: &str) -> KeyAlgorithm {
     }
 }
 
-pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError> {
+pub(super) fn approve(client: &Client, id: &str, by: Decider) -> Result<Approved, StoreError> {
     let now = client.now();
     let approval = client
         .approvals
@@ -33,11 +37,58 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
         Err(e) => return Err(e),
     };
     tracing::info!(id, "approval performed");
+    record(client, &approval, ConsentStep::Approved, by);
     Ok(Approved {
         approval,
         message,
         fingerprint,
     })
+}
+
+/// Drop a pending approval without doing it.
+pub(super) fn deny(client: &Client, id: &str, by: Decider) -> Result<Approval, StoreError> {
+    let denied = client.approvals.take(id, client.now())?;
+    record(client, &denied, ConsentStep::Denied, by);
+    Ok(denied)
+}
+
+/// The person's decision, in the activity log under the session that queued the request. A
+/// request no session queued (asked and approved in the agent's own client, whose consent steps
+/// the session logs itself; or queued before the log kept it) adds nothing.
+fn record(client: &Client, approval: &Approval, step: ConsentStep, by: Decider) {
+    if !client.config.agents.activity_log {
+        return;
+    }
+    let log = client.activity();
+    let entries = match log.snapshot() {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!("cannot read the activity log to record a decision: {e}");
+            return;
+        }
+    };
+    let queued = entries.iter().rev().find_map(|e| match &e.event {
+        Event::Consent {
+            tool,
+            step: ConsentStep::Queued,
+            approval: Some(a),
+            ..
+        } if *a == approval.id => Some((e.session.clone(), tool.clone())),
+        _ => None,
+    });
+    let Some((session, tool)) = queued else {
+        return;
+    };
+    let decision = Event::Consent {
+        tool,
+        step,
+        what: approval.request.describe(),
+        approval: Some(approval.id.clone()),
+        by: Some(by),
+    };
+    if let Err(e) = log.append(&Entry::new(&session, client.now(), decision)) {
+        tracing::warn!("cannot record the decision in the activity log: {e}");
+    }
 }
 
 /// The name of an identity made at an agent's request: host, path and a short digest of the

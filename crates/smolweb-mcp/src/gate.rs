@@ -16,7 +16,7 @@ use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use smolweb_client::{Approved, Client};
+use smolweb_client::{Approved, Client, Decider};
 use smolweb_store::activity::ConsentStep;
 use smolweb_store::approvals::{Approval, Request};
 
@@ -125,14 +125,15 @@ impl ConsentCtx<'_> {
         }
         match answer {
             Ask::Answer(Confirm { approve: true }) => {
-                match add().and_then(|queued| client.approve(&queued.id)) {
+                match add().and_then(|queued| client.approve(&queued.id, Decider::AgentClient)) {
                     Ok(done) => Consent::Approved(done),
                     Err(e) => Consent::Failed(store_err(&e)),
                 }
             }
             Ask::Unsupported | Ask::TimedOut => match add() {
                 Ok(queued) => {
-                    step(ConsentStep::Queued);
+                    // With its id, so the person's decision on it is logged under this session.
+                    self.log.queued(tool, &what, &queued.id);
                     Consent::Pending(queued)
                 }
                 Err(e) => Consent::Failed(store_err(&e)),

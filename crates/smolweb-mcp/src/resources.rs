@@ -3,7 +3,8 @@
 //!
 //! Shared pages are read from the store on every list (another process writes them); a read
 //! fetches the page through the fetch tools' paths (cache, guard, windows: `?offset=N` reads
-//! on). A watcher per session polls the file's signature every [`WATCH_EVERY`] and sends
+//! on); every read is written to the session's activity log (by the server, with what was
+//! read and how it went). A watcher per session polls the file's signature every [`WATCH_EVERY`] and sends
 //! `notifications/resources/list_changed` when it changes.
 
 use crate::fetch;
@@ -63,8 +64,19 @@ pub(crate) fn policy(client: &Client) -> Value {
     })
 }
 
+/// Every resource: the policy, then the shared pages.
+pub(crate) fn list(client: &Client) -> Vec<Resource> {
+    let policy = Resource::new(POLICY_URI, "policy")
+        .with_title("smolweb policy")
+        .with_description("The effective limits and settings of this smolweb server")
+        .with_mime_type("application/json");
+    let mut all = vec![policy];
+    all.extend(shared_resources(client));
+    all
+}
+
 /// The shared pages as resources.
-pub(crate) fn shared_resources(client: &Client) -> Vec<Resource> {
+fn shared_resources(client: &Client) -> Vec<Resource> {
     let list = match client.shared().list() {
         Ok(l) => l,
         Err(e) => {
@@ -87,13 +99,47 @@ pub(crate) fn shared_resources(client: &Client) -> Vec<Resource> {
         .collect()
 }
 
+/// What a `resources/read` gave: the answer, and what the activity log says of it.
+pub(crate) struct Read {
+    /// The contents, or the JSON-RPC error.
+    pub(crate) answer: Result<ResourceContents, ErrorData>,
+    /// What was read: a shared page's URL, or the URI asked for.
+    pub(crate) what: String,
+    /// A shared page's result as its fetch tool gives it, and whether it is an error.
+    pub(crate) result: Option<(Value, bool)>,
+}
+
+/// Answer a `resources/read` of `uri`: the policy or a shared page.
+pub(crate) async fn read(client: &Client, uri: &str) -> Read {
+    if uri.starts_with(SHARED_PREFIX) {
+        return read_shared(client, uri).await;
+    }
+    let answer = if uri == POLICY_URI {
+        serde_json::to_string_pretty(&policy(client))
+            .map(|text| ResourceContents::text(text, POLICY_URI).with_mime_type("application/json"))
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    } else {
+        Err(ErrorData::resource_not_found(
+            format!("no resource {uri}"),
+            None,
+        ))
+    };
+    Read {
+        answer,
+        what: uri.to_string(),
+        result: None,
+    }
+}
+
 /// Read `smolweb://shared/ID[?offset=N]`: the page's text block, windowed like the fetch
-/// tools. None: not a shared-page URI.
-pub(crate) async fn read_shared(
-    client: &Client,
-    uri: &str,
-) -> Option<Result<ResourceContents, ErrorData>> {
-    let rest = uri.strip_prefix(SHARED_PREFIX)?;
+/// tools.
+async fn read_shared(client: &Client, uri: &str) -> Read {
+    let failed = |e: ErrorData| Read {
+        answer: Err(e),
+        what: uri.to_string(),
+        result: None,
+    };
+    let rest = uri.strip_prefix(SHARED_PREFIX).unwrap_or(uri);
     let (id, offset) = match rest.split_once('?') {
         Some((id, q)) => {
             let offset = q
@@ -102,10 +148,10 @@ pub(crate) async fn read_shared(
             match offset {
                 Some(o) if o >= 0 => (id, o),
                 _ => {
-                    return Some(Err(ErrorData::invalid_params(
+                    return failed(ErrorData::invalid_params(
                         "the only query a shared page takes is ?offset=N (N >= 0)",
                         None,
-                    )));
+                    ));
                 }
             }
         }
@@ -114,26 +160,28 @@ pub(crate) async fn read_shared(
     let page = match client.shared().get(id) {
         Ok(p) => p,
         Err(smolweb_store::StoreError::NotFound(_)) => {
-            return Some(Err(ErrorData::resource_not_found(
+            return failed(ErrorData::resource_not_found(
                 format!("no shared page {id} (the user may have removed it)"),
                 None,
-            )));
+            ));
         }
-        Err(e) => return Some(Err(ErrorData::internal_error(e.to_string(), None))),
+        Err(e) => return failed(ErrorData::internal_error(e.to_string(), None)),
     };
     let lower = page.url.to_ascii_lowercase();
-    let text = if lower.starts_with("http://") || lower.starts_with("https://") {
-        let params = serde_json::json!({ "url": page.url, "start_index": offset });
-        match serde_json::from_value(params) {
-            Ok(p) => web::render(&web::fetch_url(client, &p).await),
-            Err(e) => return Some(Err(ErrorData::internal_error(e.to_string(), None))),
-        }
-    } else if lower.starts_with("gopher://") {
-        let r = fetch::gopher(client, &page.url, None, (offset, false), None).await;
-        render::fetch(&r, offset as u64)
+    let (text, result) = if lower.starts_with("http://") || lower.starts_with("https://") {
+        let params = json!({ "url": page.url, "start_index": offset });
+        let out = match serde_json::from_value(params) {
+            Ok(p) => web::fetch_url(client, &p).await,
+            Err(e) => return failed(ErrorData::internal_error(e.to_string(), None)),
+        };
+        (web::render(&out), as_value(&out, out.is_error()))
     } else {
-        let r = fetch::gemini(client, &page.url, None, (offset, false), None).await;
-        render::fetch(&r, offset as u64)
+        let r = if lower.starts_with("gopher://") {
+            fetch::gopher(client, &page.url, None, (offset, false), None).await
+        } else {
+            fetch::gemini(client, &page.url, None, (offset, false), None).await
+        };
+        (render::fetch(&r, offset as u64), as_value(&r, r.is_error()))
     };
     let mut head = format!("Shared by the user: {}", page.url);
     if let Some(n) = &page.note {
@@ -141,9 +189,15 @@ pub(crate) async fn read_shared(
     }
     head.push_str("\n\n");
     head.push_str(&text);
-    Some(Ok(
-        ResourceContents::text(head, uri).with_mime_type("text/plain")
-    ))
+    Read {
+        answer: Ok(ResourceContents::text(head, uri).with_mime_type("text/plain")),
+        what: page.url,
+        result,
+    }
+}
+
+fn as_value<T: serde::Serialize>(result: &T, is_error: bool) -> Option<(Value, bool)> {
+    serde_json::to_value(result).ok().map(|v| (v, is_error))
 }
 
 /// Watch the shared pages file for this session: `notifications/resources/list_changed` to

@@ -8,7 +8,7 @@
 //! `isError: true`, never JSON-RPC errors. The router is built once and kept in the server.
 
 use crate::instructions::INSTRUCTIONS;
-use crate::resources::{self, POLICY_URI};
+use crate::resources;
 pub(crate) use crate::state::SmolwebServer;
 use crate::tools;
 use rmcp::model::*;
@@ -77,32 +77,26 @@ impl ServerHandler for SmolwebServer {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resource = Resource::new(POLICY_URI, "policy")
-            .with_title("smolweb policy")
-            .with_description("The effective limits and settings of this smolweb server")
-            .with_mime_type("application/json");
-        let mut all = vec![resource];
-        all.extend(resources::shared_resources(self.client()));
-        Ok(ListResourcesResult::with_all_items(all))
+        Ok(ListResourcesResult::with_all_items(resources::list(
+            self.client(),
+        )))
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if let Some(r) = resources::read_shared(self.client(), &request.uri).await {
-            return r.map(|c| ReadResourceResult::new(vec![c]).into());
-        }
-        if request.uri != POLICY_URI {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource {}", request.uri),
-                None,
-            ));
-        }
-        let text = serde_json::to_string_pretty(&resources::policy(self.client()))
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let contents = ResourceContents::text(text, POLICY_URI).with_mime_type("application/json");
-        Ok(ReadResourceResult::new(vec![contents]).into())
+        let started = std::time::Instant::now();
+        let log = self.session_log();
+        log.start(ctx.client_info());
+        let read = resources::read(self.client(), &request.uri).await;
+        let answer = match (&read.answer, &read.result) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some((value, is_error))) => Ok((value, *is_error)),
+            (Ok(_), None) => Ok((&serde_json::Value::Null, false)),
+        };
+        log.read(&read.what, answer, started.elapsed());
+        read.answer.map(|c| ReadResourceResult::new(vec![c]).into())
     }
 }

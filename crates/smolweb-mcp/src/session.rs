@@ -136,12 +136,52 @@ impl SessionLog {
         });
     }
 
+    /// A `resources/read` ended: what was read (a shared page's URL, or the URI) and, for a
+    /// page, its result as its fetch tool gives it (the log sums it up as a call's), or the
+    /// JSON-RPC error.
+    pub(crate) fn read(
+        &self,
+        what: &str,
+        answer: Result<(&Value, bool), &ErrorData>,
+        elapsed: Duration,
+    ) {
+        let summary = match answer {
+            Ok((Value::Null, false)) => Summary::plain("ok", false),
+            Ok((value, is_error)) => summarize_value(value, is_error),
+            Err(e) => Summary::plain(&format!("jsonrpc {}", e.code.0), true),
+        };
+        self.write(Event::Call {
+            tool: "resources/read".to_string(),
+            url: Some(without_query(what)),
+            urls: None,
+            outcome: summary.outcome,
+            error: summary.error,
+            bytes: summary.bytes,
+            cached: summary.cached,
+            ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        });
+    }
+
     /// A consent step of a gated change.
     pub(crate) fn consent(&self, tool: &str, step: ConsentStep, what: &str) {
         self.write(Event::Consent {
             tool: tool.to_string(),
             step,
             what: what.to_string(),
+            approval: None,
+            by: None,
+        });
+    }
+
+    /// A gated change waits in the approval queue as `approval` (the person's decision on it
+    /// is written under this session by the face where they make it, through the client).
+    pub(crate) fn queued(&self, tool: &str, what: &str, approval: &str) {
+        self.write(Event::Consent {
+            tool: tool.to_string(),
+            step: ConsentStep::Queued,
+            what: what.to_string(),
+            approval: Some(approval.to_string()),
+            by: None,
         });
     }
 
@@ -198,25 +238,35 @@ struct Summary {
     cached: Option<bool>,
 }
 
+impl Summary {
+    fn plain(outcome: &str, error: bool) -> Summary {
+        Summary {
+            outcome: outcome.to_string(),
+            error,
+            bytes: None,
+            cached: None,
+        }
+    }
+}
+
 /// What the log says of a call's answer: its kind (or error code), bytes and cached flag.
 fn summarize(response: &Result<CallToolResponse, ErrorData>) -> Summary {
-    let plain = |outcome: &str, error| Summary {
-        outcome: outcome.to_string(),
-        error,
-        bytes: None,
-        cached: None,
-    };
     let r = match response {
         Ok(CallToolResponse::Complete(r)) => r,
-        Ok(CallToolResponse::InputRequired(_)) => return plain("input_required", false),
-        Ok(CallToolResponse::Task(_)) => return plain("task", false),
-        Ok(_) => return plain("ok", false),
-        Err(e) => return plain(&format!("jsonrpc {}", e.code.0), true),
+        Ok(CallToolResponse::InputRequired(_)) => return Summary::plain("input_required", false),
+        Ok(CallToolResponse::Task(_)) => return Summary::plain("task", false),
+        Ok(_) => return Summary::plain("ok", false),
+        Err(e) => return Summary::plain(&format!("jsonrpc {}", e.code.0), true),
     };
     let error = r.is_error == Some(true);
-    let Some(v) = r.structured_content.as_ref() else {
-        return plain(if error { "error" } else { "ok" }, error);
-    };
+    match r.structured_content.as_ref() {
+        Some(v) => summarize_value(v, error),
+        None => Summary::plain(if error { "error" } else { "ok" }, error),
+    }
+}
+
+/// The same of a result's structured value.
+fn summarize_value(v: &Value, error: bool) -> Summary {
     // A batch: its list's kinds, counted.
     if let Some(list) = v.get("result").and_then(Value::as_array) {
         let ok = list
@@ -242,9 +292,10 @@ fn summarize(response: &Result<CallToolResponse, ErrorData>) -> Summary {
         (false, _, None) => "page".to_string(),
         (true, None, None) => "error".to_string(),
     };
-    let cached = v
-        .get("cached")
-        .or_else(|| v.get("from_cache"))
+    // `fromCache` is fetch_url's name for it.
+    let cached = ["cached", "from_cache", "fromCache"]
+        .iter()
+        .find_map(|k| v.get(*k))
         .and_then(Value::as_bool);
     Summary {
         outcome,
