@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use smolweb_client::{Approved, Client, agent_identity_name};
 use smolweb_core::url::{Scheme, Url};
 use smolweb_store::approvals::Request;
-use smolweb_store::identity::{CreatedBy, Scope};
+use smolweb_store::identity::{CreatedBy, Identity, Scope};
 use std::fmt::Write;
 
 const CERT_LIST: &str = "\
@@ -325,96 +325,112 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
         .scan()
         .map_err(|e| store_err(&e))?
         .identities;
-    let name = c.client_name();
-    let (action, request, question) = match p.action {
-        CertAction::Create => {
-            if p.fingerprint.is_some() {
-                return Err(err(
-                    ErrorCode::InvalidRequest,
-                    "create makes a new identity: do not pass a fingerprint",
-                ));
-            }
-            if let Some(i) = ids.iter().find(|i| i.scope == scope) {
-                return Err(err(
-                    ErrorCode::CertificateExists,
-                    format!(
-                        "an identity already exists for {}: {}",
-                        scope.url(),
-                        i.fingerprint
-                    ),
-                ));
-            }
-            // The name the identity will have, so the question names what will exist.
-            let identity = agent_identity_name(&scope);
-            let q = format!(
-                "{name} asks smolweb to create a client certificate (a lasting identity) named \
-                 '{identity}' for {}. The capsule will recognise you by it on every visit, in \
-                 your smolweb browser too. Allow it?",
-                scope.url()
-            );
-            let req = Request::IdentityCreate {
-                scope: scope.clone(),
-                name: identity,
-            };
-            (CertAction::Create, req, q)
-        }
-        CertAction::Remove => {
-            let raw = p.fingerprint.as_deref().ok_or_else(|| {
-                err(
-                    ErrorCode::InvalidRequest,
-                    "remove needs the fingerprint of the identity",
-                )
-            })?;
-            let fp = normalize_fingerprint(raw).ok_or_else(|| {
-                err(
-                    ErrorCode::InvalidRequest,
-                    "the fingerprint must be sha256:<64 hex digits>",
-                )
-            })?;
-            let by_fp = ids.iter().find(|i| i.fingerprint == fp);
-            let at_scope = ids.iter().find(|i| i.scope == scope);
-            match (by_fp, at_scope) {
-                (Some(i), _) if i.scope == scope => {}
-                (None, None) => {
-                    let mut out = cert_base(CertAction::Remove, &scope);
-                    out.fingerprint = Some(fp);
-                    out.message = format!("no identity exists for {}; nothing to do", scope.url());
-                    return Ok(Plan::Nothing(out));
-                }
-                _ => {
-                    return Err(err(
-                        ErrorCode::FingerprintMismatch,
-                        format!("no identity {fp} exists for exactly {}", scope.url()),
-                    ));
-                }
-            }
-            let q = format!(
-                "{name} asks smolweb to delete your client identity {fp} for {}. The capsule \
-                 will no longer recognise you, and this cannot be undone. Allow it?",
-                scope.url()
-            );
-            let req = Request::IdentityRemove {
-                fingerprint: fp,
-                scope: scope.clone(),
-            };
-            (CertAction::Remove, req, q)
-        }
+    let asker = c.client_name();
+    let mut out = cert_base(p.action, &scope);
+    // Reported while the change waits (replaced by the store's answer once performed).
+    out.fingerprint = p.fingerprint.as_deref().and_then(normalize_fingerprint);
+    let asked = match p.action {
+        CertAction::Create => Some(create_question(&asker, &scope, &ids, p)?),
+        CertAction::Remove => remove_question(&asker, &scope, &ids, p)?,
+    };
+    let Some((request, question)) = asked else {
+        out.message = format!("no identity exists for {}; nothing to do", scope.url());
+        return Ok(Plan::Nothing(out));
     };
     let digest = digest(&[
         "gemini_client_cert_update",
-        action.as_str(),
+        p.action.as_str(),
         &scope.url(),
         p.fingerprint.as_deref().unwrap_or(""),
     ]);
-    let mut out = cert_base(action, &scope);
-    // Reported while the change waits (replaced by the store's answer once performed).
-    out.fingerprint = p.fingerprint.as_deref().and_then(normalize_fingerprint);
     Ok(Plan::Ask {
         out,
         request,
         question,
         digest,
     })
+}
+
+/// The request and question of a create: refused with a fingerprint, or when the scope has an
+/// identity already. The question names the identity by the name it will have.
+fn create_question(
+    asker: &str,
+    scope: &Scope,
+    ids: &[Identity],
+    p: &CertUpdateParams,
+) -> Result<(Request, String), ErrorOut> {
+    if p.fingerprint.is_some() {
+        return Err(err(
+            ErrorCode::InvalidRequest,
+            "create makes a new identity: do not pass a fingerprint",
+        ));
+    }
+    if let Some(i) = ids.iter().find(|i| i.scope == *scope) {
+        return Err(err(
+            ErrorCode::CertificateExists,
+            format!(
+                "an identity already exists for {}: {}",
+                scope.url(),
+                i.fingerprint
+            ),
+        ));
+    }
+    let identity = agent_identity_name(scope);
+    let question = format!(
+        "{asker} asks smolweb to create a client certificate (a lasting identity) named \
+         '{identity}' for {}. The capsule will recognise you by it on every visit, in your \
+         smolweb browser too. Allow it?",
+        scope.url()
+    );
+    let request = Request::IdentityCreate {
+        scope: scope.clone(),
+        name: identity,
+    };
+    Ok((request, question))
+}
+
+/// The request and question of a remove, or None when the scope has no identity at all. The
+/// fingerprint must name the identity of exactly that scope.
+fn remove_question(
+    asker: &str,
+    scope: &Scope,
+    ids: &[Identity],
+    p: &CertUpdateParams,
+) -> Result<Option<(Request, String)>, ErrorOut> {
+    let raw = p.fingerprint.as_deref().ok_or_else(|| {
+        err(
+            ErrorCode::InvalidRequest,
+            "remove needs the fingerprint of the identity",
+        )
+    })?;
+    let fp = normalize_fingerprint(raw).ok_or_else(|| {
+        err(
+            ErrorCode::InvalidRequest,
+            "the fingerprint must be sha256:<64 hex digits>",
+        )
+    })?;
+    let by_fp = ids.iter().find(|i| i.fingerprint == fp);
+    let at_scope = ids.iter().find(|i| i.scope == *scope);
+    match (by_fp, at_scope) {
+        (Some(i), _) if i.scope == *scope => {}
+        (None, None) => return Ok(None),
+        _ => {
+            return Err(err(
+                ErrorCode::FingerprintMismatch,
+                format!("no identity {fp} exists for exactly {}", scope.url()),
+            ));
+        }
+    }
+    let question = format!(
+        "{asker} asks smolweb to delete your client identity {fp} for {}. The capsule will no \
+         longer recognise you, and this cannot be undone. Allow it?",
+        scope.url()
+    );
+    let request = Request::IdentityRemove {
+        fingerprint: fp,
+        scope: scope.clone(),
+    };
+    Ok(Some((request, question)))
 }
 
 fn render_list(l: &CertListOut) -> String {

@@ -135,6 +135,31 @@ impl SmolwebServer {
     }
 }
 
+/// The titan:// URL and the body to send, within `cap` bytes; or why not.
+fn checked(p: &TitanUploadParams, cap: u64) -> Result<(Url, Vec<u8>), String> {
+    let url = match Url::parse(p.url.trim()) {
+        Ok(u) if u.scheme() == Scheme::Titan => u,
+        Ok(u) => return Err(format!("a titan:// URL is needed, not {}", u.without_query())),
+        Err(e) => return Err(e.to_string()),
+    };
+    let body = match (&p.text, &p.base64) {
+        (Some(t), None) => t.as_bytes().to_vec(),
+        (None, Some(b)) => base64::engine::general_purpose::STANDARD
+            .decode(b.trim())
+            .map_err(|e| format!("base64 does not decode: {e}"))?,
+        (Some(_), Some(_)) => return Err("give `text` or `base64`, not both".into()),
+        (None, None) => return Err("give the content as `text` or `base64` (empty deletes)".into()),
+    };
+    if body.len() as u64 > cap {
+        return Err(format!(
+            "the upload is {} bytes; an agent's upload is at most {cap} \
+             (network.max_response_bytes)",
+            body.len()
+        ));
+    }
+    Ok((url, body))
+}
+
 impl SmolwebServer {
     async fn upload(
         &self,
@@ -143,36 +168,11 @@ impl SmolwebServer {
         retry: &crate::ask::Retry,
     ) -> Result<FetchResult, rmcp::model::InputRequiredResult> {
         let client = self.client();
-        let bad = |m: String| Ok(refused(&p.url, ErrorCode::InvalidRequest, m));
-        let url = match Url::parse(p.url.trim()) {
-            Ok(u) if u.scheme() == Scheme::Titan => u,
-            Ok(u) => {
-                return bad(format!(
-                    "a titan:// URL is needed, not {}",
-                    u.without_query()
-                ));
-            }
-            Err(e) => return bad(e.to_string()),
-        };
-        let body = match (&p.text, &p.base64) {
-            (Some(t), None) => t.as_bytes().to_vec(),
-            (None, Some(b)) => match base64::engine::general_purpose::STANDARD.decode(b.trim()) {
-                Ok(bytes) => bytes,
-                Err(e) => return bad(format!("base64 does not decode: {e}")),
-            },
-            (Some(_), Some(_)) => return bad("give `text` or `base64`, not both".into()),
-            (None, None) => {
-                return bad("give the content as `text` or `base64` (empty deletes)".into());
-            }
-        };
         let cap = client.config().network.max_response_bytes;
-        if body.len() as u64 > cap {
-            return bad(format!(
-                "the upload is {} bytes; an agent's upload is at most {cap} \
-                 (network.max_response_bytes)",
-                body.len()
-            ));
-        }
+        let (url, body) = match checked(p, cap) {
+            Ok(checked) => checked,
+            Err(m) => return Ok(refused(&p.url, ErrorCode::InvalidRequest, m)),
+        };
         let mime = p
             .mime
             .clone()

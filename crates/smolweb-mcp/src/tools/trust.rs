@@ -194,6 +194,12 @@ async fn trust_update(
     gate::finish(r, TrustUpdateResult::TrustUpdate, TrustUpdateResult::Error)
 }
 
+/// What a pin change comes to: a request and its question, or nothing to do (and why).
+enum Change {
+    Ask(Request, String),
+    Nothing(String),
+}
+
 /// Check a pin change against the store and say what to ask.
 fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpdateOut>, ErrorOut> {
     let (host, port) = host_port(p)?;
@@ -206,12 +212,17 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
         })?),
         None => None,
     };
-    let pin = c
+    let pinned = c
         .client
         .known_hosts()
         .get(&host, port)
-        .map_err(|e| store_err(&e))?;
-    let name = c.client_name();
+        .map_err(|e| store_err(&e))?
+        .map(|pin| pin.fingerprint);
+    let asker = c.client_name();
+    let change = match p.action {
+        TrustAction::Pin => pin_change(&asker, (&host, port), fp, pinned)?,
+        TrustAction::Remove => forget_change(&asker, (&host, port), fp, pinned)?,
+    };
     let mut out = TrustUpdateOut {
         request_info: Box::new(store_info(None, Some(&host), Some(port))),
         action: p.action,
@@ -223,57 +234,16 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
         approval_id: None,
         next_step: None,
     };
-    let (request, question) = match p.action {
-        TrustAction::Pin => {
-            let fp = fp.ok_or_else(|| err(ErrorCode::InvalidRequest, "pin needs a fingerprint"))?;
-            if pin.as_ref().is_some_and(|p| p.fingerprint == fp) {
-                out.message = format!("{fp} is already pinned for {host}:{port}");
-                return Ok(Plan::Nothing(out));
-            }
-            let q = format!(
-                "{name} asks smolweb to trust the certificate {fp} for {host}:{port}, replacing \
-                 any pinned one. Your smolweb browser will accept it too. Allow it only if you \
-                 verified the fingerprint."
-            );
-            (
-                Request::TrustPin {
-                    host: host.clone(),
-                    port,
-                    fingerprint: fp,
-                },
-                q,
-            )
-        }
-        TrustAction::Remove => {
-            let Some(pin) = pin else {
-                out.message = format!("no certificate is pinned for {host}:{port}; nothing to do");
-                return Ok(Plan::Nothing(out));
-            };
-            if fp.as_ref().is_some_and(|f| *f != pin.fingerprint) {
-                return Err(err(
-                    ErrorCode::FingerprintMismatch,
-                    format!(
-                        "{host}:{port} is pinned to {}, not the fingerprint given",
-                        pin.fingerprint
-                    ),
-                ));
-            }
-            let q = format!(
-                "{name} asks smolweb to forget the pinned certificate of {host}:{port}. The next \
-                 visit will trust whatever certificate the server shows then. Allow it?"
-            );
-            (
-                Request::TrustRemove {
-                    host: host.clone(),
-                    port,
-                },
-                q,
-            )
+    let (request, question) = match change {
+        Change::Ask(request, question) => (request, question),
+        Change::Nothing(message) => {
+            out.message = message;
+            return Ok(Plan::Nothing(out));
         }
     };
     let digest = digest(&[
         "gemini_trust_update",
-        out.action.as_str(),
+        p.action.as_str(),
         &host,
         &port.to_string(),
         p.fingerprint.as_deref().unwrap_or(""),
@@ -284,6 +254,61 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
         question,
         digest,
     })
+}
+
+/// Pin `fp` for host:port: nothing to do when it is the pin already.
+fn pin_change(
+    asker: &str,
+    (host, port): (&str, u16),
+    fp: Option<String>,
+    pinned: Option<String>,
+) -> Result<Change, ErrorOut> {
+    let fp = fp.ok_or_else(|| err(ErrorCode::InvalidRequest, "pin needs a fingerprint"))?;
+    if pinned.as_ref() == Some(&fp) {
+        return Ok(Change::Nothing(format!(
+            "{fp} is already pinned for {host}:{port}"
+        )));
+    }
+    let question = format!(
+        "{asker} asks smolweb to trust the certificate {fp} for {host}:{port}, replacing any \
+         pinned one. Your smolweb browser will accept it too. Allow it only if you verified the \
+         fingerprint."
+    );
+    let request = Request::TrustPin {
+        host: host.to_string(),
+        port,
+        fingerprint: fp,
+    };
+    Ok(Change::Ask(request, question))
+}
+
+/// Forget the pin of host:port (checked against `fp` when given): nothing to do without one.
+fn forget_change(
+    asker: &str,
+    (host, port): (&str, u16),
+    fp: Option<String>,
+    pinned: Option<String>,
+) -> Result<Change, ErrorOut> {
+    let Some(pinned) = pinned else {
+        return Ok(Change::Nothing(format!(
+            "no certificate is pinned for {host}:{port}; nothing to do"
+        )));
+    };
+    if fp.as_ref().is_some_and(|f| *f != pinned) {
+        return Err(err(
+            ErrorCode::FingerprintMismatch,
+            format!("{host}:{port} is pinned to {pinned}, not the fingerprint given"),
+        ));
+    }
+    let question = format!(
+        "{asker} asks smolweb to forget the pinned certificate of {host}:{port}. The next visit \
+         will trust whatever certificate the server shows then. Allow it?"
+    );
+    let request = Request::TrustRemove {
+        host: host.to_string(),
+        port,
+    };
+    Ok(Change::Ask(request, question))
 }
 
 fn render_list(l: &TrustListOut) -> String {
