@@ -3,7 +3,7 @@
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
-use smolweb_client::Client;
+use smolweb_client::{Client, Decider};
 use smolweb_core::text::sanitize_line;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
@@ -110,13 +110,13 @@ fn approve(client: &Client, id: &str, identity: bool) -> Result<ExitCode> {
         None => bail!("no pending request {id} (it may have expired or been handled)"),
         Some(_) => {}
     }
-    let done = client.approve(id)?;
+    let done = client.approve(id, Decider::Cli)?;
     println!("{}", sanitize_line(&done.message));
     Ok(ExitCode::SUCCESS)
 }
 
 fn deny(client: &Client, id: &str) -> Result<ExitCode> {
-    let a = client.deny(id)?;
+    let a = client.deny(id, Decider::Cli)?;
     println!("denied: {}", sanitize_line(&a.request.describe()));
     Ok(ExitCode::SUCCESS)
 }

@@ -198,12 +198,14 @@ pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
+pub use approve::agent_identity_name;
 use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;
 use smolweb_net::policy::pacing::Pacer;
 use smolweb_net::{Net, NetOptions};
 use smolweb_store::StoreError;
+pub use smolweb_store::activity::Decider;
 use smolweb_store::approvals::{Approval, Approvals};
 use smolweb_store::bookmarks::Bookmarks;
 use smolweb_store::history::History;
@@ -644,14 +646,15 @@ impl Client {
 
     /// Perform a pending approval (create/remove identity — an identity made here is
     /// `created_by = agent` — or pin/unpin a certificate) and remove it from the queue.
-    /// When the change fails the approval stays pending.
-    pub fn approve(&self, id: &str) -> Result<Approved, StoreError> {
-        approve::approve(self, id)
+    /// When the change fails the approval stays pending. `by` says where the person
+    /// decided; the activity log records it under the session that queued the request.
+    pub fn approve(&self, id: &str, by: Decider) -> Result<Approved, StoreError> {
+        approve::approve(self, id, by)
     }
 
-    /// Drop a pending approval without doing it.
-    pub fn deny(&self, id: &str) -> Result<Approval, StoreError> {
-        self.approvals.take(id, self.now())
+    /// Drop a pending approval without doing it (recorded as [`Client::approve`] is).
+    pub fn deny(&self, id: &str, by: Decider) -> Result<Approval, StoreError> {
+        approve::deny(self, id, by)
     }
 }
 

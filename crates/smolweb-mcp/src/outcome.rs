@@ -357,6 +357,16 @@ pub(crate) fn error_result(family: Family, out: ErrorOut) -> FetchResult {
     }
 }
 
+/// A Gemini-kind `error` refused before (or instead of) a request: `request_info` holds only
+/// the URL, without its query (absent when there is none).
+pub(crate) fn refused(url: &str, code: ErrorCode, message: impl Into<String>) -> FetchResult {
+    let info = RequestInfoOut {
+        url: Some(without_query(url.trim())).filter(|u| !u.is_empty()),
+        ..RequestInfoOut::default()
+    };
+    error_result(Family::Gemini, error_out(info, code, message))
+}
+
 /// Map any outcome (window at `offset` for pages).
 pub(crate) fn map_outcome(
     family: Family,

@@ -6,7 +6,7 @@
 mod feeds;
 
 use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
-use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo, about};
+use smolweb_client::{Client, Decider, Fetched, OpenOptions, Outcome, RequestInfo, about};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_store::tofu::CertInfo;
@@ -617,7 +617,7 @@ impl StoreWorker {
                     format!("no certificate was pinned for {host}:{port}")
                 }
             })),
-            StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
+            StoreOp::Approve { id } => done(c.approve(&id, Decider::Browser).map(|a| a.message)),
             StoreOp::Share { url, title, note } => done(
                 c.shared()
                     .add(&url, title.as_deref(), note.as_deref(), now)
@@ -648,7 +648,7 @@ impl StoreWorker {
                 }
             })),
             StoreOp::Deny { id } => done(
-                c.deny(&id)
+                c.deny(&id, Decider::Browser)
                     .map(|a| format!("denied: {}", a.request.describe())),
             ),
         };

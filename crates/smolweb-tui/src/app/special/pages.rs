@@ -340,12 +340,18 @@ pub fn agents_page(
                         }
                     }
                 }
-                Event::Consent { tool, step, what } => {
+                Event::Consent {
+                    tool,
+                    step,
+                    what,
+                    by,
+                    ..
+                } => {
                     let _ = writeln!(
                         g,
                         "* {at} {}: consent {}: {}",
                         line(tool),
-                        step.as_str(),
+                        step.said(*by),
                         line(what)
                     );
                 }

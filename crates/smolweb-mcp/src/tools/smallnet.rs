@@ -13,11 +13,13 @@
 //! browser sends one only when the person typed it. robots.txt: only gophers has a convention
 //! (Gopher's), and it is honoured; the others have none.
 
-use super::fetch::limits;
-use super::outcome::{Family, error_result, map_outcome, without_query};
-use super::results::*;
-use super::schema;
-use super::server::{SmolwebServer, tool_result};
+use crate::fetch::limits;
+use crate::outcome::{Family, map_outcome, refused};
+use crate::reply::{fetch_meta, tool_result};
+use crate::results::*;
+use crate::schema;
+use crate::state::SmolwebServer;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
@@ -70,17 +72,6 @@ pub(crate) enum SmallnetResult {
     Error(ErrorOut),
 }
 
-fn refuse(url: &str, message: String) -> FetchResult {
-    let info = RequestInfoOut {
-        url: Some(without_query(url.trim())).filter(|u| !u.is_empty()),
-        ..RequestInfoOut::default()
-    };
-    error_result(
-        Family::Gemini,
-        error_out(info, ErrorCode::InvalidRequest, message),
-    )
-}
-
 /// One result in the tool's kinds: a gophers binary reads like the others' (`size`, a
 /// `mime_type` object), so each kind has one shape.
 fn one_shape(r: FetchResult) -> FetchResult {
@@ -109,11 +100,11 @@ fn one_shape(r: FetchResult) -> FetchResult {
 pub(crate) async fn smallnet_fetch(client: &Client, p: &SmallnetFetchParams) -> FetchResult {
     let raw = p.url.trim();
     let Ok(offset) = usize::try_from(p.offset) else {
-        return refuse(raw, format!("offset must be >= 0 (got {})", p.offset));
+        return refused(raw, ErrorCode::InvalidRequest, format!("offset must be >= 0 (got {})", p.offset));
     };
     let url = match Url::parse(raw) {
         Ok(u) => u,
-        Err(e) => return refuse(raw, e.to_string()),
+        Err(e) => return refused(raw, ErrorCode::InvalidRequest, e.to_string()),
     };
     if !url.scheme().is_small_net() {
         let hint = match url.scheme() {
@@ -126,12 +117,13 @@ pub(crate) async fn smallnet_fetch(client: &Client, p: &SmallnetFetchParams) -> 
         let msg = format!(
             "smallnet_fetch takes nex://, finger://, spartan://, scroll:// and gophers:// URLs{hint}"
         );
-        return refuse(raw, msg);
+        return refused(raw, ErrorCode::InvalidRequest, msg);
     }
     if p.input.is_some() && !matches!(url.scheme(), Scheme::Spartan | Scheme::Scroll) {
-        return refuse(
+        return refused(
             raw,
-            "input is for spartan:// and scroll:// URLs only".into(),
+            ErrorCode::InvalidRequest,
+            "input is for spartan:// and scroll:// URLs only",
         );
     }
     let opts = OpenOptions {
@@ -156,11 +148,11 @@ pub(crate) async fn smallnet_fetch(client: &Client, p: &SmallnetFetchParams) -> 
     ))
 }
 
-#[tool_router(router = smallnet_tools, vis = "pub(super)")]
+#[tool_router(router = smallnet_router)]
 impl SmolwebServer {
     #[tool(
         name = "smallnet_fetch",
-        meta = super::text::fetch_meta(),
+        meta = fetch_meta(),
         description = DESCRIPTION,
         input_schema = schema::input::<SmallnetFetchParams>(),
         output_schema = schema::output::<SmallnetResult>(),
@@ -171,7 +163,12 @@ impl SmolwebServer {
         Parameters(p): Parameters<SmallnetFetchParams>,
     ) -> Result<CallToolResult, ErrorData> {
         let r = smallnet_fetch(self.client(), &p).await;
-        let text = super::render::fetch(&r, p.offset.max(0) as u64);
+        let text = crate::render::fetch(&r, p.offset.max(0) as u64);
         Ok(tool_result(&r, vec![text], r.is_error()))
     }
+}
+
+/// The small-net fetch tool.
+pub(crate) fn router(_client: &Client) -> ToolRouter<SmolwebServer> {
+    SmolwebServer::smallnet_router()
 }
