@@ -191,6 +191,7 @@ mod gemini;
 mod gopher;
 mod limits;
 pub mod offline;
+mod pipeline;
 mod politeness;
 pub mod smallnet;
 pub mod sync;
@@ -516,22 +517,20 @@ impl Client {
         );
         match parsed.scheme() {
             Scheme::About => self.open_about(parsed),
-            Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
-            Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
             Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
-                smallnet::open(self, parsed, opts, budget).await
-            }
-            Scheme::Titan => {
-                let info = RequestInfo {
-                    url: parsed.without_query(),
-                    host: parsed.host().to_string(),
-                    port: parsed.port(),
-                    ..RequestInfo::default()
-                };
-                let why = "a titan:// URL uploads: open its gemini:// page, or upload to it";
-                error(info, FetchError::InvalidRequest(why.into()))
-            }
+            scheme => match pipeline::of(scheme) {
+                Some(proto) => pipeline::open(self, proto, &parsed, opts, budget).await,
+                None => {
+                    let info = RequestInfo {
+                        url: parsed.without_query(),
+                        host: parsed.host().to_string(),
+                        port: parsed.port(),
+                        ..RequestInfo::default()
+                    };
+                    let why = "a titan:// URL uploads: open its gemini:// page, or upload to it";
+                    error(info, FetchError::InvalidRequest(why.into()))
+                }
+            },
         }
     }
 
@@ -622,24 +621,13 @@ impl Client {
         Some(cached_fetched(entry))
     }
 
-    /// The cache key of a URL string; None when it may not be cached (Gemini with a query).
+    /// The cache key of a URL string, as its protocol's plan makes it with no options; None
+    /// when it may not be cached (a query that may be a secret, an upload) or is cached
+    /// elsewhere (the web keeps its own cache, keyed by conversion options too).
     fn cache_key(&self, url: &str) -> Option<String> {
         let parsed = Url::parse(url).ok()?;
-        match parsed.scheme() {
-            Scheme::Gemini if parsed.query().is_some() => None,
-            Scheme::Gemini => Some(parsed.to_string()),
-            Scheme::Gopher => {
-                let target = parsed.gopher_target().ok()?;
-                Some(gopher::request_url(&target, target.search.as_deref()).1)
-            }
-            Scheme::Spartan | Scheme::Scroll | Scheme::Gophers if parsed.query().is_some() => None,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
-                Some(parsed.to_string())
-            }
-            Scheme::Titan => None,
-            // The web keeps its own cache (keyed by conversion options too).
-            Scheme::About | Scheme::Http | Scheme::Https => None,
-        }
+        let proto = pipeline::of(parsed.scheme())?;
+        proto.plan(&parsed, &OpenOptions::default()).cache_key
     }
 
     /// Perform a pending approval (create/remove identity — an identity made here is

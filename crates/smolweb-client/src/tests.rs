@@ -5,7 +5,7 @@ use super::*;
 use smolweb_core::response::Header;
 use smolweb_core::url::GopherTarget;
 use smolweb_net::cache::ManualClock;
-use smolweb_net::{GeminiResponse, NetOptions, TofuState};
+use smolweb_net::{GeminiResponse, NetOptions, Request, Response, TofuState};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::task::Poll;
@@ -90,12 +90,8 @@ fn tls() -> TlsInfo {
     }
 }
 
-impl Transport for Fake {
-    fn gemini<'a>(
-        &'a self,
-        url: &'a Url,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
+impl Fake {
+    fn gemini(&self, url: &Url, opts: &NetOptions) -> BoxFuture<'_, Result<Response, FetchError>> {
         let a = self.answer(&url.to_string(), opts);
         let robots = url.path() == "/robots.txt";
         if robots {
@@ -109,34 +105,44 @@ impl Transport for Fake {
                 drop(gate.acquire().await);
             }
             let (status, meta, body) = a?;
-            Ok(GeminiResponse {
+            Ok(Response::Gemini(GeminiResponse {
                 header: Header { status, meta },
                 body,
                 tls: tls(),
                 ending: smolweb_net::Ending::Clean,
-            })
+            }))
         })
     }
-    fn gopher<'a>(
-        &'a self,
-        t: &'a GopherTarget,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<Vec<u8>, FetchError>> {
+
+    fn gopher(
+        &self,
+        t: &GopherTarget,
+        opts: &NetOptions,
+    ) -> BoxFuture<'_, Result<Response, FetchError>> {
         let mut key = format!("{}:{}/{}", t.host, t.port, t.selector);
         if let Some(s) = &t.search {
             key.push('\t');
             key.push_str(s);
         }
         let a = self.answer(&key, opts);
-        Box::pin(async move { a.map(|(_, _, body)| body) })
+        Box::pin(async move { a.map(|(_, _, body)| Response::Gopher(body)) })
     }
-    fn small<'a>(
+}
+
+impl Transport for Fake {
+    fn send<'a>(
         &'a self,
-        _request: &'a smolweb_net::SmallRequest,
-        _opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<smolweb_net::SmallResponse, FetchError>> {
-        let e = FetchError::Internal("the fake transport speaks no small protocol".into());
-        Box::pin(async move { Err(e) })
+        request: &'a Request,
+        opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<Response, FetchError>> {
+        match request {
+            Request::Gemini(url) => self.gemini(url, opts),
+            Request::Gopher(t) => self.gopher(t, opts),
+            _ => {
+                let e = FetchError::Internal("the fake transport speaks no small protocol".into());
+                Box::pin(async move { Err(e) })
+            }
+        }
     }
 }
 

@@ -81,23 +81,37 @@ impl Scheme {
             Scheme::Titan => "titan",
         }
     }
+    /// Every scheme smolweb knows: the one list. The parser, the link rule
+    /// ([`destination`]), the faces' words for a link that leaves, and the client's table of
+    /// protocols all read it, so a scheme added here (and to the client's table, which the
+    /// compiler asks for) is known everywhere.
+    pub const ALL: [Scheme; 11] = [
+        Scheme::Gemini,
+        Scheme::Gopher,
+        Scheme::About,
+        Scheme::Http,
+        Scheme::Https,
+        Scheme::Nex,
+        Scheme::Finger,
+        Scheme::Spartan,
+        Scheme::Scroll,
+        Scheme::Gophers,
+        Scheme::Titan,
+    ];
     /// The scheme named `name` (any case), when smolweb knows it.
     pub fn from_name(name: &str) -> Option<Scheme> {
-        const ALL: [Scheme; 11] = [
-            Scheme::Gemini,
-            Scheme::Gopher,
-            Scheme::About,
-            Scheme::Http,
-            Scheme::Https,
-            Scheme::Nex,
-            Scheme::Finger,
-            Scheme::Spartan,
-            Scheme::Scroll,
-            Scheme::Gophers,
-            Scheme::Titan,
-        ];
-        ALL.into_iter()
+        Scheme::ALL
+            .into_iter()
             .find(|s| s.as_str().eq_ignore_ascii_case(name))
+    }
+    /// May a link lead here (followed, numbered, offered)? Every scheme but Titan: following a
+    /// link never uploads.
+    pub fn is_followed(self) -> bool {
+        self != Scheme::Titan
+    }
+    /// Is this the web (http, https), fetched by the web reader rather than a capsule fetcher?
+    pub fn is_web(self) -> bool {
+        matches!(self, Scheme::Http | Scheme::Https)
     }
     /// Does this scheme run over TLS (server certificates judged by TOFU, or by the web's
     /// certificate authorities for https)?
@@ -145,9 +159,7 @@ pub enum UrlError {
     #[error("not an absolute URL: {0}")]
     NotAbsolute(String),
     /// The scheme is not one smolweb fetches.
-    #[error(
-        "unsupported scheme '{0}' (gemini, gopher, http(s), nex, finger, spartan, scroll, gophers and titan URLs can be opened)"
-    )]
+    #[error("unsupported scheme '{0}' ({list} URLs can be opened)", list = openable())]
     UnsupportedScheme(String),
     /// The URL has no `//` authority.
     #[error("URL has no host")]
@@ -175,6 +187,20 @@ pub enum UrlError {
     /// The URL is malformed in another way (such as `about:` without a name).
     #[error("invalid URL: {0}")]
     Invalid(String),
+}
+
+/// The schemes a URL may name, for messages: "gemini, gopher, ... and titan" (about: is a
+/// built-in page, not named).
+fn openable() -> String {
+    let names: Vec<&str> = Scheme::ALL
+        .iter()
+        .filter(|s| **s != Scheme::About)
+        .map(|s| s.as_str())
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 /// A normalized absolute gemini:// or gopher:// URL.

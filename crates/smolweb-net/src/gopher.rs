@@ -80,7 +80,7 @@ pub(crate) async fn fetch_tls(
     net: &super::Net,
     target: &GopherTarget,
     opts: &NetOptions,
-) -> Result<super::SmallResponse, FetchError> {
+) -> Result<super::Response, FetchError> {
     use super::gemini::{Target, open_tls, read_error};
     let line = request_line(target)?;
     let t = Target {
@@ -95,7 +95,7 @@ pub(crate) async fn fetch_tls(
     let progress = opts.progress.as_ref();
     let io_err = |e| read_error(e, &t);
     let ending = super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
-    Ok(super::SmallResponse::Gophers {
+    Ok(super::Response::Gophers {
         body,
         tls: info,
         ending,

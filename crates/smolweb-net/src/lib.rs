@@ -14,13 +14,13 @@ pub(crate) mod guard;
 pub mod http;
 pub(crate) mod nex;
 pub mod policy;
+mod request;
 pub(crate) mod scroll;
-mod small;
 pub(crate) mod spartan;
 pub mod titan;
 pub(crate) mod tls;
 
-pub use small::{ScrollResponse, SmallRequest, SmallResponse, SpartanResponse};
+pub use request::{Request, Response, ScrollResponse, SpartanResponse};
 
 /// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from
 /// the docs; not an API.

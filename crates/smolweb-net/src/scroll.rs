@@ -62,8 +62,9 @@ pub(crate) async fn fetch(
         let mut lines: [String; 3] = Default::default();
         let names = ["author line", "publish-date line", "modification-date line"];
         for (slot, what) in lines.iter_mut().zip(names) {
-            let raw = super::small::read_line(&mut tls, &mut rest, MAX_METADATA_LINE, what, io_err)
-                .await?;
+            let raw =
+                super::request::read_line(&mut tls, &mut rest, MAX_METADATA_LINE, what, io_err)
+                    .await?;
             *slot = String::from_utf8_lossy(&raw).into_owned();
         }
         let [author, published, modified] = lines;

@@ -72,7 +72,7 @@ pub(crate) async fn fetch(
     request.extend_from_slice(data);
     stream.write_all(&request).await.map_err(io_err)?;
     let mut buf = Vec::new();
-    let line = super::small::read_line(
+    let line = super::request::read_line(
         &mut stream,
         &mut buf,
         MAX_HEADER_BYTES,

@@ -10,7 +10,7 @@
 //! `size=0` (an empty body) asks the capsule to delete the resource.
 
 use super::gemini::{Target, open_tls, read_error, read_header};
-use super::{FetchError, GeminiResponse, Net, NetOptions, SmallResponse};
+use super::{FetchError, GeminiResponse, Net, NetOptions, Response};
 use smolweb_core::response::StatusClass;
 use smolweb_core::url::{GEMINI_MAX_URL_BYTES, Scheme, Url, percent_encode};
 use tokio::io::AsyncWriteExt;
@@ -88,7 +88,7 @@ pub(crate) async fn upload(
     net: &Net,
     upload: &TitanUpload,
     opts: &NetOptions,
-) -> Result<SmallResponse, FetchError> {
+) -> Result<Response, FetchError> {
     let line = request_line(upload)?;
     let url = &upload.url;
     let t = Target {
@@ -133,7 +133,7 @@ pub(crate) async fn upload(
         let progress = opts.progress.as_ref();
         ending = super::read_body(&mut rd, &mut body, opts.max_body, progress, io_err).await?;
     }
-    Ok(SmallResponse::Titan {
+    Ok(Response::Titan {
         response: GeminiResponse {
             header,
             body,
