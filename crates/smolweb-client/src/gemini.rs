@@ -14,7 +14,9 @@ use smolweb_core::response::{StatusClass, parse_mime};
 use smolweb_core::url::Url;
 use smolweb_net::policy::gemini_robots_answer;
 use smolweb_net::policy::robots::GEMINI_AGENTS;
-use smolweb_net::{FetchError, GeminiResponse, Request, Response};
+use smolweb_net::{
+    FetchError, GeminiResponse, InternalError, ProtocolError, Request, RequestError, Response,
+};
 
 /// Gemini (`gemini://`).
 pub(crate) struct Gemini;
@@ -58,7 +60,7 @@ impl Protocol for Gemini {
                     gemini_robots_answer(r.header.status, &r.body),
                     Some(r.tls.tofu),
                 )),
-                _ => Err(FetchError::Internal("not a Gemini answer".into())),
+                _ => Err(InternalError::WrongAnswer("a non-Gemini answer").into()),
             },
             agents: GEMINI_AGENTS,
         })
@@ -74,7 +76,7 @@ fn robots_request(host: &str, port: u16) -> Result<Request, FetchError> {
     };
     Url::parse(&format!("gemini://{host_part}:{port}/robots.txt"))
         .map(Request::Gemini)
-        .map_err(|e| FetchError::InvalidRequest(e.to_string()))
+        .map_err(|e| RequestError::Url(e).into())
 }
 
 /// A Gemini answer (also Scroll's and Titan's) as a pipeline answer: its TLS facts into
@@ -127,16 +129,16 @@ pub(crate) fn gemini_answer(
 fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
     let target = match url.resolve(meta.trim()) {
         Ok(t) => t,
-        Err(e) => {
-            let msg = format!("status {status} with an unusable redirect target: {e}");
-            return error(info, FetchError::Protocol(msg));
+        Err(source) => {
+            let e = ProtocolError::RedirectTarget { status, source };
+            return error(info, e.into());
         }
     };
     // The one link rule: a redirect is followed only to a scheme smolweb fetches.
     if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
         let scheme = smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
-        let msg = format!("status {status} redirects to a {scheme}: URL, which is not followed");
-        return error(info, FetchError::Protocol(msg));
+        let e = ProtocolError::RedirectScheme { status, scheme };
+        return error(info, e.into());
     }
     let (scheme, cross_host) = describe_target(url, &target);
     Outcome::Redirect {

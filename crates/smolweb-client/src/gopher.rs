@@ -10,7 +10,7 @@ use smolweb_core::page::Page;
 use smolweb_core::url::{GopherTarget, Url, gopher_item_url, percent_encode};
 use smolweb_net::policy::gopher_robots_answer;
 use smolweb_net::policy::robots::GOPHER_AGENTS;
-use smolweb_net::{FetchError, Request, Response};
+use smolweb_net::{FetchError, InternalError, Request, RequestError, Response};
 
 /// The URL that names exactly what is sent (search included only when sent), as the parsed
 /// URL (when it parses) and its normalized string, which is also the cache key.
@@ -54,7 +54,7 @@ impl Protocol for Gopher {
         };
         let mut target = match url.gopher_target() {
             Ok(t) => t,
-            Err(e) => return refused(base_info, FetchError::InvalidRequest(e.to_string())),
+            Err(e) => return refused(base_info, RequestError::Url(e).into()),
         };
         let search = opts.search.clone().or_else(|| target.search.clone());
         let search_ignored = search.is_some() && target.item_type != '7';
@@ -96,7 +96,7 @@ impl Protocol for Gopher {
             request: |host, port| Ok(Request::Gopher(robots_target(host, port))),
             read: |answer| match answer {
                 Response::Gopher(body) => Ok((gopher_robots_answer(&body), None)),
-                _ => Err(FetchError::Internal("not a Gopher answer".into())),
+                _ => Err(InternalError::WrongAnswer("a non-Gopher answer").into()),
             },
             agents: GOPHER_AGENTS,
         })

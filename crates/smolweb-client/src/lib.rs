@@ -21,7 +21,7 @@
 #![deny(missing_docs)]
 
 use smolweb_core::page::Page;
-use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
+use smolweb_net::{FetchError, IdentityChoice, ProtocolError, RequestError, TlsInfo};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use time::OffsetDateTime;
@@ -84,6 +84,33 @@ pub struct RequestInfo {
     pub tls: Option<TlsInfo>,
     /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
     pub web: Option<smolweb_core::webtext::Shown>,
+}
+
+impl RequestInfo {
+    /// Was a client identity presented with the request?
+    pub fn identity_sent(&self) -> bool {
+        self.tls.as_ref().is_some_and(|t| t.client_cert.is_some())
+    }
+}
+
+/// What a 60, 61 or 62 answer says, worded by what was sent ([`RequestInfo::identity_sent`]):
+/// a capsule that answers 61 to a request without an identity (a Titan upload with a wrong
+/// token, often) has recognised no identity.
+pub fn certificate_words(status: u8, identity_sent: bool) -> &'static str {
+    match (status, identity_sent) {
+        (60, _) => "the capsule asks for a client certificate (an identity)",
+        (61, true) => "the capsule recognised the identity presented but does not allow it here",
+        (61, false) => {
+            "the capsule says the request is not authorised, and no identity was sent: for an \
+             upload, its token may be wrong or missing; otherwise the capsule may want an \
+             identity it knows"
+        }
+        (_, true) => "the capsule says the identity presented is not valid (expired or malformed)",
+        (_, false) => {
+            "the capsule says the certificate is not valid, yet no identity was sent: it \
+             probably wants one"
+        }
+    }
 }
 
 /// A page, fresh or from the cache.
@@ -504,7 +531,7 @@ impl Client {
                 };
                 return Outcome::Error {
                     info,
-                    error: FetchError::InvalidRequest(e.to_string()),
+                    error: RequestError::Url(e).into(),
                 };
             }
         };
@@ -527,8 +554,7 @@ impl Client {
                         port: parsed.port(),
                         ..RequestInfo::default()
                     };
-                    let why = "a titan:// URL uploads: open its gemini:// page, or upload to it";
-                    error(info, FetchError::InvalidRequest(why.into()))
+                    error(info, RequestError::TitanOpened.into())
                 }
             },
         }
@@ -554,7 +580,7 @@ impl Client {
     }
 
     /// Open and follow redirects that keep host, port and scheme, at most `max` times,
-    /// stopping on a loop (`FetchError::Protocol("redirect loop: ...")`). Returns the final
+    /// stopping on a loop (`ProtocolError::RedirectLoop`). Returns the final
     /// outcome and the URLs (without query) visited before it. The `input` answer is sent to
     /// the first URL only.
     pub async fn open_following(
@@ -589,7 +615,7 @@ impl Client {
             chain.push(info.url.clone());
             if seen.contains(&next) {
                 let shown = smolweb_core::url::strip_query(&next).to_string();
-                let error = FetchError::Protocol(format!("redirect loop: {shown}"));
+                let error = ProtocolError::RedirectLoop(shown).into();
                 let info = info.clone();
                 return (Outcome::Error { info, error }, chain);
             }

@@ -275,10 +275,10 @@ fn slow_failure(info: RequestInfo, meta: String, retry_after: Option<u64>) -> Ou
     }
 }
 
-/// The answer is not the kind the request asks for: a bug in a transport.
+/// The answer is not the kind the request asks for (`what` it is): a bug in a transport.
 pub(crate) fn unexpected(info: RequestInfo, what: &'static str) -> Answer {
-    let e = FetchError::Internal(format!("{what} came back for another kind of request"));
-    Answer::Done(error(info, e))
+    let e = smolweb_net::InternalError::WrongAnswer(what);
+    Answer::Done(error(info, e.into()))
 }
 
 #[cfg(test)]

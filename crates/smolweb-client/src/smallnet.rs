@@ -25,7 +25,9 @@ use smolweb_core::url::{Scheme, Url};
 use smolweb_net::policy::gopher_robots_answer;
 use smolweb_net::policy::robots::GOPHER_AGENTS;
 use smolweb_net::titan::TitanUpload;
-use smolweb_net::{FetchError, GeminiResponse, Request, Response};
+use smolweb_net::{
+    FetchError, GeminiResponse, InternalError, ProtocolError, Request, RequestError, Response,
+};
 
 /// The language list a Scroll request asks for.
 pub const SCROLL_LANGUAGES: &str = "en";
@@ -68,7 +70,7 @@ pub fn nex_mime(path: &str) -> &'static str {
 
 /// The request `url` makes (with `opts`), or why it is refused before anything is sent.
 fn request_of(url: &Url, opts: &OpenOptions) -> Result<Request, FetchError> {
-    let invalid = |e: smolweb_core::url::UrlError| FetchError::InvalidRequest(e.to_string());
+    let invalid = |e| FetchError::from(RequestError::Url(e));
     let (host, port) = (url.host().to_string(), url.port());
     Ok(match url.scheme() {
         Scheme::Nex => {
@@ -79,10 +81,7 @@ fn request_of(url: &Url, opts: &OpenOptions) -> Result<Request, FetchError> {
         Scheme::Finger => {
             let (query, forward) = url.finger_query().map_err(invalid)?;
             if forward && !opts.finger_forward {
-                return Err(FetchError::InvalidRequest(format!(
-                    "the finger query '{query}' asks {host} to forward it to another host, \
-                     which is refused unless typed by the person"
-                )));
+                return Err(RequestError::FingerForward { query, host }.into());
             }
             Request::Finger { host, port, query }
         }
@@ -123,11 +122,12 @@ fn request_of(url: &Url, opts: &OpenOptions) -> Result<Request, FetchError> {
             }
             Request::Gophers(target)
         }
-        other => {
-            return Err(FetchError::InvalidRequest(format!(
-                "{} is not one of the small protocols",
-                other.as_str()
-            )));
+        _ => {
+            return Err(RequestError::WrongScheme {
+                expected: "nex, finger, spartan, scroll or gophers",
+                url: url.without_query(),
+            }
+            .into());
         }
     })
 }
@@ -173,7 +173,7 @@ impl Protocol for Gophers {
                 Response::Gophers { body, tls, .. } => {
                     Ok((gopher_robots_answer(&body), Some(tls.tofu)))
                 }
-                _ => Err(FetchError::Internal("not a gophers answer".into())),
+                _ => Err(InternalError::WrongAnswer("a non-gophers answer").into()),
             },
             agents: GOPHER_AGENTS,
         })
@@ -269,8 +269,8 @@ fn small_answer(url: &Url, mut info: RequestInfo, answer: Response) -> Answer {
 fn spartan_redirect(url: &Url, info: RequestInfo, meta: &str) -> Outcome {
     let meta = meta.trim();
     if !meta.starts_with('/') || meta.starts_with("//") {
-        let msg = format!("spartan status 3 must name a path on the same host, not '{meta}'");
-        return error(info, FetchError::Protocol(msg));
+        let e = ProtocolError::SpartanRedirect(meta.to_string());
+        return error(info, e.into());
     }
     match url.resolve(meta) {
         Ok(target) => Outcome::Redirect {
@@ -280,9 +280,9 @@ fn spartan_redirect(url: &Url, info: RequestInfo, meta: &str) -> Outcome {
             cross_host: false,
             scheme: "spartan".into(),
         },
-        Err(e) => {
-            let msg = format!("spartan status 3 with an unusable path: {e}");
-            error(info, FetchError::Protocol(msg))
+        Err(source) => {
+            let e = ProtocolError::RedirectTarget { status: 3, source };
+            error(info, e.into())
         }
     }
 }
@@ -327,15 +327,15 @@ impl Client {
             std::time::Duration::from_secs(self.config.network.timeout_seconds),
         );
         let parsed = Url::parse(&upload.url)
-            .map_err(|e| FetchError::InvalidRequest(e.to_string()))
+            .map_err(RequestError::Url)
             .and_then(|u| {
                 if u.scheme() == Scheme::Titan {
                     Ok(u)
                 } else {
-                    Err(FetchError::InvalidRequest(format!(
-                        "a titan:// URL is needed, not {}",
-                        u.without_query()
-                    )))
+                    Err(RequestError::WrongScheme {
+                        expected: "titan",
+                        url: u.without_query(),
+                    })
                 }
             });
         let url = match parsed {
@@ -345,7 +345,7 @@ impl Client {
                     url: smolweb_core::url::strip_query(&upload.url).to_string(),
                     ..RequestInfo::default()
                 };
-                return error(info, e);
+                return error(info, e.into());
             }
         };
         tracing::debug!(
@@ -410,8 +410,7 @@ impl Protocol for Titan<'_> {
         };
         if early && response.header.class() == StatusClass::Success {
             info.tls = Some(response.tls);
-            let msg = "the capsule answered success before the whole upload was sent".to_string();
-            return Answer::Done(error(info, FetchError::Protocol(msg)));
+            return Answer::Done(error(info, ProtocolError::EarlySuccess.into()));
         }
         super::gemini::gemini_answer(url, info, response, false)
     }

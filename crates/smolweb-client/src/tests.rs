@@ -139,7 +139,7 @@ impl Transport for Fake {
             Request::Gemini(url) => self.gemini(url, opts),
             Request::Gopher(t) => self.gopher(t, opts),
             _ => {
-                let e = FetchError::Internal("the fake transport speaks no small protocol".into());
+                let e = smolweb_net::InternalError::WrongAnswer("no small protocol").into();
                 Box::pin(async move { Err(e) })
             }
         }
@@ -385,9 +385,9 @@ async fn following_redirects_on_one_host() {
         .await;
     match looped {
         Outcome::Error {
-            error: FetchError::Protocol(m),
+            error: FetchError::Protocol(smolweb_net::ProtocolError::RedirectLoop(m)),
             ..
-        } => assert!(m.contains("redirect loop"), "{m}"),
+        } => assert!(m.contains("/loop"), "{m}"),
         o => panic!("{o:?}"),
     }
     assert_eq!(chain.len(), 2);
@@ -504,11 +504,11 @@ async fn robots_temporary_failure_is_remembered() {
 #[tokio::test]
 async fn unreachable_host_is_a_connection_error_not_robots() {
     let (c, fake, _) = agent();
-    let refused = FetchError::Connection {
-        host: "example.org".into(),
-        port: 1965,
-        message: "refused".into(),
-    };
+    let refused = FetchError::connection(
+        "example.org",
+        1965,
+        std::io::ErrorKind::ConnectionRefused.into(),
+    );
     fake.fail("gemini://example.org/robots.txt", refused);
     assert_eq!(error_code(&open(&c, PAGE).await), "CONNECTION_ERROR");
     assert_eq!(error_code(&open(&c, PAGE).await), "CONNECTION_ERROR");
@@ -762,7 +762,7 @@ async fn refusals_carry_no_timestamp() {
     let (c, fake, _) = agent();
     let blocked = FetchError::Blocked {
         host: "example.org".into(),
-        reason: "loopback".into(),
+        reason: smolweb_net::BlockReason::MetadataName,
     };
     fake.on("gemini://example.org/robots.txt", 51, "none", "")
         .fail(PAGE, blocked);

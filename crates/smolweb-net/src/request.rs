@@ -8,7 +8,7 @@
 //! and the answer; a reply is bounded by `opts.max_body` (a header line by its own limit); a
 //! reply that breaks its protocol's framing is [`FetchError::Protocol`], never a panic.
 
-use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo};
+use super::{FetchError, GeminiResponse, Net, NetOptions, ProtocolError, TlsInfo};
 use smolweb_core::page::Ending;
 use smolweb_core::response::Header;
 use smolweb_core::url::{GopherTarget, Url};
@@ -226,11 +226,7 @@ pub(crate) async fn plain_exchange(
     use tokio::io::AsyncWriteExt;
     let addrs = super::guard::resolve_checked(host, port, opts).await?;
     let mut stream = super::connect(host, port, &addrs).await?;
-    let io_err = |e: std::io::Error| FetchError::Connection {
-        host: host.to_string(),
-        port,
-        message: super::io_words(&e),
-    };
+    let io_err = |e| FetchError::connection(host, port, e);
     stream.write_all(request).await.map_err(io_err)?;
     let mut body = Vec::new();
     super::read_body(
@@ -250,7 +246,7 @@ pub(crate) async fn read_line<R: tokio::io::AsyncRead + Unpin>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     limit: usize,
-    what: &str,
+    what: &'static str,
     map_err: impl Fn(std::io::Error) -> FetchError,
 ) -> Result<Vec<u8>, FetchError> {
     use tokio::io::AsyncReadExt;
@@ -276,13 +272,9 @@ pub(crate) async fn read_line<R: tokio::io::AsyncRead + Unpin>(
             Err(e) => return Err(map_err(e)),
         };
         if n == 0 {
-            return Err(FetchError::Protocol(format!(
-                "the server closed the connection inside the {what}"
-            )));
+            return Err(ProtocolError::ClosedInside(what).into());
         }
         buf.extend_from_slice(&chunk[..n]);
     }
-    Err(FetchError::Protocol(format!(
-        "the {what} is longer than {limit} bytes"
-    )))
+    Err(ProtocolError::LineTooLong { what, limit }.into())
 }
