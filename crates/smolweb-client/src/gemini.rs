@@ -23,26 +23,9 @@ pub(crate) struct Gemini;
 
 impl Protocol for Gemini {
     fn plan(&self, url: &Url, opts: &OpenOptions) -> Plan {
-        let url = match &opts.input {
-            Some(answer) => url.with_input(answer),
-            None => url.clone(),
-        };
-        let has_query = url.query().is_some();
-        let info = RequestInfo {
-            url: url.without_query(),
-            host: url.host().to_string(),
-            port: url.port(),
-            path: Some(url.path().to_string()),
-            has_query,
-            ..RequestInfo::default()
-        };
-        Plan {
-            cache_key: (!has_query).then(|| url.to_string()),
-            robots_path: Some(url.path().to_string()),
-            request: Ok(Request::Gemini(url.clone())),
-            info,
-            url,
-        }
+        let mut plan = query_plan(url, opts, Request::Gemini);
+        plan.robots_path = Some(plan.url.path().to_string());
+        plan
     }
 
     fn map(&self, url: &Url, info: RequestInfo, answer: Response) -> Answer {
@@ -64,6 +47,31 @@ impl Protocol for Gemini {
             },
             agents: GEMINI_AGENTS,
         })
+    }
+}
+
+/// The plan of a protocol whose input answer is sent as the URL's query (Gemini, Guppy): the
+/// query never echoed nor cached; no robots.txt asked (the caller adds it).
+pub(crate) fn query_plan(url: &Url, opts: &OpenOptions, request: fn(Url) -> Request) -> Plan {
+    let url = match &opts.input {
+        Some(answer) => url.with_input(answer),
+        None => url.clone(),
+    };
+    let has_query = url.query().is_some();
+    let info = RequestInfo {
+        url: url.without_query(),
+        host: url.host().to_string(),
+        port: url.port(),
+        path: Some(url.path().to_string()),
+        has_query,
+        ..RequestInfo::default()
+    };
+    Plan {
+        cache_key: (!has_query).then(|| url.to_string()),
+        robots_path: None,
+        request: Ok(request(url.clone())),
+        info,
+        url,
     }
 }
 
@@ -126,7 +134,7 @@ pub(crate) fn gemini_answer(
     Answer::Done(done)
 }
 
-fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
+pub(crate) fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
     let target = match url.resolve(meta.trim()) {
         Ok(t) => t,
         Err(source) => {

@@ -216,6 +216,7 @@ pub mod config;
 pub mod feeds;
 mod gemini;
 mod gopher;
+mod guppy;
 mod limits;
 pub mod offline;
 mod pipeline;

@@ -42,7 +42,7 @@ pub(crate) trait Protocol: Send + Sync {
 /// The protocol of a scheme fetched through the pipeline; None for the ones the client answers
 /// another way (about: pages, the web reader, Titan, which uploads and is never opened).
 pub(crate) fn of(scheme: Scheme) -> Option<&'static dyn Protocol> {
-    use super::{gemini, gopher, smallnet};
+    use super::{gemini, gopher, guppy, smallnet};
     match scheme {
         Scheme::Gemini => Some(&gemini::Gemini),
         Scheme::Gopher => Some(&gopher::Gopher),
@@ -50,6 +50,7 @@ pub(crate) fn of(scheme: Scheme) -> Option<&'static dyn Protocol> {
             Some(&smallnet::SmallNet)
         }
         Scheme::Gophers => Some(&smallnet::Gophers),
+        Scheme::Guppy => Some(&guppy::Guppy),
         Scheme::About | Scheme::Http | Scheme::Https | Scheme::Titan => None,
     }
 }

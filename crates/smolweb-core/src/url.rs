@@ -1,5 +1,5 @@
 //! Gemini and Gopher URLs (and the small protocols': nex, finger, spartan, scroll, gophers,
-//! titan): parse, normalize, resolve, percent-encode.
+//! titan, guppy; the one list is [`Scheme::ALL`]): parse, normalize, resolve, percent-encode.
 //!
 //! Invariants of a parsed [`Url`]: scheme is one of [`Scheme`]; host is lowercase ASCII (IDNA
 //! punycode for international names; IPv6 literals kept without brackets); port is explicit
@@ -62,6 +62,9 @@ pub enum Scheme {
     Gophers,
     /// `titan://`: uploads over Gemini's TLS (the answer is a Gemini answer).
     Titan,
+    /// `guppy://` (spec v0.4.1): UDP, the URL out in one datagram, numbered packets back, each
+    /// acknowledged.
+    Guppy,
 }
 
 impl Scheme {
@@ -79,13 +82,14 @@ impl Scheme {
             Scheme::Scroll => "scroll",
             Scheme::Gophers => "gophers",
             Scheme::Titan => "titan",
+            Scheme::Guppy => "guppy",
         }
     }
     /// Every scheme smolweb knows: the one list. The parser, the link rule
     /// ([`destination`]), the faces' words for a link that leaves, and the client's table of
     /// protocols all read it, so a scheme added here (and to the client's table, which the
     /// compiler asks for) is known everywhere.
-    pub const ALL: [Scheme; 11] = [
+    pub const ALL: [Scheme; 12] = [
         Scheme::Gemini,
         Scheme::Gopher,
         Scheme::About,
@@ -97,6 +101,7 @@ impl Scheme {
         Scheme::Scroll,
         Scheme::Gophers,
         Scheme::Titan,
+        Scheme::Guppy,
     ];
     /// The scheme named `name` (any case), when smolweb knows it.
     pub fn from_name(name: &str) -> Option<Scheme> {
@@ -122,16 +127,21 @@ impl Scheme {
         )
     }
     /// Is this one of the small protocols beside Gemini and Gopher (nex, finger, spartan,
-    /// scroll, gophers), fetched through the client's small-net path?
+    /// scroll, gophers, guppy), which the agent fetches with `smallnet_fetch`?
     pub fn is_small_net(self) -> bool {
         matches!(
             self,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers
+            Scheme::Nex
+                | Scheme::Finger
+                | Scheme::Spartan
+                | Scheme::Scroll
+                | Scheme::Gophers
+                | Scheme::Guppy
         )
     }
     /// The port used when a URL gives none (1965, 70, 80, 443; nex 1900, finger 79, spartan
     /// 300, scroll 5699, gophers 70 as curl and the TLS-aware Gopher servers use it, titan
-    /// 1965; 0 for about:).
+    /// 1965, guppy 6775; 0 for about:).
     pub fn default_port(self) -> u16 {
         match self {
             Scheme::Gemini => 1965,
@@ -145,6 +155,7 @@ impl Scheme {
             Scheme::Scroll => 5699,
             Scheme::Gophers => 70,
             Scheme::Titan => 1965,
+            Scheme::Guppy => 6775,
         }
     }
 }

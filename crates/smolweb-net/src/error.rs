@@ -396,6 +396,14 @@ pub enum ProtocolError {
     /// Redirects that come back to a URL already visited (the URL, without its query).
     #[error("redirect loop: {0}")]
     RedirectLoop(String),
+    /// A Guppy status that the protocol does not define (0, 2 or 5).
+    #[error(
+        "guppy status {0} is not defined (1 asks for input, 3 redirects, 4 is an error, 6 and up number a document)"
+    )]
+    GuppyStatus(u64),
+    /// Every datagram from the Guppy server was something other than a Guppy packet.
+    #[error("the server answered, but not with Guppy packets (a number, a space and a meta, CRLF)")]
+    NotGuppy,
     /// A Titan capsule answered success before the whole upload was sent.
     #[error("the capsule answered success before the whole upload was sent")]
     EarlySuccess,

@@ -1,6 +1,7 @@
 //! The network edge: Gemini over TLS (TOFU decided inside the certificate verifier, client
 //! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the small
-//! protocols (Nex, Finger, Spartan over TCP; Scroll, gophers, Titan over the same TLS), the address
+//! protocols (Nex, Finger, Spartan over TCP; Scroll, gophers, Titan over the same TLS; Guppy
+//! over UDP), one request type for all of them ([`Request`], [`Net::send`]), the address
 //! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
 //! the MCP error codes.
 
@@ -12,6 +13,7 @@ pub(crate) mod finger;
 pub(crate) mod gemini;
 pub(crate) mod gopher;
 pub(crate) mod guard;
+mod guppy;
 pub mod http;
 pub(crate) mod nex;
 pub mod policy;
@@ -26,6 +28,7 @@ pub use error::{
     InternalError, ProtocolError, RequestError, TlsError, store_code,
 };
 pub use guard::AddressClass;
+pub use guppy::GuppyResponse;
 pub use request::{Request, Response, ScrollResponse, SpartanResponse};
 
 /// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from

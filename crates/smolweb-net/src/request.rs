@@ -1,6 +1,6 @@
 //! One request type for every protocol, the client's one way to the network ([`Net::send`]):
 //! Gemini, Scroll and gophers over TLS with TOFU, Titan uploads over Gemini's TLS, Gopher,
-//! Nex, Finger and Spartan over plain TCP. A new protocol is a variant of [`Request`] and of
+//! Nex, Finger and Spartan over plain TCP, Guppy over UDP. A new protocol is a variant of [`Request`] and of
 //! [`Response`] and its fetcher module, called from [`Net::send`].
 //!
 //! Invariants (every protocol here): the host is resolved through the guard and only checked
@@ -61,6 +61,8 @@ pub enum Request {
     Gophers(GopherTarget),
     /// A Titan upload.
     Titan(super::titan::TitanUpload),
+    /// Guppy: the guppy:// URL (query included) in one datagram.
+    Guppy(Url),
 }
 
 impl Request {
@@ -70,7 +72,7 @@ impl Request {
             Request::Nex { host, .. }
             | Request::Finger { host, .. }
             | Request::Spartan { host, .. } => host,
-            Request::Gemini(url) | Request::Scroll { url, .. } => url.host(),
+            Request::Gemini(url) | Request::Scroll { url, .. } | Request::Guppy(url) => url.host(),
             Request::Gopher(t) | Request::Gophers(t) => &t.host,
             Request::Titan(t) => t.url.host(),
         }
@@ -79,7 +81,9 @@ impl Request {
     /// The address asked, for a refusal's message (no query, no search: never a secret).
     pub fn shown(&self) -> String {
         match self {
-            Request::Gemini(url) | Request::Scroll { url, .. } => url.without_query(),
+            Request::Gemini(url) | Request::Scroll { url, .. } | Request::Guppy(url) => {
+                url.without_query()
+            }
             Request::Titan(t) => t.url.without_query(),
             Request::Gopher(t) | Request::Gophers(t) => {
                 let scheme = if matches!(self, Request::Gopher(_)) {
@@ -155,6 +159,8 @@ pub enum Response {
         /// The answer arrived before all of the upload was written.
         early: bool,
     },
+    /// Guppy's answer.
+    Guppy(super::guppy::GuppyResponse),
 }
 
 impl Response {
@@ -164,7 +170,9 @@ impl Response {
             Response::Gemini(r) | Response::Titan { response: r, .. } => Some(&mut r.tls),
             Response::Scroll(r) => Some(&mut r.tls),
             Response::Gophers { tls, .. } => Some(tls),
-            Response::Gopher(_) | Response::Body(_) | Response::Spartan(_) => None,
+            Response::Gopher(_) | Response::Body(_) | Response::Spartan(_) | Response::Guppy(_) => {
+                None
+            }
         }
     }
 }
@@ -207,6 +215,7 @@ impl Net {
                 }
                 Request::Gophers(target) => super::gopher::fetch_tls(self, target, opts).await,
                 Request::Titan(upload) => super::titan::upload(self, upload, opts).await,
+                Request::Guppy(url) => super::guppy::fetch(url, opts).await.map(Response::Guppy),
             }
         };
         tokio::time::timeout(opts.timeout, work)
