@@ -60,13 +60,11 @@ pub(super) fn print_outcome(
             );
         }
         Outcome::Certificate {
-            status, message, ..
+            status,
+            message,
+            info,
         } => {
-            let what = match status {
-                60 => "a client certificate is required",
-                61 => "the client certificate is not authorised",
-                _ => "the client certificate is not valid",
-            };
+            let what = smolweb_client::certificate_words(*status, info.identity_sent());
             eprintln!("smolweb: {what} ({status}): {}", one_line(message, None));
             if *status == 60 {
                 eprintln!("create one with: smolweb identity create URL");

@@ -553,3 +553,45 @@ async fn get_width_wraps_prose_with_hanging_indents_and_leaves_preformatted_text
     .await;
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `smolweb get guppy://…` (issue 31's proof through the CLI): a document that arrives in
+/// lost, duplicated and reordered packets prints whole, sanitized, its links numbered; a
+/// prompt asks for `--input`, which is sent; a hostile control never reaches the terminal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_opens_guppy() {
+    use support::guppy::{Knobs, Reply, Server};
+    let knobs = Knobs {
+        chunk: 16,
+        reverse: true,
+        duplicate: true,
+        drop_first_send: vec![0, 4],
+        ..Knobs::default()
+    };
+    let server = Server::start(knobs, |path| match path {
+        "/" => Reply::gemtext(&format!(
+            "# Guppy over UDP {HOSTILE}\n=> /ask Ask a question\nThe end of the page.\n"
+        )),
+        "/ask" => Reply::Input("Your question?".into()),
+        other => Reply::gemtext(&format!("answered {other}\n")),
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(!has_terminal_controls(&o.stdout), "{text:?}");
+    assert!(text.contains("# Guppy over UDP"), "{text}");
+    assert!(text.contains("[1] Ask a question"), "{text}");
+    assert!(text.contains("The end of the page."), "{text}");
+    let o = get(data.clone(), vec![server.url("/ask")]).await;
+    assert_eq!(o.status.code(), Some(6), "input asked");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Your question?"));
+    let o = get(
+        data.clone(),
+        vec![server.url("/ask"), "--input".into(), "why UDP".into()],
+    )
+    .await;
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("answered /ask?why%20UDP"));
+}

@@ -678,7 +678,9 @@ mod tests {
         })));
         assert!(may_pass(&fail(41)));
         assert!(!may_pass(&fail(51)));
-        assert!(!may_pass(&err(FetchError::Tls("bad".into()))));
+        assert!(!may_pass(&err(FetchError::Tls(
+            smolweb_net::TlsError::NoCertificate
+        ))));
     }
 
     #[test]

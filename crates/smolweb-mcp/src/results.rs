@@ -441,16 +441,7 @@ pub(crate) fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
 }
 
 /// The contract code of a store failure.
-pub(crate) fn store_code(e: &StoreError) -> ErrorCode {
-    match e {
-        StoreError::Exists(_) => ErrorCode::CertificateExists,
-        StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
-        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
-            ErrorCode::CertificateStoreUnavailable
-        }
-        StoreError::Crypto(_) => ErrorCode::InternalError,
-    }
-}
+pub(crate) use smolweb_net::store_code;
 
 pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
     err(store_code(e), e.to_string())

@@ -47,7 +47,7 @@ mod tabs;
 mod upload;
 mod web;
 
-use crate::keymap::{ConfigError as KeyError, Keymap};
+use crate::keymap::{Keymap, KeymapError as KeyError};
 use crate::layout::{Kind, Pos};
 use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;

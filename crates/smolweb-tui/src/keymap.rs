@@ -17,7 +17,7 @@ pub struct UnknownKey(pub String);
 
 /// A `[tui.keys]` entry that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
+pub enum KeymapError {
     #[error("[tui.keys]: unknown action '{0}'")]
     /// An action name that does not exist.
     UnknownAction(String),
@@ -323,18 +323,18 @@ impl Default for Keymap {
 
 impl Keymap {
     /// Defaults overridden by `[tui.keys]`. Unknown action or key names are errors.
-    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, ConfigError> {
+    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, KeymapError> {
         let mut map = Keymap::default();
         for (name, list) in keys {
             let action = Action::ALL
                 .iter()
                 .copied()
                 .find(|a| a.name() == name)
-                .ok_or_else(|| ConfigError::UnknownAction(name.clone()))?;
+                .ok_or_else(|| KeymapError::UnknownAction(name.clone()))?;
             let parsed = list
                 .iter()
                 .map(|k| {
-                    Key::parse(k).map_err(|key| ConfigError::BadKey {
+                    Key::parse(k).map_err(|key| KeymapError::BadKey {
                         action: name.clone(),
                         key,
                     })
@@ -445,7 +445,7 @@ mod tests {
         cfg.insert("fly".to_string(), vec!["z".to_string()]);
         assert_eq!(
             Keymap::from_config(&cfg).unwrap_err(),
-            ConfigError::UnknownAction("fly".into())
+            KeymapError::UnknownAction("fly".into())
         );
         assert!(
             Keymap::from_config(&cfg)

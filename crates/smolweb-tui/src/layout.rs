@@ -728,11 +728,8 @@ pub(crate) fn external_scheme(url: &str) -> Option<&str> {
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = [
-        "gemini", "gopher", "about", "nex", "finger", "spartan", "scroll", "gophers",
-    ]
-    .iter()
-    .any(|s| s.eq_ignore_ascii_case(scheme));
+    let ours = smolweb_core::url::Scheme::from_name(scheme)
+        .is_some_and(|s| s.is_followed() && !s.is_web());
     (valid && !ours).then_some(scheme)
 }
 

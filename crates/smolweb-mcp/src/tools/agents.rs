@@ -161,7 +161,7 @@ pub(crate) async fn show_to_user(
         Err(e) => {
             return show_error(
                 url,
-                ErrorCode::InternalError,
+                smolweb_net::store_code(&e),
                 format!("cannot queue the suggestion: {e}"),
             );
         }
@@ -200,7 +200,7 @@ pub(crate) fn shared_list(client: &Client) -> SharedResult {
         }),
         Err(e) => SharedResult::Error(error_out(
             RequestInfoOut::default(),
-            ErrorCode::InternalError,
+            smolweb_net::store_code(&e),
             format!("cannot read the shared pages: {e}"),
         )),
     }

@@ -278,12 +278,11 @@ pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> Su
     let subs = match client.subscriptions().list() {
         Ok(s) => s,
         Err(e) => {
-            let mut out = error_out(
+            let out = error_out(
                 RequestInfoOut::default(),
-                ErrorCode::InternalError,
+                smolweb_net::store_code(&e),
                 format!("cannot read the subscriptions: {e}"),
             );
-            out.error.retryable = ErrorCode::InternalError.retryable();
             return SubscriptionsResult::Error(out);
         }
     };

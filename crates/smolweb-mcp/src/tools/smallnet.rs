@@ -30,7 +30,7 @@ use smolweb_core::code::ErrorCode;
 use smolweb_core::url::{Scheme, Url};
 
 const DESCRIPTION: &str = "\
-Fetch a nex://, finger://, spartan://, scroll:// or gophers:// URL (the small-web protocols \
+Fetch a nex://, finger://, spartan://, scroll://, gophers:// or guppy:// URL (the small-web protocols \
 beside Gemini and Gopher, which have gemini_fetch and gopher_fetch). Returns the kinds of \
 gemini_fetch (gemtext, success, binary, input, redirect, error) or, for gophers, of \
 gopher_fetch (menu, text). `input` answers a Scroll prompt or is sent as a Spartan data block \
@@ -115,15 +115,20 @@ pub(crate) async fn smallnet_fetch(client: &Client, p: &SmallnetFetchParams) -> 
             _ => "",
         };
         let msg = format!(
-            "smallnet_fetch takes nex://, finger://, spartan://, scroll:// and gophers:// URLs{hint}"
+            "smallnet_fetch takes nex://, finger://, spartan://, scroll://, gophers:// and guppy:// URLs{hint}"
         );
         return refused(raw, ErrorCode::InvalidRequest, msg);
     }
-    if p.input.is_some() && !matches!(url.scheme(), Scheme::Spartan | Scheme::Scroll) {
+    if p.input.is_some()
+        && !matches!(
+            url.scheme(),
+            Scheme::Spartan | Scheme::Scroll | Scheme::Guppy
+        )
+    {
         return refused(
             raw,
             ErrorCode::InvalidRequest,
-            "input is for spartan:// and scroll:// URLs only",
+            "input is for spartan://, scroll:// and guppy:// URLs only",
         );
     }
     let opts = OpenOptions {

@@ -682,7 +682,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
         Err(e) => {
             return Some(Outcome::Error {
                 info,
-                error: smolweb_net::FetchError::Internal(e.to_string()),
+                error: smolweb_net::FetchError::store(e),
             });
         }
     };

@@ -508,6 +508,30 @@ fn approval(id: &str) -> Approval {
     }
 }
 
+/// A 61 to a request that carried no identity (a Titan upload with a wrong token) does not
+/// speak of "the identity you presented" (issue 33, item 8).
+#[test]
+fn status_61_without_an_identity_is_not_about_one() {
+    let mut app = at_home();
+    let url = "gemini://home.test/post.gmi";
+    let refused = |info| Outcome::Certificate {
+        info,
+        status: 61,
+        message: "wrong token".into(),
+    };
+    go(&mut app, url, refused(info(url)));
+    let s = screen(&app);
+    assert!(s.contains("No identity was sent"), "{s}");
+    assert!(s.contains("token may be wrong"), "{s}");
+    assert!(!s.contains("recognised the identity"), "{s}");
+    let mut sent = info(url);
+    let mut t = tls(TofuState::Trusted);
+    t.client_cert = Some("sha256:cafe".into());
+    sent.tls = Some(t);
+    go(&mut app, url, refused(sent));
+    assert!(screen(&app).contains("recognised the identity you presented"));
+}
+
 #[test]
 fn status_61_and_62_are_explained_and_62_offers_replacement() {
     let mut app = at_home();

@@ -140,6 +140,14 @@ pub fn client_cert_page(
                 }
             }
         }
+        61 if presented.is_none() => {
+            let _ = write!(
+                g,
+                "# The capsule says you are not allowed here\n\n{shown}\n\nNo identity was sent with this request, and the capsule answered that it is not authorised (status 61): {message}\n\nIf this was an upload, its token may be wrong or missing; otherwise the capsule may want an identity it knows.\n\n{}{}",
+                PageAction::Back.link("Go back"),
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+            );
+        }
         61 => {
             let _ = write!(
                 g,
