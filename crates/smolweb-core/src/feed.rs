@@ -85,6 +85,20 @@ pub fn one_line(s: &str) -> String {
     crate::text::one_line(s, Some(MAX_TITLE_CHARS)).into_owned()
 }
 
+/// Slack allowed for an entry dated after `now` (time zones, clocks a little ahead).
+pub const FUTURE_SLACK: time::Duration = time::Duration::days(1);
+
+/// Can an entry's date (RFC 3339, as [`Entry::published`]) be believed at `now`? Not when it
+/// does not parse, is before 1970 (a year 0 is a template's placeholder), or is more than
+/// [`FUTURE_SLACK`] after `now`. The caller keeps such an entry undated.
+pub fn plausible_date(published: &str, now: time::OffsetDateTime) -> bool {
+    use time::format_description::well_known::Rfc3339;
+    match time::OffsetDateTime::parse(published, &Rfc3339) {
+        Ok(t) => t >= time::OffsetDateTime::UNIX_EPOCH && t <= now + FUTURE_SLACK,
+        Err(_) => false,
+    }
+}
+
 /// Resolve `reference` against `base` (gemini/gopher bases with `core::url`, http(s) bases
 /// with [`crate::url::join_web`]; against any other base only an absolute reference
 /// resolves). None when it cannot be made absolute, or when it leads nowhere smolweb fetches
@@ -163,6 +177,23 @@ fn is_absolute(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_in_the_future_or_before_1970_are_not_believed() {
+        let now = time::macros::datetime!(2026-07-28 10:00 UTC);
+        for (date, ok) in [
+            ("2026-07-28T09:00:00Z", true),
+            ("2026-07-29T09:00:00Z", true),
+            ("2026-07-30T09:00:00Z", false),
+            ("9999-12-31T00:00:00Z", false),
+            ("0000-01-01T00:00:00Z", false),
+            ("1969-12-31T23:59:59Z", false),
+            ("1991-08-06T00:00:00Z", true),
+            ("yesterday", false),
+        ] {
+            assert_eq!(plausible_date(date, now), ok, "{date}");
+        }
+    }
 
     #[test]
     fn one_line_flattens_and_cuts() {

@@ -7,6 +7,7 @@ pub mod charset;
 pub mod code;
 pub mod feed;
 pub mod fingerprint;
+pub mod follow;
 pub mod gemtext;
 pub mod gopher;
 pub mod html;

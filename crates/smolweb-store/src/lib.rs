@@ -15,6 +15,7 @@ pub mod activity;
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
+pub mod follows;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod history;
@@ -106,4 +107,6 @@ pub mod files {
     pub const UPLOADS: &str = "upload_allowances.toml";
     /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
     pub const SYNC_QUEUE: &str = "sync_queue.toml";
+    /// The copies of pages followed for their changes ([`crate::follows::Follows`]).
+    pub const FOLLOWS_DIR: &str = "follows";
 }

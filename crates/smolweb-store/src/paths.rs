@@ -123,6 +123,10 @@ impl Paths {
     pub fn sync_queue(&self) -> PathBuf {
         self.data_dir.join(files::SYNC_QUEUE)
     }
+    /// `follows/` in the data directory: the copies of pages followed for their changes.
+    pub fn follows_dir(&self) -> PathBuf {
+        self.data_dir.join(files::FOLLOWS_DIR)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")

@@ -9,9 +9,32 @@
 
 mod store_approvals;
 mod store_bookmarks_history;
+mod store_follows;
 mod store_formats;
 mod store_identity;
 mod store_links;
 mod store_offline;
 mod store_subscriptions;
 mod store_tofu;
+
+/// Run the ignored test `test` in two child processes of this test binary (ids `one` and
+/// `two` in `SMOLWEB_TEST_ID`, and `vars`), and wait until both succeeded.
+pub(crate) fn run_two_children(test: &str, vars: &[(&str, &std::path::Path)]) {
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = ["one", "two"]
+        .iter()
+        .map(|id| {
+            let mut cmd = std::process::Command::new(&exe);
+            cmd.args(["--exact", test, "--ignored", "--nocapture"])
+                .env("SMOLWEB_TEST_ID", id)
+                .stdout(std::process::Stdio::null());
+            for (k, v) in vars {
+                cmd.env(k, v);
+            }
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success(), "{test} failed in a child");
+    }
+}
