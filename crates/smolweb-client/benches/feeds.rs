@@ -121,6 +121,7 @@ fn bench_about_feeds(c: &mut Criterion) {
                     read: i % 2 == 0,
                 })
                 .collect(),
+            ..Subscription::new(String::new(), t, None)
         })
         .collect();
     c.bench_function("about_feeds_10000_entries", |b| {

@@ -3,13 +3,14 @@
 //!
 //! `about:home` (the bundled start page), `about:bookmarks`, `about:history`,
 //! `about:identities` (identities and pending approvals), `about:feeds` and `about:offline`
-//! (built by [`super::about_feeds`]) and `about:help` (a pointer; the TUI renders its own key
+//! (built by [`super::about_feeds`]), `about:feeds?health` and `about:changes?page=URL[&at=ID]`
+//! (built by [`super::about_follow`]) and `about:help` (a pointer; the TUI renders its own key
 //! list). Capsule-provided text shown here (titles) is kept on one line.
 //!
 //! This module is the one owner of the bookmarks and history pages: the browser builds them
 //! with [`bookmarks_page`] and [`history_page`] too, adding only a note on its keys.
 
-use super::{Client, about_feeds};
+use super::{Client, about_feeds, about_follow};
 use smolweb_core::text::one_line;
 use smolweb_net::{CertStoreError, FetchError, RequestError};
 use smolweb_store::StoreError;
@@ -63,6 +64,12 @@ pub(super) fn page_text(
         // The identities and approvals are the certificate store: its failure is the code
         // an agent already knows from a refused handshake.
         "identities" => identities(client).map_err(|e| FetchError::from(CertStoreError::from(e))),
+        "feeds" if query == Some("health") => {
+            client.subscriptions().list().map_err(store).map(|s| {
+                about_follow::health_page(&s, client.now(), client.face() == super::Face::Human)
+            })
+        }
+        "changes" => changes(client, query).map_err(store),
         "feeds" => {
             client.subscriptions().list().map_err(store).map(|s| {
                 about_feeds::feeds_page_view(&s, about_feeds::FeedsView::from_query(query))
@@ -141,6 +148,23 @@ pub fn history_page(visits: &[Visit], note: Option<&str>) -> String {
         g.push_str("\nTimes are UTC.\n");
     }
     g
+}
+
+/// `about:changes?page=URL[&at=ID]`: one change of a followed page, or all it keeps.
+fn changes(client: &Client, query: Option<&str>) -> Result<String, StoreError> {
+    let Some((page, at)) = query.and_then(super::follow::change_of_query) else {
+        return Ok(about_follow::change_gone_page("", false));
+    };
+    let sub = client.subscriptions().get(&page).ok().flatten();
+    let copy = client.follows().get(&page)?;
+    Ok(match (copy, at) {
+        (Some(copy), None) => about_follow::changes_list_page(sub.as_ref(), &copy),
+        (Some(copy), Some(id)) => match copy.change(id) {
+            Some(c) => about_follow::change_page(sub.as_ref(), &copy, c),
+            None => about_follow::change_gone_page(&page, true),
+        },
+        (None, _) => about_follow::change_gone_page(&page, sub.is_some()),
+    })
 }
 
 fn offline(client: &Client) -> Result<String, StoreError> {

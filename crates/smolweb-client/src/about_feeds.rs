@@ -4,11 +4,13 @@
 //! `about:feeds`: every remembered entry of every subscription, newest first, under one
 //! `## YYYY-MM-DD` heading per day (the entry's date, else the day a refresh first saw it),
 //! unread entries marked with [`UNREAD`]; then the subscriptions with unread counts, last
-//! refresh and last error. `about:offline`: the reading list (saved pages) with sizes and
+//! refresh and last error, and the signs of the sick ones ([`super::health`], as of each
+//! one's last refresh), counted at the top with a link to `about:feeds?health`. `about:offline`: the reading list (saved pages) with sizes and
 //! dates, and how much of the bound offline copies use. Remote text (titles, errors) was put on
 //! one line when stored; it is put on one line again here, so a hand-edited store cannot break
 //! the page's structure.
 
+use super::health::{Sign, health};
 use smolweb_core::feed::{MAX_TITLE_CHARS, one_line};
 use smolweb_core::text::human_bytes;
 use smolweb_store::offline::OfflineEntry;
@@ -140,11 +142,27 @@ pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
     }
     let count =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    // Health as of each one's last refresh (pure: the page reads no clock).
+    let signs: Vec<Vec<Sign>> = subs
+        .iter()
+        .map(|s| health(s, s.refreshed.unwrap_or(s.added)).signs)
+        .collect();
+    let sick = signs.iter().filter(|g| !g.is_empty()).count();
     out.push_str(&format!(
         "{} · {} · {unread} unread\n",
         count(subs.len(), "subscription", "subscriptions"),
         count(rows.len(), "entry", "entries"),
     ));
+    if sick > 0 {
+        // Text, not a link: the entries keep their link numbers.
+        let n = match sick {
+            1 => "1 subscription needs".to_string(),
+            n => format!("{n} subscriptions need"),
+        };
+        out.push_str(&format!(
+            "⚠ {n} attention: see Subscriptions, or Health of every subscription\n"
+        ));
+    }
     let mut day = "";
     let mut feed = usize::MAX;
     for (key, e, n) in &rows {
@@ -181,7 +199,7 @@ pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
         out.push_str("\nNo entries yet: refresh to fetch your feeds.\n");
     }
     out.push_str("\n## Subscriptions\n");
-    for s in &subs {
+    for (s, signs) in subs.iter().zip(&signs) {
         let when = s.last_try();
         out.push_str(&format!(
             "=> {} {} ({} unread, {when})\n",
@@ -192,6 +210,10 @@ pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
         if let Some(err) = &s.error {
             out.push_str(&format!("* last refresh failed: {}\n", one_line(err)));
         }
+        // The other signs of a sick one (its failure is the line above).
+        for sign in signs.iter().filter(|g| g.tag() != "failing") {
+            out.push_str(&format!("* ⚠ {}\n", sign.words()));
+        }
     }
     // The other views, last: the entries keep their link numbers.
     out.push_str("\n## Views\n");
@@ -201,6 +223,7 @@ pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
     if view != FeedsView::ByFeed || only.is_some() {
         out.push_str("=> about:feeds?by=feed By feed\n");
     }
+    out.push_str("=> about:feeds?health Health of every subscription\n");
     out
 }
 

@@ -14,18 +14,18 @@
 //! into the store in one locked rewrite. [`candidates`] is what the browser's subscribe key
 //! offers for a page.
 
+use super::follow::{self, CompareError, Target, fetch_fresh};
 use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use smolweb_core::feed::{self, Feed, FeedKind, discover, gemlog, syndication};
 use smolweb_core::page::{Content, Page};
 use smolweb_core::url::{Scheme, Url};
 use smolweb_net::FetchError;
 use smolweb_store::StoreError;
-use smolweb_store::subscriptions::{Refreshed, StoredEntry, Subscriptions};
+use smolweb_store::subscriptions::{Answer, Notes, Refreshed, StoredEntry, Subscriptions};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Most same-host redirects followed to reach a feed.
-const MAX_REDIRECTS: usize = 5;
+use super::follow::MAX_REDIRECTS;
 
 /// What fetching a feed URL gave.
 #[derive(Clone, Debug)]
@@ -53,6 +53,24 @@ pub enum FeedOutcome {
 }
 
 impl FeedOutcome {
+    /// An outcome read as a feed: a page that is one, a page that is not, or anything else.
+    pub fn of(outcome: Outcome) -> FeedOutcome {
+        match outcome {
+            Outcome::Page { info, fetched } => match feed_of_page(&fetched.page) {
+                Ok(feed) => FeedOutcome::Feed {
+                    info,
+                    fetched,
+                    feed,
+                },
+                Err(reason) => FeedOutcome::NotAFeed {
+                    info,
+                    fetched,
+                    reason,
+                },
+            },
+            other => FeedOutcome::Other(other),
+        }
+    }
     /// Why this is not a feed (None for a feed); its message is one line.
     pub fn failure(&self) -> Option<RefreshError> {
         match self {
@@ -100,6 +118,9 @@ pub enum RefreshError {
     /// The blocking task writing the store failed.
     #[error("the store task failed: {0}")]
     StoreTask(#[source] Arc<tokio::task::JoinError>),
+    /// A followed page could not be compared with its copy.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
     /// The task fetching the feed stopped before it answered.
     #[error("the refresh task stopped")]
     Stopped,
@@ -280,21 +301,7 @@ impl Client {
 
     /// Fetch `url` and read it as a feed.
     pub async fn fetch_feed(&self, url: &str, opts: &OpenOptions) -> FeedOutcome {
-        match self.open_feed_url(url, opts).await {
-            Outcome::Page { info, fetched } => match feed_of_page(&fetched.page) {
-                Ok(feed) => FeedOutcome::Feed {
-                    info,
-                    fetched,
-                    feed,
-                },
-                Err(reason) => FeedOutcome::NotAFeed {
-                    info,
-                    fetched,
-                    reason,
-                },
-            },
-            other => FeedOutcome::Other(other),
-        }
+        FeedOutcome::of(self.open_feed_url(url, opts).await)
     }
 
     /// The one place a feed URL is fetched: gemini://, gopher:// and http(s):// all go through
@@ -306,43 +313,87 @@ impl Client {
 
     /// Fetch one subscription (bypassing the in-memory cache) and merge it into the store.
     pub async fn refresh_feed(&self, url: &str) -> FeedRefresh {
-        let fetched = self.fetch_for_refresh(url).await;
+        let target = match self.subscriptions().get(url) {
+            Ok(Some(sub)) => Target::of(&sub),
+            _ => Target {
+                url: url.to_string(),
+                changes: None,
+                validators: Default::default(),
+            },
+        };
+        let fetched = self.fetch_for_refresh(&target).await;
         let visited = self.visited_urls();
-        let recorded =
-            self.subscriptions()
-                .record_visited(url, &fetched.refreshed, self.now(), &visited);
+        let answer = fetched.answer();
+        let recorded = self
+            .subscriptions()
+            .record_answers(&[answer], self.now(), &visited)
+            .map(|mut lists| lists.pop().unwrap_or_default());
         fetched.into_result(recorded.map_err(|e| RefreshError::Store(Arc::new(e))))
     }
 
-    /// The fetch half of a refresh: what to merge into the store.
-    async fn fetch_for_refresh(&self, url: &str) -> Fetch {
-        let opts = OpenOptions {
-            refresh: true,
-            ..OpenOptions::default()
+    /// The fetch half of a refresh: what to merge into the store. A feed is read as one; a
+    /// followed page is compared with its copy ([`super::follow`]).
+    async fn fetch_for_refresh(&self, target: &Target) -> Fetch {
+        let fresh = fetch_fresh(self, target).await;
+        let notes = fresh.notes;
+        let unchanged = || Refreshed::Ok {
+            title: None,
+            entries: Vec::new(),
         };
-        let outcome = self.fetch_feed(url, &opts).await;
-        let failure = outcome.failure();
-        let (refreshed, title) = match outcome {
-            FeedOutcome::Feed { feed, .. } => (
-                Refreshed::Ok {
-                    title: feed.title.clone(),
-                    entries: feed.entries,
-                },
-                feed.title,
-            ),
-            _ => {
-                let why = failure
-                    .as_ref()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                (Refreshed::Failed(why), None)
+        let (refreshed, title, failure, notes) = match (fresh.outcome, target.changes) {
+            (None, _) => (unchanged(), None, None, notes),
+            (Some(Outcome::Page { fetched, .. }), Some(watch)) => {
+                match follow::compare(self, &target.url, watch, &fetched.page).await {
+                    Ok(c) => {
+                        let notes = Notes {
+                            restless: Some(c.restless),
+                            cut: Some(c.cut),
+                            ..notes
+                        };
+                        let ok = Refreshed::Ok {
+                            title: c.title.clone(),
+                            entries: c.entries,
+                        };
+                        (ok, c.title, None, notes)
+                    }
+                    Err(e) => {
+                        let e = RefreshError::Compare(e);
+                        (Refreshed::Failed(e.to_string()), None, Some(e), notes)
+                    }
+                }
+            }
+            (Some(outcome), changes) => {
+                let outcome = match changes {
+                    None => FeedOutcome::of(outcome),
+                    Some(_) => FeedOutcome::Other(outcome),
+                };
+                let failure = outcome.failure();
+                match outcome {
+                    FeedOutcome::Feed { feed, .. } => (
+                        Refreshed::Ok {
+                            title: feed.title.clone(),
+                            entries: feed.entries,
+                        },
+                        feed.title,
+                        None,
+                        notes,
+                    ),
+                    _ => {
+                        let why = failure
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default();
+                        (Refreshed::Failed(why), None, failure, notes)
+                    }
+                }
             }
         };
         Fetch {
-            url: url.to_string(),
+            url: target.url.clone(),
             refreshed,
             title,
             failure,
+            notes,
         }
     }
 
@@ -390,9 +441,19 @@ struct Fetch {
     refreshed: Refreshed,
     title: Option<String>,
     failure: Option<RefreshError>,
+    notes: Notes,
 }
 
 impl Fetch {
+    /// What the store records of it.
+    fn answer(&self) -> Answer<'_> {
+        Answer {
+            url: self.url.clone(),
+            outcome: &self.refreshed,
+            notes: self.notes.clone(),
+        }
+    }
+
     /// The refresh result once the store answered (`Err`: why it could not record).
     fn into_result(self, recorded: Result<Vec<StoredEntry>, RefreshError>) -> FeedRefresh {
         let (new_entries, error) = match recorded {
@@ -418,13 +479,22 @@ pub async fn refresh_all(
 ) -> Result<Vec<FeedRefresh>, StoreError> {
     let subs = client.subscriptions().list()?;
     let total = subs.len();
-    let mut by_host: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
+    // The copies of pages no longer followed (unfollowed, adopted elsewhere) go.
+    let pages: std::collections::HashSet<String> = subs
+        .iter()
+        .filter(|s| s.is_page())
+        .map(|s| s.url.clone())
+        .collect();
+    if let Err(e) = client.follows().retain(&pages) {
+        tracing::warn!("cannot tidy the copies of followed pages: {e}");
+    }
+    let mut by_host: BTreeMap<String, Vec<(usize, Target)>> = BTreeMap::new();
     // Grouped by the key the batch pacer uses, so one group is one pacing queue.
     for (i, s) in subs.iter().enumerate() {
         by_host
             .entry(host_of(&s.url))
             .or_default()
-            .push((i, s.url.clone()));
+            .push((i, Target::of(s)));
     }
     let limit = client.config.feeds.refresh_concurrency.max(1);
     let slots = Arc::new(tokio::sync::Semaphore::new(limit));
@@ -433,14 +503,14 @@ pub async fn refresh_all(
     for (_, feeds) in by_host {
         let (client, slots, tx) = (client.clone(), slots.clone(), tx.clone());
         tasks.spawn(async move {
-            for (i, url) in feeds {
+            for (i, target) in feeds {
                 let Ok(_slot) = slots.acquire().await else {
                     return;
                 };
                 // The turn is taken with the slot held, so the pause is measured from the
                 // previous fetch's start, not from when it queued for a slot.
-                client.batch_turn(&url).await;
-                let _ = tx.send((i, client.fetch_for_refresh(&url).await));
+                client.batch_turn(&target.url).await;
+                let _ = tx.send((i, client.fetch_for_refresh(&target).await));
             }
         });
     }
@@ -493,12 +563,9 @@ async fn record_batch(client: &Client, batch: Vec<(usize, Fetch)>) -> Vec<(usize
     let history = client.history().clone();
     let keys: Vec<(usize, String)> = batch.iter().map(|(i, f)| (*i, f.url.clone())).collect();
     let joined = tokio::task::spawn_blocking(move || {
-        let items: Vec<(String, &Refreshed)> = batch
-            .iter()
-            .map(|(_, f)| (f.url.clone(), &f.refreshed))
-            .collect();
+        let items: Vec<Answer<'_>> = batch.iter().map(|(_, f)| f.answer()).collect();
         let visited = visited_in(&history);
-        let recorded = store.record_many_visited(&items, now, &visited);
+        let recorded = store.record_answers(&items, now, &visited);
         (batch, recorded)
     })
     .await;

@@ -210,13 +210,16 @@ impl Outcome {
 
 pub mod about;
 pub mod about_feeds;
+pub mod about_follow;
 mod approve;
 mod budget;
 pub mod config;
 pub mod feeds;
+pub mod follow;
 mod gemini;
 mod gopher;
 mod guppy;
+pub mod health;
 mod limits;
 pub mod offline;
 mod pipeline;
@@ -592,10 +595,24 @@ impl Client {
         opts: &OpenOptions,
         max: usize,
     ) -> (Outcome, Vec<String>) {
+        let (outcome, chain, _) = self.open_following_moves(url, opts, max).await;
+        (outcome, chain)
+    }
+
+    /// [`Client::open_following`], also saying where the leading run of permanent redirects
+    /// (31) led, followed or not: the address `url` moved to (None when the first answer was
+    /// not a permanent redirect, or the redirects looped).
+    pub async fn open_following_moves(
+        &self,
+        url: &str,
+        opts: &OpenOptions,
+        max: usize,
+    ) -> (Outcome, Vec<String>, Option<String>) {
         let mut chain = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         let mut current = url.to_string();
         let mut hop_opts = opts.clone();
+        let (mut still_permanent, mut moved) = (true, None);
         loop {
             let outcome = self.open(&current, &hop_opts).await;
             hop_opts.input = None;
@@ -604,14 +621,18 @@ impl Client {
                 target,
                 cross_host,
                 scheme,
-                ..
+                permanent,
             } = &outcome
             else {
-                return (outcome, chain);
+                return (outcome, chain, moved);
             };
+            still_permanent = still_permanent && *permanent;
+            if still_permanent {
+                moved = Some(normalized(target));
+            }
             let same_scheme = Url::parse(&current).is_ok_and(|u| u.scheme().as_str() == scheme);
             if *cross_host || !same_scheme || chain.len() >= max {
-                return (outcome, chain);
+                return (outcome, chain, moved);
             }
             seen.push(normalized(&current));
             let next = normalized(target);
@@ -620,7 +641,7 @@ impl Client {
                 let shown = smolweb_core::url::strip_query(&next).to_string();
                 let error = ProtocolError::RedirectLoop(shown).into();
                 let info = info.clone();
-                return (Outcome::Error { info, error }, chain);
+                return (Outcome::Error { info, error }, chain, None);
             }
             current = next;
         }

@@ -167,6 +167,8 @@ fn kept_web_page(
         truncated: false,
         tls: None,
         redirects: Vec::new(),
+        validators: Default::default(),
+        moved_to: None,
     };
     super::web::web_page(resp, format, extract, stored.fetched, keep_binary).ok()
 }

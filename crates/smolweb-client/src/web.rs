@@ -30,7 +30,7 @@ use crate::config::Config;
 use smolweb_core::html::Extract;
 use smolweb_net::cache::{Cache, Clock};
 use smolweb_net::http::{
-    HttpFetcher, HttpRequest, HttpResponse, HttpSetup, SystemRoots, WebError, tls,
+    HttpFetcher, HttpRequest, HttpResponse, HttpSetup, SystemRoots, Validators, WebError, tls,
 };
 use smolweb_net::policy::RobotsCache;
 use std::sync::{Arc, OnceLock};
@@ -143,6 +143,7 @@ impl Client {
             max_bytes: self.web_body_cap(max_bytes),
             timeout: Duration::from_secs(self.config.network.timeout_seconds),
             accept,
+            validators: Validators::default(),
         };
         self.web_fetcher()?.fetch(&req).await
     }
@@ -180,6 +181,41 @@ impl Client {
         if let Some(hit) = self.cached_web(q) {
             return Ok(hit);
         }
+        let answer = self.fetch_web_new(q, &url, &Validators::default()).await?;
+        Ok(WebFetched {
+            page: answer.page.ok_or_else(|| {
+                WebError::Internal("a 304 answer to a request that was not conditional".into())
+            })?,
+            from_cache: false,
+        })
+    }
+
+    /// Fetch and convert a web page again unless the server says the copy held is current:
+    /// the request is conditional on `validators` ([`Validators`]; none makes it an ordinary
+    /// fetch), and the cache is not read (the answer is stored in it).
+    pub async fn fetch_web_conditional(
+        &self,
+        q: &WebQuery,
+        validators: &Validators,
+    ) -> Result<WebAnswer, WebError> {
+        let url = smolweb_net::http::parse_target(&q.url, false)?;
+        if self.working_offline() {
+            return Err(WebError::Offline {
+                url: url.to_string(),
+            });
+        }
+        self.fetch_web_new(q, &url, validators).await
+    }
+
+    /// The network half of [`Client::fetch_web`]: robots.txt, pacing, the request and the
+    /// conversion; the page is stored in the cache.
+    async fn fetch_web_new(
+        &self,
+        q: &WebQuery,
+        url: &url::Url,
+        validators: &Validators,
+    ) -> Result<WebAnswer, WebError> {
+        let url = url.clone();
         // Built once per client (the trust store is read then), before the budget starts.
         let fetcher = self.web_fetcher()?;
         let budget = Duration::from_secs(self.config.network.timeout_seconds);
@@ -202,6 +238,7 @@ impl Client {
             max_bytes: cap,
             timeout: deadline.saturating_duration_since(Instant::now()),
             accept: smolweb_net::http::ACCEPT,
+            validators: validators.clone(),
         };
         tracing::debug!(url = %url, "web request");
         let gate = robots::RobotsGate {
@@ -210,6 +247,19 @@ impl Client {
             deadline,
         };
         let mut resp = fetcher.fetch_gated(&req, &gate).await?;
+        let (fresh, moved_to) = (resp.validators.clone(), resp.moved_to.clone());
+        if resp.status == 304 && !validators.is_empty() {
+            return Ok(WebAnswer {
+                page: None,
+                validators: Validators {
+                    etag: fresh.etag.or_else(|| validators.etag.clone()),
+                    last_modified: fresh
+                        .last_modified
+                        .or_else(|| validators.last_modified.clone()),
+                },
+                moved_to,
+            });
+        }
         let human = self.face == Face::Human;
         let mut page = if smolweb_core::pdf::is_pdf(&resp.body) {
             let body = std::mem::take(&mut resp.body);
@@ -230,9 +280,21 @@ impl Client {
             let final_key = cache_key(&page.final_url, q.format, q.extract, cap);
             self.web.cache.put(&final_key, page.clone());
         }
-        Ok(WebFetched {
-            page,
-            from_cache: false,
+        Ok(WebAnswer {
+            page: Some(page),
+            validators: fresh,
+            moved_to,
         })
     }
+}
+
+/// What a fetch of a web page over the network gave ([`Client::fetch_web_conditional`]).
+#[derive(Clone, Debug)]
+pub struct WebAnswer {
+    /// The page; None when the server said the copy held is current (304).
+    pub page: Option<Arc<WebPage>>,
+    /// The answer's validators, to make the next request conditional.
+    pub validators: Validators,
+    /// Where a leading run of permanent redirects led (the page moved there).
+    pub moved_to: Option<String>,
 }

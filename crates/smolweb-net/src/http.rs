@@ -8,7 +8,10 @@
 //!   connects to without asking the resolver, are checked by [`check_target`] before sending;
 //!   dangerous ports, userinfo and schemes other than http/https are refused there too.
 //! - Redirects are followed here by hand, at most [`MAX_REDIRECTS`], each hop re-checked; a
-//!   loop or one hop too many is `REDIRECT_FAILED`.
+//!   loop or one hop too many is `REDIRECT_FAILED`. Where a leading run of permanent
+//!   redirects led is kept ([`HttpResponse::moved_to`]).
+//! - A request may be conditional ([`Validators`], sent as `If-None-Match` and
+//!   `If-Modified-Since` on every hop); a 304 answer is returned as it is, with no body.
 //! - One timeout budget covers every hop and the body. The body cap counts decompressed
 //!   bytes (gzip, brotli, zstd and deflate are decoded by reqwest as they arrive), so a
 //!   compression bomb stops at the cap with `truncated`. Header count (HTTP/1) and header
@@ -70,6 +73,38 @@ pub struct HttpRequest {
     pub timeout: Duration,
     /// The Accept header to send (usually [`ACCEPT`]).
     pub accept: &'static str,
+    /// Make the request conditional on these validators of a copy held (`If-None-Match`,
+    /// `If-Modified-Since`): a server may then answer 304 with no body.
+    pub validators: Validators,
+}
+
+/// The validators of an answer, sent back to ask whether the copy held is still current.
+/// Values that cannot be a header (control characters, longer than
+/// [`MAX_VALIDATOR_BYTES`]) are neither read nor sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Validators {
+    /// The `ETag` header as sent.
+    pub etag: Option<String>,
+    /// The `Last-Modified` header as sent.
+    pub last_modified: Option<String>,
+}
+
+/// Longest validator kept or sent, in bytes.
+pub const MAX_VALIDATOR_BYTES: usize = 256;
+
+impl Validators {
+    /// Are there none to send?
+    pub fn is_empty(&self) -> bool {
+        self.etag.is_none() && self.last_modified.is_none()
+    }
+}
+
+/// A validator that can be kept and sent back.
+fn usable_validator(v: &str) -> Option<reqwest::header::HeaderValue> {
+    if v.len() > MAX_VALIDATOR_BYTES || v.bytes().any(|b| b.is_ascii_control()) {
+        return None;
+    }
+    reqwest::header::HeaderValue::from_str(v).ok()
 }
 
 /// The certificate facts of an https answer (verified against the trusted roots).
@@ -104,6 +139,12 @@ pub struct HttpResponse {
     pub tls: Option<WebTls>,
     /// URLs redirected through, in order.
     pub redirects: Vec<String>,
+    /// The answer's validators (`ETag`, `Last-Modified`), to make the next request for it
+    /// conditional.
+    pub validators: Validators,
+    /// Where the leading run of permanent redirects (301, 308) led: the address the URL
+    /// asked moved to (None when the first hop was not a permanent redirect).
+    pub moved_to: Option<String>,
 }
 
 /// A check run before each redirect hop is followed (robots.txt of the next host, for
@@ -210,20 +251,37 @@ impl HttpFetcher {
         let mut url = parse_target(&req.url, false)?;
         let mut seen = vec![url.to_string()];
         let mut redirects = Vec::new();
+        // Still on the leading run of permanent redirects, and where it led.
+        let mut permanent = true;
+        let mut moved_to = None;
         loop {
             check_target(&url, &self.guard)?;
             let left = deadline.saturating_duration_since(Instant::now());
-            let resp = self
+            let mut get = self
                 .client
                 .get(url.clone())
                 .header(reqwest::header::ACCEPT, req.accept)
-                .timeout(left)
+                .timeout(left);
+            if let Some(v) = req.validators.etag.as_deref().and_then(usable_validator) {
+                get = get.header(reqwest::header::IF_NONE_MATCH, v);
+            }
+            if let Some(v) = req
+                .validators
+                .last_modified
+                .as_deref()
+                .and_then(usable_validator)
+            {
+                get = get.header(reqwest::header::IF_MODIFIED_SINCE, v);
+            }
+            let resp = get
                 .send()
                 .await
                 .map_err(|e| error::from_reqwest(&e, &url, req.timeout))?;
             let status = resp.status();
             if !status.is_redirection() || status.as_u16() == 304 {
-                return read_response(resp, url, redirects, req, &self.roots).await;
+                let mut out = read_response(resp, url, redirects, req, &self.roots).await?;
+                out.moved_to = moved_to;
+                return Ok(out);
             }
             let Some(location) = resp
                 .headers()
@@ -249,6 +307,10 @@ impl HttpFetcher {
             }
             check_target(&next, &self.guard)?;
             gate.allow(&next).await?;
+            permanent = permanent && matches!(status.as_u16(), 301 | 308);
+            if permanent {
+                moved_to = Some(next.to_string());
+            }
             redirects.push(url.to_string());
             seen.push(next.to_string());
             url = next;
@@ -321,6 +383,10 @@ async fn read_response(
     };
     let content_type = header("content-type");
     let retry_after = header("retry-after");
+    let validators = Validators {
+        etag: header("etag").filter(|v| usable_validator(v).is_some()),
+        last_modified: header("last-modified").filter(|v| usable_validator(v).is_some()),
+    };
     let markdown_tokens = header("x-markdown-tokens").and_then(|v| v.trim().parse().ok());
     let tls = resp
         .extensions()
@@ -367,5 +433,7 @@ async fn read_response(
         truncated,
         tls,
         redirects,
+        validators,
+        moved_to: None,
     })
 }

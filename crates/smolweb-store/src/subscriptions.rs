@@ -125,8 +125,9 @@ pub struct Subscription {
 }
 
 impl Subscription {
-    /// A subscription just added: a feed, or (`changes`) a page followed for its changes.
-    fn new(url: String, now: OffsetDateTime, changes: Option<Watch>) -> Subscription {
+    /// A subscription just added (nothing refreshed yet): a feed, or (`changes`) a page
+    /// followed for its changes.
+    pub fn new(url: String, now: OffsetDateTime, changes: Option<Watch>) -> Subscription {
         Subscription {
             url,
             title: None,

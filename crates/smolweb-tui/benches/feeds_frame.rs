@@ -45,6 +45,7 @@ fn subscriptions() -> Vec<Subscription> {
                     read: i % 2 == 0,
                 })
                 .collect(),
+            ..Subscription::new(String::new(), t, None)
         })
         .collect()
 }

@@ -25,6 +25,7 @@ fn sub(url: &str, title: &str, entries: Vec<StoredEntry>) -> Subscription {
         error: None,
         sync_links: None,
         entries,
+        ..Subscription::new(String::new(), T, None)
     }
 }
 
@@ -62,6 +63,7 @@ fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
 # Feeds
 
 2 subscriptions · 3 entries · 2 unread
+⚠ 1 subscription needs attention: see Subscriptions, or Health of every subscription
 
 ## 2026-11-30
 => gopher://b.example/0/x ● Undated · B hole
@@ -79,6 +81,7 @@ fn feeds_page_groups_by_day_newest_first_and_marks_unread() {
 
 ## Views
 => about:feeds?by=feed By feed
+=> about:feeds?health Health of every subscription
 ";
     assert_eq!(page, want);
 }

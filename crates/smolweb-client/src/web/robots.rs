@@ -108,6 +108,7 @@ async fn fetch_robots(
         max_bytes: ROBOTS_MAX_BYTES,
         timeout: deadline.saturating_duration_since(Instant::now()),
         accept: "text/plain",
+        validators: Default::default(),
     };
     let host = url.host_str().unwrap_or_default();
     match fetcher.fetch(&req).await {

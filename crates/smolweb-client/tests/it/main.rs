@@ -10,6 +10,7 @@
 mod client_about;
 mod client_approvals;
 mod client_feeds;
+mod client_follow;
 mod client_gemini;
 mod client_gopher;
 mod client_guppy;

@@ -460,6 +460,7 @@ fn about_feeds_snapshot() {
                     true,
                 ),
             ],
+            ..Subscription::new(String::new(), datetime!(2026-11-01 10:00 UTC), None)
         },
         Subscription {
             url: "gopher://hole.test/1/phlog".into(),
@@ -474,6 +475,7 @@ fn about_feeds_snapshot() {
                 "2026-11-30T00:00:00Z",
                 false,
             )],
+            ..Subscription::new(String::new(), datetime!(2026-11-01 10:00 UTC), None)
         },
     ];
     let mut app = app();

@@ -53,6 +53,8 @@ fn response(url: &str, content_type: &str, body: &[u8]) -> HttpResponse {
             root: None,
         }),
         redirects: Vec::new(),
+        validators: Default::default(),
+        moved_to: None,
     }
 }
 
