@@ -184,6 +184,16 @@ fn print_problems(r: &Report, terminal: bool) {
             sanitize_line(url)
         );
     }
+    // Failing ones were said above; the other signs (moved, empty, quiet, restless) here.
+    for s in &r.sick {
+        for sign in s.signs.iter().filter(|g| g.tag() != "failing") {
+            eprintln!(
+                "smolweb: sync: {} needs attention: {}",
+                sanitize_line(&s.url),
+                sanitize_line(&sign.words())
+            );
+        }
+    }
     if terminal {
         for p in &r.skipped {
             eprintln!(
@@ -222,6 +232,17 @@ fn summary(r: &Report, elapsed: Duration) -> String {
     if !r.failed.is_empty() {
         s.push_str(&format!(", {} failed", r.failed.len()));
     }
+    if !r.sick.is_empty() {
+        s.push_str(&format!(
+            ", {} ({})",
+            count(
+                r.sick.len(),
+                "subscription needs attention",
+                "subscriptions need attention"
+            ),
+            sick_tags(r)
+        ));
+    }
     if !r.dropped.is_empty() {
         s.push_str(&format!(", {} taken off the queue", r.dropped.len()));
     }
@@ -245,6 +266,21 @@ fn summary(r: &Report, elapsed: Duration) -> String {
     }
     s.push_str(&format!(", {}", human_duration(elapsed)));
     s
+}
+
+/// `2 failing, 1 moved`: how many subscriptions show each sign.
+fn sick_tags(r: &Report) -> String {
+    let mut tags: Vec<(&str, usize)> = Vec::new();
+    for sign in r.sick.iter().flat_map(|s| &s.signs) {
+        match tags.iter_mut().find(|(t, _)| *t == sign.tag()) {
+            Some((_, n)) => *n += 1,
+            None => tags.push((sign.tag(), 1)),
+        }
+    }
+    tags.iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -292,6 +328,26 @@ mod tests {
                 .starts_with("sync: 0 of 1 feed refreshed (1 failed), "),
             "{}",
             summary(&r, Duration::from_secs(1))
+        );
+        use smolweb_client::health::Sign;
+        let r = Report {
+            feeds: 3,
+            sick: vec![
+                sync::Sick {
+                    url: "gemini://a.example/".into(),
+                    signs: vec![Sign::Moved("gemini://b.example/".into())],
+                },
+                sync::Sick {
+                    url: "gemini://c.example/".into(),
+                    signs: vec![Sign::Empty, Sign::Moved("gemini://d.example/".into())],
+                },
+            ],
+            ..Report::default()
+        };
+        assert_eq!(
+            summary(&r, Duration::from_secs(1)),
+            "sync: 3 feeds refreshed, 0 new entries, 0 pages kept (0 B), 0 queued pages fetched, \
+             0 skipped, 2 subscriptions need attention (2 moved, 1 empty), 1 s"
         );
     }
 }

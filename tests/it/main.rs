@@ -13,6 +13,7 @@ mod cli;
 mod cli_bookmarks;
 mod cli_config;
 mod cli_feeds;
+mod cli_follow;
 mod cli_get;
 mod cli_release;
 mod cli_secrets;

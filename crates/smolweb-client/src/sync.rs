@@ -4,7 +4,8 @@
 //! One run ([`run`]):
 //! 1. refreshes every subscription through [`feeds::refresh_all`] (the same code as
 //!    `smolweb feeds refresh`, merged into `subscriptions.toml` under its lock, so a browser
-//!    drawing `about:feeds` next reads the new entries from the file);
+//!    drawing `about:feeds` next reads the new entries from the file), and reads which need
+//!    attention ([`Report::sick`]);
 //! 2. fetches the pages waiting in the sync queue (`sync_queue.toml`, oldest first): one that
 //!    is kept is taken off; one that failed for a reason that may pass (the network, a 4x
 //!    temporary failure, a 44) stays with its try counted and is dropped at the third; one
@@ -177,6 +178,18 @@ pub struct Report {
     pub feeds_left: usize,
     /// Why the run stopped early (None: all done).
     pub stopped: Option<Stopped>,
+    /// The subscriptions that need attention after the refresh ([`super::health`]), with
+    /// what is wrong.
+    pub sick: Vec<Sick>,
+}
+
+/// A subscription that needs attention.
+#[derive(Clone, Debug)]
+pub struct Sick {
+    /// The subscription's URL.
+    pub url: String,
+    /// What is wrong.
+    pub signs: Vec<super::health::Sign>,
 }
 
 /// Why a run could not start.
@@ -383,6 +396,17 @@ pub async fn run(
                     report.feeds_failed.push(FeedFailure { url: r.url, why });
                 }
             }
+            let now = client.now();
+            report.sick = client
+                .subscriptions()
+                .list()?
+                .iter()
+                .map(|s| Sick {
+                    url: s.url.clone(),
+                    signs: super::health::health(s, now).signs,
+                })
+                .filter(|s| !s.signs.is_empty())
+                .collect();
         }
         Err(why) => {
             // The answers merged so far are in the store; the others were not recorded.
