@@ -139,10 +139,9 @@ impl Identities {
             Ok(id) => {
                 let agents = if id.agent_use { "may" } else { "may not" };
                 ctx.info(format!(
-                    "imported identity '{}' for {} (agents {agents} use it: {} changes that)",
+                    "imported identity '{}' for {}; agents {agents} use it",
                     id.name,
                     id.scope.url(),
-                    ctx.keymap.hint(Action::IdentityToggleAgent)
                 ));
                 ctx.lists.identities.push(id);
                 vec![Effect::Store(StoreOp::LoadLists)]

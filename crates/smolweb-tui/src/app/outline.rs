@@ -49,12 +49,10 @@ pub(crate) fn headings(doc: &Doc) -> Vec<Heading> {
 }
 
 /// The heading the screen's top is under, when that heading is scrolled off above it (one
-/// on screen needs no saying).
+/// on the top row needs no saying).
 fn section_at(headings: &[Heading], top: Pos) -> Option<&Heading> {
-    headings
-        .iter()
-        .rev()
-        .find(|h| h.line < top.line || (h.line == top.line && top.row > 0))
+    let h = headings.iter().rev().find(|h| h.line <= top.line)?;
+    (h.line < top.line || top.row > 0).then_some(h)
 }
 
 /// The outline key: open the list at the section the reader is in (or say there is none).
@@ -103,11 +101,11 @@ pub(super) fn key(key: Key, ctx: &mut Ctx) -> Vec<Effect> {
                 return Vec::new();
             };
             ctx.dialog.close();
+            // The page moves; on a long page the status line names the section from then on.
             if let Some(dv) = ctx.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
                 let line = h.line.min(dv.doc.len().saturating_sub(1));
                 dv.top = Pos { line, row: 0 };
             }
-            ctx.info(format!("§ {}", h.text));
         }
         _ => {
             ctx.dialog.close();
@@ -174,6 +172,7 @@ mod tests {
         assert_eq!(at(1), None, "its heading is on screen");
         assert_eq!(at(2).as_deref(), Some("One"));
         assert_eq!(at(20).as_deref(), Some("One"));
+        assert_eq!(at(32), None, "Two on the top row, not One");
         assert_eq!(at(33).as_deref(), Some("Two"));
         assert_eq!(at(60).as_deref(), Some("Two"));
         assert_eq!(current_section(&d, Pos { line: 20, row: 0 }, 40), None);
