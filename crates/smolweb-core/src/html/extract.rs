@@ -21,6 +21,9 @@ mod names;
 mod score;
 mod stats;
 
+pub(super) use jsonld::values as ld_values;
+pub(super) use names::tokens as name_tokens;
+
 use dom_query::{Document, NodeRef};
 
 /// Levels above a headline whose text tells a headline from a repeated title.
@@ -36,31 +39,83 @@ const DOUBT_SHARE: f64 = 0.1;
 /// ... when it is also shorter than this many characters; the region left by pruning is used.
 const DOUBT_CHARS: u32 = 500;
 
+/// What extraction saw on its way, for [`super::quality`]: sizes in characters of text
+/// (whitespace not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Signals {
+    /// The page's text before chrome was pruned.
+    pub(super) page_chars: u32,
+    /// What pruning left.
+    pub(super) pruned_chars: u32,
+    /// The chosen region (with its siblings), before tidying; 0 when no block scored.
+    pub(super) chosen_chars: u32,
+    /// Of it, the text inside links.
+    pub(super) chosen_link_chars: u32,
+    /// The best candidate's score.
+    pub(super) top_score: f64,
+    /// No candidate scored, or the chosen one was doubted: the content region is what pruning
+    /// left.
+    pub(super) region_fallback: bool,
+    /// The page's declared article body replaced the chosen region.
+    pub(super) declared: bool,
+    /// Visible characters of the markdown given.
+    pub(super) result_chars: u32,
+}
+
 /// The main text of the sanitized `doc` as tidied markdown, or `None` when extraction
-/// failed. `title` is the page's own title, to recognise its headline. The document is
-/// changed (chrome is removed from it). `capacity` is the room to reserve for the markdown (the
-/// page's length: it is not made longer than that, but for absolute links).
-pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
+/// failed; and what was seen on the way. `title` is the page's own title, to recognise its
+/// headline. The document is changed (chrome is removed from it). `capacity` is the room to
+/// reserve for the markdown (the page's length: it is not made longer than that, but for
+/// absolute links).
+pub(super) fn main(
+    doc: &Document,
+    title: Option<&str>,
+    capacity: usize,
+) -> (Option<String>, Signals) {
+    let mut signals = Signals::default();
+    let markdown = main_text(doc, title, capacity, &mut signals);
+    signals.result_chars = markdown
+        .as_deref()
+        .map(|m| visible_chars(m) as u32)
+        .unwrap_or(0);
+    (markdown, signals)
+}
+
+fn main_text(
+    doc: &Document,
+    title: Option<&str>,
+    capacity: usize,
+    signals: &mut Signals,
+) -> Option<String> {
     let body = doc.body()?;
     let declared = jsonld::article_body(doc);
     // The JSON-LD blocks were read; as text they would score as prose (a sidebar's list of
     // events is thousands of characters with many commas).
     doc.select("script").remove();
     let before = stats::compute(&body);
+    signals.page_chars = before.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let anchor = find_headline(&body, title, &before);
     clean::prune(&body, &before, anchor.as_ref());
     drop(before);
     let stats = stats::compute(&body);
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
+    signals.pruned_chars = pruned_chars;
     let scores = score::score(&body, &stats);
     let nodes = match score::top(&body, &scores, anchor.as_ref()) {
         Some(top) => {
             let nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
-            let chars: u32 = nodes
-                .iter()
-                .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
-                .sum();
+            let of = |f: fn(&stats::Stats) -> u32| -> u32 {
+                nodes
+                    .iter()
+                    .map(|n| stats.get(&n.id).map(f).unwrap_or(0))
+                    .sum()
+            };
+            let chars = of(|s| s.chars);
+            signals.chosen_chars = chars;
+            signals.chosen_link_chars = of(|s| s.link_chars);
+            signals.top_score = top.score;
             if f64::from(chars) < DOUBT_SHARE * f64::from(pruned_chars) && chars < DOUBT_CHARS {
+                signals.region_fallback = true;
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
                 clean::tidy(&nodes, &scores, &stats, &top.inner);
@@ -70,7 +125,10 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
                 nodes
             }
         }
-        None => body.children_it(false).filter(|n| n.is_element()).collect(),
+        None => {
+            signals.region_fallback = true;
+            body.children_it(false).filter(|n| n.is_element()).collect()
+        }
     };
     let headline_text = anchor.map(|h| h.text().to_string());
     let headline = anchor.filter(|h| !holds(&nodes, h));
@@ -84,6 +142,7 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
     trim_dangling_tail(&mut markdown);
     if let Some(declared) = declared.filter(|d| jsonld::replaces(d, &markdown)) {
         let title = headline_text.as_deref().or(title);
+        signals.declared = true;
         return Some(jsonld::markdown(title, &declared));
     }
     if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {

@@ -689,3 +689,49 @@ fn a_heading_left_with_nothing_under_it_does_not_end_the_text() {
     assert!(md.ends_with("the shape it had then."), "{md}");
     assert!(!md.contains("also like"), "{md}");
 }
+
+#[test]
+fn the_page_says_what_it_is() {
+    let product = r#"<html><head><title>Blue mug</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Blue mug","offers":{"@type":"Offer","price":"12"}}</script>
+</head><body><h1>Blue mug</h1><p>A stoneware mug glazed by hand, for coffee or tea, dishwasher safe.</p></body></html>"#;
+    let c = convert_html(product, "https://shop.example/item/blue-mug", Extract::Main);
+    assert_eq!(c.page_type, PageType::Product);
+    let thread = format!(
+        "<html><head><title>Stuck on boot</title></head><body><h1>Stuck on boot</h1>{}</body></html>",
+        prose("the boot", 3)
+    );
+    let c = convert_html(
+        &thread,
+        "https://talk.example/threads/stuck-on-boot.123/",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Forum);
+    let c = convert_html(
+        &thread,
+        "https://docs.example/docs/boot/troubleshooting",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Documentation);
+    let c = convert_html(
+        &thread,
+        "https://news.example/2025/03/02/stuck",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Article);
+    let c = convert_html(&thread, "https://news.example/", Extract::Main);
+    assert_eq!(c.page_type, PageType::Listing);
+}
+
+#[test]
+fn the_quality_figure_is_high_for_a_found_article_and_one_for_the_whole_page() {
+    let c = convert_html(ARTICLE, "https://example.org/articles/tides", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(
+        c.extraction_quality >= quality::POOR,
+        "{}",
+        c.extraction_quality
+    );
+    let c = convert_html(ARTICLE, "https://example.org/articles/tides", Extract::Full);
+    assert_eq!(c.extraction_quality, 1.0);
+}
