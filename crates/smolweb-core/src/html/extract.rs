@@ -103,7 +103,10 @@ fn main_text(
     let scores = score::score(&body, &stats);
     let nodes = match score::top(&body, &scores, anchor.as_ref()) {
         Some(top) => {
-            let nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
+            let mut nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
+            if let Some(w) = widen(&top.node, &nodes, &stats, pruned_chars) {
+                nodes = vec![w];
+            }
             let of = |f: fn(&stats::Stats) -> u32| -> u32 {
                 nodes
                     .iter()
@@ -149,6 +152,44 @@ fn main_text(
         return None;
     }
     Some(markdown)
+}
+
+/// Chosen blocks holding less than this share of what pruning left ...
+const WIDEN_SHARE: f64 = 0.4;
+/// ... and fewer characters than this (an article beside other long texts is itself) ...
+const WIDEN_MAX_CHARS: u32 = 2000;
+/// ... give way to their nearest ancestor holding this share of it ...
+const WIDEN_COVER: f64 = 0.5;
+/// ... when at most this share of its text is links.
+const WIDEN_LINKS: f64 = 0.4;
+
+/// The region the chosen blocks stand in: when they hold little of what pruning left (a
+/// short intro under the headline of a page of sections, of entries, of cards), their nearest
+/// ancestor that holds most of it, if it is not mostly links.
+fn widen<'a>(
+    top: &NodeRef<'a>,
+    nodes: &[NodeRef<'a>],
+    stats: &stats::StatsMap,
+    pruned: u32,
+) -> Option<NodeRef<'a>> {
+    let chars: u32 = nodes
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
+    let pruned = f64::from(pruned);
+    if f64::from(chars) >= WIDEN_SHARE * pruned || chars > WIDEN_MAX_CHARS {
+        return None;
+    }
+    for a in top.ancestors_it(None) {
+        if !a.is_element() || a.has_name("body") || a.has_name("html") {
+            return None;
+        }
+        let s = stats.get(&a.id).copied().unwrap_or_default();
+        if f64::from(s.chars) >= WIDEN_COVER * pruned {
+            return (s.link_density() <= WIDEN_LINKS).then_some(a);
+        }
+    }
+    None
 }
 
 /// Markdown of the headline, the lead and `nodes`, block by block: a plain container of blocks

@@ -691,6 +691,33 @@ fn a_heading_left_with_nothing_under_it_does_not_end_the_text() {
 }
 
 #[test]
+fn a_short_intro_does_not_stand_for_a_page_of_short_entries() {
+    // A list of award winners: an intro paragraph under the headline, then entries of short
+    // lines that score nothing as prose; the intro holds a fifth of the page's text.
+    let entries: String = (0..30)
+        .map(|i| {
+            format!(
+                "<div class=\"entry\"><h3>Project {i}</h3><div>Winner</div>\
+                 <div>Studio number {i}</div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The year's award winners</title></head><body><div id=\"page\">\
+         <h1>The year's award winners</h1><div class=\"intro\"><p>The twentieth awards \
+         honoured standout projects and products of the year, revealed by the editor during a \
+         ceremony in the city in December.</p></div><div class=\"results\">{entries}</div>\
+         </div></body></html>"
+    );
+    let c = convert_html(&html, "https://design.example/awards", Extract::Main);
+    let md = &c.markdown;
+    assert!(md.contains("The twentieth awards"), "{md}");
+    for want in ["Project 0", "Studio number 17", "Project 29"] {
+        assert!(md.contains(want), "{want}: {md}");
+    }
+}
+
+#[test]
 fn the_page_says_what_it_is() {
     let product = r#"<html><head><title>Blue mug</title>
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Blue mug","offers":{"@type":"Offer","price":"12"}}</script>
