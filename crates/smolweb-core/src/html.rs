@@ -144,7 +144,7 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
             drop(doc);
             (tidy(&md), Extraction::Full, 1.0)
         }
-        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len()) {
+        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len(), page_type) {
             (Some(md), signals) => (
                 md,
                 Extraction::Main,

@@ -71,9 +71,11 @@ pub(super) fn main(
     doc: &Document,
     title: Option<&str>,
     capacity: usize,
+    page_type: super::PageType,
 ) -> (Option<String>, Signals) {
     let mut signals = Signals::default();
-    let markdown = main_text(doc, title, capacity, &mut signals);
+    let forum = page_type == super::PageType::Forum;
+    let markdown = main_text(doc, title, capacity, forum, &mut signals);
     signals.result_chars = markdown
         .as_deref()
         .map(|m| visible_chars(m) as u32)
@@ -85,6 +87,7 @@ fn main_text(
     doc: &Document,
     title: Option<&str>,
     capacity: usize,
+    forum: bool,
     signals: &mut Signals,
 ) -> Option<String> {
     let body = doc.body()?;
@@ -95,7 +98,7 @@ fn main_text(
     let before = stats::compute(&body);
     signals.page_chars = before.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let anchor = find_headline(&body, title, &before);
-    clean::prune(&body, &before, anchor.as_ref());
+    clean::prune(&body, &before, anchor.as_ref(), forum);
     drop(before);
     let stats = stats::compute(&body);
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);

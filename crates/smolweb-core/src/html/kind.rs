@@ -283,7 +283,7 @@ impl Shape {
             let tokens = super::extract::name_tokens(class.as_deref(), id.as_deref());
             if tokens
                 .iter()
-                .any(|t| matches!(t.as_str(), "post" | "message" | "reply" | "answer"))
+                .any(|t| matches!(t.as_str(), "message" | "answer"))
             {
                 s.posts += 1;
             }

@@ -762,3 +762,53 @@ fn the_quality_figure_is_high_for_a_found_article_and_one_for_the_whole_page() {
     let c = convert_html(ARTICLE, "https://example.org/articles/tides", Extract::Full);
     assert_eq!(c.extraction_quality, 1.0);
 }
+
+#[test]
+fn a_threads_posts_named_as_comments_are_its_content() {
+    // Forum software names every post a comment; on a thread they are the page.
+    let posts: String = (0..4)
+        .map(|i| {
+            format!(
+                "<article class=\"cPost ipsComment\"><div class=\"ipsComment_author\">member{i}\
+                 </div><div class=\"ipsComment_content\"><p>Post {i}: I tried the new layout for \
+                 a week, and the sections now run together, so finding the settings takes longer \
+                 than it did before the update.</p></div></article>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>New layout - General discussion</title></head><body>\
+         <nav><a href=\"/\">Forum home</a></nav><h1>New layout</h1><div id=\"posts\">{posts}</div>\
+         </body></html>"
+    );
+    let c = convert_html(
+        &html,
+        "https://talk.example/topic/1234-new-layout/",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Forum);
+    for i in 0..4 {
+        assert!(
+            c.markdown.contains(&format!("Post {i}: I tried")),
+            "{}",
+            c.markdown
+        );
+    }
+    // On an article, the same names still mark the readers' comments.
+    let article = format!(
+        "<html><head><title>New layout</title></head><body><h1>New layout</h1>{}\
+         <div id=\"posts\">{posts}</div></body></html>",
+        prose("the layout", 6)
+    );
+    let c = convert_html(
+        &article,
+        "https://news.example/2025/01/new-layout",
+        Extract::Main,
+    );
+    assert!(
+        c.markdown.contains("Paragraph 5 about the layout"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Post 2: I tried"), "{}", c.markdown);
+}
