@@ -18,6 +18,7 @@ mod clean;
 mod credits;
 mod jsonld;
 mod names;
+mod repeats;
 mod score;
 mod stats;
 
@@ -145,6 +146,7 @@ fn main_text(
     drop(scores);
     drop(stats);
     let mut markdown = render(doc, headline, &lead, &nodes, capacity);
+    repeats::drop_repeats_and_pagers(&mut markdown);
     trim_dangling_tail(&mut markdown);
     if let Some(declared) = declared.filter(|d| jsonld::replaces(d, &markdown)) {
         let title = headline_text.as_deref().or(title);
