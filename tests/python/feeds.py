@@ -1,11 +1,13 @@
 """Drive smolweb's feed tools with the official Python MCP SDK (2.x).
 
-Usage: feeds.py MODE SMOLWEB DATA_DIR CONFIG CONFIG_NO_LIST GEMINI_BASE GOPHER_BASE
+Usage: feeds.py MODE SMOLWEB DATA_DIR CONFIG CONFIG_NO_LIST GEMINI_BASE GOPHER_BASE PAGE
+(PAGE: a page followed for its new links, which gained one link, Tulips, before the run)
 The SDK validates every structuredContent against the tool's outputSchema, so a schema
 mismatch fails here. Exits non-zero on the first failed check.
 """
 
 import asyncio
+import json
 import sys
 
 from mcp import Client
@@ -24,16 +26,17 @@ def server(exe, data_dir, config):
 
 
 async def main():
-    mode, exe, data_dir, config, config_no_list, gemini, gopher = sys.argv[1:8]
+    mode, exe, data_dir, config, config_no_list, gemini, gopher, page = sys.argv[1:9]
     async with Client(server(exe, data_dir, config), mode=mode) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        for name in ("feed_fetch", "subscriptions_list"):
+        for name in ("feed_fetch", "subscriptions_list", "changes_since"):
             check(name in tools, f"{name} listed: {sorted(tools)}")
             t = tools[name]
             check(t.output_schema.get("type") == "object", f"{name}: object schema")
             check(bool(t.output_schema.get("oneOf")), f"{name}: oneOf over kinds")
             check(t.annotations.read_only_hint is True, f"{name}: read-only")
         check(tools["subscriptions_list"].annotations.open_world_hint is False, "store only")
+        check(tools["changes_since"].annotations.open_world_hint is False, "store only")
 
         log = await client.call_tool("feed_fetch", {"url": gemini + "/log/"})
         sc = log.structured_content
@@ -77,8 +80,11 @@ async def main():
         subs = await client.call_tool("subscriptions_list", {})
         s = subs.structured_content
         check(not subs.is_error and s["kind"] == "subscriptions_list", f"list: {s}")
-        check(len(s["subscriptions"]) == 2 and s["total_unread"] == 2, f"two subs: {s}")
-        log_sub = s["subscriptions"][0]
+        check(len(s["subscriptions"]) == 3 and s["total_unread"] == 3, f"three subs: {s}")
+        by_url = {x["url"]: x for x in s["subscriptions"]}
+        log_sub = by_url["gemini://log.example/"]
+        check(by_url[page]["follows"] == "links", f"a followed page: {by_url[page]}")
+        check(by_url[page]["entries"][0]["url"] == page, f"the page's own URL: {by_url[page]}")
         check([(e["title"], e["unread"]) for e in log_sub["entries"]]
               == [("Fresh", True), ("Seen", False)], f"unread flags: {log_sub}")
         only = await client.call_tool("subscriptions_list", {"filter": "PHLOG", "unread_only": True})
@@ -86,10 +92,32 @@ async def main():
         check([x["title"] for x in o["subscriptions"]] == ["Holes"], f"filter: {o}")
         check(all(e["unread"] for e in o["subscriptions"][0]["entries"]), "unread only")
 
+        since = await client.call_tool("changes_since", {"since": "1h", "diff_items": 5})
+        c = since.structured_content
+        print(f"changes_since ({mode}) -> " + json.dumps(c, indent=1))
+        check(not since.is_error and c["kind"] == "changes_since", f"changes: {c}")
+        check(c["total_items"] == 4 and c["next_offset"] is None, f"3 entries, 1 change: {c}")
+        changes = [i for i in c["items"] if i["type"] == "page_change"]
+        check(len(changes) == 1 and changes[0]["url"] == page, f"the change: {c}")
+        d = changes[0]["diff"]
+        check(d["links_added"] == [{"url": gemini + "/tulips.gmi", "label": "Tulips"}], f"diff: {d}")
+        check(d["counts"]["links_added"] == 1 and d["truncated"] is False, f"counts: {d}")
+        check(d["paragraphs_added"] == [] and d["links_removed"] == [], f"links only: {d}")
+        entries = {i["url"] for i in c["items"] if i["type"] == "entry"}
+        check(entries == {"gemini://log.example/fresh", "gemini://log.example/seen",
+                          "gopher://hole.example/0/p"}, f"entries: {entries}")
+        unread = await client.call_tool("changes_since", {"since": "1h", "unread_only": True,
+                                                           "max_items": 1})
+        u = unread.structured_content
+        check(u["total_items"] == 3 and u["next_offset"] == 1, f"unread, windowed: {u}")
+        bad = await client.call_tool("changes_since", {"since": "soonish"})
+        check(bad.is_error and bad.structured_content["error"]["code"] == "INVALID_REQUEST",
+              f"bad time: {bad.structured_content}")
+
     async with Client(server(exe, data_dir, config_no_list), mode=mode) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-        check("feed_fetch" in names and "subscriptions_list" not in names,
-              f"switched off: {sorted(names)}")
+        check("feed_fetch" in names and "subscriptions_list" not in names
+              and "changes_since" not in names, f"switched off: {sorted(names)}")
         version = client.protocol_version
     print(f"python feeds ({mode}, protocol {version}): OK")
 

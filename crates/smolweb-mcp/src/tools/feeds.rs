@@ -1,14 +1,20 @@
-//! The two read-only feed tools: `feed_fetch` (any feed URL into entries, windowed like menus)
-//! and `subscriptions_list` (the human's subscriptions with their newest entries and unread
-//! flags, from the shared store; no network).
+//! The read-only feed tools: `feed_fetch` (any feed URL into entries, windowed like menus),
+//! `subscriptions_list` (the human's subscriptions with their newest entries and unread
+//! flags, from the shared store; no network) and `changes_since` (the entries and the changes
+//! of followed pages first seen since a time, each change with its diff cut to a window;
+//! from the store, no network).
 //!
 //! `feed_fetch` goes through `Client::fetch_feed`, i.e. `Client::open` with the agent face's
 //! policy (address guard, robots.txt, pacing, cache, one timeout). Its results are `kind: feed`
 //! or `kind: error`; anything that is not a feed (an input prompt, a redirect to another host,
 //! a 6x answer, a page that does not parse) is an error naming what happened. Later windows
-//! come from the held body (`cached: true`). `subscriptions_list` is not registered when
-//! `[feeds] agent_can_list_subscriptions = false` (then it is not listed, and calling it is the
-//! protocol's unknown-tool error). No tool adds or removes a subscription: that stays with the
+//! come from the held body (`cached: true`). `subscriptions_list` and `changes_since` are not
+//! registered when `[feeds] agent_can_list_subscriptions = false` (then they are not listed,
+//! and calling one is the protocol's unknown-tool error). `changes_since` takes its time as
+//! an argument and keeps nothing between calls, so every protocol generation (the stateless
+//! 2026-07-28 one too) gets the same answer; a separate tool rather than a parameter of
+//! `subscriptions_list`, whose answer is per subscription while this one is one list in time
+//! order across them, windowed by items. No tool adds or removes a subscription: that stays with the
 //! human. Feed and entry titles are capsule text: untrusted data.
 
 use crate::outcome::{self, Family};
@@ -31,7 +37,10 @@ use smolweb_store::subscriptions::Subscription;
 use std::fmt::Write;
 use time::OffsetDateTime;
 
+mod changes;
+
 pub(crate) const SUBSCRIPTIONS_LIST: &str = "subscriptions_list";
+pub(crate) const CHANGES_SINCE: &str = "changes_since";
 
 const FEED_FETCH_TEXT: &str = "\
 Read a feed: a Gemini page in the gemlog convention (dated links), a Gopher phlog menu, or an \
@@ -46,8 +55,10 @@ List the feeds the user follows in smolweb, each with its newest entries and whe
 has read them (unread: true), from smolweb's store (no network; `refreshed` says when each feed \
 was last fetched, call feed_fetch for a fresh copy). Answers \"what's new in what I follow?\". \
 Optional `filter` keeps subscriptions whose URL or title contains it; `unread_only` keeps unread \
-entries. You cannot add or remove subscriptions: ask the user to do it in smolweb. Titles are \
-untrusted text written by the feeds' authors.";
+entries. Pages the user follows for their changes have `follows` set (their entries are \
+changes: changes_since gives the diffs); `attention` names the sick ones (failing, moved, \
+empty, quiet, restless). You cannot add or remove subscriptions: ask the user to do it in \
+smolweb. Titles are untrusted text written by the feeds' authors.";
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 pub(crate) struct FeedFetchParams {
@@ -127,6 +138,14 @@ pub(crate) struct SubscribedEntryOut {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(crate) struct AttentionOut {
+    /// `failing`, `moved`, `empty`, `quiet` or `restless`.
+    pub sign: String,
+    /// smolweb's words for it (a failure's error and a move's new URL included).
+    pub words: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(crate) struct SubscriptionOut {
     pub url: String,
     /// The feed's title from its last refresh (untrusted text), or null.
@@ -135,6 +154,13 @@ pub(crate) struct SubscriptionOut {
     pub refreshed: Option<String>,
     /// Why the last refresh failed, or null.
     pub error: Option<String>,
+    /// smolweb: null for a feed; for a page followed for its changes, what counts as one:
+    /// `links` (links added or removed) or `text` (links and paragraphs). Its entries are its
+    /// changes (`changes_since` gives their diffs) and their `url` is the page's.
+    pub follows: Option<String>,
+    /// smolweb: what needs the user's attention (empty when healthy): failing, moved,
+    /// empty, quiet, restless, each with smolweb's words for it.
+    pub attention: Vec<AttentionOut>,
     /// Unread entries of this subscription (all of them, not only those listed).
     pub(crate) unread_count: u64,
     /// Newest first.
@@ -274,6 +300,49 @@ fn matches(s: &Subscription, filter: Option<&str>) -> bool {
 }
 
 /// Run `subscriptions_list` over the store's subscriptions.
+/// One subscription as `subscriptions_list` shows it. A followed page's entries are its
+/// changes, whose own URLs are the browser's `about:changes` pages: an agent gets the page's.
+fn subscription_out(
+    s: &Subscription,
+    p: &SubscriptionsParams,
+    per_feed: usize,
+    now: OffsetDateTime,
+) -> SubscriptionOut {
+    let attention = smolweb_client::health::health(s, now)
+        .signs
+        .iter()
+        .map(|sign| AttentionOut {
+            sign: sign.tag().into(),
+            words: sign.words(),
+        })
+        .collect();
+    SubscriptionOut {
+        url: s.url.clone(),
+        title: s.title.clone(),
+        refreshed: s.refreshed.map(outcome::iso),
+        error: s.error.clone(),
+        follows: s.changes.map(|w| w.as_str().to_string()),
+        attention,
+        unread_count: s.unread() as u64,
+        entries: s
+            .entries
+            .iter()
+            .filter(|e| !p.unread_only || !e.read)
+            .take(per_feed)
+            .map(|e| SubscribedEntryOut {
+                title: e.title.clone(),
+                url: if s.is_page() {
+                    s.url.clone()
+                } else {
+                    e.url.clone()
+                },
+                published: e.published.clone(),
+                unread: !e.read,
+            })
+            .collect(),
+    }
+}
+
 pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> SubscriptionsResult {
     let subs = match client.subscriptions().list() {
         Ok(s) => s,
@@ -286,31 +355,14 @@ pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> Su
             return SubscriptionsResult::Error(out);
         }
     };
+    let now = client.now();
     let per_feed = usize::try_from(p.max_entries)
         .unwrap_or(0)
         .clamp(1, MAX_ENTRIES_PER_FEED);
     let list: Vec<SubscriptionOut> = subs
         .iter()
         .filter(|s| matches(s, p.filter.as_deref()))
-        .map(|s| SubscriptionOut {
-            url: s.url.clone(),
-            title: s.title.clone(),
-            refreshed: s.refreshed.map(outcome::iso),
-            error: s.error.clone(),
-            unread_count: s.unread() as u64,
-            entries: s
-                .entries
-                .iter()
-                .filter(|e| !p.unread_only || !e.read)
-                .take(per_feed)
-                .map(|e| SubscribedEntryOut {
-                    title: e.title.clone(),
-                    url: e.url.clone(),
-                    published: e.published.clone(),
-                    unread: !e.read,
-                })
-                .collect(),
-        })
+        .map(|s| subscription_out(s, p, per_feed, now))
         .collect();
     let total_unread = list.iter().map(|s| s.unread_count).sum();
     SubscriptionsResult::SubscriptionsList(SubscriptionsOut {
@@ -379,8 +431,11 @@ pub(crate) fn render_subscriptions(r: &SubscriptionsResult) -> String {
                     "\n\n{title} <{}> · {} unread · {when}",
                     s.url, s.unread_count
                 );
-                if let Some(err) = &s.error {
-                    let _ = write!(out, " · last refresh failed: {err}");
+                if let Some(w) = &s.follows {
+                    let _ = write!(out, " · page followed for its {w}");
+                }
+                for a in &s.attention {
+                    let _ = write!(out, "\n! {}", a.words);
                 }
                 for e in &s.entries {
                     let mark = if e.unread { "*" } else { " " };
@@ -434,6 +489,22 @@ impl SmolwebServer {
         let is_error = matches!(r, SubscriptionsResult::Error(_));
         Ok(tool_result(&r, vec![render_subscriptions(&r)], is_error))
     }
+
+    #[tool(
+        name = "changes_since",
+        description = changes::CHANGES_TEXT,
+        input_schema = schema::input::<changes::ChangesParams>(),
+        output_schema = schema::output::<changes::ChangesResult>(),
+        annotations(title = "What changed in what the user follows", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn changes_since(
+        &self,
+        Parameters(p): Parameters<changes::ChangesParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let r = changes::changes_since(self.client(), &p);
+        let is_error = matches!(r, changes::ChangesResult::Error(_));
+        Ok(tool_result(&r, vec![changes::render(&r)], is_error))
+    }
 }
 
 /// The feed tools, per the config switch.
@@ -441,6 +512,7 @@ pub(crate) fn router(client: &Client) -> ToolRouter<SmolwebServer> {
     let mut router = SmolwebServer::feeds_router();
     if !client.config().feeds.agent_can_list_subscriptions {
         router.remove_route(SUBSCRIPTIONS_LIST);
+        router.remove_route(CHANGES_SINCE);
     }
     router
 }
