@@ -60,7 +60,9 @@ pub use agents::AgentsSeen;
 pub(crate) use ctx::{Ctx, Opening, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
-pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
+pub use feeds::{
+    CHOOSE_FEED, FEEDS_HEALTH, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age,
+};
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
@@ -512,6 +514,14 @@ impl App {
                 Then::FeedsOpened { url, replace } => fx.extend(self.feeds.opened(&url, replace)),
                 Then::Subscribe(feed) => {
                     fx.extend(in_room!(self, |ctx| self.feeds.subscribe(feed, &mut ctx)));
+                }
+                Then::Follow { url, watch } => {
+                    fx.extend(in_room!(self, |ctx| self
+                        .feeds
+                        .follow_page(url, watch, &mut ctx)));
+                }
+                Then::Adopt(url) => {
+                    fx.extend(in_room!(self, |ctx| self.feeds.adopt(url, &mut ctx)))
                 }
                 Then::Unsubscribe(feed) => fx.extend(self.feeds.unsubscribe(feed)),
                 Then::Unsave(url) => fx.extend(self.feeds.unsave(url)),

@@ -51,6 +51,13 @@ pub(crate) enum Then {
     FeedsOpened { url: String, replace: bool },
     /// Follow this feed (the choice page's link).
     Subscribe(String),
+    /// Follow this page for its changes (the choice page's link).
+    Follow {
+        url: String,
+        watch: smolweb_core::follow::Watch,
+    },
+    /// Follow a moved subscription at its new address (the health page's link).
+    Adopt(String),
     /// Stop following this feed (the user said yes).
     Unsubscribe(String),
     /// Take this page off the reading list (the user said yes).

@@ -23,6 +23,8 @@ use std::sync::Arc;
 
 /// The built-in page that asks which feed to follow.
 pub const CHOOSE_FEED: &str = "about:subscribe";
+/// The health of every subscription (its moved ones carry an adopt link).
+pub const FEEDS_HEALTH: &str = "about:feeds?health";
 
 /// What the browser mirrors of the feed and offline stores, and what is under way.
 #[derive(Debug, Default)]
@@ -72,6 +74,18 @@ pub enum FeedOp {
     /// Follow `url`, then fetch it once.
     Subscribe {
         /// The feed (or the page announcing it).
+        url: String,
+    },
+    /// Follow a page for its changes, then keep its first copy.
+    Follow {
+        /// The page.
+        url: String,
+        /// What counts as a change.
+        watch: smolweb_core::follow::Watch,
+    },
+    /// Follow a subscription that moved, at the address its permanent redirect gave.
+    Adopt {
+        /// The subscription, as stored.
         url: String,
     },
     /// Stop following a feed.
@@ -205,6 +219,30 @@ fn choice_page(url: &str, list: &[Candidate]) -> String {
     g
 }
 
+/// The choice page of the subscribe key on a page without a feed: follow the page itself.
+fn follow_page_choice(url: &str) -> String {
+    use smolweb_core::follow::Watch;
+    let mut g = format!(
+        "# Follow this page\n\n{url} is not a gemlog and announces or links no feed. Follow the page for its changes? A refresh compares it with the copy kept now; changes show on about:feeds with their diff.\n\n"
+    );
+    for (watch, label) in [
+        (Watch::Links, "For new and removed links"),
+        (
+            Watch::Text,
+            "For any change of its text (links and paragraphs)",
+        ),
+    ] {
+        let action = PageAction::Follow {
+            url: url.to_string(),
+            watch,
+        };
+        g.push_str(&action.link(label));
+    }
+    g.push('\n');
+    g.push_str(&PageAction::Back.link("Go back"));
+    g
+}
+
 /// A URL that can stand on a gemtext link line of a built-in page.
 fn linkable(url: &str) -> bool {
     !url.is_empty() && !url.chars().any(|c| c.is_whitespace() || c.is_control())
@@ -327,7 +365,11 @@ impl Feeds {
         list.retain(|c| linkable(&c.url));
         match list.len() {
             0 => {
-                ctx.error("no feed here: not a gemlog, and no feed is announced or linked");
+                // No feed: offer to follow the page itself for its changes.
+                let tab = ctx.tab_id();
+                let page = pages::synth("subscribe", &follow_page_choice(&url));
+                ctx.show_doc(tab, CHOOSE_FEED, page, Special::None, None, false);
+                ctx.info("no feed here: follow the page for its changes?");
                 Vec::new()
             }
             1 => self.subscribe(list.remove(0).url, ctx),
@@ -348,6 +390,26 @@ impl Feeds {
             self.subscribed.push(url.clone());
         }
         vec![Effect::Feeds(FeedOp::Subscribe { url })]
+    }
+
+    /// Follow a page for its changes (from the choice page).
+    pub(crate) fn follow_page(
+        &mut self,
+        url: String,
+        watch: smolweb_core::follow::Watch,
+        ctx: &mut Ctx,
+    ) -> Vec<Effect> {
+        ctx.info(format!("following {url}…"));
+        if !self.subscribed.contains(&url) {
+            self.subscribed.push(url.clone());
+        }
+        vec![Effect::Feeds(FeedOp::Follow { url, watch })]
+    }
+
+    /// Follow a moved subscription at its new address (the health page's link).
+    pub(crate) fn adopt(&mut self, url: String, ctx: &mut Ctx) -> Vec<Effect> {
+        ctx.info(format!("following {url} at its new address…"));
+        vec![Effect::Feeds(FeedOp::Adopt { url })]
     }
 
     fn refresh(&mut self, ctx: &mut Ctx) -> Vec<Effect> {

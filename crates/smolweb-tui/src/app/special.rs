@@ -117,6 +117,16 @@ pub enum PageAction {
     },
     /// Follow this feed (the choice page of the subscribe key).
     Subscribe(String),
+    /// Follow this page for its changes (the choice page of the subscribe key on a page
+    /// without a feed).
+    Follow {
+        /// The page.
+        url: String,
+        /// What counts as a change.
+        watch: smolweb_core::follow::Watch,
+    },
+    /// Follow a subscription that moved at its new address (`about:feeds?health`).
+    Adopt(String),
     /// Show the offline copy offered on a network error page.
     OfflineCopy,
     /// Turn the work-offline mode on or off (the start page's link).
@@ -152,6 +162,18 @@ impl PageAction {
                     PageAction::UseIdentity(fp.to_string())
                 } else if let Some(feed) = other.strip_prefix("subscribe:") {
                     PageAction::Subscribe(feed.to_string())
+                } else if let Some(url) = other.strip_prefix("follow-links:") {
+                    PageAction::Follow {
+                        url: url.to_string(),
+                        watch: smolweb_core::follow::Watch::Links,
+                    }
+                } else if let Some(url) = other.strip_prefix("follow-text:") {
+                    PageAction::Follow {
+                        url: url.to_string(),
+                        watch: smolweb_core::follow::Watch::Text,
+                    }
+                } else if let Some(url) = other.strip_prefix("adopt:") {
+                    PageAction::Adopt(url.to_string())
                 } else if let Some(id) = other.strip_prefix("suggestion-open:") {
                     PageAction::SuggestionOpen(id.to_string())
                 } else if let Some(id) = other.strip_prefix("suggestion-dismiss:") {
@@ -196,6 +218,8 @@ impl fmt::Display for PageAction {
             PageAction::UseIdentity(fp) => write!(f, "identity-use:{fp}"),
             PageAction::ForgetPin { host, port } => write!(f, "forget-pin:{host}:{port}"),
             PageAction::Subscribe(url) => write!(f, "subscribe:{url}"),
+            PageAction::Follow { url, watch } => write!(f, "follow-{}:{url}", watch.as_str()),
+            PageAction::Adopt(url) => write!(f, "adopt:{url}"),
             PageAction::OfflineCopy => f.write_str("offline-copy"),
             PageAction::WorkOffline => f.write_str("work-offline"),
             PageAction::SuggestionOpen(id) => write!(f, "suggestion-open:{id}"),
@@ -282,6 +306,17 @@ impl super::nav::Nav {
                 ctx.then(Then::BackKeepingStatus);
                 Vec::new()
             }
+            (PageAction::Follow { url, watch }, _)
+                if ctx.current_url() == Some(super::CHOOSE_FEED) =>
+            {
+                ctx.then(Then::Follow { url, watch });
+                ctx.then(Then::BackKeepingStatus);
+                Vec::new()
+            }
+            (PageAction::Adopt(url), _) if ctx.current_url() == Some(super::FEEDS_HEALTH) => {
+                ctx.then(Then::Adopt(url));
+                Vec::new()
+            }
             (PageAction::WorkOffline, _) => {
                 // The mode changes first, then the start page is made again to say so.
                 let mut fx = super::feeds::toggle_work_offline(ctx);
@@ -327,6 +362,15 @@ mod tests {
                 port: 1965,
             },
             PageAction::Subscribe("gemini://cap.test/atom.xml".into()),
+            PageAction::Follow {
+                url: "gemini://cap.test/".into(),
+                watch: smolweb_core::follow::Watch::Links,
+            },
+            PageAction::Follow {
+                url: "https://example.org/wiki/Page".into(),
+                watch: smolweb_core::follow::Watch::Text,
+            },
+            PageAction::Adopt("gemini://cap.test/log/".into()),
             PageAction::OfflineCopy,
             PageAction::SuggestionOpen("0a1b2c3d".into()),
             PageAction::SuggestionDismiss("0a1b2c3d".into()),

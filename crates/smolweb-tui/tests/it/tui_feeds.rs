@@ -115,17 +115,71 @@ fn several_feeds_ask_which_and_the_choice_subscribes_and_goes_back() {
 }
 
 #[test]
-fn a_page_without_feeds_says_so() {
+fn s_on_a_page_without_feeds_offers_to_follow_the_page_for_its_changes() {
+    use smolweb_core::follow::Watch;
+    for (key, watch) in [("1", Watch::Links), ("2", Watch::Text)] {
+        let mut app = app();
+        let url = "gemini://plain.test/";
+        open(
+            &mut app,
+            url,
+            gem(url, "# Plain\n\nJust text.\n=> other.gmi Other\n"),
+        );
+        let fx = press(&mut app, &["S"]);
+        assert!(
+            feed_ops(&fx).is_empty(),
+            "nothing followed before the choice"
+        );
+        let s = screen(&app);
+        assert!(
+            s.contains("For new and removed links") && s.contains("For any change of its text"),
+            "{s}"
+        );
+        assert!(
+            app.status().text.contains("no feed here"),
+            "{:?}",
+            app.status()
+        );
+        let fx = press(&mut app, &[key]);
+        assert_eq!(
+            feed_ops(&fx),
+            [FeedOp::Follow {
+                url: url.into(),
+                watch
+            }]
+        );
+        assert_eq!(app.current_url(), Some(url), "back on the page");
+        assert!(
+            app.status().text.contains("following"),
+            "{:?}",
+            app.status()
+        );
+    }
+}
+
+#[test]
+fn the_adopt_link_of_the_health_page_follows_a_moved_subscription() {
     let mut app = app();
-    let url = "gemini://plain.test/";
+    let old = "gemini://ada.test/gemlog/";
+    let subs = [Subscription {
+        moved_to: Some("gemini://ada.example/log/".into()),
+        ..Subscription::new(old.into(), datetime!(2026-11-01 00:00 UTC), None)
+    }];
+    let page =
+        smolweb_client::about_follow::health_page(&subs, datetime!(2026-12-01 00:00 UTC), true);
     open(
         &mut app,
-        url,
-        gem(url, "# Plain\n\nJust text.\n=> other.gmi Other\n"),
+        "about:feeds?health",
+        builtin("about:feeds?health", &page),
     );
-    let fx = press(&mut app, &["S"]);
+    assert!(screen(&app).contains("moved to gemini://ada.example/log/"));
+    // Link 1 is the subscription, link 2 its adopt link.
+    let fx = press(&mut app, &["2"]);
+    assert_eq!(feed_ops(&fx), [FeedOp::Adopt { url: old.into() }]);
+    // The same link on another page does nothing.
+    open(&mut app, "about:feeds", builtin("about:feeds", &page));
+    let fx = press(&mut app, &["2"]);
     assert!(feed_ops(&fx).is_empty());
-    assert!(app.status().error && app.status().text.contains("no feed here"));
 }
 
 #[test]

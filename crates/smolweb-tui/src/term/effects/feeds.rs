@@ -153,6 +153,43 @@ fn saved_sentence(report: &smolweb_client::offline::SaveReport) -> String {
     s
 }
 
+/// Follow the page `url` for its changes (on the store thread), then fetch it once to keep
+/// its first copy (a network task).
+async fn follow(
+    client: Arc<Client>,
+    jobs: Jobs,
+    tx: mpsc::UnboundedSender<Msg>,
+    url: String,
+    watch: smolweb_core::follow::Watch,
+) {
+    let added = on_store(&jobs, move |c| {
+        let added = c.subscriptions().follow(&url, watch, c.now());
+        (added, lists(c))
+    })
+    .await;
+    let url = match added {
+        Ok((Ok((url, _)), lists)) => {
+            let _ = tx.send(lists);
+            url
+        }
+        Ok((Err(e), _)) => return send_changed(&tx, Err(e.into())),
+        Err(e) => return send_changed(&tx, Err(e)),
+    };
+    let what = match watch {
+        smolweb_core::follow::Watch::Links => "its new and removed links",
+        smolweb_core::follow::Watch::Text => "any change of its text",
+    };
+    let r = client.refresh_feed(&url).await;
+    let said = match r.error {
+        None => Ok(format!(
+            "following {} for {what}; its first copy is kept",
+            r.title.as_deref().unwrap_or(&url)
+        )),
+        Some(reason) => Err(FeedError::FirstFetch { url, reason }),
+    };
+    send_changed(&tx, said);
+}
+
 /// Follow `url` (on the store thread), then fetch it once (a network task).
 async fn subscribe(client: Arc<Client>, jobs: Jobs, tx: mpsc::UnboundedSender<Msg>, url: String) {
     let added = on_store(&jobs, move |c| {
@@ -186,6 +223,15 @@ impl Shell {
         match op {
             FeedOp::Subscribe { url } => {
                 tokio::spawn(subscribe(client, jobs, tx, url));
+            }
+            FeedOp::Follow { url, watch } => {
+                tokio::spawn(follow(client, jobs, tx, url, watch));
+            }
+            FeedOp::Adopt { url } => {
+                tokio::spawn(store_then_lists(jobs, tx, move |c| {
+                    let moved = c.adopt(&url)?;
+                    Ok(format!("following {} at {}", moved.name(), moved.url))
+                }));
             }
             FeedOp::Unsubscribe { url } => {
                 tokio::spawn(store_then_lists(jobs, tx, move |c| {
