@@ -60,7 +60,7 @@ pub use agents::AgentsSeen;
 pub(crate) use ctx::{Ctx, Opening, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
-pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
+pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary};
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
@@ -771,7 +771,7 @@ impl App {
             .and_then(|e| e.info.as_ref()?.timestamp)
             .map(|at| (now - at).whole_seconds().max(0) as u64);
         Some(match kept {
-            Some(age) => format!("offline · kept {} ago", feeds::human_age(age)),
+            Some(age) => format!("offline · kept {} ago", smolweb_core::text::human_age(age)),
             None => "offline".to_string(),
         })
     }

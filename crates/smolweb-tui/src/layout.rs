@@ -11,6 +11,7 @@
 
 use smolweb_core::gemtext::LineKind;
 use smolweb_core::page::{Content, Page};
+use smolweb_core::text::find_all;
 use std::borrow::Cow;
 use std::sync::Arc;
 use unicode_width::UnicodeWidthChar;
@@ -665,50 +666,6 @@ pub struct Hit {
     pub(crate) end: usize,
 }
 
-/// Byte ranges of `needle` in `text`, folding case when asked (ranges are in `text` even
-/// where lowercasing changes a character's length).
-pub(crate) fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usize)> {
-    if !fold {
-        return text
-            .match_indices(needle)
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
-    }
-    let needle = needle.to_lowercase();
-    if text.is_ascii() {
-        let lower = text.to_ascii_lowercase();
-        return lower
-            .match_indices(&needle)
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
-    }
-    // Lowercase with a map from each byte of the lowercase text to its source byte.
-    let mut lower = String::with_capacity(text.len());
-    let mut from = Vec::with_capacity(text.len() + 1);
-    for (i, c) in text.char_indices() {
-        for l in c.to_lowercase() {
-            lower.push(l);
-            from.extend(std::iter::repeat_n(i, l.len_utf8()));
-        }
-    }
-    from.push(text.len());
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (i, m) in lower.match_indices(&needle) {
-        let start = from[i];
-        // The end is the start of the source character after the match.
-        let end = from.get(i + m.len()).copied().unwrap_or(text.len());
-        let end = if end <= start {
-            start + text[start..].chars().next().map_or(0, char::len_utf8)
-        } else {
-            end
-        };
-        if out.last().is_none_or(|&(_, e)| start >= e) {
-            out.push((start, end));
-        }
-    }
-    out
-}
-
 fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {
     match kind {
         LineKind::Text => Kind::Text,
@@ -891,7 +848,6 @@ mod tests {
             .collect();
         // "Straße" is 7 bytes; "İ" is 2.
         assert_eq!(hits, [(0, 0, 4), (0, 12, 16), (1, 10, 14)]);
-        assert_eq!(find_all("İx İx", "x", true), [(2, 3), (6, 7)]);
         assert!(d.search("STRA").len() == 1, "uppercase means exact case");
     }
 

@@ -18,6 +18,7 @@ use super::{Ctx, Effect, ShellError, Then};
 use crate::keymap::Action;
 use smolweb_client::feeds::{Candidate, candidates};
 use smolweb_client::offline::{OfflineCopy, OfflineError, same_site_links};
+use smolweb_core::text::human_age;
 use smolweb_store::StoreError;
 use std::sync::Arc;
 
@@ -175,17 +176,6 @@ impl From<StoreError> for FeedError {
 impl From<OfflineError> for FeedError {
     fn from(e: OfflineError) -> Self {
         FeedError::Offline(Arc::new(e))
-    }
-}
-
-/// "3 min", "2 h", "5 days": an age for people.
-pub fn human_age(seconds: u64) -> String {
-    match seconds {
-        s if s < 60 => format!("{s} s"),
-        s if s < 3600 => format!("{} min", s / 60),
-        s if s < 86_400 => format!("{} h", s / 3600),
-        s if s < 2 * 86_400 => "1 day".to_string(),
-        s => format!("{} days", s / 86_400),
     }
 }
 
@@ -578,23 +568,6 @@ pub(crate) fn is_feeds_page(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ages_for_people() {
-        let cases = [
-            (0, "0 s"),
-            (59, "59 s"),
-            (60, "1 min"),
-            (3599, "59 min"),
-            (3600, "1 h"),
-            (86_399, "23 h"),
-            (86_400, "1 day"),
-            (10 * 86_400, "10 days"),
-        ];
-        for (s, want) in cases {
-            assert_eq!(human_age(s), want, "{s}");
-        }
-    }
 
     #[test]
     fn the_choice_page_links_each_feed_as_an_action() {
