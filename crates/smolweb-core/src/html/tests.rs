@@ -78,8 +78,12 @@ fn full_keeps_everything_visible() {
 
 #[test]
 fn prehydration_content_comes_back_as_the_main_text() {
-    let body = "<p>This is the real article text that a script would reveal after loading. </p>"
-        .repeat(20);
+    // Distinct paragraphs: a short block repeated word for word is cut as page furniture.
+    let body: String = (0..20)
+        .map(|i| {
+            format!("<p>This is the real article text that a script would reveal, part {i}.</p>")
+        })
+        .collect();
     let html = format!(
         "<html><body><div class='loader'>Loading…</div>\
          <div id='app' style='display:none'>{body}</div><script>reveal()</script></body></html>"
