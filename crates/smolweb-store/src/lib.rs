@@ -15,6 +15,7 @@ pub mod activity;
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod history;
