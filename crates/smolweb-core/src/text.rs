@@ -213,7 +213,7 @@ fn rebuild(text: &str, at: usize, one_line: bool) -> String {
 }
 
 /// C0 controls, DEL and C1 controls (what a terminal may act on).
-pub fn is_terminal_control(c: char) -> bool {
+pub(crate) fn is_terminal_control(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
 }
 

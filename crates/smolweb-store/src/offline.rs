@@ -26,7 +26,7 @@ use time::format_description::well_known::Rfc3339;
 const MAGIC: &str = "smolweb-offline 1";
 
 /// Temp files older than this are leftovers of a killed writer and are removed by [`Offline::sweep`].
-pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+pub(crate) const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// One row of the index.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

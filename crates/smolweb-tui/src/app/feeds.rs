@@ -23,7 +23,7 @@ use smolweb_store::StoreError;
 use std::sync::Arc;
 
 /// The built-in page that asks which feed to follow.
-pub const CHOOSE_FEED: &str = "about:subscribe";
+pub(crate) const CHOOSE_FEED: &str = "about:subscribe";
 
 /// What the browser mirrors of the feed and offline stores, and what is under way.
 #[derive(Debug, Default)]
