@@ -270,7 +270,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 let age = (client.now() - at).whole_seconds().max(0) as u64;
                 eprintln!(
                     "offline copy, kept {} ago (downloaded {})",
-                    smolweb_tui::app::human_age(age),
+                    smolweb_core::text::human_age(age),
                     smolweb_core::text::readable_time(at)
                 );
             }

@@ -83,7 +83,7 @@ pub(super) fn page_text(
 use smolweb_core::text::rfc3339 as date;
 
 /// Most visits listed on `about:history` (the newest first, as the store lists them).
-pub const HISTORY_PAGE_VISITS: usize = 500;
+pub(crate) const HISTORY_PAGE_VISITS: usize = 500;
 
 /// `about:bookmarks`: a link per bookmark, labelled by its title (its URL when it has none).
 /// `note`, when given, is a paragraph under the heading: how the face adds and edits them.

@@ -18,7 +18,7 @@ use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::borrow::Cow;
 
 /// The mark in front of an unread entry's label.
-pub const UNREAD: &str = "● ";
+pub(crate) const UNREAD: &str = "● ";
 
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].
@@ -47,7 +47,7 @@ pub enum FeedsView<'a> {
 
 impl<'a> FeedsView<'a> {
     /// The view an `about:feeds` query asks for (`by=feed`, `feed=URL`); by date otherwise.
-    pub fn from_query(query: Option<&'a str>) -> FeedsView<'a> {
+    pub(crate) fn from_query(query: Option<&'a str>) -> FeedsView<'a> {
         let Some(q) = query else {
             return FeedsView::ByDate;
         };
@@ -85,7 +85,7 @@ pub fn feeds_page(subs: &[Subscription]) -> String {
 }
 
 /// The `about:feeds` page in one of its views.
-pub fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
+pub(crate) fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> String {
     let only = match view {
         FeedsView::One(q) => feed_of_query(q),
         _ => None,

@@ -38,7 +38,7 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 
 /// Most linked pages fetched by one "save with its links".
-pub const MAX_SAVED_LINKS: usize = 50;
+pub(crate) const MAX_SAVED_LINKS: usize = 50;
 
 /// Why an offline operation failed.
 #[derive(Debug, thiserror::Error)]

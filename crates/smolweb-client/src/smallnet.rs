@@ -30,7 +30,7 @@ use smolweb_net::{
 };
 
 /// The language list a Scroll request asks for.
-pub const SCROLL_LANGUAGES: &str = "en";
+pub(crate) const SCROLL_LANGUAGES: &str = "en";
 
 /// What a Nex path names: the MIME type by extension (directories are gemtext).
 pub fn nex_mime(path: &str) -> &'static str {

@@ -639,7 +639,7 @@ fn entries_to_fetch(
 
 /// The `about:offline` section listing the sync queue ("Waiting for the next sync"): each page
 /// with when it was queued and, after failed tries, how many. Empty when nothing waits.
-pub fn queue_section(queued: &[smolweb_store::sync_queue::Queued]) -> String {
+pub(crate) fn queue_section(queued: &[smolweb_store::sync_queue::Queued]) -> String {
     if queued.is_empty() {
         return String::new();
     }

@@ -21,9 +21,8 @@ mod robots;
 pub use page::{WebFormat, WebPage, build as web_page, build_pdf as web_pdf_page};
 pub use pdf::PDF_THREAD;
 pub(super) use reader::open_reader;
-pub use reader::{
-    failure_words, readable_page, reader_gemtext, reader_outcome, reader_page, web_error_as_fetch,
-};
+pub(crate) use reader::web_error_as_fetch;
+pub use reader::{failure_words, readable_page, reader_outcome, reader_page};
 
 use super::{Client, Face};
 use crate::config::Config;
@@ -91,7 +90,7 @@ fn cache_key(url: &str, format: WebFormat, extract: Extract, cap: u64) -> String
 
 impl Client {
     /// The body cap of this face, lowered by `max_bytes` when given.
-    pub fn web_body_cap(&self, max_bytes: Option<u64>) -> u64 {
+    pub(crate) fn web_body_cap(&self, max_bytes: Option<u64>) -> u64 {
         let face_cap = match self.face {
             Face::Agent => self.config.web.max_response_bytes,
             Face::Human => self.config.web.tui_max_response_bytes,
@@ -149,7 +148,7 @@ impl Client {
     }
 
     /// Drop the held copy of this query's page (a reload).
-    pub fn forget_web(&self, q: &WebQuery) -> bool {
+    pub(crate) fn forget_web(&self, q: &WebQuery) -> bool {
         let Ok(url) = smolweb_net::http::parse_target(&q.url, false) else {
             return false;
         };
@@ -160,7 +159,7 @@ impl Client {
     }
 
     /// The page held in the cache for this query, if any (no network).
-    pub fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
+    pub(crate) fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
         let url = smolweb_net::http::parse_target(&q.url, false).ok()?;
         let cap = self.web_body_cap(q.max_bytes);
         let key = cache_key(url.as_str(), q.format, q.extract, cap);

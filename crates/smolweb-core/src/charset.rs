@@ -57,7 +57,7 @@ pub enum Charset {
 
 impl Charset {
     /// UTF-8.
-    pub fn utf8() -> Charset {
+    pub(crate) fn utf8() -> Charset {
         Charset::Whatwg(encoding_rs::UTF_8)
     }
 
@@ -70,7 +70,7 @@ impl Charset {
     }
 
     /// The charset a label names, or None when it names none smolweb knows.
-    pub fn for_label(label: &str) -> Option<Charset> {
+    pub(crate) fn for_label(label: &str) -> Option<Charset> {
         let label = clean_label(label);
         if CP437_LABELS.iter().any(|l| l.eq_ignore_ascii_case(label)) {
             return Some(Charset::Cp437);

@@ -109,7 +109,7 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
 }
 
 /// Is `url` a destination smolweb fetches (the one link rule)?
-pub fn is_fetched(url: &str) -> bool {
+pub(crate) fn is_fetched(url: &str) -> bool {
     crate::url::destination(url) == crate::url::Destination::Fetch
 }
 

@@ -241,7 +241,7 @@ pub fn parse(body: &str, base: Option<&Url>) -> Document {
 }
 
 /// Parse starting from a given state; returns the document and the state at the end.
-pub fn parse_with_state(
+pub(crate) fn parse_with_state(
     body: &str,
     base: Option<&Url>,
     state: ParseState,
@@ -255,7 +255,7 @@ pub fn parse_with_state(
 }
 
 /// The first level-1 heading's text, found without building a document.
-pub fn first_heading(body: &str) -> Option<&str> {
+pub(crate) fn first_heading(body: &str) -> Option<&str> {
     views(body, ParseState::default())
         .find(|v| v.kind == LineKind::Heading1)
         .and_then(|v| v.text)

@@ -15,7 +15,7 @@ mod sniff;
 pub(crate) use sniff::sniff_mime;
 
 /// Port used when a menu line has no port field (or an empty one).
-pub const DEFAULT_PORT: u16 = 70;
+pub(crate) const DEFAULT_PORT: u16 = 70;
 
 /// One line of a Gopher menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ const TITLE_LINES: usize = 20;
 /// word (three letters or digits or more, so a rule of `=` or a blank line is passed over),
 /// among the info lines that open the menu, before its first item. None when the menu opens
 /// with an item: its title is then unknown.
-pub fn menu_title(text: &str) -> Option<&str> {
+pub(crate) fn menu_title(text: &str) -> Option<&str> {
     for line in text.split('\n').take(TITLE_LINES) {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let rest = line.strip_prefix('i')?;
@@ -77,7 +77,7 @@ pub fn menu_title(text: &str) -> Option<&str> {
 /// The items of a decoded menu, parsed one line at a time (a streaming renderer never holds
 /// them all). Lines end at LF or CRLF; empty lines and "." lines are skipped; the menu ends
 /// at its final "." line (see [`terminator_at`]).
-pub fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
+pub(crate) fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
     let body = &text[..terminator_at(text).unwrap_or(text.len())];
     body.split('\n').filter_map(|line| {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -91,7 +91,7 @@ pub fn menu_items(text: &str) -> impl Iterator<Item = MenuItem> + '_ {
 /// Byte index where the final "." terminator line starts: a line that is exactly "." (CRLF or
 /// LF ended, or at the end) followed by nothing but whitespace. None when the text has no
 /// terminator. A "." line followed by more text is content, not a terminator.
-pub fn terminator_at(text: &str) -> Option<usize> {
+pub(crate) fn terminator_at(text: &str) -> Option<usize> {
     let trimmed = text.trim_end();
     let dot = trimmed.len().checked_sub(1)?;
     let before = trimmed.strip_suffix('.')?;
@@ -164,7 +164,7 @@ fn url_selector(selector: &str) -> Option<&str> {
 /// and undo the dot-stuffing before it ("..x" -> ".x"); CRLF line ends become LF. Without a
 /// terminator nothing is cut and nothing un-stuffed: servers that send none (gophernicus) do
 /// not stuff dots either, so a "." or ".." line in such a text is content and stays.
-pub fn undot_text(text: &str) -> String {
+pub(crate) fn undot_text(text: &str) -> String {
     let Some(end) = terminator_at(text) else {
         return text.replace("\r\n", "\n");
     };
@@ -225,7 +225,7 @@ pub fn type_name(item_type: char) -> &'static str {
 }
 
 /// Item types whose body is text (decoded and shown); menus ('1', '7') are handled apart.
-pub fn is_text_type(item_type: char) -> bool {
+pub(crate) fn is_text_type(item_type: char) -> bool {
     matches!(
         item_type,
         '0' | '2' | '3' | '+' | 'h' | 'c' | 'X' | 'r' | 'i'
@@ -233,7 +233,7 @@ pub fn is_text_type(item_type: char) -> bool {
 }
 
 /// Item types whose body is binary (kept as bytes, never rendered).
-pub fn is_binary_type(item_type: char) -> bool {
+pub(crate) fn is_binary_type(item_type: char) -> bool {
     matches!(
         item_type,
         '4' | '5' | '6' | '9' | 'g' | 'I' | 's' | 'd' | 'p' | ';' | ':' | '<' | 'M' | 'P'

@@ -117,7 +117,7 @@ pub struct Converted {
 }
 
 /// The note left where a form was.
-pub const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
+pub(crate) const FORM_NOTE: &str = "(A form was removed here: smolweb does not submit forms.)";
 
 /// A page whose visible text is shorter than this, and that had scripts, is an app shell.
 const SHELL_MAX_CHARS: usize = 80;

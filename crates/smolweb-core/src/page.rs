@@ -337,7 +337,7 @@ impl LazyMenu {
         }
     }
     /// A menu fetched over TLS from `host:port` (see the type's docs).
-    pub fn over_tls(text: Arc<String>, host: &str, port: u16) -> LazyMenu {
+    pub(crate) fn over_tls(text: Arc<String>, host: &str, port: u16) -> LazyMenu {
         LazyMenu {
             tls_origin: Some((host.to_string(), port)),
             ..LazyMenu::new(text)

@@ -25,9 +25,9 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// Largest decompressed size of one stream while loading (object and xref streams).
-pub const MAX_STREAM_BYTES: usize = 1 << 20;
+pub(crate) const MAX_STREAM_BYTES: usize = 1 << 20;
 /// Largest decompressed content of one page (its streams together) or one form.
-pub const MAX_PAGE_CONTENT_BYTES: usize = 4 << 20;
+pub(crate) const MAX_PAGE_CONTENT_BYTES: usize = 4 << 20;
 /// Largest decompressed font encoding data (a `/ToUnicode` CMap).
 const MAX_CMAP_BYTES: usize = 1 << 20;
 
@@ -101,7 +101,7 @@ pub enum PdfError {
 }
 
 /// "1 page", "3 pages".
-pub fn pages_words(pages: usize) -> String {
+pub(crate) fn pages_words(pages: usize) -> String {
     if pages == 1 {
         "1 page".into()
     } else {
@@ -115,7 +115,7 @@ pub fn is_pdf(body: &[u8]) -> bool {
 }
 
 /// The marker line that opens page `n` of `total`.
-pub fn page_marker(n: usize, total: usize) -> String {
+pub(crate) fn page_marker(n: usize, total: usize) -> String {
     format!("--- page {n} of {total} ---")
 }
 

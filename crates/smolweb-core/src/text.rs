@@ -29,14 +29,17 @@
 //! borrow the input unchanged when it is clean (the common case): one scan, no allocation,
 //! and ASCII bytes are checked without decoding. The agent face does not sanitize (its text is
 //! data) but flags what a terminal would change: [`scan`]. Short forms for people (a byte
-//! count, text on one line) are in `short`: [`human_bytes`], [`one_line`].
+//! count, an age, text on one line) are in `short`: [`human_bytes`], [`human_age`],
+//! [`one_line`]; the one text search is [`find_all`].
 
+mod find;
 pub mod invisible;
 mod short;
 mod stamp;
 pub mod wrap;
 
-pub use short::{count, human_bytes, human_duration, one_line};
+pub use find::find_all;
+pub use short::{count, human_age, human_bytes, human_duration, one_line};
 pub use stamp::{readable_time, rfc3339};
 
 use std::borrow::Cow;
@@ -210,7 +213,7 @@ fn rebuild(text: &str, at: usize, one_line: bool) -> String {
 }
 
 /// C0 controls, DEL and C1 controls (what a terminal may act on).
-pub fn is_terminal_control(c: char) -> bool {
+pub(crate) fn is_terminal_control(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
 }
 

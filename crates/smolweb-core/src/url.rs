@@ -25,7 +25,7 @@ pub use destination::{Destination, destination, opener_may_receive, refused_sche
 pub use display::display;
 use encode::{encode_all, merge_paths, normalize_component, remove_dot_segments};
 pub use gopher::gopher_item_url;
-pub use web::join_web;
+pub(crate) use web::join_web;
 
 /// Maximum length in bytes of a Gemini request URL (without CRLF).
 pub const GEMINI_MAX_URL_BYTES: usize = 1024;

@@ -106,7 +106,7 @@ fn sniff(body: &[u8]) -> Option<BodyKind> {
 
 /// Deepest nesting [`pretty_json`] indents (deeper JSON is given as sent: indenting it would
 /// grow the text with the square of its depth).
-pub const MAX_PRETTY_DEPTH: usize = 64;
+pub(crate) const MAX_PRETTY_DEPTH: usize = 64;
 
 /// JSON re-indented by two spaces, every token kept as written (numbers, escapes and key
 /// order are not rewritten); None when `text` is not one valid JSON value or nests deeper

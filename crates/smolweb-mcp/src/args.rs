@@ -14,6 +14,9 @@ use rmcp::model::JsonObject;
 use serde_json::Value;
 
 /// Why arguments do not match: the field (a path such as `urls[2]`) and a sentence.
+// Public for the fuzz targets' door (`stdio::fuzzing`), which only tests and the `fuzzing`
+// feature build.
+#[cfg_attr(not(any(test, feature = "fuzzing")), allow(unreachable_pub))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// The field, as a path (`url`, `urls[2]`; empty for the arguments as a whole).

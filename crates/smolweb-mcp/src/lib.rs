@@ -43,6 +43,7 @@ mod tools;
 pub use http::{HttpError, HttpServer};
 pub(crate) use state::SmolwebServer;
 /// The fuzz targets' door to the message front end (not an API).
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub use stdio::fuzzing;
 pub use stdio::run as run_stdio;

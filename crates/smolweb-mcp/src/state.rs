@@ -51,11 +51,6 @@ impl SmolwebServer {
         &self.tool_router
     }
 
-    /// The tools this server publishes in `tools/list`, with their input schemas.
-    pub(crate) fn published_tools(&self) -> Vec<rmcp::model::Tool> {
-        self.tool_router.list_all()
-    }
-
     /// The sealer of 2026-07-28 round-trip state.
     pub(crate) fn sealer(&self) -> &Sealer {
         &self.sealer

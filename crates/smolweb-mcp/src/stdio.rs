@@ -17,6 +17,7 @@
 //! Both protocol generations (initialize-style and 2026-07-28) use the same JSON-RPC framing,
 //! so the front end needs no knowledge of either.
 
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 mod head;

@@ -178,7 +178,7 @@ pub struct Cache<V = CacheEntry> {
 }
 
 /// True for keys that must never be stored: Gemini URLs carrying a query.
-pub fn is_secret_key(key: &str) -> bool {
+pub(crate) fn is_secret_key(key: &str) -> bool {
     key.get(..9)
         .is_some_and(|p| p.eq_ignore_ascii_case("gemini://"))
         && key.contains('?')

@@ -99,7 +99,7 @@ pub enum AddressClass {
 
 impl AddressClass {
     /// Refused whatever the options and the allow list say (tier 1 of the module docs).
-    pub fn always_refused(self) -> bool {
+    pub(crate) fn always_refused(self) -> bool {
         matches!(self, AddressClass::Metadata | AddressClass::Unspecified)
     }
 

@@ -39,9 +39,9 @@ use tokio::time::Instant;
 /// Redirects followed for one request.
 pub const MAX_REDIRECTS: usize = 5;
 /// Most response headers accepted (HTTP/1).
-pub const MAX_HEADERS: usize = 128;
+pub(crate) const MAX_HEADERS: usize = 128;
 /// Largest HTTP/2 header list accepted, in bytes.
-pub const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
+pub(crate) const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
 /// What smolweb says it accepts: markdown first, then HTML, then plain text, then anything
 /// (JSON, XML, PDF and other text are read too; the rest is refused by its type).
 pub const ACCEPT: &str = "text/markdown, text/html;q=0.9, text/plain;q=0.8, */*;q=0.1";
@@ -352,7 +352,7 @@ pub fn parse_target(text: &str, redirect: bool) -> Result<url::Url, WebError> {
 
 /// The guard's checks that must happen before a request: the port, and IP literals (which
 /// reqwest connects to without resolving). Names are checked by the resolver.
-pub fn check_target(url: &url::Url, opts: &NetOptions) -> Result<(), WebError> {
+pub(crate) fn check_target(url: &url::Url, opts: &NetOptions) -> Result<(), WebError> {
     let host = url.host_str().unwrap_or_default();
     let port = url.port_or_known_default().unwrap_or(0);
     guard::check_addresses(host, port, &[], opts).map_err(WebError::from_guard)?;

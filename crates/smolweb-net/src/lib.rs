@@ -33,6 +33,7 @@ pub use request::{Request, Response, ScrollResponse, SpartanResponse};
 
 /// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from
 /// the docs; not an API.
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing {
     use crate::FetchError;

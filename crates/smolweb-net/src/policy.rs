@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How long a fetched robots.txt is trusted.
-pub const ROBOTS_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const ROBOTS_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 /// How long a temporary robots.txt failure is remembered.
 pub const ROBOTS_RETRY_AFTER: Duration = Duration::from_secs(10 * 60);
 /// Body cap for a robots.txt fetch.

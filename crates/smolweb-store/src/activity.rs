@@ -30,14 +30,14 @@ use std::sync::Mutex;
 use time::OffsetDateTime;
 
 /// The longest line an entry may take (bytes, newline included); longer is refused.
-pub const MAX_LINE: usize = 2048;
+pub(crate) const MAX_LINE: usize = 2048;
 /// Most characters of a URL kept in an entry.
-pub const MAX_URL_CHARS: usize = 512;
+pub(crate) const MAX_URL_CHARS: usize = 512;
 /// Most characters of a client name, a tool name, a kind or a consent description.
-pub const MAX_TEXT_CHARS: usize = 128;
+pub(crate) const MAX_TEXT_CHARS: usize = 128;
 /// How long after its last entry a session without an end still counts as active (a process
 /// that crashed never writes its end).
-pub const ACTIVE_WINDOW_SECONDS: i64 = 300;
+pub(crate) const ACTIVE_WINDOW_SECONDS: i64 = 300;
 
 /// The bounds of the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +191,7 @@ pub struct Entry {
 }
 
 /// `text` without control or invisible characters, on one line, cut to `max` characters.
-pub fn clean_text(text: &str, max: usize) -> String {
+pub(crate) fn clean_text(text: &str, max: usize) -> String {
     let plain: String = text
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
@@ -207,14 +207,14 @@ pub fn clean_text(text: &str, max: usize) -> String {
 }
 
 /// [`clean_text`] of an optional text, None when nothing is left of it.
-pub fn clean_note(text: Option<&str>, max: usize) -> Option<String> {
+pub(crate) fn clean_note(text: Option<&str>, max: usize) -> Option<String> {
     text.map(|t| clean_text(t, max)).filter(|t| !t.is_empty())
 }
 
 /// A URL as the log may keep it: no user information, query, fragment or Gopher search (a
 /// tab, or `%09`, ends a Gopher selector), no control characters, at most
 /// [`MAX_URL_CHARS`] characters.
-pub fn clean_url(url: &str) -> String {
+pub(crate) fn clean_url(url: &str) -> String {
     let mut s = url.trim();
     for cut in ['?', '#', '\t'] {
         if let Some(i) = s.find(cut) {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use time::OffsetDateTime;
 
 /// How long a request waits for the human.
-pub const APPROVAL_TTL_HOURS: i64 = 24;
+pub(crate) const APPROVAL_TTL_HOURS: i64 = 24;
 
 /// A change only the human may make, as an agent asked for it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

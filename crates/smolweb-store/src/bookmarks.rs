@@ -82,6 +82,7 @@ fn render(list: &[Bookmark]) -> String {
 }
 
 /// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
     super::fuzzing::check(text, parse, |l| Ok(render(l)))
 }

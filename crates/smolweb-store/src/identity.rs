@@ -15,6 +15,7 @@ mod cert;
 mod files;
 pub mod import;
 
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) use files::round_trip;
 
 use super::StoreError;

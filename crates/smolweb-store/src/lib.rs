@@ -16,6 +16,7 @@ pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
 pub mod follows;
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod history;
@@ -87,9 +88,9 @@ pub mod files {
     /// The directory of client identities ([`crate::identity::Identities`]).
     pub const IDENTITIES_DIR: &str = "identities";
     /// Requests waiting for the human ([`crate::approvals::Approvals`]).
-    pub const APPROVALS: &str = "approvals.toml";
+    pub(crate) const APPROVALS: &str = "approvals.toml";
     /// Bookmarks, a gemtext file ([`crate::bookmarks::Bookmarks`]).
-    pub const BOOKMARKS: &str = "bookmarks.gmi";
+    pub(crate) const BOOKMARKS: &str = "bookmarks.gmi";
     /// Visited URLs ([`crate::history::History`]).
     pub const HISTORY: &str = "history.toml";
     /// Followed feeds and their read state ([`crate::subscriptions::Subscriptions`]).
@@ -97,17 +98,17 @@ pub mod files {
     /// The bearer token of the MCP server over HTTP ([`crate::mcp_token`]).
     pub const MCP_TOKEN: &str = "mcp-token";
     /// What agents did, one JSON object per line ([`crate::activity::Activity`]).
-    pub const ACTIVITY: &str = "agent_activity.jsonl";
+    pub(crate) const ACTIVITY: &str = "agent_activity.jsonl";
     /// Pages agents suggested ([`crate::suggestions::Suggestions`]).
-    pub const SUGGESTIONS: &str = "suggestions.toml";
+    pub(crate) const SUGGESTIONS: &str = "suggestions.toml";
     /// Running browsers ([`crate::suggestions::Browsers`]).
-    pub const BROWSERS: &str = "browsers.toml";
+    pub(crate) const BROWSERS: &str = "browsers.toml";
     /// Pages the person shared with agents ([`crate::shared::SharedPages`]).
     pub const SHARED: &str = "shared_pages.toml";
     /// Agents allowed to upload under a scope ([`crate::uploads::Uploads`]).
-    pub const UPLOADS: &str = "upload_allowances.toml";
+    pub(crate) const UPLOADS: &str = "upload_allowances.toml";
     /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
-    pub const SYNC_QUEUE: &str = "sync_queue.toml";
+    pub(crate) const SYNC_QUEUE: &str = "sync_queue.toml";
     /// The copies of pages followed for their changes ([`crate::follows::Follows`]).
     pub const FOLLOWS_DIR: &str = "follows";
     /// The browser's tabs, for the next start ([`crate::session::Session`]).

@@ -11,6 +11,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+#[cfg(any(test, feature = "fuzzing"))]
 use super::fuzzing::RoundTrip;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde::ser::SerializeStruct;
@@ -139,6 +140,7 @@ pub(crate) fn render<T: ListItem>(items: &[T]) -> Result<String, StoreError> {
 }
 
 /// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn round_trip<T: ListItem>(text: &str) -> RoundTrip {
     super::fuzzing::check(text, parse::<T>, |items: &Vec<T>| render(items))
 }

@@ -26,7 +26,7 @@ use time::format_description::well_known::Rfc3339;
 const MAGIC: &str = "smolweb-offline 1";
 
 /// Temp files older than this are leftovers of a killed writer and are removed by [`Offline::sweep`].
-pub const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+pub(crate) const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// One row of the index.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -98,12 +98,14 @@ fn render(index: &Index) -> Result<String, StoreError> {
 }
 
 /// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn index_round_trip(text: &str) -> super::fuzzing::RoundTrip {
     super::fuzzing::check(text, atomic::parse_toml::<Index>, render)
 }
 
 /// A page file decoded and encoded, then that encoding decoded and encoded again: the two
 /// encodings agree (see [`super::fuzzing`]).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(super) fn page_round_trip(raw: &[u8]) -> super::fuzzing::RoundTrip {
     let encode_stored = |page: &StoredPage| {
         encode(&NewPage {

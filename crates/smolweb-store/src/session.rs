@@ -13,7 +13,7 @@ use super::atomic::{self, Modes};
 use std::path::PathBuf;
 
 /// The most tabs kept.
-pub const MAX_TABS: usize = 64;
+pub(crate) const MAX_TABS: usize = 64;
 /// The most history steps kept per tab (the newest around the page shown).
 pub const MAX_ENTRIES: usize = 50;
 

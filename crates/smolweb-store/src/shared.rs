@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use time::OffsetDateTime;
 
 /// Most pages shared at once.
-pub const MAX_SHARED: usize = 100;
+pub(crate) const MAX_SHARED: usize = 100;
 
 /// One shared page.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -569,7 +569,7 @@ fn record_one(
 }
 
 /// How recent another process's successful refresh must be for a failure not to replace it.
-pub const FRESH_SUCCESS: time::Duration = time::Duration::minutes(2);
+pub(crate) const FRESH_SUCCESS: time::Duration = time::Duration::minutes(2);
 
 /// The feed was read without error within [`FRESH_SUCCESS`] of `now`.
 fn fresh_success(sub: &Subscription, now: OffsetDateTime) -> bool {

@@ -20,9 +20,9 @@ use time::OffsetDateTime;
 /// Most suggestions waiting at once.
 pub const MAX_PENDING: usize = 50;
 /// Most characters of a note.
-pub const MAX_NOTE_CHARS: usize = 500;
+pub(crate) const MAX_NOTE_CHARS: usize = 500;
 /// A browser whose last heartbeat is older than this is taken for gone.
-pub const BROWSER_STALE_SECONDS: i64 = 15;
+pub(crate) const BROWSER_STALE_SECONDS: i64 = 15;
 
 /// A page an agent suggested.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

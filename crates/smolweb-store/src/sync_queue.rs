@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use time::OffsetDateTime;
 
 /// Most pages waiting at once.
-pub const MAX_QUEUED: usize = 500;
+pub(crate) const MAX_QUEUED: usize = 500;
 
 /// A page waiting for the next sync.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -164,7 +164,7 @@ pub fn verdict(
 
 /// A Trusted visit rewrites the file to bump `last_seen` only when the stored value is older
 /// than this, so ordinary browsing does not rewrite known_hosts on every fetch.
-pub const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
+pub(crate) const LAST_SEEN_GRANULARITY: time::Duration = time::Duration::hours(1);
 
 /// On disk: `[[pin]]` tables, sorted by host then port.
 impl ListItem for Pin {

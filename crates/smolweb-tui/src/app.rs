@@ -60,21 +60,20 @@ pub use agents::AgentsSeen;
 pub(crate) use ctx::{Ctx, Opening, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
-pub use feeds::{
-    CHOOSE_FEED, FEEDS_HEALTH, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age,
-};
+pub(crate) use feeds::{CHOOSE_FEED, FEEDS_HEALTH};
+pub use feeds::{FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary};
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use outline::{Heading, Outline};
 pub use pictures::{Pictures, Slot};
-pub use prompt::{Prompt, Purpose, user_url};
+pub use prompt::{Prompt, Purpose};
 pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};
 pub use status::{Log, Status};
 pub use tabs::{DocView, Entry, Loading, Tab, Tabs, View};
-pub use upload::{UPLOAD_MAX, guess_mime, titan_url};
+pub use upload::UPLOAD_MAX;
 
 /// Settings the app reads from the config.
 #[derive(Clone, Debug)]
@@ -374,7 +373,7 @@ impl App {
 
     /// Tell the app the wall-clock time of its start (`now == 0`), so `about:messages` gives
     /// each message its time of day.
-    pub fn set_started(&mut self, t: time::OffsetDateTime) {
+    pub(crate) fn set_started(&mut self, t: time::OffsetDateTime) {
         self.log.set_started(t);
     }
 
@@ -670,7 +669,7 @@ impl App {
     }
 
     /// The link number being typed ("" when none).
-    pub fn typed_link(&self) -> &str {
+    pub(crate) fn typed_link(&self) -> &str {
         &self.digits.typed
     }
 
@@ -781,14 +780,14 @@ impl App {
             .and_then(|e| e.info.as_ref()?.timestamp)
             .map(|at| (now - at).whole_seconds().max(0) as u64);
         Some(match kept {
-            Some(age) => format!("offline · kept {} ago", feeds::human_age(age)),
+            Some(age) => format!("offline · kept {} ago", smolweb_core::text::human_age(age)),
             None => "offline".to_string(),
         })
     }
 }
 
 /// The tab bar labels, in order (" 1 title ").
-pub fn tab_labels(app: &App) -> Vec<String> {
+pub(crate) fn tab_labels(app: &App) -> Vec<String> {
     let n = app.tabs.len().max(1);
     let room = (usize::from(app.screen.width()) / n).clamp(8, 30);
     app.tabs
@@ -809,7 +808,7 @@ pub fn tab_labels(app: &App) -> Vec<String> {
 }
 
 /// The tab under a column of the tab bar.
-pub fn tab_at(app: &App, col: u16) -> Option<usize> {
+pub(crate) fn tab_at(app: &App, col: u16) -> Option<usize> {
     let mut x = 0usize;
     for (i, l) in tab_labels(app).iter().enumerate() {
         let w = crate::layout::display_width(l);
@@ -823,7 +822,7 @@ pub fn tab_at(app: &App, col: u16) -> Option<usize> {
 
 /// Made safe to draw (`layout::sanitize`: it may be remote text, such as a
 /// title or an agent's declared name) and cut to at most `max` cells, the cut marked "…".
-pub fn truncate_cells(text: &str, max: usize) -> String {
+pub(crate) fn truncate_cells(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let text = crate::layout::sanitize(text, false);
     if crate::layout::display_width(&text) <= max {

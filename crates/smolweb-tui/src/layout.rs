@@ -11,6 +11,7 @@
 
 use smolweb_core::gemtext::LineKind;
 use smolweb_core::page::{Content, Page};
+use smolweb_core::text::find_all;
 use std::borrow::Cow;
 use std::sync::Arc;
 use unicode_width::UnicodeWidthChar;
@@ -250,7 +251,7 @@ impl Doc {
     }
 
     /// Fold or unfold preformatted blocks. Returns whether the page has any.
-    pub fn set_folded(&mut self, folded: bool) -> bool {
+    pub(crate) fn set_folded(&mut self, folded: bool) -> bool {
         let any = self.all.iter().any(|d| d.kind == Kind::Fence);
         if self.folded != folded {
             self.folded = folded;
@@ -272,14 +273,14 @@ impl Doc {
         self.link_urls.len()
     }
     /// The link is a Spartan prompt: following it asks for text to send.
-    pub fn is_prompt_link(&self, link: usize) -> bool {
+    pub(crate) fn is_prompt_link(&self, link: usize) -> bool {
         self.prompt_links.contains(&link)
     }
     pub fn link_url(&self, link: usize) -> Option<&str> {
         self.link_urls.get(link).map(|u| &**u)
     }
     /// The label of the first link on this page that leads to `url` (its text as shown).
-    pub fn label_of(&self, url: &str) -> Option<String> {
+    pub(crate) fn label_of(&self, url: &str) -> Option<String> {
         let link = self.link_urls.iter().position(|u| &**u == url)?;
         let line = self.link_line(link)?;
         Some(self.text(line).into_owned())
@@ -423,7 +424,7 @@ impl Doc {
     }
 
     /// Use `width` for wrapping from now on (drops the cache when it changes).
-    pub fn set_width(&mut self, width: usize) {
+    pub(crate) fn set_width(&mut self, width: usize) {
         let width = width.max(4);
         if width != self.cache_width {
             self.cache_width = width;
@@ -454,7 +455,7 @@ impl Doc {
 
     /// Number of screen rows of line `i` at the current width (at least 1), with the rows
     /// of an inline picture under it.
-    pub fn row_count(&mut self, i: usize) -> usize {
+    pub(crate) fn row_count(&mut self, i: usize) -> usize {
         self.rows_of(i).len().max(1) + usize::from(self.below_line(i))
     }
 
@@ -472,13 +473,13 @@ impl Doc {
     }
 
     /// Rows kept under link `link`'s line for its picture.
-    pub fn below_of(&self, link: usize) -> u16 {
+    pub(crate) fn below_of(&self, link: usize) -> u16 {
         self.below.get(&link).copied().unwrap_or(0)
     }
 
     /// Keep `rows` rows under link `link`'s line for its picture (0: none). Returns whether
     /// it changed.
-    pub fn set_below(&mut self, link: usize, rows: u16) -> bool {
+    pub(crate) fn set_below(&mut self, link: usize, rows: u16) -> bool {
         let old = self.below.get(&link).copied().unwrap_or(0);
         if rows == 0 {
             self.below.remove(&link);
@@ -489,7 +490,7 @@ impl Doc {
     }
 
     /// Drop every inline picture's rows. Returns whether there were any.
-    pub fn clear_below(&mut self) -> bool {
+    pub(crate) fn clear_below(&mut self) -> bool {
         let any = !self.below.is_empty();
         self.below.clear();
         any
@@ -568,7 +569,7 @@ impl Doc {
     }
 
     /// Move `pos` up by `n` rows, stopping at the top.
-    pub fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
+    pub(crate) fn backward(&mut self, mut pos: Pos, mut n: usize) -> Pos {
         while n > 0 {
             if pos.row > 0 {
                 pos.row -= 1;
@@ -595,13 +596,13 @@ impl Doc {
     }
 
     /// The highest top position that still fills a screen of `height` rows.
-    pub fn max_top(&mut self, height: usize) -> Pos {
+    pub(crate) fn max_top(&mut self, height: usize) -> Pos {
         let end = self.end();
         self.backward(end, height.saturating_sub(1))
     }
 
     /// Clamp a top position so the screen stays full.
-    pub fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
+    pub(crate) fn clamp_top(&mut self, pos: Pos, height: usize) -> Pos {
         let pos = Pos {
             line: pos.line.min(self.lines.len().saturating_sub(1)),
             row: pos.row,
@@ -649,7 +650,7 @@ impl Doc {
     }
 
     /// The row of line `i` that holds byte `at` of its text.
-    pub fn row_at(&mut self, i: usize, at: usize) -> usize {
+    pub(crate) fn row_at(&mut self, i: usize, at: usize) -> usize {
         let rows = self.rows_of(i);
         rows.iter()
             .rposition(|&(a, _)| a as usize <= at)
@@ -663,50 +664,6 @@ pub struct Hit {
     pub(crate) line: usize,
     pub(crate) start: usize,
     pub(crate) end: usize,
-}
-
-/// Byte ranges of `needle` in `text`, folding case when asked (ranges are in `text` even
-/// where lowercasing changes a character's length).
-pub(crate) fn find_all(text: &str, needle: &str, fold: bool) -> Vec<(usize, usize)> {
-    if !fold {
-        return text
-            .match_indices(needle)
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
-    }
-    let needle = needle.to_lowercase();
-    if text.is_ascii() {
-        let lower = text.to_ascii_lowercase();
-        return lower
-            .match_indices(&needle)
-            .map(|(i, m)| (i, i + m.len()))
-            .collect();
-    }
-    // Lowercase with a map from each byte of the lowercase text to its source byte.
-    let mut lower = String::with_capacity(text.len());
-    let mut from = Vec::with_capacity(text.len() + 1);
-    for (i, c) in text.char_indices() {
-        for l in c.to_lowercase() {
-            lower.push(l);
-            from.extend(std::iter::repeat_n(i, l.len_utf8()));
-        }
-    }
-    from.push(text.len());
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (i, m) in lower.match_indices(&needle) {
-        let start = from[i];
-        // The end is the start of the source character after the match.
-        let end = from.get(i + m.len()).copied().unwrap_or(text.len());
-        let end = if end <= start {
-            start + text[start..].chars().next().map_or(0, char::len_utf8)
-        } else {
-            end
-        };
-        if out.last().is_none_or(|&(_, e)| start >= e) {
-            out.push((start, end));
-        }
-    }
-    out
 }
 
 fn gem_kind(kind: LineKind, level: Option<u8>) -> Kind {
@@ -891,7 +848,6 @@ mod tests {
             .collect();
         // "Straße" is 7 bytes; "İ" is 2.
         assert_eq!(hits, [(0, 0, 4), (0, 12, 16), (1, 10, 14)]);
-        assert_eq!(find_all("İx İx", "x", true), [(2, 3), (6, 7)]);
         assert!(d.search("STRA").len() == 1, "uppercase means exact case");
     }
 

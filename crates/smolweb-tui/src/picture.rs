@@ -32,7 +32,7 @@ pub const MAX_SIDE: u32 = 30_000;
 /// on the worker): enough for any terminal, and a bound on what the cache holds.
 pub const KEPT_SIDE: u32 = 2048;
 /// The environment variable that overrides `[tui] images`.
-pub const ENV_VAR: &str = "SMOLWEB_IMAGES";
+pub(crate) const ENV_VAR: &str = "SMOLWEB_IMAGES";
 
 /// `[tui] images` / `SMOLWEB_IMAGES`: which protocol, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,14 +122,14 @@ impl TermEnv {
 
     /// No `$TERM`, an empty one or `dumb`: a terminal that draws no graphics and answers
     /// no question.
-    pub fn dumb(&self) -> bool {
+    pub(crate) fn dumb(&self) -> bool {
         self.term
             .as_deref()
             .is_none_or(|t| t.is_empty() || t == "dumb")
     }
 
     /// Read from this process's environment.
-    pub fn from_process() -> TermEnv {
+    pub(crate) fn from_process() -> TermEnv {
         use std::io::IsTerminal;
         let term = std::env::var("TERM").ok();
         let tmux = std::env::var_os("TMUX").is_some()
@@ -173,14 +173,14 @@ pub fn choose(config_mode: Mode, env: &TermEnv, reply: Option<&Reply>) -> Option
 }
 
 /// Should the terminal be asked? Only in auto mode, on a terminal that is not dumb.
-pub fn should_query(config_mode: Mode, env: &TermEnv) -> bool {
+pub(crate) fn should_query(config_mode: Mode, env: &TermEnv) -> bool {
     env.mode(config_mode) == Mode::Auto && env.tty && !env.dumb()
 }
 
 /// The graphics in force from the start, before the terminal has answered (or when it is
 /// not asked): in auto mode half-blocks, which every terminal draws; the cell size from the
 /// terminal's window size in pixels when it reports one.
-pub fn provisional(config_mode: Mode, env: &TermEnv) -> Option<Graphics> {
+pub(crate) fn provisional(config_mode: Mode, env: &TermEnv) -> Option<Graphics> {
     answered(config_mode, env, None)
 }
 
@@ -308,7 +308,7 @@ pub struct Decoded {
 
 /// Does this link look like a picture by its name (an image extension, before any query or
 /// fragment), on a protocol of the small net? Only such links are fetched inline.
-pub fn looks_like_picture(url: &str) -> bool {
+pub(crate) fn looks_like_picture(url: &str) -> bool {
     const EXT: &[&str] = &[
         "png", "jpg", "jpeg", "gif", "webp", "bmp", "ico", "tif", "tiff", "qoi", "pnm", "ppm",
         "pgm", "pbm",
@@ -433,7 +433,7 @@ impl Painter {
     /// Draw the rows `skip..skip + area.height` of `image` fitted into `full` rows of
     /// `area`'s width: the part of a picture on screen when the page is scrolled (whole
     /// pictures only, except with half-blocks: the other protocols cannot draw part of one).
-    pub fn paint_part(
+    pub(crate) fn paint_part(
         &mut self,
         buf: &mut Buffer,
         key: &str,
@@ -472,7 +472,7 @@ impl Painter {
     }
 
     /// Draw `image` (known as `key`) fitted into `area`, at its top left.
-    pub fn paint(&mut self, buf: &mut Buffer, key: &str, image: &DynamicImage, area: Rect) {
+    pub(crate) fn paint(&mut self, buf: &mut Buffer, key: &str, image: &DynamicImage, area: Rect) {
         let Some(g) = self.graphics else {
             return;
         };

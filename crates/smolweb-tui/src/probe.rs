@@ -99,7 +99,7 @@ fn is_light(r: u8, g: u8, b: u8) -> bool {
 /// What `COLORFGBG` (set by rxvt, Konsole and others: "15;0" is white on black) says of the
 /// background: light for the light basic colours (7, 9 to 15 but 8), None when unset or not
 /// understood.
-pub fn light_from_colorfgbg(value: &str) -> Option<bool> {
+pub(crate) fn light_from_colorfgbg(value: &str) -> Option<bool> {
     let bg: u8 = value.rsplit(';').next()?.trim().parse().ok()?;
     Some(matches!(bg, 7 | 9..=15))
 }

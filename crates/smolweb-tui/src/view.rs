@@ -106,7 +106,7 @@ fn draw_page(f: &mut Frame, app: &App, area: Rect) {
 
 /// Where the pictures of the page go: the picture of a picture page fills the text column
 /// under its header. (key, area) pairs.
-pub fn picture_places(app: &App, page: Rect) -> Vec<(String, Rect)> {
+pub(crate) fn picture_places(app: &App, page: Rect) -> Vec<(String, Rect)> {
     let Some(dv) = app.doc_view() else {
         return Vec::new();
     };
@@ -193,7 +193,7 @@ fn kind_style(t: &Theme, row: &FrameRow) -> Style {
 
 /// One screen row as styled spans: search matches highlighted (the current one in its own
 /// style), control characters made harmless, sideways scroll applied.
-pub fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
+pub(crate) fn row_line(t: &Theme, row: &FrameRow, selected: bool, hscroll: usize) -> Line<'static> {
     let style = kind_style(t, row);
     let prefix_style = match row.kind {
         Kind::Link | Kind::MenuItem => t.link_number,

@@ -109,7 +109,7 @@ pub fn readable_page(page: &Page) -> Option<Page> {
 
 /// The gemtext of a converted page's markdown, headed by the page's title (pure).
 /// Readability drops a heading that repeats the title: the reader gets it back.
-pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
+pub(crate) fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
     let body = markdown_to_gemtext(markdown);
     match title {
         Some(title) if !body.starts_with("# ") => format!("# {title}\n\n{body}"),
@@ -120,7 +120,7 @@ pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
 /// A web failure as the faces that read every page as an outcome see it: working offline and
 /// the budget running out are the same facts as for a capsule; every other failure is kept as
 /// the web's own ([`FetchError::Web`], with the Gemini-side code nearest to it).
-pub fn web_error_as_fetch(e: &WebError) -> FetchError {
+pub(crate) fn web_error_as_fetch(e: &WebError) -> FetchError {
     match e {
         WebError::Timeout(d) => FetchError::Timeout(*d),
         WebError::Offline { url } => FetchError::Offline { url: url.clone() },

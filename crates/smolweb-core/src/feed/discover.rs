@@ -51,7 +51,7 @@ pub fn alternates(html: &str, base: &str) -> Vec<Alternate> {
 }
 
 /// The feed kind of a media type (`application/atom+xml; charset=utf-8` -> Atom).
-pub fn kind_of(media_type: &str) -> Option<FeedKind> {
+pub(crate) fn kind_of(media_type: &str) -> Option<FeedKind> {
     let essence = media_type.split(';').next().unwrap_or("").trim();
     match essence.to_ascii_lowercase().as_str() {
         "application/atom+xml" => Some(FeedKind::Atom),

@@ -54,7 +54,7 @@ pub fn from_links<'a>(
 }
 
 /// `Some((date, rest))` when `label` starts with a valid `YYYY-MM-DD` date.
-pub fn split_date(label: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_date(label: &str) -> Option<(&str, &str)> {
     let date = label.get(..10)?;
     let b = date.as_bytes();
     let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);

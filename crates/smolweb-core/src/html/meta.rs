@@ -95,7 +95,7 @@ impl Metadata {
 
     /// Fill what is missing from what the readability pass found (its title is preferred:
     /// it drops the " | Site" tails).
-    pub fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
+    pub(crate) fn merge_readability(&mut self, r: &dom_smoothie::Metadata) {
         if let Some(t) = clean(Some(&r.title)) {
             self.title = Some(t);
         }
@@ -108,7 +108,7 @@ impl Metadata {
 
     /// Remove invisible characters from every field (they are cleaned on the way in too; this
     /// is the last word).
-    pub fn strip_invisible(&mut self) {
+    pub(crate) fn strip_invisible(&mut self) {
         for f in [
             &mut self.title,
             &mut self.byline,

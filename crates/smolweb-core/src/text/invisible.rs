@@ -34,7 +34,7 @@ const FORMAT: &[(u32, u32)] = &[
 ];
 
 /// Is `c` an invisible format character (any of the Cf table)?
-pub fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     let c = u32::from(c);
     if c < 0xAD {
         return false;
@@ -46,19 +46,19 @@ pub fn is_invisible(c: char) -> bool {
 /// The bidi embeddings, overrides and isolates (LRE, RLE, PDF, LRO, RLO, U+202A..U+202E;
 /// LRI, RLI, FSI, PDI, U+2066..U+2069): they reorder the text after them on a display that
 /// applies the bidi algorithm (the "Trojan Source" characters).
-pub fn is_bidi_control(c: char) -> bool {
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The bidi marks: LRM (U+200E), RLM (U+200F), ALM (U+061C). Zero-width characters with a
 /// strong direction; they only move neutral characters next to right-to-left text.
-pub fn is_bidi_mark(c: char) -> bool {
+pub(crate) fn is_bidi_mark(c: char) -> bool {
     matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER (U+200C, U+200D): needed inside emoji
 /// sequences and by the shaping of Indic and Arabic-script text.
-pub fn is_joiner(c: char) -> bool {
+pub(crate) fn is_joiner(c: char) -> bool {
     matches!(c, '\u{200C}' | '\u{200D}')
 }
 

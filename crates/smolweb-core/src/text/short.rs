@@ -1,6 +1,7 @@
 //! Short forms for people: a byte count in IEC units ([`human_bytes`]), a rounded duration
-//! ([`human_duration`]), a count with its noun ([`count`]) and remote text put on one line
-//! ([`one_line`]), the one copy every face and page uses.
+//! ([`human_duration`]), an age in its largest whole unit ([`human_age`]), a count with its
+//! noun ([`count`]) and remote text put on one line ([`one_line`]), the one copy every face
+//! and page uses.
 
 use core::time::Duration;
 use std::borrow::Cow;
@@ -19,6 +20,17 @@ pub fn human_duration(d: Duration) -> String {
         }
     } else {
         format!("{} ms", (secs * 1000.0).round() as u64)
+    }
+}
+
+/// An age for people, in its largest whole unit: "42 s", "3 min", "2 h", "1 day", "5 days".
+pub fn human_age(seconds: u64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s if s < 2 * 86_400 => "1 day".to_string(),
+        s => format!("{} days", s / 86_400),
     }
 }
 
@@ -96,6 +108,23 @@ mod tests {
         ];
         for (d, want) in cases {
             assert_eq!(human_duration(d), want, "{d:?}");
+        }
+    }
+
+    #[test]
+    fn ages_for_people() {
+        let cases = [
+            (0, "0 s"),
+            (59, "59 s"),
+            (60, "1 min"),
+            (3599, "59 min"),
+            (3600, "1 h"),
+            (86_399, "23 h"),
+            (86_400, "1 day"),
+            (10 * 86_400, "10 days"),
+        ];
+        for (s, want) in cases {
+            assert_eq!(human_age(s), want, "{s}");
         }
     }
 

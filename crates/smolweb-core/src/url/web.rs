@@ -7,7 +7,7 @@
 
 /// `reference` resolved against the web URL `base`; None when `base` is not an http(s) URL
 /// or the reference does not resolve.
-pub fn join_web(base: &url::Url, reference: &str) -> Option<url::Url> {
+pub(crate) fn join_web(base: &url::Url, reference: &str) -> Option<url::Url> {
     if !matches!(base.scheme(), "http" | "https") {
         return None;
     }

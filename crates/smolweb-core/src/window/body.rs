@@ -37,7 +37,7 @@ impl Body {
         &self.text
     }
     /// Another handle on the same text (no copy).
-    pub fn shared_text(&self) -> Arc<String> {
+    pub(crate) fn shared_text(&self) -> Arc<String> {
         Arc::clone(&self.text)
     }
     /// Chars in the whole text.
@@ -59,12 +59,12 @@ impl Body {
             .map_or(self.text.len(), |(b, _)| from + b)
     }
     /// Chars in a byte range of the text (clamped to char boundaries' validity by the caller).
-    pub fn char_len(&self, bytes: std::ops::Range<usize>) -> usize {
+    pub(crate) fn char_len(&self, bytes: std::ops::Range<usize>) -> usize {
         self.text.get(bytes).map_or(0, |s| s.chars().count())
     }
     /// True when byte index `byte` starts a line (0, or just after a line terminator; the LF of
     /// a CRLF is inside the terminator, not a line start).
-    pub fn is_line_start(&self, byte: usize) -> bool {
+    pub(crate) fn is_line_start(&self, byte: usize) -> bool {
         let b = self.text.as_bytes();
         match byte.checked_sub(1).and_then(|i| b.get(i)) {
             None => true,

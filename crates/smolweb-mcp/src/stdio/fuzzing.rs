@@ -28,7 +28,8 @@ impl FrontEnd {
     pub fn new(client: Arc<Client>) -> FrontEnd {
         let server = SmolwebServer::new(client);
         let schemas = server
-            .published_tools()
+            .router()
+            .list_all()
             .into_iter()
             .map(|t| (t.name.to_string(), t.input_schema))
             .collect();

@@ -9,6 +9,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub(crate) const HEAD_BYTES: usize = 64 * 1024;
 
 /// One read from the stream.
+// Public for the fuzz targets' door (`stdio::fuzzing`), which only tests and the `fuzzing`
+// feature build.
+#[cfg_attr(not(any(test, feature = "fuzzing")), allow(unreachable_pub))]
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
     /// A whole line, without its `\n` (nor a `\r` before it).

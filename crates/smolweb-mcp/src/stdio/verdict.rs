@@ -16,6 +16,9 @@ pub(super) const INVALID_REQUEST: i64 = -32600;
 pub(super) const INVALID_PARAMS: i64 = -32602;
 
 /// What the front end does with one line.
+// Public for the fuzz targets' door (`stdio::fuzzing`), which only tests and the `fuzzing`
+// feature build.
+#[cfg_attr(not(any(test, feature = "fuzzing")), allow(unreachable_pub))]
 #[derive(Debug, PartialEq)]
 pub enum Verdict {
     /// Handed to rmcp.

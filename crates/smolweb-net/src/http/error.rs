@@ -135,7 +135,7 @@ impl WebError {
     }
 
     /// A refusal or failure of the address guard, in the web's terms.
-    pub fn from_guard(e: FetchError) -> WebError {
+    pub(crate) fn from_guard(e: FetchError) -> WebError {
         match e {
             FetchError::Blocked { host, reason } => WebError::PolicyRejected {
                 message: format!(

@@ -93,7 +93,7 @@ impl SystemRoots {
     }
 
     /// These variable values (unset: `None`); empty values count as unset, as in OpenSSL.
-    pub fn from_values(file: Option<OsString>, dirs: Option<OsString>) -> SystemRoots {
+    pub(crate) fn from_values(file: Option<OsString>, dirs: Option<OsString>) -> SystemRoots {
         SystemRoots {
             cert_file: file.filter(|f| !f.is_empty()).map(PathBuf::from),
             cert_dirs: dirs

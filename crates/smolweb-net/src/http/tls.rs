@@ -44,7 +44,7 @@ impl RootLog {
     }
 
     /// The root that verified the certificate with this fingerprint, if one did here.
-    pub fn root_of(&self, fingerprint: &str) -> Option<TrustRoot> {
+    pub(crate) fn root_of(&self, fingerprint: &str) -> Option<TrustRoot> {
         let seen = self.seen.lock().ok()?;
         seen.get(fingerprint).map(|r| r.as_ref().clone())
     }

@@ -46,7 +46,7 @@ fn field(line: &str) -> Option<(String, &str)> {
 
 impl Robots {
     /// Allows everything (no robots.txt, or one that could not be used).
-    pub fn allow_all() -> Robots {
+    pub(crate) fn allow_all() -> Robots {
         Robots::default()
     }
 
@@ -105,7 +105,7 @@ impl Robots {
     }
 
     /// Is `path` allowed for one agent name?
-    pub fn allowed_for(&self, agent: &str, path: &str) -> bool {
+    pub(crate) fn allowed_for(&self, agent: &str, path: &str) -> bool {
         let mut best: Option<(usize, bool)> = None;
         for rule in self.rules_for(agent) {
             if !pattern_matches(&rule.pattern, path) {
@@ -127,7 +127,7 @@ impl Robots {
 }
 
 /// Does a robots pattern (`*` wildcards, optional trailing `$`) match the start of `path`?
-pub fn pattern_matches(pattern: &str, path: &str) -> bool {
+pub(crate) fn pattern_matches(pattern: &str, path: &str) -> bool {
     let (pattern, anchored) = match pattern.strip_suffix('$') {
         Some(p) => (p, true),
         None => (pattern, false),

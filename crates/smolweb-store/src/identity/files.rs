@@ -131,6 +131,7 @@ fn render(identity: &Identity) -> Result<String, StoreError> {
 /// Read, write and read again (the fuzz targets' check; see [`crate::fuzzing`]). A
 /// file whose fingerprint is not one is listed but never rewritten (every write path takes
 /// the file name from the fingerprint and refuses it), so it counts as refused here.
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn round_trip(text: &str) -> crate::fuzzing::RoundTrip {
     let parse = |text: &str| {
         let identity =

@@ -16,7 +16,7 @@ use time::OffsetDateTime;
 use x509_parser::pem::Pem;
 
 /// The most bytes a certificate or key file may have.
-pub const MAX_PEM_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_PEM_BYTES: usize = 256 * 1024;
 
 /// A certificate and key that belong together, ready to be kept.
 pub struct Imported {

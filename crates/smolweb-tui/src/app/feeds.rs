@@ -18,13 +18,14 @@ use super::{Ctx, Effect, ShellError, Then};
 use crate::keymap::Action;
 use smolweb_client::feeds::{Candidate, candidates};
 use smolweb_client::offline::{OfflineCopy, OfflineError, same_site_links};
+use smolweb_core::text::human_age;
 use smolweb_store::StoreError;
 use std::sync::Arc;
 
 /// The built-in page that asks which feed to follow.
-pub const CHOOSE_FEED: &str = "about:subscribe";
+pub(crate) const CHOOSE_FEED: &str = "about:subscribe";
 /// The health of every subscription (its moved ones carry an adopt link).
-pub const FEEDS_HEALTH: &str = "about:feeds?health";
+pub(crate) const FEEDS_HEALTH: &str = "about:feeds?health";
 
 /// What the browser mirrors of the feed and offline stores, and what is under way.
 #[derive(Debug, Default)]
@@ -189,17 +190,6 @@ impl From<StoreError> for FeedError {
 impl From<OfflineError> for FeedError {
     fn from(e: OfflineError) -> Self {
         FeedError::Offline(Arc::new(e))
-    }
-}
-
-/// "3 min", "2 h", "5 days": an age for people.
-pub fn human_age(seconds: u64) -> String {
-    match seconds {
-        s if s < 60 => format!("{s} s"),
-        s if s < 3600 => format!("{} min", s / 60),
-        s if s < 86_400 => format!("{} h", s / 3600),
-        s if s < 2 * 86_400 => "1 day".to_string(),
-        s => format!("{} days", s / 86_400),
     }
 }
 
@@ -640,23 +630,6 @@ pub(crate) fn is_feeds_page(url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ages_for_people() {
-        let cases = [
-            (0, "0 s"),
-            (59, "59 s"),
-            (60, "1 min"),
-            (3599, "59 min"),
-            (3600, "1 h"),
-            (86_399, "23 h"),
-            (86_400, "1 day"),
-            (10 * 86_400, "10 days"),
-        ];
-        for (s, want) in cases {
-            assert_eq!(human_age(s), want, "{s}");
-        }
-    }
 
     #[test]
     fn the_choice_page_links_each_feed_as_an_action() {

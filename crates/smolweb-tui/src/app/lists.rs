@@ -40,7 +40,7 @@ impl Lists {
     }
 
     /// Add a bookmark or give it a new title.
-    pub fn set_bookmark(&mut self, url: &str, title: &str) {
+    pub(crate) fn set_bookmark(&mut self, url: &str, title: &str) {
         match self.bookmarks.iter_mut().find(|b| b.url == url) {
             Some(b) => b.title = title.to_string(),
             None => self.bookmarks.push(Bookmark {
@@ -52,7 +52,7 @@ impl Lists {
     }
 
     /// Remove a bookmark; true when there was one.
-    pub fn remove_bookmark(&mut self, url: &str) -> bool {
+    pub(crate) fn remove_bookmark(&mut self, url: &str) -> bool {
         let before = self.bookmarks.len();
         self.bookmarks.retain(|b| b.url != url);
         self.bookmarks.len() != before
@@ -85,7 +85,7 @@ impl Lists {
     }
 
     /// Rows of the identities screen: approvals first, then identities.
-    pub fn identity_rows(&self) -> usize {
+    pub(crate) fn identity_rows(&self) -> usize {
         self.identities.len() + self.approvals.len()
     }
 

@@ -364,7 +364,7 @@ impl Nav {
             let when = smolweb_core::text::readable_time(at);
             ctx.info(format!(
                 "offline: kept {} ago (downloaded {when})",
-                super::feeds::human_age(age)
+                smolweb_core::text::human_age(age)
             ));
         }
         fx

@@ -186,7 +186,7 @@ impl Prompt {
 
 /// Turn what the user typed in the address bar into a URL: full URLs as they are, a bare
 /// host or host/path gets gemini://.
-pub fn user_url(input: &str) -> String {
+pub(crate) fn user_url(input: &str) -> String {
     let t = input.trim();
     if t.contains("://") || t.starts_with("about:") {
         return t.to_string();

@@ -57,14 +57,14 @@ impl Screen {
     }
 
     /// Width of the text column and its left margin.
-    pub fn text_column(&self) -> (usize, usize) {
+    pub(crate) fn text_column(&self) -> (usize, usize) {
         let w = usize::from(self.width).max(1);
         let text = usize::from(self.text_width).min(w.saturating_sub(2)).max(1);
         (text, (w - text) / 2)
     }
 
     /// Columns for text that scrolls sideways (preformatted, menus, plain text).
-    pub fn side_cols(&self) -> usize {
+    pub(crate) fn side_cols(&self) -> usize {
         let (_, margin) = self.text_column();
         usize::from(self.width).saturating_sub(margin + 12).max(8)
     }

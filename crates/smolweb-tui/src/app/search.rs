@@ -17,7 +17,7 @@ pub struct Search {
 
 impl Search {
     /// The matches on display line `line` (with whether each is the current one).
-    pub fn on_line(&self, line: usize) -> impl Iterator<Item = (Hit, bool)> + '_ {
+    pub(crate) fn on_line(&self, line: usize) -> impl Iterator<Item = (Hit, bool)> + '_ {
         let from = self.matches.partition_point(|h| h.line < line);
         let current = self.current;
         self.matches[from..]
@@ -30,7 +30,7 @@ impl Search {
 
 /// What a search step reports on the status line.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// "match 2 of 5 for 'x'".
     Match(String),
     Missing(String),
@@ -41,7 +41,7 @@ pub enum Found {
 impl DocView {
     /// Search the page for `query` and go to the first match at or below the top. `cols` is
     /// the width available to text that scrolls sideways.
-    pub fn start_search(&mut self, query: &str, cols: usize) -> Found {
+    pub(crate) fn start_search(&mut self, query: &str, cols: usize) -> Found {
         let matches = self.doc.search(query);
         let found = matches.len();
         self.search = Some(Search {
@@ -56,7 +56,7 @@ impl DocView {
     }
 
     /// Go to the next (or previous) match.
-    pub fn next_match(&mut self, forward: bool, cols: usize) -> Found {
+    pub(crate) fn next_match(&mut self, forward: bool, cols: usize) -> Found {
         let Some(s) = self.search.as_mut() else {
             return Found::NoSearch;
         };

@@ -193,7 +193,7 @@ impl PageAction {
     }
 
     /// Is this an `action:` URL (known or not)?
-    pub fn is_action(url: &str) -> bool {
+    pub(crate) fn is_action(url: &str) -> bool {
         url.split_once(':')
             .is_some_and(|(s, _)| s.eq_ignore_ascii_case(ACTION_SCHEME))
     }

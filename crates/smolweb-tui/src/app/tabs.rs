@@ -133,7 +133,7 @@ impl Tab {
     }
 
     /// The page view of the current entry, to change.
-    pub fn doc_view_mut(&mut self) -> Option<&mut DocView> {
+    pub(crate) fn doc_view_mut(&mut self) -> Option<&mut DocView> {
         match self.current.as_mut().map(|e| &mut e.view) {
             Some(View::Doc(d)) => Some(d),
             _ => None,
@@ -170,7 +170,7 @@ impl Tab {
     }
 
     /// The most recent gemini:// URL of the tab, newest first.
-    pub fn last_url_with(&self, prefix: &str) -> Option<&str> {
+    pub(crate) fn last_url_with(&self, prefix: &str) -> Option<&str> {
         self.current
             .iter()
             .chain(self.back.iter().rev())
@@ -212,7 +212,7 @@ impl Tabs {
         self.list.get(self.active)
     }
     /// The active tab, to change.
-    pub fn active_mut(&mut self) -> Option<&mut Tab> {
+    pub(crate) fn active_mut(&mut self) -> Option<&mut Tab> {
         self.list.get_mut(self.active)
     }
     /// The tab with this id.
@@ -220,7 +220,7 @@ impl Tabs {
         self.list.iter().find(|t| t.id == id)
     }
     /// The tab with this id, to change.
-    pub fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
+    pub(crate) fn by_id_mut(&mut self, id: u64) -> Option<&mut Tab> {
         self.list.iter_mut().find(|t| t.id == id)
     }
     /// The tabs, to change.
@@ -240,7 +240,7 @@ impl Tabs {
     }
 
     /// Close the active tab (never the last one); it can be reopened.
-    pub fn close_active(&mut self) -> bool {
+    pub(crate) fn close_active(&mut self) -> bool {
         if self.list.len() <= 1 {
             return false;
         }
@@ -255,7 +255,7 @@ impl Tabs {
     }
 
     /// Reopen the last closed tab where it was; returns whether it is empty.
-    pub fn reopen(&mut self) -> Option<bool> {
+    pub(crate) fn reopen(&mut self) -> Option<bool> {
         let (at, tab) = self.closed.pop()?;
         let empty = tab.current.is_none();
         let at = at.min(self.list.len());

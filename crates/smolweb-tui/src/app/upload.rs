@@ -160,7 +160,7 @@ pub(crate) struct Uploads {
 }
 
 /// The titan:// URL of a gemini:// (or titan://) URL: same host, port and path, no query.
-pub fn titan_url(url: &str) -> Option<String> {
+pub(crate) fn titan_url(url: &str) -> Option<String> {
     let u = Url::parse(url).ok()?;
     match u.scheme() {
         Scheme::Gemini | Scheme::Titan => Some(u.with_scheme(Scheme::Titan).without_query()),
@@ -171,7 +171,7 @@ pub fn titan_url(url: &str) -> Option<String> {
 /// The MIME type a file is sent as unless the person changes it: text/gemini for `.gmi`, the
 /// type its extension names, else text/plain for text (UTF-8 without NUL), else
 /// application/octet-stream.
-pub fn guess_mime(path: &str, bytes: &[u8]) -> String {
+pub(crate) fn guess_mime(path: &str, bytes: &[u8]) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
     let by_name = if name.contains('.') {
         smolweb_client::smallnet::nex_mime(name)

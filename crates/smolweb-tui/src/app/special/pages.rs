@@ -15,7 +15,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// A gemtext page built here.
-pub fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
+pub(crate) fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
     let url = Url::parse(&format!("about:{name}")).ok()?;
     Some(Arc::new(Page::builtin(url, gemtext)))
 }
@@ -40,7 +40,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
 }
 
 /// A page that says `text` under `title`, with a way back.
-pub fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
+pub(crate) fn message_page(title: &str, text: &str) -> Option<Arc<Page>> {
     let back = PageAction::Back.link("Go back");
     synth("error", &format!("# {title}\n\n{text}\n\n{back}"))
 }
@@ -50,7 +50,12 @@ fn back_and_retry() -> String {
 }
 
 /// The page for a capsule's failure answer (4x, 5x), with its status, meta and retry hint.
-pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
+pub(crate) fn failure_page(
+    url: &str,
+    status: u8,
+    meta: &str,
+    retry: Option<u64>,
+) -> Option<Arc<Page>> {
     let what = match status {
         40..=49 => "The capsule had a temporary problem",
         51 => "Not found",
@@ -73,7 +78,7 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
 }
 
 /// The page for a fetch that failed (network, TLS, protocol).
-pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
+pub(crate) fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
     let url = smolweb_core::url::display(url);
     let g = format!(
         "# Could not load the page\n\n{url}\n\n{error}\n\n{}",
@@ -83,7 +88,7 @@ pub fn error_page(url: &str, error: &FetchError) -> Option<Arc<Page>> {
 }
 
 /// The warning shown when a pinned certificate changed, with its choices.
-pub fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
+pub(crate) fn cert_changed_page(change: &CertChange) -> Option<Arc<Page>> {
     let CertChange {
         host,
         port,
@@ -106,7 +111,7 @@ If you can, check the new fingerprint with the capsule's author before you trust
 }
 
 /// The page for 60/61/62, and its context.
-pub fn client_cert_page(
+pub(crate) fn client_cert_page(
     identities: &[Identity],
     url: &str,
     info: &RequestInfo,
@@ -176,7 +181,7 @@ pub fn client_cert_page(
 }
 
 /// The browser's note on its history page: how to search it and forget visits.
-pub fn history_note(empty: bool) -> &'static str {
+pub(crate) fn history_note(empty: bool) -> &'static str {
     if empty {
         "Pages you visit are listed here, newest first."
     } else {
@@ -185,7 +190,7 @@ pub fn history_note(empty: bool) -> &'static str {
 }
 
 /// The browser's note on its bookmarks page: how to add one, or how to edit them.
-pub fn bookmarks_note(empty: bool) -> &'static str {
+pub(crate) fn bookmarks_note(empty: bool) -> &'static str {
     if empty {
         "Press m on a page to bookmark it."
     } else {
@@ -194,7 +199,7 @@ pub fn bookmarks_note(empty: bool) -> &'static str {
 }
 
 /// How often a pin's "last seen" is written (the store spares writes).
-pub const LAST_SEEN_EVERY: &str = "at most once an hour";
+pub(crate) const LAST_SEEN_EVERY: &str = "at most once an hour";
 
 fn day(t: time::OffsetDateTime) -> String {
     t.date().to_string()
@@ -235,9 +240,9 @@ pub fn pins_page(pins: &[Pin]) -> String {
 }
 
 /// Most sessions `about:agents` lists (the most recently active).
-pub const AGENT_SESSIONS_SHOWN: usize = 30;
+pub(crate) const AGENT_SESSIONS_SHOWN: usize = 30;
 /// Most calls listed per session (the newest); the rest are counted.
-pub const AGENT_CALLS_SHOWN: usize = 40;
+pub(crate) const AGENT_CALLS_SHOWN: usize = 40;
 
 /// about:agents: the pages agents suggest (open or dismiss each), the pages shared with
 /// agents (stop sharing each), and the sessions, most recently active first, each with its
