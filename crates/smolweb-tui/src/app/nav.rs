@@ -237,7 +237,14 @@ impl Nav {
                 retry_after_seconds,
             } => {
                 let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
-                ctx.error(format!("{status} {meta}"));
+                // A proxy status (43, 53) in plain words; the others as the capsule said.
+                let web = req.url.starts_with("http://") || req.url.starts_with("https://");
+                match smolweb_client::proxy_status_words(status, web) {
+                    Some(_) => {
+                        ctx.error(smolweb_client::web::failure_words(&req.url, status, &meta))
+                    }
+                    None => ctx.error(format!("{status} {meta}")),
+                }
                 ctx.show_doc(
                     req.tab,
                     &req.url,

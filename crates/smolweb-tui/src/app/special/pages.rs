@@ -51,7 +51,12 @@ fn back_and_retry() -> String {
 
 /// The page for a capsule's failure answer (4x, 5x), with its status, meta and retry hint.
 pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Option<Arc<Page>> {
+    // A web URL that answers with a Gemini status was asked of the Gemini proxy.
+    let web = url.starts_with("http://") || url.starts_with("https://");
     let what = match status {
+        43 if web => "The Gemini proxy could not fetch the page",
+        53 if web => "The Gemini proxy refused the request",
+        43 => "The capsule could not fetch this address for you",
         40..=49 => "The capsule had a temporary problem",
         51 => "Not found",
         52 => "Gone",
@@ -61,6 +66,9 @@ pub fn failure_page(url: &str, status: u8, meta: &str, retry: Option<u64>) -> Op
     };
     let url = smolweb_core::url::display(url);
     let mut g = format!("# {what}\n\n{url}\n\nStatus {status}: {meta}\n");
+    if let Some(words) = smolweb_client::proxy_status_words(status, web) {
+        let _ = write!(g, "\nThat is: {words}.\n");
+    }
     if let Some(s) = retry {
         let _ = write!(
             g,
