@@ -40,6 +40,7 @@ mod mcp_schema;
 mod mcp_smallnet;
 mod mcp_text_and_links;
 mod mcp_tools_list;
+mod mcp_tour;
 mod proxy_faces;
 mod real_fingerd;
 mod real_servers;

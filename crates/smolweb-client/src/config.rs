@@ -434,6 +434,9 @@ pub struct Agents {
     pub show_to_user: bool,
     /// Most `show_to_user` calls per session and minute.
     pub show_to_user_per_minute: u32,
+    /// Offer the tour tools (`tour_list`, `tour_add`): agents read the tour and add links to
+    /// it with a reason.
+    pub tour: bool,
 }
 
 impl Default for Agents {
@@ -444,6 +447,7 @@ impl Default for Agents {
             activity_max_bytes: 4 * 1024 * 1024,
             show_to_user: true,
             show_to_user_per_minute: 6,
+            tour: true,
         }
     }
 }

@@ -224,6 +224,7 @@ mod pipeline;
 mod politeness;
 pub mod smallnet;
 pub mod sync;
+mod tour;
 pub(crate) mod transport;
 pub mod web;
 

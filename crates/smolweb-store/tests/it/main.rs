@@ -16,3 +16,4 @@ mod store_offline;
 mod store_session;
 mod store_subscriptions;
 mod store_tofu;
+mod store_tour;
