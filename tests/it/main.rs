@@ -54,6 +54,7 @@ mod tui_tmux_offline;
 mod tui_tmux_pictures;
 mod tui_tmux_smallnet;
 mod tui_tmux_titan;
+mod tui_tmux_tour;
 mod tui_tmux_walk3;
 mod web_get;
 mod web_mcp;

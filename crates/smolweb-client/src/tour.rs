@@ -14,6 +14,14 @@ use smolweb_store::tour::{Added, NewStop, Stop, Tour};
 
 /// Why a URL cannot go on the tour; None when it can.
 fn unfit(url: &str) -> Option<String> {
+    match destination(url) {
+        Destination::Fetch => {}
+        Destination::Mail => return Some("mail links are not pages to read".into()),
+        Destination::Refused => {
+            let scheme = smolweb_core::url::refused_scheme(url).unwrap_or_else(|| "this".into());
+            return Some(format!("smolweb does not open {scheme}: links"));
+        }
+    }
     match Url::parse(url.trim()) {
         Err(e) => Some(e.to_string()),
         Ok(u) if u.scheme() == Scheme::About => {
@@ -87,6 +95,11 @@ impl Client {
     /// Take the next link off the tour, with how many wait after it (None: it is empty).
     pub fn tour_next(&self) -> Result<Option<(Stop, usize)>, StoreError> {
         self.tour_file().next()
+    }
+
+    /// Take one link off the tour, wherever it waits; whether it was there.
+    pub fn tour_remove(&self, url: &str) -> Result<bool, StoreError> {
+        self.tour_file().remove(url)
     }
 
     /// Take every link off the tour; how many there were.

@@ -364,6 +364,15 @@ impl Nav {
         let builtin = page.url.scheme() == Scheme::About;
         ctx.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
         super::web::Reader.shown(req.tab, req.opts.web_full, ctx);
+        // A word the request carried for its arrival (the tour's next link), after what the
+        // arrival itself said (a certificate pinned).
+        if let Some(note) = req.opts.note.as_deref().filter(|_| shown) {
+            let text = match ctx.status.text.is_empty() {
+                true => note.to_string(),
+                false => format!("{}; {note}", ctx.status.text),
+            };
+            ctx.info(text);
+        }
         if let Some(at) = kept_at.filter(|_| !builtin) {
             let age = (time::OffsetDateTime::now_utc() - at)
                 .whole_seconds()

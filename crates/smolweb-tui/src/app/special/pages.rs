@@ -35,7 +35,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
         }
         g.push('\n');
     }
-    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:messages Messages the status line said\n");
+    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:tour The tour: links to read next\n=> about:messages Messages the status line said\n");
     synth("help", &g)
 }
 
@@ -198,6 +198,15 @@ pub fn bookmarks_note(empty: bool) -> &'static str {
         "Press m on a page to bookmark it."
     } else {
         "Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help)."
+    }
+}
+
+/// The browser's note on its tour page: how links go on it, and how to go through them.
+pub fn tour_note(empty: bool) -> &'static str {
+    if empty {
+        "Links to read next, yours and agents'. On a page, + puts the selected link on the tour, or the links you name by number (3, 1-5, * for all; Enter alone: the page itself). > goes to the next one, taking it off."
+    } else {
+        "Press > to go to the next link (it is taken off the tour). Select a link with Tab: Enter opens it, d takes it off, D takes them all off (asks first). On a page, + puts links on the tour."
     }
 }
 
