@@ -2,13 +2,14 @@
 //! directory where an agent already put a link with its reason. `+` puts the selected link on
 //! the tour, then (nothing selected) the links named by number; `L` lists them on
 //! `about:tour`; `>` goes to the next, saying what is left and which agent added it and why;
-//! `d` on `about:tour` takes one off; the file the agents and `smolweb tour` read says the
-//! same at each step. Without tmux it prints a loud SKIP and passes, unless
+//! `d` on `about:tour` takes one off; an agent's link added while `about:tour` is open shows
+//! without a key; the file the agents and `smolweb tour` read says the same at each step. Without tmux it prints a loud SKIP and passes, unless
 //! SMOLWEB_REQUIRE_TMUX=1.
 
 use crate::tui_tmux_driver;
 use smolweb_testkit as support;
 
+use smolweb_store::activity::{Activity, Entry, Event, Limits};
 use smolweb_store::tour::Tour;
 use support::gemini::{Reply, Routes, Server};
 use tui_tmux_driver::{Tmux, tmux_available};
@@ -118,6 +119,30 @@ async fn links_go_on_the_tour_by_key_and_number_and_next_goes_through_them() {
         assert!(waiting(&tour).is_empty());
         t.keys(&[">"]);
         t.wait_for("the tour is empty");
+
+        // An agent's tour_add while the page is open (the link kept, the call logged, as the
+        // MCP server does): the page is made again without a key.
+        let now = time::OffsetDateTime::now_utc();
+        tour.add_for_agent(&two, "a follow-up to page one", "live-bot", "5e551012", now)
+            .unwrap();
+        Activity::new(dir.join("agent_activity.jsonl"), Limits::default())
+            .append(&Entry::new(
+                "5e551012",
+                now,
+                Event::Call {
+                    tool: "tour_add".into(),
+                    url: Some(two.clone()),
+                    urls: None,
+                    outcome: "tour_added".into(),
+                    error: false,
+                    bytes: None,
+                    cached: None,
+                    ms: 1,
+                },
+            ))
+            .unwrap();
+        let s = t.wait_for("One link to read next");
+        assert!(s.contains("added by the agent live-bot"), "{s}");
 
         t.keys(&["q"]);
         t.wait_for("SMOLWEB-EXIT=0");
