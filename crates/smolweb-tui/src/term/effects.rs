@@ -684,7 +684,7 @@ impl StoreWorker {
 }
 
 /// What putting links on the tour did, in a sentence: how many went on, how many were there
-/// already, the first refused one and why, and how many wait.
+/// already, how many wait, and the first refused one (without its query) and why.
 fn tour_added(a: &smolweb_store::tour::Added) -> String {
     use smolweb_core::text::count;
     let mut said = match a.added {
@@ -703,6 +703,8 @@ fn tour_added(a: &smolweb_store::tour::Added) -> String {
             1 => String::new(),
             n => format!(" (and {} more)", n - 1),
         };
+        // A refused link's query is never echoed (it may be an answer typed at a prompt).
+        let url = url.split_once('?').map_or(url.as_str(), |(page, _)| page);
         let url = smolweb_core::text::one_line(url, Some(80));
         said.push_str(&format!("; not {url}{more}: {why}"));
     }
@@ -1001,6 +1003,32 @@ mod tests {
         );
         // The file is left as it was.
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn a_tour_answer_names_a_refused_link_without_its_query() {
+        let (w, _rx, _dir) = worker();
+        let added = w
+            .client
+            .tour_add(&[
+                smolweb_store::tour::NewStop {
+                    url: "gemini://cap.test/a".into(),
+                    label: None,
+                },
+                smolweb_store::tour::NewStop {
+                    url: "gemini://cap.test/search?my secret answer".into(),
+                    label: None,
+                },
+            ])
+            .unwrap();
+        let said = tour_added(&added);
+        assert!(
+            said.starts_with(
+                "put 1 link on the tour (1 link waiting); not gemini://cap.test/search:"
+            ),
+            "{said}"
+        );
+        assert!(said.contains("query") && !said.contains("secret"), "{said}");
     }
 
     #[test]
