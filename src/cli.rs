@@ -21,6 +21,7 @@ mod mcp_http;
 mod release;
 mod sync;
 mod titan;
+mod tour;
 
 /// A terminal browser for Geminispace and Gopherspace, and an MCP server for agents.
 #[derive(Debug, Parser)]
@@ -121,6 +122,9 @@ pub(crate) enum Command {
     /// What agents did in smolweb (`agents log`), for a terminal beside them.
     #[command(subcommand)]
     Agents(agents::AgentsCommand),
+    /// The tour: links to read next, in order (shared with the browser and with agents).
+    #[command(subcommand)]
+    Tour(tour::TourCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -318,6 +322,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             agents::run(&client, cmd)
+        }
+        Some(Command::Tour(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            tour::run(&client, cmd)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.

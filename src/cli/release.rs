@@ -118,7 +118,7 @@ const EXIT_STATUS: &[(u8, &str)] = &[
 ];
 
 /// The other commands' codes, said after `get`'s.
-const OTHER_EXIT_STATUS: &str = "smolweb feeds: 0 done, 1 the subscriptions file could not be read or written, 2 a bad URL or a feed you do not follow, 3 a feed could not be fetched or read. smolweb sync: 0 all done, 1 a store could not be read or written, 2 a bad config or argument, 3 some feeds or pages failed, 4 stopped by --max-time or --max-bytes with work left, 130 stopped by Ctrl-C. The browser and the other commands: 0, or 1 with the error on stderr.";
+const OTHER_EXIT_STATUS: &str = "smolweb feeds: 0 done, 1 the subscriptions file could not be read or written, 2 a bad URL or a feed you do not follow, 3 a feed could not be fetched or read. smolweb sync: 0 all done, 1 a store could not be read or written, 2 a bad config or argument, 3 some feeds or pages failed, 4 stopped by --max-time or --max-bytes with work left, 130 stopped by Ctrl-C. smolweb tour: 0 done, 1 the tour could not be read or written, 2 a link could not go on it, 3 next found the tour empty. The browser and the other commands: 0, or 1 with the error on stderr.";
 
 /// The command as the manual pages describe it (no `help` subcommand: `--help` is there).
 fn documented() -> clap::Command {

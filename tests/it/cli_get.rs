@@ -13,7 +13,8 @@ use support::{gemini, gopher};
 /// CSI 2J (clear), the 8-bit CSI, BEL, NUL, DEL, a lone CR.
 const HOSTILE: &str = "\x1b]52;c;c2VjcmV0\x07\x1b]0;pwned\x07\x1b[2J\u{9b}31m\0\x7f\r";
 
-async fn get(data: PathBuf, args: Vec<String>) -> Output {
+/// `smolweb --data-dir DATA get ARGS` (a `config.toml` in DATA is its config).
+pub(crate) async fn get(data: PathBuf, args: Vec<String>) -> Output {
     tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_smolweb"))
             .arg("--data-dir")

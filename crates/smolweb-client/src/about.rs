@@ -1,7 +1,7 @@
 //! Built-in `about:` pages, rendered as gemtext from the shared stores. They never touch the
 //! network and are never cached (they change as the stores change).
 //!
-//! `about:home` (the bundled start page), `about:bookmarks`, `about:history`,
+//! `about:home` (the bundled start page), `about:bookmarks`, `about:history`, `about:tour`,
 //! `about:identities` (identities and pending approvals), `about:feeds` and `about:offline`
 //! (built by [`super::about_feeds`]), `about:feeds?health` and `about:changes?page=URL[&at=ID]`
 //! (built by [`super::about_follow`]) and `about:help` (a pointer; the TUI renders its own key
@@ -24,7 +24,8 @@ const HELP: &str = "# smolweb help\n\n\
 Run `smolweb --help` in a shell for the command line, and press ? in the browser for every key.\n\n\
 => about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n\
 => about:identities Client identities and pending approvals\n\
-=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n";
+=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n\
+=> about:tour The tour: links to read next\n";
 
 /// The start page; the browser's also carries the work-offline switch (an `action:` link,
 /// which acts only on built-in pages), saying which mode is on.
@@ -76,11 +77,42 @@ pub(super) fn page_text(
             })
         }
         "offline" => offline(client).map_err(store),
+        "tour" => client.tour().map_err(store).map(|t| tour_page(&t, None)),
         other => Err(RequestError::UnknownPage(other.to_string()).into()),
     }
 }
 
 use smolweb_core::text::rfc3339 as date;
+
+/// `about:tour`: the links to read next, the next first, each labelled by its label (its URL
+/// when it has none); under an agent's link, which agent added it and why. `note`, when
+/// given, is a paragraph under the heading: how the face adds and goes through them.
+pub fn tour_page(stops: &[smolweb_store::tour::Stop], note: Option<&str>) -> String {
+    let mut g = String::from("# Tour\n\n");
+    if let Some(note) = note {
+        g.push_str(note);
+        g.push_str("\n\n");
+    }
+    match stops.len() {
+        0 => g.push_str("The tour is empty.\n"),
+        1 => g.push_str("One link to read next.\n\n"),
+        n => g.push_str(&format!("{n} links to read next, the next first.\n\n")),
+    }
+    for stop in stops {
+        let label = stop.label.as_deref().map(|l| one_line(l, None));
+        let label = label.as_deref().filter(|l| !l.trim().is_empty());
+        g.push_str(&format!("=> {} {}\n", stop.url, label.unwrap_or(&stop.url)));
+        if let Some(agent) = &stop.agent {
+            g.push_str(&format!(
+                "* added by the agent {} ({}): {}\n",
+                one_line(&agent.client, None),
+                smolweb_core::text::readable_time(stop.at),
+                one_line(&agent.reason, None)
+            ));
+        }
+    }
+    g
+}
 
 /// Most visits listed on `about:history` (the newest first, as the store lists them).
 pub(crate) const HISTORY_PAGE_VISITS: usize = 500;

@@ -10,6 +10,7 @@ use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
 mod mcp_http;
+pub(crate) mod proxy;
 mod web;
 pub use mcp_http::McpHttp;
 pub(crate) use web::Web;
@@ -91,6 +92,14 @@ pub struct Network {
     /// Most network requests in flight at once to one host (default 5, equal to
     /// `mcp.batch_concurrency`'s, so a batch to one host is not split into rounds).
     pub max_in_flight_per_host: usize,
+    /// A SOCKS5 proxy (an IP address and port, e.g. Tor's `127.0.0.1:9050`) that every
+    /// request goes through, names resolved by the proxy; empty: none. Guppy (UDP) is refused
+    /// under it.
+    #[serde(deserialize_with = "proxy::socks5")]
+    pub socks5: String,
+    /// The agent face goes through `socks5` too (false: it connects directly, every address
+    /// resolved here and checked by the guard).
+    pub socks5_for_agent: bool,
 }
 
 impl Default for Network {
@@ -104,6 +113,8 @@ impl Default for Network {
             allow_client_cert_over_tls12: false,
             max_in_flight: 32,
             max_in_flight_per_host: 5,
+            socks5: String::new(),
+            socks5_for_agent: true,
         }
     }
 }
@@ -423,6 +434,9 @@ pub struct Agents {
     pub show_to_user: bool,
     /// Most `show_to_user` calls per session and minute.
     pub show_to_user_per_minute: u32,
+    /// Offer the tour tools (`tour_list`, `tour_add`): agents read the tour and add links to
+    /// it with a reason.
+    pub tour: bool,
 }
 
 impl Default for Agents {
@@ -433,6 +447,7 @@ impl Default for Agents {
             activity_max_bytes: 4 * 1024 * 1024,
             show_to_user: true,
             show_to_user_per_minute: 6,
+            tour: true,
         }
     }
 }

@@ -52,7 +52,11 @@ impl Protocol for Gemini {
 
 /// The plan of a protocol whose input answer is sent as the URL's query (Gemini, Guppy): the
 /// query never echoed nor cached; no robots.txt asked (the caller adds it).
-pub(crate) fn query_plan(url: &Url, opts: &OpenOptions, request: fn(Url) -> Request) -> Plan {
+pub(crate) fn query_plan(
+    url: &Url,
+    opts: &OpenOptions,
+    request: impl FnOnce(Url) -> Request,
+) -> Plan {
     let url = match &opts.input {
         Some(answer) => url.with_input(answer),
         None => url.clone(),

@@ -217,6 +217,7 @@ pub mod config;
 pub mod feeds;
 pub mod follow;
 mod gemini;
+mod gemini_proxy;
 mod gopher;
 mod guppy;
 pub mod health;
@@ -226,11 +227,13 @@ mod pipeline;
 mod politeness;
 pub mod smallnet;
 pub mod sync;
+mod tour;
 pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
 pub use approve::agent_identity_name;
+pub use gemini_proxy::proxy_status_words;
 use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;
@@ -520,7 +523,18 @@ impl Client {
             trust_once: opts.trust_once.clone(),
             progress: opts.progress.clone(),
             waits: opts.waits.clone(),
+            socks5: self.socks5(),
         }
+    }
+
+    /// The SOCKS5 proxy this face's requests go through: `[network] socks5`, for the agent
+    /// face only while `socks5_for_agent` says so. None: connections are direct.
+    pub fn socks5(&self) -> Option<std::net::SocketAddr> {
+        let net = &self.config.network;
+        if self.face == Face::Agent && !net.socks5_for_agent {
+            return None;
+        }
+        config::proxy::socks5_addr(&net.socks5)
     }
 
     /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
@@ -550,7 +564,10 @@ impl Client {
         );
         match parsed.scheme() {
             Scheme::About => self.open_about(parsed),
-            Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
+            Scheme::Http | Scheme::Https => match self.gemini_proxy() {
+                Some(proxy) => pipeline::open(self, &proxy, &parsed, opts, budget).await,
+                None => web::open_reader(self, parsed, url, opts).await,
+            },
             scheme => match pipeline::of(scheme) {
                 Some(proto) => pipeline::open(self, proto, &parsed, opts, budget).await,
                 None => {
@@ -676,8 +693,23 @@ impl Client {
     /// elsewhere (the web keeps its own cache, keyed by conversion options too).
     fn cache_key(&self, url: &str) -> Option<String> {
         let parsed = Url::parse(url).ok()?;
-        let proto = pipeline::of(parsed.scheme())?;
-        proto.plan(&parsed, &OpenOptions::default()).cache_key
+        let plan = match (parsed.scheme().is_web(), self.gemini_proxy()) {
+            (true, Some(proxy)) => {
+                pipeline::Protocol::plan(&proxy, &parsed, &OpenOptions::default())
+            }
+            _ => pipeline::of(parsed.scheme())?.plan(&parsed, &OpenOptions::default()),
+        };
+        plan.cache_key
+    }
+
+    /// The Gemini proxy the person's http(s) URLs are asked of (`[web] gemini_proxy`); None
+    /// on the agent face, which fetches the web itself (see `gemini_proxy`).
+    fn gemini_proxy(&self) -> Option<gemini_proxy::GeminiProxy> {
+        if self.face == Face::Agent {
+            return None;
+        }
+        let proxy = config::proxy::gemini_proxy_url(&self.config.web.gemini_proxy)?;
+        Some(gemini_proxy::GeminiProxy { proxy })
     }
 
     /// Perform a pending approval (create/remove identity — an identity made here is

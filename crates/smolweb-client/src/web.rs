@@ -118,6 +118,7 @@ impl Client {
                     allow_private: self.face == Face::Human || net.allow_private_addresses,
                     allowed_hosts: net.allowed_hosts.clone(),
                     for_agent: self.face == Face::Agent,
+                    socks5: self.socks5(),
                 };
                 HttpFetcher::new(&setup).map(Arc::new)
             })

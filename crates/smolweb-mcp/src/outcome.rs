@@ -329,11 +329,11 @@ pub(crate) fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> 
         _ if temporary => ErrorCode::TemporaryError,
         _ => ErrorCode::PermanentError,
     };
-    let mut body = error_body(
-        code,
-        format!("the capsule answered {status} ({})", status_name(status)),
-        temporary,
-    );
+    let message = match smolweb_client::proxy_status_words(status, false) {
+        Some(words) => words.to_string(),
+        None => format!("the capsule answered {status} ({})", status_name(status)),
+    };
+    let mut body = error_body(code, message, temporary);
     body.status = Some(status);
     body.meta = Some(meta.to_string());
     body.temporary = Some(temporary);

@@ -1,7 +1,7 @@
 //! [`FetchError`]: why a capsule fetch gave no answer, one documented variant per failure, each
 //! mapping to the contract's [`ErrorCode`]. Failures with several causes carry a sub-enum
 //! ([`RequestError`], [`ProtocolError`], [`TlsError`], [`ClientCertError`],
-//! [`CertStoreError`], [`InternalError`], [`BlockReason`], [`DnsError`]) and keep their
+//! [`CertStoreError`], [`InternalError`], [`BlockReason`], [`DnsError`], [`ProxyError`]) and keep their
 //! source (an `io::Error`, a rustls error, a store error, a URL error) behind an `Arc`, so a
 //! failure clones with its outcome. Text is kept only where another party wrote it (a capsule's
 //! redirect target, a host's answer) or where it is data (a host, a path, a URL).
@@ -13,7 +13,7 @@ use smolweb_core::code::ErrorCode;
 use smolweb_core::response::HeaderError;
 use smolweb_core::url::UrlError;
 use smolweb_store::StoreError;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -88,6 +88,16 @@ pub enum FetchError {
         /// The socket error.
         #[source]
         source: Arc<std::io::Error>,
+    },
+    /// The SOCKS5 proxy of `[network] socks5` did not carry the request (its address is the
+    /// person's config, never a destination's).
+    #[error("through the SOCKS5 proxy {proxy}: {reason}")]
+    Proxy {
+        /// The proxy's address.
+        proxy: SocketAddr,
+        /// What went wrong there.
+        #[source]
+        reason: ProxyError,
     },
     /// The request's whole budget ran out (the budget it had).
     #[error("timed out after {}", smolweb_core::text::human_duration(*.0))]
@@ -237,6 +247,55 @@ pub enum BlockReason {
         class: AddressClass,
         /// Private addresses were allowed (so only an allow-list entry would open this one).
         private_allowed: bool,
+    },
+    /// Under the SOCKS5 proxy (no lookup here): the host is a name that stands for a local
+    /// host (`localhost`, `.local`, `.home.arpa`, `.internal`), which this request may not reach.
+    #[error("{}", local_name_refusal(*class))]
+    LocalName {
+        /// The class the name stands for (loopback, or private for a local network's names).
+        class: AddressClass,
+    },
+    /// Under the SOCKS5 proxy: Guppy travels over UDP, which the proxy does not carry.
+    #[error(
+        "guppy:// travels over UDP, which smolweb does not send through the SOCKS5 proxy; it is \
+         not sent around the proxy either, which would show your address and ask DNS directly"
+    )]
+    UdpThroughProxy,
+}
+
+fn local_name_refusal(class: AddressClass) -> String {
+    format!(
+        "it names a {} host; under the SOCKS5 proxy smolweb cannot see the address the proxy \
+         would resolve it to, so it judges the name (name the host in network.allowed_hosts to \
+         reach it)",
+        class.label()
+    )
+}
+
+/// Why the SOCKS5 proxy did not carry a request.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ProxyError {
+    /// The proxy itself could not be reached (the socket error kept).
+    #[error("the proxy cannot be reached: {}", crate::io_words(.0))]
+    Unreachable(#[source] Arc<std::io::Error>),
+    /// The connection to the proxy broke during the SOCKS5 exchange.
+    #[error("the connection to the proxy broke: {}", crate::io_words(.0))]
+    Broke(#[source] Arc<std::io::Error>),
+    /// What answered is not a SOCKS5 proxy.
+    #[error("it did not answer as a SOCKS5 proxy")]
+    NotSocks5,
+    /// The proxy wants a user name and password, which smolweb does not send.
+    #[error("it asks for a user name and password, which smolweb does not send")]
+    AuthRequired,
+    /// The proxy could not open the destination (its reply code, RFC 1928).
+    #[error("it could not open {host}:{port}: {}", crate::socks::reply_words(*reply))]
+    Refused {
+        /// The host asked for.
+        host: String,
+        /// The port.
+        port: u16,
+        /// The reply code (1 to 8, or another the proxy sent).
+        reply: u8,
     },
 }
 
@@ -490,6 +549,11 @@ impl FetchError {
             FetchError::RobotsUnavailable { .. } => ErrorCode::RobotsUnavailable,
             FetchError::Dns { .. } => ErrorCode::DnsError,
             FetchError::Connection { .. } => ErrorCode::ConnectionError,
+            FetchError::Proxy {
+                reason: ProxyError::Refused { reply: 2, .. },
+                ..
+            } => ErrorCode::Blocked,
+            FetchError::Proxy { .. } => ErrorCode::ConnectionError,
             FetchError::Timeout(_) => ErrorCode::Timeout,
             FetchError::Tls(_) => ErrorCode::TlsError,
             FetchError::Protocol(_) => ErrorCode::ProtocolError,
@@ -522,6 +586,12 @@ impl FetchError {
     pub fn network_failed(&self) -> bool {
         match self {
             FetchError::Dns { .. } | FetchError::Connection { .. } | FetchError::Timeout(_) => true,
+            FetchError::Proxy { reason, .. } => !matches!(
+                reason,
+                ProxyError::NotSocks5
+                    | ProxyError::AuthRequired
+                    | ProxyError::Refused { reply: 2, .. }
+            ),
             FetchError::Web(e) => {
                 matches!(
                     web_code(e),

@@ -1,4 +1,4 @@
-//! The Gemini fetcher: guard -> TCP (nodelay) -> TLS with the TOFU verifier, the request line
+//! The Gemini fetcher: guard -> TCP (nodelay; through the SOCKS5 proxy when set) -> TLS with the TOFU verifier, the request line
 //! queued so it leaves with the handshake's last flight -> header (CRLF within 1024 bytes of
 //! meta + 5) -> body (2x only, bounded by `max_body`).
 //!
@@ -21,7 +21,7 @@ use super::tls::identity::{self, ChosenIdentity};
 use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};
 use super::{
     CertStoreError, ClientCertError, FetchError, GeminiResponse, Heard, Net, NetOptions,
-    RequestError, TlsError, TlsInfo, TofuState, guard,
+    RequestError, TlsError, TlsInfo, TofuState,
 };
 use rustls::pki_types::ServerName;
 use rustls::{AlertDescription, PeerIncompatible, ProtocolVersion};
@@ -39,14 +39,7 @@ pub(crate) async fn fetch(
     url: &Url,
     opts: &NetOptions,
 ) -> Result<GeminiResponse, FetchError> {
-    if url.scheme() != Scheme::Gemini {
-        let url = url.without_query();
-        return Err(RequestError::WrongScheme {
-            expected: "gemini",
-            url,
-        }
-        .into());
-    }
+    gemini_only(url)?;
     let request = url.gemini_request().map_err(RequestError::from)?;
     let target = Target {
         host: url.host(),
@@ -56,6 +49,43 @@ pub(crate) async fn fetch(
     tokio::time::timeout(opts.timeout, fetch_in_budget(net, &target, &request, opts))
         .await
         .unwrap_or(Err(FetchError::Timeout(opts.timeout)))
+}
+
+/// Refuse a URL that is not gemini:// (nothing is sent).
+fn gemini_only(url: &Url) -> Result<(), FetchError> {
+    if url.scheme() == Scheme::Gemini {
+        return Ok(());
+    }
+    let url = url.without_query();
+    Err(RequestError::WrongScheme {
+        expected: "gemini",
+        url,
+    }
+    .into())
+}
+
+/// Ask the Gemini proxy at `proxy` for `url` (an http(s) URL): the URL as the request line,
+/// over the same TLS as a capsule's (the proxy's certificate pinned by TOFU under its own host
+/// and port; an identity scoped to the proxy's root presented). The caller holds the timeout.
+pub(crate) async fn fetch_through_proxy(
+    net: &Net,
+    proxy: &Url,
+    url: &Url,
+    opts: &NetOptions,
+) -> Result<GeminiResponse, FetchError> {
+    gemini_only(proxy)?;
+    let line = url.to_string();
+    let limit = smolweb_core::url::GEMINI_MAX_URL_BYTES;
+    if line.len() > limit {
+        let (what, len) = ("URL asked of the Gemini proxy", line.len());
+        return Err(RequestError::TooLong { what, len, limit }.into());
+    }
+    let target = Target {
+        host: proxy.host(),
+        port: proxy.port(),
+        path: "/",
+    };
+    fetch_in_budget(net, &target, &line, opts).await
 }
 
 /// Where a TLS request goes: host and port (the pin's key), and the path (for the identity's
@@ -104,7 +134,7 @@ pub(crate) async fn open_tls(
 ) -> Result<(Stream, TlsInfo), FetchError> {
     let name = ServerName::try_from(t.host.to_string())
         .map_err(|_| RequestError::HostName(t.host.to_string()))?;
-    let addrs = guard::resolve_checked(t.host, t.port, opts).await?;
+    let tcp = super::dial(t.host, t.port, opts).await?;
     let chosen = match identity_path {
         Some(path) => match identity::choose(&net.identities, t.host, t.port, path, opts)? {
             Some(id) => Some(identity::load(&net.tls, &net.identities, &id)?),
@@ -112,7 +142,6 @@ pub(crate) async fn open_tls(
         },
         None => None,
     };
-    let tcp = super::connect(t.host, t.port, &addrs).await?;
     let (mut tls, ctx) = handshake(net, t, name, tcp, request, chosen.as_ref(), opts).await?;
     let info = session_info(net, t, &tls, &ctx, chosen.as_ref(), opts)?;
     tls.flush().await.map_err(|e| read_error(e, t))?;

@@ -7,7 +7,7 @@
 //! split the request line); the search is sent only for type 7; one timeout budget covers DNS,
 //! connect and transfer; the body is bounded by `max_body`.
 
-use super::{FetchError, NetOptions, RequestError, guard};
+use super::{FetchError, NetOptions, RequestError};
 use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, GopherTarget};
 use tokio::io::AsyncWriteExt;
 
@@ -59,8 +59,7 @@ async fn fetch_in_budget(
     opts: &NetOptions,
 ) -> Result<Vec<u8>, FetchError> {
     let (host, port) = (target.host.as_str(), target.port);
-    let addrs = guard::resolve_checked(host, port, opts).await?;
-    let mut stream = super::connect(host, port, &addrs).await?;
+    let mut stream = super::dial(host, port, opts).await?;
     let io_err = |e| FetchError::connection(host, port, e);
     stream.write_all(line.as_bytes()).await.map_err(io_err)?;
     let mut body = Vec::new();

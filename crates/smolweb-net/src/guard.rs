@@ -23,6 +23,12 @@
 //! - Agent requests never reach a port of [`DANGEROUS_PORTS`], whatever the address options say:
 //!   they are services that a line of text could talk to (mail, databases, caches, remote
 //!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
+//! - Under the SOCKS5 proxy (`NetOptions::socks5`) nothing is resolved here: the proxy resolves
+//!   the name. [`check_unresolved`] judges what can be judged without the address: the port,
+//!   the metadata names, an IP literal (by the tiers above), and the names that stand for a
+//!   local host whatever DNS says ([`local_name_class`]: `localhost` as loopback; `.local`,
+//!   `.home.arpa`, `.internal` as a local network's, judged as private). Where the proxy
+//!   resolves any other name is out of its sight.
 
 use super::{BlockReason, DnsError, FetchError, NetOptions};
 use smolweb_core::url::normalize_host;
@@ -265,6 +271,24 @@ pub(crate) fn is_metadata_name(host: &str) -> bool {
     normalize_host(host).is_ok_and(|h| METADATA_NAMES.contains(&h.as_str()))
 }
 
+/// The class of address a name stands for whatever DNS answers (RFC 6761 `localhost`, RFC 6762
+/// `.local`, RFC 8375 `.home.arpa`, ICANN's private-use `.internal`), judged without a lookup
+/// under the proxy; None for any other name (and for an IP literal).
+pub(crate) fn local_name_class(host: &str) -> Option<AddressClass> {
+    let name = normalize_host(host).ok()?;
+    if name.parse::<IpAddr>().is_ok() {
+        return None;
+    }
+    let under = |zone: &str| name == zone || name.ends_with(&format!(".{zone}"));
+    if under("localhost") {
+        Some(AddressClass::Loopback)
+    } else if ["local", "home.arpa", "internal"].iter().any(|z| under(z)) {
+        Some(AddressClass::Private)
+    } else {
+        None
+    }
+}
+
 /// May an address of `class` be reached for this host (see the tiers in the module docs)?
 fn reachable(class: AddressClass, listed: bool, opts: &NetOptions) -> bool {
     if class.always_refused() {
@@ -306,6 +330,35 @@ pub(crate) fn check_addresses(
         }
     }
     Ok(())
+}
+
+/// Judge `host:port` without resolving it, for a request the SOCKS5 proxy resolves (see the
+/// module docs): the port and metadata names, an IP literal by its class, a local name by the
+/// class it stands for.
+pub(crate) fn check_unresolved(host: &str, port: u16, opts: &NetOptions) -> Result<(), FetchError> {
+    check_addresses(host, port, &[], opts)?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        return check_addresses(host, port, &[SocketAddr::new(ip, port)], opts);
+    }
+    if let Some(class) = local_name_class(host)
+        && !reachable(class, host_allowed(host, &opts.allowed_hosts), opts)
+    {
+        return Err(FetchError::Blocked {
+            host: host.to_string(),
+            reason: BlockReason::LocalName { class },
+        });
+    }
+    Ok(())
+}
+
+/// The guard's verdict on `host:port` for this request, as a fetch would reach it: judged
+/// unresolved under the proxy, else resolved once and every address checked.
+pub(crate) async fn judge(host: &str, port: u16, opts: &NetOptions) -> Result<(), FetchError> {
+    match opts.socks5 {
+        Some(_) => check_unresolved(host, port, opts),
+        None => resolve_checked(host, port, opts).await.map(|_| ()),
+    }
 }
 
 /// Resolve `host:port` once and check every address. The caller applies the timeout budget.

@@ -86,6 +86,14 @@ pub(crate) async fn fetch(url: &Url, opts: &NetOptions) -> Result<GuppyResponse,
     let deadline = Instant::now() + opts.timeout;
     let request = request_line(url)?;
     let (host, port) = (url.host(), url.port());
+    if opts.socks5.is_some() {
+        // No UDP through the proxy, and none around it (see `BlockReason::UdpThroughProxy`).
+        let reason = super::BlockReason::UdpThroughProxy;
+        return Err(FetchError::Blocked {
+            host: host.to_string(),
+            reason,
+        });
+    }
     let addrs = guard::resolve_checked(host, port, opts).await?;
     let io_err = |e| FetchError::connection(host, port, e);
     let mut last = std::io::Error::from(std::io::ErrorKind::AddrNotAvailable);

@@ -16,6 +16,11 @@
 //!   bytes (gzip, brotli, zstd and deflate are decoded by reqwest as they arrive), so a
 //!   compression bomb stops at the cap with `truncated`. Header count (HTTP/1) and header
 //!   list size (HTTP/2) are bounded; hyper bounds the HTTP/1 header bytes.
+//! - Under the SOCKS5 proxy (`HttpSetup::socks5`), reqwest connects through it with the names
+//!   left to the proxy (`socks5h`): the resolver is never asked, and [`check_target`] judges
+//!   each hop unresolved (`guard::check_unresolved`). reqwest does not report the TLS facts of
+//!   a connection it made through a proxy, so an https answer then names the certificate the
+//!   verifier last accepted for that host name ([`tls::RootLog::last_for`]).
 //! - No proxy from the environment, no cookies, no referer. Certificates are checked against
 //!   the configured extra roots, the system store (or `SSL_CERT_FILE` / `SSL_CERT_DIR`) and
 //!   the bundled WebPKI roots ([`roots`]); there is no way to turn verification off. Each
@@ -60,6 +65,8 @@ pub struct HttpSetup {
     pub allowed_hosts: Vec<String>,
     /// An agent's request: dangerous ports are refused.
     pub for_agent: bool,
+    /// Connect through this SOCKS5 proxy, which resolves the names (`[network] socks5`).
+    pub socks5: Option<SocketAddr>,
 }
 
 /// One request's limits.
@@ -187,6 +194,7 @@ impl HttpFetcher {
             allow_private: setup.allow_private,
             allowed_hosts: setup.allowed_hosts.clone(),
             for_agent: setup.for_agent,
+            socks5: setup.socks5,
             ..NetOptions::default()
         };
         let anchors = roots::load(&setup.extra_roots, &setup.system_roots).map_err(|e| {
@@ -197,10 +205,17 @@ impl HttpFetcher {
             tracing::warn!("{w}");
         }
         let (tls, roots) = tls::client_config(std::sync::Arc::new(anchors))?;
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             .dns_resolver(resolve::GuardedResolver::new(guard.clone()))
-            .no_proxy()
+            .no_proxy();
+        if let Some(proxy) = setup.socks5 {
+            // socks5h: the proxy resolves the names; no lookup leaves this machine.
+            let proxy = reqwest::Proxy::all(format!("socks5h://{proxy}"))
+                .map_err(|e| WebError::Internal(format!("cannot use the SOCKS5 proxy: {e}")))?;
+            builder = builder.proxy(proxy);
+        }
+        let client = builder
             .redirect(reqwest::redirect::Policy::none())
             .referer(false)
             .user_agent(concat!("smolweb/", env!("CARGO_PKG_VERSION")))
@@ -351,10 +366,14 @@ pub fn parse_target(text: &str, redirect: bool) -> Result<url::Url, WebError> {
 }
 
 /// The guard's checks that must happen before a request: the port, and IP literals (which
-/// reqwest connects to without resolving). Names are checked by the resolver.
+/// reqwest connects to without resolving). Names are checked by the resolver, or, under the
+/// SOCKS5 proxy, judged unresolved here.
 pub(crate) fn check_target(url: &url::Url, opts: &NetOptions) -> Result<(), WebError> {
     let host = url.host_str().unwrap_or_default();
     let port = url.port_or_known_default().unwrap_or(0);
+    if opts.socks5.is_some() {
+        return guard::check_unresolved(host, port, opts).map_err(WebError::from_guard);
+    }
     guard::check_addresses(host, port, &[], opts).map_err(WebError::from_guard)?;
     let ip: Option<IpAddr> = match url.host() {
         Some(url::Host::Ipv4(v4)) => Some(v4.into()),
@@ -406,6 +425,16 @@ async fn read_response(
                 }
             })
         });
+    // Through the proxy reqwest keeps no TLS facts: the verifier's last word on this name.
+    let tls = tls.or_else(|| {
+        let host = url.host_str().filter(|_| url.scheme() == "https")?;
+        let (cert_fingerprint, root) = roots.last_for(host)?;
+        Some(WebTls {
+            cert_fingerprint,
+            version: None,
+            root,
+        })
+    });
     let status = resp.status().as_u16();
     let mut body = Vec::new();
     let mut truncated = false;

@@ -19,13 +19,14 @@ pub(crate) mod nex;
 pub mod policy;
 mod request;
 pub(crate) mod scroll;
+pub(crate) mod socks;
 pub(crate) mod spartan;
 pub mod titan;
 pub(crate) mod tls;
 
 pub use error::{
     BlockReason, CertChange, CertStoreError, ClientCertError, DnsError, FetchError, Heard,
-    InternalError, ProtocolError, RequestError, TlsError, store_code,
+    InternalError, ProtocolError, ProxyError, RequestError, TlsError, store_code,
 };
 pub use guard::AddressClass;
 pub use guppy::GuppyResponse;
@@ -75,9 +76,10 @@ pub use smolweb_core::code::ErrorCode;
 
 /// Would a fetch of `host:port` with `opts` pass the address guard? Resolves the host once
 /// (the caller bounds the time) and judges every address, as a fetch does before it
-/// connects; nothing is connected to.
+/// connects; under the SOCKS5 proxy judges what it can without a lookup, as a fetch does
+/// then. Nothing is connected to.
 pub async fn check_destination(host: &str, port: u16, opts: &NetOptions) -> Result<(), FetchError> {
-    guard::resolve_checked(host, port, opts).await.map(|_| ())
+    guard::judge(host, port, opts).await
 }
 pub use smolweb_core::page::Ending;
 use std::time::Duration;
@@ -218,6 +220,10 @@ pub struct NetOptions {
     pub progress: Option<tokio::sync::watch::Sender<u64>>,
     /// Told when the request waits for a slot or a paced turn before it is sent.
     pub waits: Option<WaitNotices>,
+    /// Send every TCP connection through this SOCKS5 proxy, which resolves the names
+    /// (`[network] socks5`); the guard then judges what it can see (`guard::check_unresolved`)
+    /// and Guppy (UDP) is refused.
+    pub socks5: Option<std::net::SocketAddr>,
 }
 
 impl Default for NetOptions {
@@ -233,6 +239,7 @@ impl Default for NetOptions {
             trust_once: None,
             progress: None,
             waits: None,
+            socks5: None,
         }
     }
 }
@@ -338,6 +345,27 @@ pub(crate) fn io_words(e: &std::io::Error) -> String {
         }
     };
     words.to_string()
+}
+
+/// A TCP connection to `host:port` for one request: through the SOCKS5 proxy when
+/// `opts.socks5` names one (after the guard's judgement of the unresolved host), else to the
+/// first address the guard resolved and checked that answers. Every fetcher over TCP opens its
+/// connection here. The caller holds the timeout.
+pub(crate) async fn dial(
+    host: &str,
+    port: u16,
+    opts: &NetOptions,
+) -> Result<tokio::net::TcpStream, FetchError> {
+    match opts.socks5 {
+        Some(proxy) => {
+            guard::check_unresolved(host, port, opts)?;
+            socks::connect(proxy, host, port).await
+        }
+        None => {
+            let addrs = guard::resolve_checked(host, port, opts).await?;
+            connect(host, port, &addrs).await
+        }
+    }
 }
 
 /// Connect to the first checked address that answers (never to anything unchecked).

@@ -4,7 +4,8 @@
 //! [`Response`] and its fetcher module, called from [`Net::send`].
 //!
 //! Invariants (every protocol here): the host is resolved through the guard and only checked
-//! addresses are connected; one timeout (`opts.timeout`) covers DNS, connect, TLS, the request
+//! addresses are connected (under the SOCKS5 proxy: judged unresolved, and only the proxy is
+//! connected, `dial`); one timeout (`opts.timeout`) covers DNS, connect, TLS, the request
 //! and the answer; a reply is bounded by `opts.max_body` (a header line by its own limit); a
 //! reply that breaks its protocol's framing is [`FetchError::Protocol`], never a panic.
 
@@ -63,6 +64,15 @@ pub enum Request {
     Titan(super::titan::TitanUpload),
     /// Guppy: the guppy:// URL (query included) in one datagram.
     Guppy(Url),
+    /// An http(s) URL asked of a Gemini proxy (`[web] gemini_proxy`): the URL is the request
+    /// line, sent over TLS to the proxy's host and port (its certificate pinned by TOFU like a
+    /// capsule's); a Gemini answer comes back.
+    GeminiProxy {
+        /// The proxy, gemini://host:port/.
+        proxy: Url,
+        /// The http(s) URL asked (query included).
+        url: Url,
+    },
 }
 
 impl Request {
@@ -75,6 +85,7 @@ impl Request {
             Request::Gemini(url) | Request::Scroll { url, .. } | Request::Guppy(url) => url.host(),
             Request::Gopher(t) | Request::Gophers(t) => &t.host,
             Request::Titan(t) => t.url.host(),
+            Request::GeminiProxy { proxy, .. } => proxy.host(),
         }
     }
 
@@ -85,6 +96,7 @@ impl Request {
                 url.without_query()
             }
             Request::Titan(t) => t.url.without_query(),
+            Request::GeminiProxy { url, .. } => url.without_query(),
             Request::Gopher(t) | Request::Gophers(t) => {
                 let scheme = if matches!(self, Request::Gopher(_)) {
                     "gopher"
@@ -216,6 +228,11 @@ impl Net {
                 Request::Gophers(target) => super::gopher::fetch_tls(self, target, opts).await,
                 Request::Titan(upload) => super::titan::upload(self, upload, opts).await,
                 Request::Guppy(url) => super::guppy::fetch(url, opts).await.map(Response::Guppy),
+                Request::GeminiProxy { proxy, url } => {
+                    super::gemini::fetch_through_proxy(self, proxy, url, opts)
+                        .await
+                        .map(Response::Gemini)
+                }
             }
         };
         tokio::time::timeout(opts.timeout, work)
@@ -233,8 +250,7 @@ pub(crate) async fn plain_exchange(
     opts: &NetOptions,
 ) -> Result<Vec<u8>, FetchError> {
     use tokio::io::AsyncWriteExt;
-    let addrs = super::guard::resolve_checked(host, port, opts).await?;
-    let mut stream = super::connect(host, port, &addrs).await?;
+    let mut stream = super::dial(host, port, opts).await?;
     let io_err = |e| FetchError::connection(host, port, e);
     stream.write_all(request).await.map_err(io_err)?;
     let mut body = Vec::new();

@@ -60,8 +60,7 @@ pub(crate) async fn fetch(
     opts: &NetOptions,
 ) -> Result<super::SpartanResponse, FetchError> {
     let head = request_head(host, path, data.len())?;
-    let addrs = super::guard::resolve_checked(host, port, opts).await?;
-    let mut stream = super::connect(host, port, &addrs).await?;
+    let mut stream = super::dial(host, port, opts).await?;
     let io_err = |e| FetchError::connection(host, port, e);
     let mut request = head.into_bytes();
     request.extend_from_slice(data);

@@ -32,6 +32,7 @@ pub mod subscriptions;
 pub mod suggestions;
 pub mod sync_queue;
 pub mod tofu;
+pub mod tour;
 pub mod uploads;
 
 use std::path::PathBuf;
@@ -113,6 +114,8 @@ pub mod files {
     pub const FOLLOWS_DIR: &str = "follows";
     /// The browser's tabs, for the next start ([`crate::session::Session`]).
     pub const SESSION: &str = "session.toml";
+    /// Links to read next, the person's and agents' ([`crate::tour::Tour`]).
+    pub const TOUR: &str = "tour.toml";
 
     /// Every file above with what it holds, for the manual page.
     pub const DESCRIBED: &[(&str, &str)] = &[
@@ -134,6 +137,10 @@ pub mod files {
             "the browser's tabs, opened again at the next start",
         ),
         (SYNC_QUEUE, "pages to fetch at the next smolweb sync"),
+        (
+            TOUR,
+            "the tour: links to read next, yours and agents' (with why)",
+        ),
         (ACTIVITY, "what agents did, one JSON object per line"),
         (SUGGESTIONS, "pages agents suggest you look at"),
         (BROWSERS, "the browsers running now"),

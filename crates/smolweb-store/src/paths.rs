@@ -131,6 +131,10 @@ impl Paths {
     pub fn session(&self) -> PathBuf {
         self.data_dir.join(files::SESSION)
     }
+    /// `tour.toml` in the data directory (links to read next).
+    pub fn tour(&self) -> PathBuf {
+        self.data_dir.join(files::TOUR)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")

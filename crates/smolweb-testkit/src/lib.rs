@@ -10,6 +10,8 @@
 //! - [`smallnet`]: Nex, Finger, Spartan, Scroll, gophers and Titan servers with their framing.
 //! - [`guppy`]: a Guppy server over UDP, with knobs that lose, repeat, reorder and flood.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
+//! - [`socks`]: a SOCKS5 proxy that resolves names from its own table and records what it was
+//!   asked; [`gemini_proxy`]: a Gemini proxy for http(s) URLs (answers 20, 53 and 43).
 #![warn(missing_docs)]
 // Test support: a broken fixture should fail the test where it happens.
 #![allow(
@@ -21,11 +23,13 @@
 
 pub mod certs;
 pub mod gemini;
+pub mod gemini_proxy;
 pub mod gopher;
 pub mod guppy;
 pub mod http;
 pub mod pdf;
 pub mod smallnet;
+pub mod socks;
 pub mod tap;
 
 use std::path::PathBuf;

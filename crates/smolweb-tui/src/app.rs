@@ -16,7 +16,8 @@
 //! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
 //! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`; `outline` is
 //! the headings popup and the section the reader is in; `session` turns the tabs into what
-//! the store keeps for the next start and makes them again from it.
+//! the store keeps for the next start and makes them again from it; `tour` is the tour keys
+//! (links to read next, shared with agents) over the page shown and `about:tour`.
 //! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
 //! app lends it for one update, and leaves work for another room to the app as `Then`
 //! follow-ups (carried out in order after its own effects). `messages` holds what
@@ -48,6 +49,7 @@ mod session;
 mod special;
 mod status;
 mod tabs;
+mod tour;
 mod upload;
 mod web;
 
@@ -191,7 +193,7 @@ pub(crate) use in_room;
 
 /// Built-in pages made from the shared stores: made again (in place, keeping the reader's
 /// place) when a store changes while one is shown, and when history returns to one.
-const STORE_PAGES: [&str; 7] = [
+const STORE_PAGES: [&str; 8] = [
     "about:home",
     "about:agents",
     "about:feeds",
@@ -199,6 +201,7 @@ const STORE_PAGES: [&str; 7] = [
     "about:bookmarks",
     "about:history",
     "about:trust",
+    tour::PAGE,
 ];
 
 /// A page made from the stores (a view of one, `about:feeds?by=feed`, too), or from the
@@ -463,6 +466,11 @@ impl App {
             }
             Msg::Edited { purpose, result } => {
                 in_room!(self, |ctx| self.prompt.edited(purpose, result, &mut ctx))
+            }
+            Msg::TourNext(Ok(next)) => in_room!(self, |ctx| tour::reached(next, &mut ctx)),
+            Msg::TourNext(Err(e)) => {
+                lend!(self).error(e.to_string());
+                Vec::new()
             }
             Msg::UploadFile { path, result } => {
                 in_room!(self, |ctx| self.upload.file_read(path, result, &mut ctx))

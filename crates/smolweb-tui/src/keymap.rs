@@ -194,6 +194,8 @@ pub enum Context {
     Bookmarks,
     /// On the history page.
     History,
+    /// On the tour page (about:tour).
+    Tour,
 }
 
 macro_rules! actions {
@@ -298,6 +300,11 @@ actions! {
     Share, "share", Global, ["P"], "share the page (or the selected link) with agents, with a note";
     Upload, "upload", Global, ["W"], "upload to the page's titan:// address: edit its source in $VISUAL/$EDITOR (e), send a file (f) or delete it (d, asks twice)";
     InlineImages, "inline_images", Global, ["z"], "show the image links of gemtext pages as pictures under their line (again: hide them)";
+    TourAdd, "tour_add", Global, ["+"], "put a link on the tour (the links to read next): the selected one, else ask which (3, 1-5, * for all; Enter alone: this page)";
+    TourNext, "tour_next", Global, [">"], "go to the next link of the tour, taking it off";
+    Tour, "tour", Global, ["L"], "the tour: the links to read next, yours and agents' (about:tour)";
+    TourRemove, "tour_remove", Tour, ["d"], "tour: take the selected link off the tour";
+    TourClear, "tour_clear", Tour, ["D"], "tour: take every link off the tour (asks first)";
     EditInput, "edit_input", Global, ["ctrl-e"], "at an input prompt (status 10): write the answer in $VISUAL, else $EDITOR, else vi (never for status 11)";
 }
 
@@ -397,6 +404,7 @@ impl Keymap {
             ("On the identities screen", Context::Identities),
             ("On the bookmarks page", Context::Bookmarks),
             ("On the history page", Context::History),
+            ("On the tour page", Context::Tour),
         ]
         .into_iter()
         .map(|(title, ctx)| {
@@ -408,7 +416,8 @@ impl Keymap {
                         .help()
                         .trim_start_matches("identities: ")
                         .trim_start_matches("bookmarks: ")
-                        .trim_start_matches("history: ");
+                        .trim_start_matches("history: ")
+                        .trim_start_matches("tour: ");
                     (self.describe(a), help, a.name())
                 })
                 .collect();

@@ -15,6 +15,11 @@ pub struct Web {
     pub(crate) tui_max_response_bytes: u64,
     /// Terminal browser: open http(s) links in the external browser instead of the reader view.
     pub open_external: bool,
+    /// The browser and `smolweb get` ask this Gemini proxy (`gemini://host:port/`) for http(s)
+    /// URLs instead of fetching them (the URL is the request line, over TLS with trust on first
+    /// use for the proxy's certificate); empty: the web is fetched directly.
+    #[serde(deserialize_with = "super::proxy::gemini_proxy")]
+    pub gemini_proxy: String,
 }
 
 impl Default for Web {
@@ -24,6 +29,7 @@ impl Default for Web {
             max_response_bytes: 5 * 1024 * 1024,
             tui_max_response_bytes: 16 * 1024 * 1024,
             open_external: false,
+            gemini_proxy: String::new(),
         }
     }
 }

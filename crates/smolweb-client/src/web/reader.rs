@@ -187,10 +187,18 @@ impl Client {
 }
 
 /// A failure answer said the way its protocol speaks: a web page's "the server answered 404
-/// Not Found", a capsule's "the capsule answered 51: not here". `url` is the answer's URL
+/// Not Found", a capsule's "the capsule answered 51: not here", a proxy status (43, 53) in
+/// plain words ([`crate::proxy_status_words`]). `url` is the answer's URL
 /// (`RequestInfo::url`), `status` and `meta` the [`Outcome::Failure`]'s.
 pub fn failure_words(url: &str, status: u8, meta: &str) -> String {
     let web = url.starts_with("http://") || url.starts_with("https://");
+    // A web URL with a Gemini proxy status was asked of the person's Gemini proxy.
+    if let Some(words) = crate::proxy_status_words(status, web) {
+        return match meta.trim() {
+            "" => words.to_string(),
+            said => format!("{words}; it says: {said}"),
+        };
+    }
     match meta.strip_prefix("HTTP ") {
         Some(http) if web => format!("the server answered {http}"),
         _ => format!("the capsule answered {status}: {meta}"),

@@ -17,6 +17,7 @@ mod client_guppy;
 mod client_limits;
 mod client_offline;
 mod client_offline_web;
+mod client_proxy;
 mod client_smallnet;
 mod config;
 mod web_fetch;

@@ -258,3 +258,60 @@ async fn resolves_literals_and_refuses_loopback() {
         assert_eq!(err.code(), "BLOCKED", "{this_host}");
     }
 }
+
+#[test]
+fn local_names_are_known_without_a_lookup() {
+    let cases: &[(&str, Option<AddressClass>)] = &[
+        ("localhost", Some(Loopback)),
+        ("LOCALHOST.", Some(Loopback)),
+        ("app.localhost", Some(Loopback)),
+        ("printer.local", Some(Private)),
+        ("nas.home.arpa", Some(Private)),
+        ("wiki.corp.internal", Some(Private)),
+        ("localhost.example.org", None),
+        ("local", Some(Private)),
+        ("notlocal", None),
+        ("capsule.onion", None),
+        ("127.0.0.1", None),
+    ];
+    for (host, want) in cases {
+        assert_eq!(local_name_class(host), *want, "{host}");
+    }
+}
+
+#[test]
+fn unresolved_hosts_are_judged_by_what_shows() {
+    let proxy = Some(SocketAddr::from(([127, 0, 0, 1], 9050)));
+    let agent = NetOptions {
+        socks5: proxy,
+        ..NetOptions::default()
+    };
+    let person = NetOptions {
+        allow_private: true,
+        for_agent: false,
+        ..agent.clone()
+    };
+    for host in [
+        "capsule.test",
+        "example.org",
+        "8.8.8.8",
+        "[2606:4700::1111]",
+    ] {
+        assert!(check_unresolved(host, 1965, &agent).is_ok(), "{host}");
+    }
+    for host in [
+        "127.0.0.1",
+        "[::1]",
+        "10.1.1.1",
+        "localhost",
+        "x.local",
+        "[::ffff:10.0.0.1]",
+    ] {
+        assert!(check_unresolved(host, 1965, &agent).is_err(), "{host}");
+        assert!(check_unresolved(host, 1965, &person).is_ok(), "{host}");
+    }
+    for host in ["169.254.169.254", "metadata.google.internal", "0.0.0.0"] {
+        assert!(check_unresolved(host, 1965, &person).is_err(), "{host}");
+    }
+    assert!(check_unresolved("example.org", 25, &agent).is_err());
+}

@@ -158,6 +158,32 @@ impl WebError {
     }
 }
 
+/// What reqwest's SOCKS connector said (its text is all it keeps), in the words smolweb's own
+/// SOCKS5 client uses; None for a message that is not the connector's.
+fn socks_words(message: &str) -> Option<String> {
+    let said = message.strip_prefix("SOCKS error: ")?;
+    let reply = [
+        ("general server failure", 1),
+        ("connection not allowed", 2),
+        ("network unreachable", 3),
+        ("host unreachable", 4),
+        ("connection refused", 5),
+        ("ttl expired", 6),
+        ("command not supported", 7),
+        ("address type not supported", 8),
+    ]
+    .iter()
+    .find(|(text, _)| said == *text)
+    .map(|(_, code)| crate::socks::reply_words(*code).to_string());
+    Some(reply.unwrap_or_else(|| match said {
+        "failed to create underlying connection" => "the proxy cannot be reached".to_string(),
+        "credentials not accepted" | "server does not support user/pass authentication" => {
+            "it asks for a user name and password, which smolweb does not send".to_string()
+        }
+        other => format!("the SOCKS5 exchange failed ({other})"),
+    }))
+}
+
 /// A status code with its reason phrase, as a person reads it: `404 Not Found` (only the
 /// number for a code without a standard phrase).
 pub fn status_words(status: u16) -> String {
@@ -214,6 +240,12 @@ pub(super) fn from_reqwest(e: &reqwest::Error, url: &url::Url, budget: Duration)
     messages.dedup();
     let message = messages.join(": ");
     tracing::debug!(%url, error = %message, "web fetch failed");
+    if e.is_connect()
+        && let Some(words) = messages.iter().find_map(|m| socks_words(m))
+    {
+        let message = format!("through the SOCKS5 proxy: {words}");
+        return WebError::Connection { host, message };
+    }
     // Some connectors flatten the rustls error into text; its wording still says TLS.
     let lower = message.to_ascii_lowercase();
     if e.is_connect()

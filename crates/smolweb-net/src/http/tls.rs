@@ -26,21 +26,44 @@ use std::sync::{Arc, Mutex};
 /// Certificates whose root is remembered at once (the log is emptied when full).
 const ROOT_LOG_CAP: usize = 1024;
 
-/// Which root verified each server certificate seen, by `sha256:<hex>` fingerprint.
+/// Which root verified each server certificate seen, by `sha256:<hex>` fingerprint; and the
+/// certificate last accepted for each server name (for connections whose TLS facts reqwest
+/// does not report: those through the SOCKS5 proxy).
 #[derive(Debug, Default)]
 pub struct RootLog {
     seen: Mutex<HashMap<String, Arc<TrustRoot>>>,
+    by_name: Mutex<HashMap<String, String>>,
 }
 
 impl RootLog {
-    fn record(&self, fingerprint: String, root: Arc<TrustRoot>) {
-        let Ok(mut seen) = self.seen.lock() else {
+    fn record(&self, fingerprint: String, root: Option<Arc<TrustRoot>>, name: Option<String>) {
+        if let (Some(name), Ok(mut by_name)) = (name, self.by_name.lock()) {
+            if by_name.len() >= ROOT_LOG_CAP && !by_name.contains_key(&name) {
+                by_name.clear();
+            }
+            by_name.insert(name, fingerprint.clone());
+        }
+        let (Some(root), Ok(mut seen)) = (root, self.seen.lock()) else {
             return;
         };
         if seen.len() >= ROOT_LOG_CAP && !seen.contains_key(&fingerprint) {
             seen.clear();
         }
         seen.insert(fingerprint, root);
+    }
+
+    /// The certificate the verifier last accepted for the server name `host` (its
+    /// fingerprint), with the root that verified it when known.
+    pub fn last_for(&self, host: &str) -> Option<(String, Option<TrustRoot>)> {
+        let name = host.trim_start_matches('[').trim_end_matches(']');
+        let fingerprint = self
+            .by_name
+            .lock()
+            .ok()?
+            .get(&name.to_ascii_lowercase())?
+            .clone();
+        let root = self.root_of(&fingerprint);
+        Some((fingerprint, root))
     }
 
     /// The root that verified the certificate with this fingerprint, if one did here.
@@ -98,13 +121,20 @@ impl ServerCertVerifier for RootNamingVerifier {
             ocsp_response,
             now,
         )?;
-        match self.root_of_chain(end_entity, intermediates, now) {
-            Some(root) => self.log.record(
-                smolweb_core::fingerprint::sha256_fingerprint(end_entity),
-                Arc::new(root),
-            ),
-            None => tracing::debug!("a verified chain's root could not be named"),
+        let root = self.root_of_chain(end_entity, intermediates, now);
+        if root.is_none() {
+            tracing::debug!("a verified chain's root could not be named");
         }
+        let name = match server_name {
+            ServerName::DnsName(d) => Some(d.as_ref().to_ascii_lowercase()),
+            ServerName::IpAddress(ip) => Some(std::net::IpAddr::from(*ip).to_string()),
+            _ => None,
+        };
+        self.log.record(
+            smolweb_core::fingerprint::sha256_fingerprint(end_entity),
+            root.map(Arc::new),
+            name,
+        );
         Ok(verified)
     }
 

@@ -1,5 +1,5 @@
 //! The network layer's integration tests, one binary: Gemini and Gopher fetchers, TOFU and client
-//! identities against in-process servers on 127.0.0.1.
+//! identities against in-process servers on 127.0.0.1, and every protocol through a SOCKS5 proxy.
 
 // clippy.toml's allow-*-in-tests covers #[test] functions and #[cfg(test)] modules only; the
 // helpers of an integration-test binary (servers, fixtures, waits) may unwrap and panic too.
@@ -11,4 +11,5 @@ mod net_gemini;
 mod net_gopher;
 mod net_guppy;
 mod net_identity;
+mod net_socks;
 mod net_tofu;

@@ -17,6 +17,7 @@ mod store_offline;
 mod store_session;
 mod store_subscriptions;
 mod store_tofu;
+mod store_tour;
 
 /// Run the ignored test `test` in two child processes of this test binary (ids `one` and
 /// `two` in `SMOLWEB_TEST_ID`, and `vars`), and wait until both succeeded.

@@ -152,6 +152,21 @@ impl Ctx<'_> {
         }
     }
 
+    /// The URL of the link under the pointer, else of the selected one (on a list page: the
+    /// bookmark, visit or tour link the key acts on). None, after saying how to select one
+    /// (`what`: "a bookmark"), when there is none.
+    pub(crate) fn picked_link(&mut self, what: &str) -> Option<String> {
+        let url = self
+            .doc_view()
+            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?))
+            .map(str::to_string);
+        if url.is_none() {
+            let text = format!("select {what} first ({})", self.hint(Action::NextLink));
+            self.info(text);
+        }
+        url
+    }
+
     /// View source: the current page's bytes as received, decoded as text and shown as plain
     /// text (the view's sanitizer applies), as a new history entry; `b` goes back to the page.
     pub(crate) fn view_source(&mut self) {

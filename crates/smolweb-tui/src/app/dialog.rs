@@ -56,6 +56,8 @@ pub enum Pending {
     MarkAllRead(Option<String>),
     /// A question of the upload dialog (the upload room knows what it is about).
     Upload(super::upload::Ask),
+    /// Take every link off the tour.
+    TourClear,
     /// Queue a page that is not kept for the next sync (working offline).
     QueueSync {
         url: String,
@@ -74,6 +76,7 @@ impl Pending {
                 | Pending::DeleteVisit(_)
                 | Pending::ClearHistory
                 | Pending::MarkAllRead(_)
+                | Pending::TourClear
         )
     }
 
@@ -86,6 +89,7 @@ impl Pending {
             Pending::DeleteVisit(url) => Some(format!("kept the visit of {url}")),
             Pending::ClearHistory => Some("history kept".into()),
             Pending::MarkAllRead(_) => Some("unread entries kept unread".into()),
+            Pending::TourClear => Some("the tour is kept".into()),
             _ => None,
         }
     }
@@ -224,6 +228,7 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
         Some(Answer::Yes(Pending::MarkAllRead(feed))) => {
             vec![Effect::Feeds(super::FeedOp::MarkAllRead { feed })]
         }
+        Some(Answer::Yes(Pending::TourClear)) => vec![Effect::Store(StoreOp::TourClear)],
         Some(Answer::Yes(Pending::ClearHistory)) => {
             ctx.lists.history.clear();
             vec![Effect::Store(StoreOp::ClearHistory)]

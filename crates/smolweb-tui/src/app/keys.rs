@@ -130,6 +130,8 @@ impl App {
             Context::Bookmarks
         } else if self.current_url() == Some("about:history") {
             Context::History
+        } else if self.current_url() == Some(super::tour::PAGE) {
+            Context::Tour
         } else {
             Context::Global
         };
@@ -312,6 +314,12 @@ impl App {
             Action::Share => return super::in_room!(self, |ctx| super::agents::share(&mut ctx)),
             Action::Upload => {
                 return super::in_room!(self, |ctx| self.upload.begin_here(&mut ctx));
+            }
+            Action::TourAdd => return super::in_room!(self, |ctx| super::tour::add(&mut ctx)),
+            Action::TourNext => return super::tour::next(),
+            Action::Tour => return go(self, super::tour::PAGE),
+            Action::TourRemove | Action::TourClear => {
+                return super::in_room!(self, |ctx| super::tour::edit(action, &mut ctx));
             }
             Action::EditInput => {
                 let text = format!(

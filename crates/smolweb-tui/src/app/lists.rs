@@ -152,13 +152,7 @@ impl Bookmarks {
 
     /// Rename or delete the bookmark selected on the bookmarks page.
     fn edit(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
-        let Some(url) = ctx
-            .doc_view()
-            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?))
-            .map(str::to_string)
-        else {
-            let text = format!("select a bookmark first ({})", ctx.hint(Action::NextLink));
-            ctx.info(text);
+        let Some(url) = ctx.picked_link("a bookmark") else {
             return Vec::new();
         };
         let title = ctx
@@ -207,13 +201,7 @@ impl Visits {
                 super::dialog::Pending::ClearHistory,
             );
         }
-        let Some(url) = ctx
-            .doc_view()
-            .and_then(|dv| dv.doc.link_url(dv.hover.or(dv.selected)?))
-            .map(str::to_string)
-        else {
-            let text = format!("select a visit first ({})", ctx.hint(Action::NextLink));
-            ctx.info(text);
+        let Some(url) = ctx.picked_link("a visit") else {
             return Vec::new();
         };
         ctx.ask(

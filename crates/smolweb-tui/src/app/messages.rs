@@ -99,6 +99,9 @@ pub enum Msg {
         /// What the file held when the editor exited, or why there is nothing to send.
         result: Result<String, ShellError>,
     },
+    /// The next link of the tour, taken off it (with how many wait after it; None: the
+    /// tour is empty), or why the tour could not be read.
+    TourNext(Result<Option<(smolweb_store::tour::Stop, usize)>, ShellError>),
     /// The file of an [`Effect::ReadUploadFile`] was read (or not).
     UploadFile {
         /// The path as typed.
@@ -225,6 +228,9 @@ pub struct FetchOptions {
     /// The person typed this address (the address bar, the command line): a finger query
     /// that asks to be forwarded (`user@host`) is sent only then.
     pub typed: bool,
+    /// Said on the status line when the page arrives (the tour's next link: what is left,
+    /// and for an agent's link who added it and why). Never sent anywhere.
+    pub note: Option<String>,
 }
 
 /// Persistent changes and reads, done by the shell.
@@ -347,6 +353,20 @@ pub enum StoreOp {
         /// The page it was linked from.
         from: Option<String>,
     },
+    /// Put links at the end of the tour (the store says which it refused, and why).
+    TourAdd {
+        /// The links, in order.
+        links: Vec<smolweb_store::tour::NewStop>,
+    },
+    /// Take the next link off the tour (answered by [`Msg::TourNext`]).
+    TourNext,
+    /// Take one link off the tour.
+    TourRemove {
+        /// The link.
+        url: String,
+    },
+    /// Take every link off the tour.
+    TourClear,
     /// Drop an agent's suggestion (opened or dismissed).
     TakeSuggestion {
         /// Its id.

@@ -237,7 +237,14 @@ impl Nav {
                 retry_after_seconds,
             } => {
                 let page = pages::failure_page(&req.url, status, &meta, retry_after_seconds);
-                ctx.error(format!("{status} {meta}"));
+                // A proxy status (43, 53) in plain words; the others as the capsule said.
+                let web = req.url.starts_with("http://") || req.url.starts_with("https://");
+                match smolweb_client::proxy_status_words(status, web) {
+                    Some(_) => {
+                        ctx.error(smolweb_client::web::failure_words(&req.url, status, &meta))
+                    }
+                    None => ctx.error(format!("{status} {meta}")),
+                }
                 ctx.show_doc(
                     req.tab,
                     &req.url,
@@ -357,6 +364,15 @@ impl Nav {
         let builtin = page.url.scheme() == Scheme::About;
         ctx.show_doc(req.tab, &url, Some(page), special, Some(info), req.replace);
         super::web::Reader.shown(req.tab, req.opts.web_full, ctx);
+        // A word the request carried for its arrival (the tour's next link), after what the
+        // arrival itself said (a certificate pinned).
+        if let Some(note) = req.opts.note.as_deref().filter(|_| shown) {
+            let text = match ctx.status.text.is_empty() {
+                true => note.to_string(),
+                false => format!("{}; {note}", ctx.status.text),
+            };
+            ctx.info(text);
+        }
         if let Some(at) = kept_at.filter(|_| !builtin) {
             let age = (time::OffsetDateTime::now_utc() - at)
                 .whole_seconds()

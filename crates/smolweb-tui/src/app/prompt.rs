@@ -88,6 +88,8 @@ pub enum Purpose {
         /// Its title, when it has one.
         title: Option<String>,
     },
+    /// Which links of the page go on the tour (numbers, ranges, `*`; empty: the page).
+    TourLinks,
     /// The text of a Titan upload, written in the editor (never a prompt of its own).
     UploadText,
     /// The path of a file to upload with Titan.
@@ -157,6 +159,9 @@ impl Prompt {
             Purpose::BookmarkFolder { .. } => "Folder (empty: top level): ".into(),
             Purpose::ShareNote { url, .. } => {
                 format!("Share {url} with agents; note (optional, Enter shares): ")
+            }
+            Purpose::TourLinks => {
+                "Tour: add links (3, 1-5, * for all; Enter alone: this page): ".into()
             }
             Purpose::UploadText => "Text to upload: ".into(),
             Purpose::UploadPath => "File to upload (~ is your home): ".into(),
@@ -493,6 +498,7 @@ impl PromptBar {
                 ctx.info(format!("sharing {url} with agents…"));
                 vec![Effect::Store(StoreOp::Share { url, title, note })]
             }
+            Purpose::TourLinks => super::tour::picked(&text, ctx),
             Purpose::UploadText => Vec::new(),
             Purpose::UploadPath => {
                 ctx.then(Then::Upload(super::upload::Step::Path(text)));

@@ -33,6 +33,15 @@ fn transport(info: &RequestInfo) -> &'static str {
     }
 }
 
+/// Did this web page come through the person's Gemini proxy (`[web] gemini_proxy`)? Then
+/// the connection made, and the certificate judged (trusted on first use), were the proxy's,
+/// whose host and port the request info carries, and the page is the proxy's gemtext.
+fn via_gemini_proxy(url: &str, info: &RequestInfo) -> bool {
+    info.tls.is_some()
+        && smolweb_core::url::Url::parse(url)
+            .is_ok_and(|u| u.host() != info.host || u.port() != info.port)
+}
+
 /// The status line's note on a page of Gemini, Gopher or another small protocol (nex,
 /// finger, spartan, scroll, gophers): the protocol and its security, short enough to sit
 /// beside the other badges: "TLS, pinned" (the certificate checked against its pin: trust
@@ -123,11 +132,15 @@ impl Reader {
         if ctx.tab_id() != tab {
             return;
         }
-        let Some((_, _, info)) = web_view(ctx.current()) else {
+        let Some((url, _, info)) = web_view(ctx.current()) else {
             return;
         };
         let browser = format!("{}: browser", ctx.hint(Action::OpenInBrowser));
         let text = match info.web {
+            _ if via_gemini_proxy(url, info) => format!(
+                "web page through the Gemini proxy {}:{} ({browser})",
+                info.host, info.port
+            ),
             // No main content / full page choice here (the badge says what is shown).
             Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
                 format!("web page ({browser})")
@@ -144,7 +157,10 @@ impl Reader {
     /// The short note the status line keeps while a web page is shown: how it came and what
     /// is shown ("main", "full", "full (no article found)", "JSON", "PDF, 3 pages", ...).
     pub(crate) fn badge(self, e: Option<&Entry>) -> Option<String> {
-        let (_, dv, info) = web_view(e)?;
+        let (url, dv, info) = web_view(e)?;
+        if via_gemini_proxy(url, info) {
+            return Some("web · via Gemini proxy · TLS, pinned".into());
+        }
         let shown = match info.web {
             Some(shown) => shown.short(),
             None => (if dv.web_full { "full" } else { "main" }).to_string(),
@@ -160,6 +176,10 @@ impl Reader {
             ctx.info("not a web page: only web pages have a main content / full page view");
             return Vec::new();
         };
+        if via_gemini_proxy(url, info) {
+            ctx.info("this page came from the Gemini proxy as gemtext: it has no main content / full page view");
+            return Vec::new();
+        }
         match info.web {
             Some(shown) if !shown.has_article_view() => {
                 let text = format!(

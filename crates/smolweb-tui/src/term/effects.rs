@@ -649,6 +649,23 @@ impl StoreWorker {
                     .remove(&id)
                     .map(|p| format!("no longer shared with agents: {}", p.url)),
             ),
+            StoreOp::TourAdd { links } => done(c.tour_add(&links).map(|a| tour_added(&a))),
+            StoreOp::TourNext => {
+                let next = c.tour_next().map_err(ShellError::from);
+                self.send(Msg::TourNext(next));
+                self.load_lists();
+                return;
+            }
+            StoreOp::TourRemove { url } => done(c.tour_remove(&url).map(|gone| match gone {
+                true => format!("taken off the tour: {url}"),
+                false => format!("{url} was not on the tour"),
+            })),
+            StoreOp::TourClear => done(c.tour_clear().map(|n| {
+                format!(
+                    "{} taken off the tour",
+                    smolweb_core::text::count(n, "link", "links")
+                )
+            })),
             StoreOp::TakeSuggestion { id, opened } => done(c.suggestions().take(&id).map(|s| {
                 if opened {
                     format!("opened the page {} suggested", s.client)
@@ -666,8 +683,37 @@ impl StoreWorker {
     }
 }
 
-/// about:bookmarks, about:history and about:trust are made here from the stores; a store
-/// that cannot be read is an error naming its file, never an empty list.
+/// What putting links on the tour did, in a sentence: how many went on, how many were there
+/// already, how many wait, and the first refused one (without its query) and why.
+fn tour_added(a: &smolweb_store::tour::Added) -> String {
+    use smolweb_core::text::count;
+    let mut said = match a.added {
+        0 => "nothing put on the tour".to_string(),
+        n => format!("put {} on the tour", count(n, "link", "links")),
+    };
+    if a.already > 0 {
+        said.push_str(&format!(
+            ", {} already on it",
+            count(a.already, "link", "links")
+        ));
+    }
+    said.push_str(&format!(" ({} waiting)", count(a.waiting, "link", "links")));
+    if let Some((url, why)) = a.refused.first() {
+        let more = match a.refused.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        // A refused link's query is never echoed (it may be an answer typed at a prompt).
+        let url = url.split_once('?').map_or(url.as_str(), |(page, _)| page);
+        let url = smolweb_core::text::one_line(url, Some(80));
+        said.push_str(&format!("; not {url}{more}: {why}"));
+    }
+    said
+}
+
+/// about:bookmarks, about:history, about:trust, about:agents and about:tour are made here
+/// from the stores; a store that cannot be read is an error naming its file, never an empty
+/// list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
         "about:bookmarks" => client.bookmarks().list().map(|b| {
@@ -680,6 +726,9 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
             .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         "about:agents" => agents_page(client),
+        "about:tour" => client
+            .tour()
+            .map(|t| about::tour_page(&t, Some(pages::tour_note(t.is_empty())))),
         _ => return None,
     };
     let info = RequestInfo {
@@ -954,6 +1003,32 @@ mod tests {
         );
         // The file is left as it was.
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "this is [not toml");
+    }
+
+    #[test]
+    fn a_tour_answer_names_a_refused_link_without_its_query() {
+        let (w, _rx, _dir) = worker();
+        let added = w
+            .client
+            .tour_add(&[
+                smolweb_store::tour::NewStop {
+                    url: "gemini://cap.test/a".into(),
+                    label: None,
+                },
+                smolweb_store::tour::NewStop {
+                    url: "gemini://cap.test/search?my secret answer".into(),
+                    label: None,
+                },
+            ])
+            .unwrap();
+        let said = tour_added(&added);
+        assert!(
+            said.starts_with(
+                "put 1 link on the tour (1 link waiting); not gemini://cap.test/search:"
+            ),
+            "{said}"
+        );
+        assert!(said.contains("query") && !said.contains("secret"), "{said}");
     }
 
     #[test]

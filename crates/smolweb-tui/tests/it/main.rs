@@ -17,6 +17,7 @@ mod tui_pictures;
 mod tui_reader;
 mod tui_remote;
 mod tui_render;
+mod tui_tour;
 mod tui_transfer;
 mod tui_upload;
 mod tui_walk;

@@ -35,7 +35,7 @@ pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
         }
         g.push('\n');
     }
-    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:messages Messages the status line said\n");
+    g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:tour The tour: links to read next\n=> about:messages Messages the status line said\n");
     synth("help", &g)
 }
 
@@ -56,7 +56,12 @@ pub(crate) fn failure_page(
     meta: &str,
     retry: Option<u64>,
 ) -> Option<Arc<Page>> {
+    // A web URL that answers with a Gemini status was asked of the Gemini proxy.
+    let web = url.starts_with("http://") || url.starts_with("https://");
     let what = match status {
+        43 if web => "The Gemini proxy could not fetch the page",
+        53 if web => "The Gemini proxy refused the request",
+        43 => "The capsule could not fetch this address for you",
         40..=49 => "The capsule had a temporary problem",
         51 => "Not found",
         52 => "Gone",
@@ -66,6 +71,9 @@ pub(crate) fn failure_page(
     };
     let url = smolweb_core::url::display(url);
     let mut g = format!("# {what}\n\n{url}\n\nStatus {status}: {meta}\n");
+    if let Some(words) = smolweb_client::proxy_status_words(status, web) {
+        let _ = write!(g, "\nThat is: {words}.\n");
+    }
     if let Some(s) = retry {
         let _ = write!(
             g,
@@ -195,6 +203,15 @@ pub(crate) fn bookmarks_note(empty: bool) -> &'static str {
         "Press m on a page to bookmark it."
     } else {
         "Select a bookmark with Tab to rename or delete it (the keys are under \"On the bookmarks page\" in the help)."
+    }
+}
+
+/// The browser's note on its tour page: how links go on it, and how to go through them.
+pub fn tour_note(empty: bool) -> &'static str {
+    if empty {
+        "Links to read next, yours and agents'. On a page, + puts the selected link on the tour, or the links you name by number (3, 1-5, * for all; Enter alone: the page itself). > goes to the next one, taking it off."
+    } else {
+        "Press > to go to the next link (it is taken off the tour). Select a link with Tab: Enter opens it, d takes it off, D takes them all off (asks first). On a page, + puts links on the tour."
     }
 }
 
