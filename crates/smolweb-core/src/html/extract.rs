@@ -75,8 +75,7 @@ pub(super) fn main(
     page_type: super::PageType,
 ) -> (Option<String>, Signals) {
     let mut signals = Signals::default();
-    let forum = page_type == super::PageType::Forum;
-    let markdown = main_text(doc, title, capacity, forum, &mut signals);
+    let markdown = main_text(doc, title, capacity, page_type, &mut signals);
     signals.result_chars = markdown
         .as_deref()
         .map(|m| visible_chars(m) as u32)
@@ -88,20 +87,28 @@ fn main_text(
     doc: &Document,
     title: Option<&str>,
     capacity: usize,
-    forum: bool,
+    page_type: super::PageType,
     signals: &mut Signals,
 ) -> Option<String> {
+    use super::PageType as T;
+    let forum = page_type == T::Forum;
+    // Pages made of units (cards, rows, posts, sections) often wrap each unit in one link;
+    // articles and products keep every link as link text (their teasers are such cards).
+    let cards = matches!(
+        page_type,
+        T::Listing | T::Collection | T::Forum | T::Service | T::Documentation
+    );
     let body = doc.body()?;
     let declared = jsonld::article_body(doc);
     // The JSON-LD blocks were read; as text they would score as prose (a sidebar's list of
     // events is thousands of characters with many commas).
     doc.select("script").remove();
-    let before = stats::compute(&body);
+    let before = stats::compute(&body, cards);
     signals.page_chars = before.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let anchor = find_headline(&body, title, &before);
     clean::prune(&body, &before, anchor.as_ref(), forum);
     drop(before);
-    let stats = stats::compute(&body);
+    let stats = stats::compute(&body, cards);
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
     signals.pruned_chars = pruned_chars;
     let scores = score::score(&body, &stats);

@@ -279,6 +279,60 @@ fn a_listing_keeps_its_post_titles_and_a_list_of_titled_links() {
 }
 
 #[test]
+fn cards_built_as_one_link_are_a_listing_s_content_and_an_article_s_teasers() {
+    let card = |n: u32| {
+        format!(
+            "<a class='card' href='/stories/{n}'><h3>Story {n} from the harbour</h3><p>What \
+             happened on the quay in week {n}: the boats, the weather and the fish market, told \
+             by the people who work there every morning.</p></a>"
+        )
+    };
+    let cards = (1..=5).map(card).collect::<String>();
+    let chrome = "<header><nav><a href='/'>Home</a> <a href='/about'>About</a> \
+        <a href='/contact'>Contact</a></nav></header>";
+    let listing = format!(
+        "<html><head><title>Stories</title></head><body>{chrome}<main><section class='intro'><h1>Stories</h1>\
+         <p>Every week the harbour office writes down what happened on the quays, in the \
+         boatyards and at the fish market, and the people of the harbour tell it in their own \
+         words, from the first boat out to the last crate sold.</p></section>\
+         <section class='stories'><div class='grid'>{cards}</div></section></main><footer>All rights reserved</footer></body></html>"
+    );
+    let c = convert_html(&listing, "https://news.example/", Extract::Main);
+    assert_eq!(c.page_type, PageType::Listing);
+    for n in 1..=5 {
+        assert!(
+            c.markdown.contains(&format!("Story {n} from the harbour")),
+            "{}",
+            c.markdown
+        );
+        assert!(
+            c.markdown.contains(&format!("in week {n}")),
+            "{}",
+            c.markdown
+        );
+    }
+    assert!(
+        !c.markdown.contains("All rights reserved"),
+        "{}",
+        c.markdown
+    );
+    // On an article the same cards are "more stories" after the text.
+    let article = format!(
+        "<html><head><title>Breakwater opens</title></head><body>{chrome}<article>\
+         <h1>Breakwater opens</h1>{}</article><div class='grid'>{cards}</div></body></html>",
+        prose("the breakwater", 4)
+    );
+    let c = convert_html(
+        &article,
+        "https://news.example/2025/03/02/breakwater",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Article);
+    assert!(c.markdown.contains("the breakwater"), "{}", c.markdown);
+    assert!(!c.markdown.contains("from the harbour"), "{}", c.markdown);
+}
+
+#[test]
 fn a_signposted_list_of_links_after_the_article_goes_and_signposted_prose_stays() {
     let para = "<p>The harbour authority opened the new breakwater on Monday, ending two years \
         of work that had kept the fishing fleet in the outer basin through every winter storm.</p>";

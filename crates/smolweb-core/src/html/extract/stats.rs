@@ -174,8 +174,10 @@ impl std::ops::Index<&NodeId> for StatsMap {
     }
 }
 
-/// The counts of every element under `root` (and of `root`).
-pub(crate) fn compute(root: &NodeRef) -> StatsMap {
+/// The counts of every element under `root` (and of `root`). With `cards`, a link holding
+/// blocks is not link text (on pages whose content is a set of units: a listing, a
+/// collection, a thread, a service or documentation page).
+pub(crate) fn compute(root: &NodeRef, cards: bool) -> StatsMap {
     let ids: Vec<NodeId> = std::iter::once(root.id)
         .chain(root.descendants_it().map(|n| n.id))
         .collect();
@@ -207,7 +209,11 @@ pub(crate) fn compute(root: &NodeRef) -> StatsMap {
             let entry = map.entry(node.id);
             // A link that shows its own address is a reference given in the text (a
             // petition, a source), not a way around the site: its text is not link text.
-            if name.as_ref() == "a" && !shows_address(node) {
+            // With `cards`, a link wrapped around blocks (a card: a title, a summary, a price)
+            // is a unit of the content made clickable, not a way around the site: only the
+            // links inside it count.
+            let card = cards && entry.has_blocks;
+            if name.as_ref() == "a" && !card && !shows_address(node) {
                 entry.link_chars = entry.chars;
                 if node.attr("href").is_some_and(|h| h.contains('#')) {
                     entry.fragment_link_chars = entry.chars;
@@ -293,7 +299,7 @@ mod tests {
         let doc = Document::from(
             "<html><body><div id=d><p>One, two, three.</p><p>See <a href=/x>the notes</a></p></div></body></html>",
         );
-        let stats = compute(&doc.root());
+        let stats = compute(&doc.root(), false);
         let div = doc.select("#d").nodes()[0];
         let s = stats[&div.id];
         assert_eq!(s.chars, "One,two,three.Seethenotes".len() as u32);
@@ -308,7 +314,7 @@ mod tests {
     fn deep_nesting_does_not_recurse() {
         let html = format!("{}text{}", "<div>".repeat(20_000), "</div>".repeat(20_000));
         let doc = Document::from(html);
-        let stats = compute(&doc.root());
+        let stats = compute(&doc.root(), false);
         assert_eq!(stats[&doc.root().id].chars, 4);
     }
 }
