@@ -24,6 +24,7 @@ pub mod mcp_token;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
+pub mod search_queue;
 pub mod shared;
 pub mod subscriptions;
 pub mod suggestions;
@@ -106,4 +107,10 @@ pub mod files {
     pub const UPLOADS: &str = "upload_allowances.toml";
     /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
     pub const SYNC_QUEUE: &str = "sync_queue.toml";
+    /// The local full-text index, a directory (the search crate's).
+    pub const SEARCH_DIR: &str = "search";
+    /// Documents waiting for the index's next writer ([`crate::search_queue::SearchQueue`]).
+    pub const SEARCH_QUEUE_DIR: &str = "search-queue";
+    /// The index's writer lock ([`crate::search_queue::SearchQueue::try_writer`]).
+    pub const SEARCH_LOCK: &str = "search.lock";
 }

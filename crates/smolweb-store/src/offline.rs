@@ -315,25 +315,7 @@ impl Offline {
 
     /// Remove temp files left by killed writers (older than `age`). Best effort.
     pub fn sweep(&self, age: std::time::Duration) {
-        let Ok(dir) = std::fs::read_dir(self.pages_dir()) else {
-            return;
-        };
-        for entry in dir.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if !(name.starts_with('.') && name.ends_with(".tmp")) {
-                continue;
-            }
-            let old = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|elapsed| elapsed >= age);
-            if old {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
+        atomic::sweep_temps(&self.pages_dir(), age);
     }
 }
 

@@ -123,6 +123,17 @@ impl Paths {
     pub fn sync_queue(&self) -> PathBuf {
         self.data_dir.join(files::SYNC_QUEUE)
     }
+    /// `search/` in the data directory: the local full-text index.
+    pub fn search_dir(&self) -> PathBuf {
+        self.data_dir.join(files::SEARCH_DIR)
+    }
+    /// The search index's queue and writer lock.
+    pub fn search_queue(&self) -> crate::search_queue::SearchQueue {
+        crate::search_queue::SearchQueue::new(
+            self.data_dir.join(files::SEARCH_QUEUE_DIR),
+            self.data_dir.join(files::SEARCH_LOCK),
+        )
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")
