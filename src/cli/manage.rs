@@ -43,6 +43,24 @@ pub(crate) enum IdentityCommand {
         #[arg(long)]
         no_agent: bool,
     },
+    /// Import an identity made elsewhere (Lagrange, amfora, openssl): a PEM certificate and
+    /// its unencrypted PEM private key, checked to belong together; the key is kept 0600 and
+    /// never printed.
+    Import {
+        /// The certificate file (PEM).
+        cert: PathBuf,
+        /// The private key file (PEM: PKCS#8, EC or RSA, not encrypted).
+        key: PathBuf,
+        /// Where to present it (gemini://host[:port]/path).
+        #[arg(long, value_name = "URL")]
+        scope: String,
+        /// Its name (default: the certificate's common name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Let agents present this identity too (they may not by default).
+        #[arg(long)]
+        agent_use: bool,
+    },
     /// Delete an identity and its private key.
     Remove { fingerprint: String },
     /// Write NAME.crt and NAME.key (PEM) into DIR.
@@ -235,6 +253,31 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
                 sanitize_line(&made.name),
                 made.scope.url(),
                 made.fingerprint,
+                date(Some(made.not_after))
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Import {
+            cert,
+            key,
+            scope,
+            name,
+            agent_use,
+        } => {
+            let scope = scope_of(scope)?;
+            let imported = smolweb_store::identity::import::read_files(cert, key)?;
+            let made = ids.import(imported, scope, name.as_deref(), *agent_use)?;
+            let agents = if made.agent_use { "may" } else { "may not" };
+            println!(
+                "imported identity '{}' for {}\n{}  {} until {}, agents {agents} use it",
+                sanitize_line(&made.name),
+                made.scope.url(),
+                made.fingerprint,
+                if made.expired(client.now()) {
+                    "EXPIRED"
+                } else {
+                    "valid"
+                },
                 date(Some(made.not_after))
             );
             Ok(ExitCode::SUCCESS)

@@ -57,13 +57,15 @@ async fn links_open_nex_and_scroll_natively_with_their_security_on_the_status_li
         t.keys(&["b", "b"]);
         t.wait_for("[2] Scroll side");
         t.keys(&["2"]);
-        let s = t.wait_for("scroll · TLS, certificate pinned (TOFU)");
+        let s = t.wait_for("scroll · TLS, pinned");
         assert!(s.contains("A scroll"), "{s}");
         t.keys(&["i"]);
         let s = t.wait_for("Author");
         assert!(s.contains("Ada") && s.contains("2024-08-03"), "{s}");
         println!("{s}");
-        t.keys(&["Escape", "q"]);
+        t.keys(&["Escape"]);
+        t.wait_gone("Author");
+        t.keys(&["q"]);
         t.wait_for("SMOLWEB-EXIT=0");
     })
     .await

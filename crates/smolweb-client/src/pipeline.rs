@@ -179,7 +179,8 @@ pub(crate) async fn run(
             Err(e) => return error(info, e),
         };
         info.timestamp = Some(client.now());
-        tracing::debug!(scheme = url.scheme().as_str(), host, port, "request");
+        // "gemini request", "gopher request", ...: never the URL (a query, a search).
+        tracing::debug!(host, port, "{} request", url.scheme().as_str());
         let mut answer = match client.transport.send(&request, &step).await {
             Ok(a) => a,
             Err(e) => return error(info, e),

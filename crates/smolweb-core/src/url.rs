@@ -139,6 +139,14 @@ impl Scheme {
                 | Scheme::Guppy
         )
     }
+    /// Does a request of this scheme carry an answer to a prompt (Gemini's, Scroll's and
+    /// Guppy's query, Spartan's data block)?
+    pub fn takes_input(self) -> bool {
+        matches!(
+            self,
+            Scheme::Gemini | Scheme::Spartan | Scheme::Scroll | Scheme::Guppy
+        )
+    }
     /// The port used when a URL gives none (1965, 70, 80, 443; nex 1900, finger 79, spartan
     /// 300, scroll 5699, gophers 70 as curl and the TLS-aware Gopher servers use it, titan
     /// 1965, guppy 6775; 0 for about:).

@@ -49,6 +49,21 @@ pub mod fuzzing {
         crate::gemini::read_header(reader, map_err).await
     }
 
+    /// Guppy datagrams, in the order given, through the reassembly a fetch uses: the answer
+    /// when one came whole, None when more is awaited, or the failure.
+    pub fn guppy_datagrams(
+        datagrams: &[&[u8]],
+        max_body: u64,
+    ) -> Result<Option<crate::GuppyResponse>, FetchError> {
+        let mut transfer = crate::guppy::Transfer::new(max_body);
+        for d in datagrams {
+            if let crate::guppy::Step::Done { answer, .. } = transfer.take(d)? {
+                return Ok(Some(answer));
+            }
+        }
+        Ok(None)
+    }
+
     /// A server certificate (DER) as the TOFU verifier reads it; None when it does not parse.
     pub fn cert_details(der: &[u8]) -> Option<CertInfo> {
         crate::tls::verifier::cert_details(der).ok()

@@ -13,5 +13,6 @@ mod store_formats;
 mod store_identity;
 mod store_links;
 mod store_offline;
+mod store_session;
 mod store_subscriptions;
 mod store_tofu;

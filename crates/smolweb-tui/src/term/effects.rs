@@ -560,6 +560,15 @@ impl StoreWorker {
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
+            StoreOp::ImportIdentity { cert, key, scope } => {
+                let home = std::env::var_os("HOME");
+                let (cert, key) = (expand_home(&cert, home.clone()), expand_home(&key, home));
+                let result = smolweb_store::identity::import::read_files(&cert, &key)
+                    .and_then(|imported| c.identities().import(imported, scope, None, false))
+                    .map_err(ShellError::from);
+                self.send(Msg::IdentityImported(result));
+                return;
+            }
             StoreOp::SetAgentUse {
                 fingerprint,
                 allowed,

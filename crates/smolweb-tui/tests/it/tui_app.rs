@@ -687,6 +687,36 @@ fn address_bar_completes_from_history_and_bookmarks() {
     assert_eq!(url, "gemini://marks.test/");
 }
 
+/// Issue 33: a typed URL with the default port found nothing, history keeping URLs without
+/// it. The typed prefix is normalized as history is.
+#[test]
+fn completion_finds_a_typed_url_with_its_default_port() {
+    let mut app = at_home();
+    app.update(Msg::Lists {
+        history: vec![
+            ("gemini://host.test/gemlog/".into(), Some("Gemlog".into())),
+            ("gemini://host.test/about".into(), None),
+        ],
+        bookmarks: Vec::new(),
+    });
+    press(&mut app, &[":", "ctrl-u"]);
+    type_text(&mut app, "gemini://HOST.test:1965/ge");
+    let p = app.prompt().unwrap();
+    assert_eq!(
+        p.completions,
+        [(
+            "gemini://host.test/gemlog/".to_string(),
+            "Gemlog".to_string()
+        )]
+    );
+    press(&mut app, &["tab"]);
+    assert_eq!(app.prompt().unwrap().text, "gemini://host.test/gemlog/");
+    // Another port is another capsule: nothing.
+    press(&mut app, &["ctrl-u"]);
+    type_text(&mut app, "gemini://host.test:1966/ge");
+    assert!(app.prompt().unwrap().completions.is_empty());
+}
+
 #[test]
 fn bare_host_in_the_address_bar_becomes_gemini() {
     let mut app = at_home();
