@@ -168,6 +168,9 @@ pub fn refusal(url: &str, identity: bool, allow_identity: bool) -> Option<&'stat
     if url.contains('?') {
         return Some("a page reached with a query is never indexed");
     }
+    if url.contains('\t') || lower.contains("%09") {
+        return Some("a Gopher search is never indexed");
+    }
     if url.len() > MAX_URL_BYTES {
         return Some("the URL is too long to index");
     }
@@ -294,6 +297,7 @@ mod tests {
     fn what_is_never_indexed() {
         assert!(refusal("gemini://a.test/search?moss", false, false).is_some());
         assert!(refusal("about:search", false, false).is_some());
+        assert!(refusal("gopher://a.test/7/find%09moss", false, false).is_some());
         assert!(refusal("gemini://a.test/private", true, false).is_some());
         assert!(refusal("gemini://a.test/private", true, true).is_none());
         assert!(refusal("gemini://a.test/moss.gmi", false, false).is_none());

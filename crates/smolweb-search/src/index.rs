@@ -10,7 +10,7 @@
 
 use crate::schema::{self, Fields, SCHEMA_VERSION};
 use crate::writer::{self, Committer};
-use crate::{Doc, SearchError};
+use crate::{Doc, SearchError, Source};
 use smolweb_store::search_queue::{SearchQueue, WriterLock};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,12 +22,37 @@ pub(crate) const MARK: &str = "smolweb-search.version";
 /// the arenas grow only as far as the documents need).
 const REBUILD_BUDGET: usize = 32_000_000;
 
-/// Where the documents of a rebuild come from: the client reads its stores.
+/// Where documents come from besides the pages added one by one: the client reads its
+/// stores. Used by a rebuild (everything) and before each commit and search (the sources
+/// kept equal to a store, when the store's file changed).
 pub trait Corpus: Send + Sync {
     /// Every document the stores can give again (history with its offline text, offline
     /// copies, feed entries, bookmarks, shared pages, pages agents fetched as far as the
     /// activity log names them). An error is a sentence naming the store.
     fn documents(&self) -> Result<Vec<Doc>, String>;
+
+    /// The sources kept equal to a store, each with a cheap stamp of its file (size and
+    /// modification time): when a stamp changes, [`Corpus::sync`] says what the source holds
+    /// now. None by default.
+    fn stamps(&self) -> Vec<(Source, String)> {
+        Vec::new()
+    }
+
+    /// What `source` holds now (see [`Synced`]).
+    fn sync(&self, source: Source) -> Result<Synced, String> {
+        let _ = source;
+        Ok(Synced::Keep(std::collections::HashSet::new()))
+    }
+}
+
+/// What a store-kept source holds now.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Synced {
+    /// Exactly these documents (bookmarks, shared pages, feed entries, saved pages).
+    Replace(Vec<Doc>),
+    /// Only documents of these URLs stay (the history: a forgotten visit, a cleared history
+    /// or a visit past the history's bound leaves the index).
+    Keep(std::collections::HashSet<String>),
 }
 
 /// An opened index.
@@ -93,6 +118,8 @@ pub(crate) struct Inner {
     pub(crate) queue: SearchQueue,
     pub(crate) corpus: Arc<dyn Corpus>,
     pub(crate) state: Mutex<Option<Opened>>,
+    /// The store stamps last committed (or found committed) by this process.
+    pub(crate) synced: Mutex<Option<Vec<(Source, String)>>>,
 }
 
 /// The index of one data directory, as one process uses it. Cheap to share behind an `Arc`;
@@ -131,6 +158,7 @@ impl SearchIndex {
                 queue,
                 corpus,
                 state: Mutex::new(None),
+                synced: Mutex::new(None),
             }),
             committer: Mutex::new(None),
         }
@@ -183,6 +211,30 @@ impl SearchIndex {
             bytes,
             queued,
         })
+    }
+
+    /// When a store-kept source changed since the last commit, commit it now if the writer
+    /// lock is free (a forgotten visit leaves before the search runs); else the holder does.
+    /// Returns the rebuild this needed, if any.
+    pub(crate) fn sync_stores(&self) -> Option<Rebuilt> {
+        let stamps = self.inner.corpus.stamps();
+        if lock(&self.inner.synced).as_ref() == Some(&stamps) {
+            return None;
+        }
+        match self.inner.queue.try_writer() {
+            Ok(Some(held)) => match writer::commit_locked(&self.inner, &held) {
+                Ok((_, rebuilt)) => rebuilt,
+                Err(e) => {
+                    tracing::warn!("search index: {e}");
+                    None
+                }
+            },
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!("search index: the writer lock: {e}");
+                None
+            }
+        }
     }
 
     /// Run `f` on the opened index, opening it first (rebuilding it when it must be, with
@@ -323,6 +375,7 @@ pub(crate) fn rebuild(
     let exists = check_dir(dir)?;
     let parent = dir.parent().unwrap_or(Path::new("."));
     sweep_leftovers(parent);
+    let stamps = inner.corpus.stamps();
     let docs = inner
         .corpus
         .documents()
@@ -330,7 +383,7 @@ pub(crate) fn rebuild(
     let nanos = time::OffsetDateTime::now_utc().unix_timestamp_nanos();
     let build = format!("{}-{nanos}", std::process::id());
     let fresh = parent.join(format!("search.new-{build}"));
-    let built = build_into(inner, &fresh, docs, &build);
+    let built = build_into(inner, &fresh, docs, &build, &stamps);
     let (documents, committed) = match built {
         Ok(b) => b,
         Err(e) => {
@@ -354,6 +407,7 @@ pub(crate) fn rebuild(
     }
     let _ = std::fs::remove_dir_all(&old);
     inner.queue.remove(&committed)?;
+    *lock(&inner.synced) = Some(stamps);
     *lock(&inner.state) = match health(dir)? {
         Health::Ready(o) => Some(*o),
         Health::Rebuild(why) => return Err(rebuild_error(dir, why)),
@@ -373,6 +427,7 @@ fn build_into(
     fresh: &Path,
     docs: Vec<Doc>,
     build: &str,
+    stamps: &[(Source, String)],
 ) -> Result<(u64, Vec<String>), SearchError> {
     let fail = |e: &dyn std::fmt::Display| rebuild_error(&inner.dir, e);
     std::fs::create_dir_all(fresh).map_err(|e| fail(&e))?;
@@ -386,7 +441,11 @@ fn build_into(
         writer::add(&w, &fields, doc).map_err(|e| fail(&e))?;
     }
     let taken = writer::apply_queue(inner, &w, &fields).map_err(|e| fail(&e))?;
-    w.commit().map_err(|e| fail(&writer::describe(&e)))?;
+    let mut prepared = w
+        .prepare_commit()
+        .map_err(|e| fail(&writer::describe(&e)))?;
+    prepared.set_payload(&writer::payload(stamps));
+    prepared.commit().map_err(|e| fail(&writer::describe(&e)))?;
     w.wait_merging_threads().map_err(|e| fail(&e))?;
     let documents = index.reader().map(|r| r.searcher().num_docs()).unwrap_or(0);
     write_mark(fresh, build).map_err(|e| fail(&e))?;

@@ -257,6 +257,7 @@ impl SearchIndex {
     pub fn search(&self, req: &Request<'_>) -> Result<Results, SearchError> {
         let parsed = query::parse(req.query)?;
         let sources = visible(req)?;
+        let synced = self.sync_stores();
         let since = req.since.map(OffsetDateTime::unix_timestamp);
         let (mut results, rebuilt) = self.with_opened(|o| {
             let _ = o.reader.reload();
@@ -287,7 +288,7 @@ impl SearchIndex {
                 rebuilt: None,
             })
         })?;
-        results.rebuilt = rebuilt;
+        results.rebuilt = rebuilt.or(synced);
         Ok(results)
     }
 }

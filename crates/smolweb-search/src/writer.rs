@@ -167,14 +167,95 @@ pub(crate) fn describe(e: &tantivy::TantivyError) -> String {
     }
 }
 
-/// Holding the writer lock: commit the queue into the index (rebuilding it first when it
-/// must be). Returns how many operations were committed and the rebuild, if any.
-fn commit_locked(
+/// The commit payload: the store stamps the index now agrees with.
+pub(crate) fn payload(stamps: &[(Source, String)]) -> String {
+    let map: std::collections::BTreeMap<&str, &str> = stamps
+        .iter()
+        .map(|(s, v)| (s.as_str(), v.as_str()))
+        .collect();
+    serde_json::to_string(&map).unwrap_or_default()
+}
+
+/// The stamps a committed payload holds.
+fn committed_stamps(index: &tantivy::Index) -> Vec<(Source, String)> {
+    let payload = index.load_metas().ok().and_then(|m| m.payload);
+    let map: std::collections::BTreeMap<String, String> = payload
+        .and_then(|p| serde_json::from_str(&p).ok())
+        .unwrap_or_default();
+    map.into_iter()
+        .filter_map(|(k, v)| Source::parse(&k).map(|s| (s, v)))
+        .collect()
+}
+
+/// Bring the store-kept sources whose stamp changed up to date, in the writer (before the
+/// queue, so a page queued meanwhile is added after the deletions).
+fn sync_sources(
+    inner: &Inner,
+    w: &IndexWriter<TantivyDocument>,
+    f: &Fields,
+    reader: &tantivy::IndexReader,
+    changed: &[Source],
+) -> Result<(), SearchError> {
+    let fail = |reason: String| SearchError::Commit {
+        path: inner.dir.clone(),
+        reason,
+    };
+    for source in changed {
+        match inner.corpus.sync(*source).map_err(fail)? {
+            crate::Synced::Replace(docs) => {
+                w.delete_term(Term::from_field_text(f.source, source.as_str()));
+                for d in docs {
+                    add(w, f, d).map_err(|e| fail(describe(&e)))?;
+                }
+            }
+            crate::Synced::Keep(urls) => {
+                for url in indexed_urls(reader, f, *source).map_err(|e| fail(describe(&e)))? {
+                    if !urls.contains(&url) {
+                        w.delete_term(Term::from_field_text(f.key, &key(*source, &url)));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The URLs of a source's documents in the committed index.
+fn indexed_urls(
+    reader: &tantivy::IndexReader,
+    f: &Fields,
+    source: Source,
+) -> tantivy::Result<Vec<String>> {
+    use tantivy::schema::Value;
+    let _ = reader.reload();
+    let searcher = reader.searcher();
+    let q = tantivy::query::TermQuery::new(
+        Term::from_field_text(f.source, source.as_str()),
+        tantivy::schema::IndexRecordOption::Basic,
+    );
+    let addrs = searcher.search(&q, &tantivy::collector::DocSetCollector)?;
+    let mut out = Vec::with_capacity(addrs.len());
+    for a in addrs {
+        let d: TantivyDocument = searcher.doc(a)?;
+        if let Some(u) = d.get_first(f.url).and_then(|v| v.as_str()) {
+            out.push(u.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// Holding the writer lock: bring the store-kept sources up to date and commit the queue
+/// into the index (rebuilding it first when it must be). Returns how many queued operations
+/// were committed and the rebuild, if any.
+pub(crate) fn commit_locked(
     inner: &Inner,
     held: &WriterLock,
 ) -> Result<(usize, Option<crate::Rebuilt>), SearchError> {
     let rebuilt = ensure_locked(inner, held)?;
-    if inner.queue.is_empty()? {
+    let stamps = inner.corpus.stamps();
+    let queued = !inner.queue.is_empty()?;
+    let stale = lock(&inner.synced).as_ref() != Some(&stamps);
+    if !queued && !stale {
         return Ok((0, rebuilt));
     }
     // The state is not held during the commit: a search in this process goes on meanwhile.
@@ -188,17 +269,33 @@ fn commit_locked(
         path: inner.dir.clone(),
         reason,
     };
+    let committed = committed_stamps(&index);
+    let changed: Vec<Source> = stamps
+        .iter()
+        .filter(|s| !committed.contains(s))
+        .map(|(s, _)| *s)
+        .collect();
+    if !queued && changed.is_empty() {
+        *lock(&inner.synced) = Some(stamps);
+        return Ok((0, rebuilt));
+    }
     let mut w = index
         .writer_with_num_threads::<TantivyDocument>(1, COMMIT_BUDGET)
         .map_err(|e| fail(describe(&e)))?;
-    let taken = match apply_queue(inner, &w, &fields) {
+    let taken = match sync_sources(inner, &w, &fields, &reader, &changed)
+        .and_then(|()| apply_queue(inner, &w, &fields))
+    {
         Ok(t) => t,
         Err(e) => {
             let _ = w.rollback();
             return Err(e);
         }
     };
-    if let Err(e) = w.commit() {
+    let done = w.prepare_commit().and_then(|mut p| {
+        p.set_payload(&payload(&stamps));
+        p.commit()
+    });
+    if let Err(e) = done {
         let _ = w.rollback();
         return Err(fail(describe(&e)));
     }
@@ -208,6 +305,7 @@ fn commit_locked(
     }
     inner.queue.remove(&taken)?;
     let _ = reader.reload();
+    *lock(&inner.synced) = Some(stamps);
     Ok((taken.len(), rebuilt))
 }
 

@@ -206,3 +206,38 @@ fn forgetting_and_clearing_remove_pages() {
     );
     assert_eq!(r.total, 1);
 }
+
+#[test]
+fn a_visit_forgotten_in_the_history_store_leaves_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let stores = Arc::new(Stores::default());
+    let index = index_in(tmp.path(), stores.clone());
+    let kept = "gemini://moss.test/kept.gmi";
+    let forgotten = "gemini://moss.test/forgotten.gmi";
+    *stores.1.lock().unwrap() = Some((1, vec![kept.into(), forgotten.into()]));
+    commit(
+        &index,
+        vec![
+            Op::Add(doc(kept, "Kept", "moss kept", Source::History)),
+            Op::Add(doc(
+                forgotten,
+                "Forgotten",
+                "moss forgotten",
+                Source::History,
+            )),
+            Op::Add(doc(forgotten, "Forgotten", "moss forgotten", Source::Agent)),
+        ],
+    );
+    assert_eq!(person(&index, "moss").total, 2);
+    // The person forgets one visit (another process wrote the history file).
+    *stores.1.lock().unwrap() = Some((2, vec![kept.into()]));
+    let r = person(&index, "forgotten");
+    // The agent's own fetch of it stays; the visit is gone.
+    assert_eq!(r.total, 1);
+    assert_eq!(r.hits[0].source, Source::Agent);
+    assert!(r.hits[0].also.is_empty(), "{:?}", r.hits[0]);
+    // The history cleared.
+    *stores.1.lock().unwrap() = Some((3, Vec::new()));
+    let r = person(&index, "kept");
+    assert_eq!(r.total, 0);
+}

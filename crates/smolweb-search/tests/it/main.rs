@@ -17,13 +17,25 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use time::OffsetDateTime;
 
-/// A corpus the test fills (what the stores would give on a rebuild).
+/// A corpus the test fills (what the stores would give on a rebuild), with a history whose
+/// URLs the test sets (and a stamp that says it changed).
 #[derive(Default)]
-pub(crate) struct Stores(pub Mutex<Vec<Doc>>);
+pub(crate) struct Stores(pub Mutex<Vec<Doc>>, pub Mutex<Option<(u32, Vec<String>)>>);
 
 impl Corpus for Stores {
     fn documents(&self) -> Result<Vec<Doc>, String> {
         Ok(self.0.lock().unwrap().clone())
+    }
+    fn stamps(&self) -> Vec<(Source, String)> {
+        match &*self.1.lock().unwrap() {
+            Some((n, _)) => vec![(Source::History, n.to_string())],
+            None => Vec::new(),
+        }
+    }
+    fn sync(&self, source: Source) -> Result<smolweb_search::Synced, String> {
+        assert_eq!(source, Source::History);
+        let urls = self.1.lock().unwrap().clone().unwrap_or_default().1;
+        Ok(smolweb_search::Synced::Keep(urls.into_iter().collect()))
     }
 }
 
