@@ -23,7 +23,8 @@ const HELP: &str = "# smolweb help\n\n\
 Run `smolweb --help` in a shell for the command line, and press ? in the browser for every key.\n\n\
 => about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n\
 => about:identities Client identities and pending approvals\n\
-=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n";
+=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n\
+=> about:search Search what you and your agents read\n";
 
 /// The start page; the browser's also carries the work-offline switch (an `action:` link,
 /// which acts only on built-in pages), saying which mode is on.
@@ -69,6 +70,7 @@ pub(super) fn page_text(
             })
         }
         "offline" => offline(client).map_err(store),
+        "search" => Ok(super::search::search_page(client, query)),
         other => Err(RequestError::UnknownPage(other.to_string()).into()),
     }
 }

@@ -66,6 +66,8 @@ pub struct Config {
     pub web: Web,
     /// `[agents]`.
     pub agents: Agents,
+    /// `[search]`.
+    pub search: Search,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -423,6 +425,10 @@ pub struct Agents {
     pub show_to_user: bool,
     /// Most `show_to_user` calls per session and minute.
     pub show_to_user_per_minute: u32,
+    /// `search_local` also searches the person's history, offline copies and bookmarks (by
+    /// default agents search only what agents fetched, pages shared with them and the
+    /// entries of followed feeds).
+    pub search_history: bool,
 }
 
 impl Default for Agents {
@@ -433,6 +439,7 @@ impl Default for Agents {
             activity_max_bytes: 4 * 1024 * 1024,
             show_to_user: true,
             show_to_user_per_minute: 6,
+            search_history: false,
         }
     }
 }
@@ -443,6 +450,29 @@ impl Agents {
         smolweb_store::activity::Limits {
             max_entries: self.activity_max_entries.max(2),
             max_bytes: self.activity_max_bytes.max(4096),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+/// `[search]`: the local index of what was read, and the engine words in the address bar go to.
+pub struct Search {
+    /// Keep the local full-text index (`about:search`, `smolweb search`, `search_local`).
+    pub index: bool,
+    /// Also index pages fetched while presenting a client identity.
+    pub index_identity_pages: bool,
+    /// The Geminispace search engine for words typed in the address bar and `smolweb get
+    /// "?words"`: kennedy, tlgs, geminispace, or a gemini:// URL that takes input.
+    pub engine: String,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search {
+            index: true,
+            index_identity_pages: false,
+            engine: "kennedy".into(),
         }
     }
 }

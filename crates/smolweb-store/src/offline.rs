@@ -255,11 +255,7 @@ impl Offline {
     /// Read the copy of `url` (None when there is none or it does not check out) and mark it
     /// used.
     pub fn get(&self, url: &str, now: OffsetDateTime) -> Result<Option<StoredPage>, StoreError> {
-        let path = self.page_path(url);
-        let Some(raw) = atomic::read_bytes(&path)? else {
-            return Ok(None);
-        };
-        let Some(page) = decode(&raw).filter(|p| p.url == url) else {
+        let Some(page) = self.peek(url)? else {
             return Ok(None);
         };
         let now = second(now);
@@ -272,6 +268,15 @@ impl Offline {
             Ok(((), touched))
         })?;
         Ok(Some(page))
+    }
+
+    /// Read the copy of `url` without marking it used (None when there is none or it does
+    /// not check out): the search index reads copies this way.
+    pub fn peek(&self, url: &str) -> Result<Option<StoredPage>, StoreError> {
+        let Some(raw) = atomic::read_bytes(&self.page_path(url))? else {
+            return Ok(None);
+        };
+        Ok(decode(&raw).filter(|p| p.url == url))
     }
 
     /// The index row of `url`, if it has a copy.
