@@ -19,6 +19,7 @@ mod get;
 mod manage;
 mod mcp_http;
 mod release;
+mod search;
 mod sync;
 mod titan;
 
@@ -121,6 +122,8 @@ pub(crate) enum Command {
     /// What agents did in smolweb (`agents log`), for a terminal beside them.
     #[command(subcommand)]
     Agents(agents::AgentsCommand),
+    /// Search what you and your agents read (the local index), or rebuild it (--reindex).
+    Search(search::SearchArgs),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -248,8 +251,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         }) => {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
+            // Words (or "?words") go to the configured search engine as its input.
+            let (url, input) = match smolweb_client::search::engine_query(url) {
+                Some(words) if input.is_none() => (client.search_engine()?, Some(words)),
+                _ => (url.clone(), input.clone()),
+            };
+            let url = &url;
             let opts = OpenOptions {
-                input: input.clone(),
+                input,
                 search: search.clone(),
                 web_full: *full,
                 // The person typed this URL: a finger forward (user@host@host) is theirs.
@@ -318,6 +327,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             agents::run(&client, cmd)
+        }
+        Some(Command::Search(search_args)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            search::run(&client, search_args)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.
