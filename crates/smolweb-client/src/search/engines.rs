@@ -34,6 +34,16 @@ pub const ENGINES: &[Engine] = &[
     },
 ];
 
+/// Is `host` one of [`ENGINES`]' (an agent refused by its robots.txt is told it is a search
+/// engine that forbids bots)?
+pub fn is_engine_host(host: &str) -> bool {
+    ENGINES.iter().any(|e| {
+        Url::parse(e.url)
+            .ok()
+            .is_some_and(|u| u.host().eq_ignore_ascii_case(host))
+    })
+}
+
 /// Why `[search] engine` names no engine.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
@@ -111,6 +121,8 @@ mod tests {
             "gemini://my.test/s"
         );
         assert!(engine_url("https://www.google.com/").is_err());
+        assert!(is_engine_host("kennedy.gemi.dev") && is_engine_host("TLGS.one"));
+        assert!(!is_engine_host("moss.test"));
         assert!(engine_url("gemini://my.test/s?x").is_err());
         let e = engine_url("bing").unwrap_err().to_string();
         assert!(e.contains("kennedy, tlgs, geminispace"), "{e}");
