@@ -52,6 +52,7 @@ mod tui_tmux_editor;
 mod tui_tmux_feeds;
 mod tui_tmux_offline;
 mod tui_tmux_pictures;
+mod tui_tmux_search;
 mod tui_tmux_smallnet;
 mod tui_tmux_titan;
 mod tui_tmux_walk3;
