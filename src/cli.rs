@@ -19,6 +19,7 @@ mod get;
 mod manage;
 mod mcp_http;
 mod release;
+mod search;
 mod sync;
 mod titan;
 mod tour;
@@ -125,6 +126,8 @@ pub(crate) enum Command {
     /// The tour: links to read next, in order (shared with the browser and with agents).
     #[command(subcommand)]
     Tour(tour::TourCommand),
+    /// Search what you and your agents read (the local index), or rebuild it (--reindex).
+    Search(search::SearchArgs),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -252,8 +255,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         }) => {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
+            // Words (or "?words") go to the configured search engine as its input.
+            let (url, input) = match smolweb_client::search::engine_query(url) {
+                Some(words) if input.is_none() => (client.search_engine()?, Some(words)),
+                _ => (url.clone(), input.clone()),
+            };
+            let url = &url;
             let opts = OpenOptions {
-                input: input.clone(),
+                input,
                 search: search.clone(),
                 web_full: *full,
                 // The person typed this URL: a finger forward (user@host@host) is theirs.
@@ -327,6 +336,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             tour::run(&client, cmd)
+        }
+        Some(Command::Search(search_args)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            search::run(&client, search_args)
         }
         None => {
             // Logs would corrupt the screen: only to a file, if asked.

@@ -13,9 +13,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("smolweb-core", &[]),
     ("smolweb-store", &["smolweb-core"]),
     ("smolweb-net", &["smolweb-core", "smolweb-store"]),
+    // The local full-text index: the engine, below the client, beside the network.
+    ("smolweb-search", &["smolweb-core", "smolweb-store"]),
     (
         "smolweb-client",
-        &["smolweb-core", "smolweb-store", "smolweb-net"],
+        &[
+            "smolweb-core",
+            "smolweb-store",
+            "smolweb-net",
+            "smolweb-search",
+        ],
     ),
     (
         "smolweb-tui",
@@ -66,6 +73,10 @@ const NOT_IN_CORE: &[&str] = &[
     "crossterm",
     "rmcp",
 ];
+
+/// Third-party crates only one of ours may name: the search engine stays behind
+/// `smolweb-search` (the faces reach it through the client).
+const ONLY_IN: &[(&str, &str)] = &[("tantivy", "smolweb-search")];
 
 /// `cargo metadata --no-deps` of the workspace.
 fn metadata() -> Value {
@@ -126,6 +137,13 @@ fn violations(deps: &BTreeMap<String, Vec<String>>) -> Vec<String> {
             found.push(format!("smolweb-core -> {dep} (the core does no IO)"));
         }
     }
+    for (name, list) in deps {
+        for (only, owner) in ONLY_IN {
+            if name != owner && list.iter().any(|d| d == only) {
+                found.push(format!("{name} -> {only} (only {owner} may)"));
+            }
+        }
+    }
     found
 }
 
@@ -173,6 +191,9 @@ fn the_checker_catches_an_arrow_up_a_face_to_face_arrow_and_io_in_core() {
     deps.get_mut("smolweb-client")
         .unwrap()
         .push("smolweb-testkit".to_string());
+    deps.get_mut("smolweb-mcp")
+        .unwrap()
+        .push("tantivy".to_string());
     let found = violations(&deps);
     assert_eq!(
         found,
@@ -181,6 +202,7 @@ fn the_checker_catches_an_arrow_up_a_face_to_face_arrow_and_io_in_core() {
             "smolweb-core -> smolweb-store",
             "smolweb-tui -> smolweb-mcp",
             "smolweb-core -> tokio (the core does no IO)",
+            "smolweb-mcp -> tantivy (only smolweb-search may)",
         ],
         "{found:?}"
     );

@@ -25,7 +25,8 @@ Run `smolweb --help` in a shell for the command line, and press ? in the browser
 => about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n\
 => about:identities Client identities and pending approvals\n\
 => about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n\
-=> about:tour The tour: links to read next\n";
+=> about:tour The tour: links to read next\n\
+=> about:search Search what you and your agents read\n";
 
 /// The start page; the browser's also carries the work-offline switch (an `action:` link,
 /// which acts only on built-in pages), saying which mode is on.
@@ -78,6 +79,7 @@ pub(super) fn page_text(
         }
         "offline" => offline(client).map_err(store),
         "tour" => client.tour().map_err(store).map(|t| tour_page(&t, None)),
+        "search" => Ok(super::search::search_page(client, query)),
         other => Err(RequestError::UnknownPage(other.to_string()).into()),
     }
 }

@@ -67,6 +67,8 @@ pub struct Config {
     pub web: Web,
     /// `[agents]`.
     pub agents: Agents,
+    /// `[search]`.
+    pub search: Search,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -437,6 +439,10 @@ pub struct Agents {
     /// Offer the tour tools (`tour_list`, `tour_add`): agents read the tour and add links to
     /// it with a reason.
     pub tour: bool,
+    /// `search_local` also searches the person's history, offline copies and bookmarks (by
+    /// default agents search only what agents fetched, pages shared with them and the
+    /// entries of followed feeds).
+    pub search_history: bool,
 }
 
 impl Default for Agents {
@@ -448,6 +454,7 @@ impl Default for Agents {
             show_to_user: true,
             show_to_user_per_minute: 6,
             tour: true,
+            search_history: false,
         }
     }
 }
@@ -458,6 +465,29 @@ impl Agents {
         smolweb_store::activity::Limits {
             max_entries: self.activity_max_entries.max(2),
             max_bytes: self.activity_max_bytes.max(4096),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+/// `[search]`: the local index of what was read, and the engine words in the address bar go to.
+pub struct Search {
+    /// Keep the local full-text index (`about:search`, `smolweb search`, `search_local`).
+    pub index: bool,
+    /// Also index pages fetched while presenting a client identity.
+    pub index_identity_pages: bool,
+    /// The Geminispace search engine for words typed in the address bar and `smolweb get
+    /// "?words"`: kennedy, tlgs, geminispace, or a gemini:// URL that takes input.
+    pub engine: String,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search {
+            index: true,
+            index_identity_pages: false,
+            engine: "kennedy".into(),
         }
     }
 }

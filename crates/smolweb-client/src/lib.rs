@@ -225,6 +225,7 @@ mod limits;
 pub mod offline;
 mod pipeline;
 mod politeness;
+pub mod search;
 pub mod smallnet;
 pub mod sync;
 mod tour;
@@ -304,6 +305,8 @@ pub struct Client {
     web: web::WebState,
     /// The work-offline mode, shared with the transport's gate.
     offline_mode: transport::OfflineSwitch,
+    /// The local full-text index (None: `[search] index = false`).
+    search: Option<smolweb_search::SearchIndex>,
 }
 
 impl Client {
@@ -373,6 +376,7 @@ impl Client {
             batch_pacer: Pacer::new(batch_interval, clock),
             transport,
             offline_mode,
+            search: search::open_index(&paths, &config),
             config,
             paths,
             face,
@@ -538,8 +542,15 @@ impl Client {
     }
 
     /// Fetch (or answer from the cache / a built-in page) one URL. Never panics; every
-    /// problem is an `Outcome::Error`.
+    /// problem is an `Outcome::Error`. On the agent face a page fetched is handed to the
+    /// local index (never awaited).
     pub async fn open(&self, url: &str, opts: &OpenOptions) -> Outcome {
+        let outcome = self.open_once(url, opts).await;
+        self.index_agent_fetch(opts, &outcome);
+        outcome
+    }
+
+    async fn open_once(&self, url: &str, opts: &OpenOptions) -> Outcome {
         let started = Instant::now();
         let parsed = match Url::parse(url) {
             Ok(u) => u,

@@ -123,7 +123,7 @@ fn media_type(page: &Page) -> String {
 /// Rebuild a page from stored bytes: Gemini by its media type, Gopher by its item type, a web
 /// page by converting its body again as the reader view does (`extract`: main content or the
 /// whole page).
-fn rebuild(url: Url, stored: StoredPage, extract: Extract) -> Option<Page> {
+pub(crate) fn rebuild(url: Url, stored: StoredPage, extract: Extract) -> Option<Page> {
     match url.scheme() {
         Scheme::Gemini => Some(Page::from_gemini(
             url,

@@ -273,6 +273,7 @@ impl Client {
             // Agents read the text only: do not hold the body twice.
             page.raw = Vec::new();
         }
+        self.index_agent_web(&page);
         let page = Arc::new(page);
         if page.status < 400 {
             let key = cache_key(url.as_str(), q.format, q.extract, cap);

@@ -347,6 +347,14 @@ pub(crate) fn failure_body(status: u8, meta: &str, retry_after: Option<u64>) -> 
 
 pub(crate) fn fetch_error_body(e: &FetchError) -> ErrorBody {
     let mut body = error_body(e.code(), e.to_string(), e.retryable());
+    if let FetchError::BlockedByRobots { host, .. } = e
+        && smolweb_client::search::is_engine_host(host)
+    {
+        body.message.push_str(
+            ": this search engine forbids bots, and agents honour robots.txt (the person's \
+             browser sends words to it); search_local searches what was already read",
+        );
+    }
     if let FetchError::SlowDown {
         retry_after_seconds,
     } = e

@@ -311,3 +311,24 @@ fn a_61_without_an_identity_points_at_the_token_not_an_identity() {
     let sent = certificate_next_step(61, true);
     assert!(sent.contains("The identity that was presented"), "{sent}");
 }
+
+#[test]
+fn a_search_engine_that_forbids_bots_is_named_as_such() {
+    let engine = FetchError::BlockedByRobots {
+        host: "kennedy.gemi.dev".into(),
+        path: "/search".into(),
+    };
+    let body = fetch_error_body(&engine);
+    assert_eq!(body.code, ErrorCode::BlockedByRobots);
+    assert!(
+        body.message.contains("search engine forbids bots"),
+        "{}",
+        body.message
+    );
+    assert!(body.message.contains("search_local"), "{}", body.message);
+    let other = FetchError::BlockedByRobots {
+        host: "moss.test".into(),
+        path: "/x".into(),
+    };
+    assert!(!fetch_error_body(&other).message.contains("search engine"));
+}

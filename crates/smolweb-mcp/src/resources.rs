@@ -61,6 +61,16 @@ pub(crate) fn policy(client: &Client) -> Value {
         },
         "consent": "identity and trust changes need the user's approval \
                     (elicitation, or `smolweb identity|trust approve ID`)",
+        "search": {
+            "local_index": client.search_index().is_some(),
+            "sources_visible_to_agents": client
+                .search_scope()
+                .sources()
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>(),
+            "search_history": c.agents.search_history,
+        },
     })
 }
 

@@ -33,5 +33,5 @@ macro_rules! families {
 }
 
 families![
-    agents, certs, feeds, gemini, gopher, smallnet, titan, tour, trust, web
+    agents, certs, feeds, gemini, gopher, search, smallnet, titan, tour, trust, web
 ];

@@ -186,12 +186,7 @@ pub(crate) fn with_lock<R>(
     exclusive: bool,
     f: impl FnOnce() -> Result<R, StoreError>,
 ) -> Result<R, StoreError> {
-    ensure_dir(parent_of(lock_file), Modes::DATA)?;
-    let mut opts = OpenOptions::new();
-    opts.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    let file = open_checked(lock_file, opts)?;
+    let file = open_lock(lock_file)?;
     let locked = if exclusive {
         file.lock()
     } else {
@@ -202,6 +197,58 @@ pub(crate) fn with_lock<R>(
     // Closing the file releases the lock too; unlock explicitly to say so.
     let _ = file.unlock();
     result
+}
+
+/// Open `lock_file` (created if missing, refused if a link) for locking.
+fn open_lock(lock_file: &Path) -> Result<File, StoreError> {
+    ensure_dir(parent_of(lock_file), Modes::DATA)?;
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    open_checked(lock_file, opts)
+}
+
+/// Take the exclusive lock on `lock_file` if nobody holds it (None: held elsewhere). The
+/// caller keeps the file: closing it releases the lock.
+pub(crate) fn try_lock(lock_file: &Path) -> Result<Option<File>, StoreError> {
+    let file = open_lock(lock_file)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(io_err(lock_file, e)),
+    }
+}
+
+/// Wait for the exclusive lock on `lock_file`; the caller keeps the file.
+pub(crate) fn lock_blocking(lock_file: &Path) -> Result<File, StoreError> {
+    let file = open_lock(lock_file)?;
+    file.lock().map_err(|e| io_err(lock_file, e))?;
+    Ok(file)
+}
+
+/// Remove the temp files ([`write_file`]'s `.NAME.PID.N.tmp`) in `dir` older than `age`: a
+/// killed writer's leftovers. Best effort.
+pub(crate) fn sweep_temps(dir: &Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with('.') && name.ends_with(".tmp")) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|elapsed| elapsed >= age);
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Read the file's text; `None` when it does not exist. Never through a link.

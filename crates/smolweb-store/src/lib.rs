@@ -26,6 +26,7 @@ pub mod mcp_token;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
+pub mod search_queue;
 pub mod session;
 pub mod shared;
 pub mod subscriptions;
@@ -112,6 +113,12 @@ pub mod files {
     pub(crate) const SYNC_QUEUE: &str = "sync_queue.toml";
     /// The copies of pages followed for their changes ([`crate::follows::Follows`]).
     pub const FOLLOWS_DIR: &str = "follows";
+    /// The local full-text index, a directory (the search crate's).
+    pub const SEARCH_DIR: &str = "search";
+    /// Documents waiting for the index's next writer ([`crate::search_queue::SearchQueue`]).
+    pub const SEARCH_QUEUE_DIR: &str = "search-queue";
+    /// The index's writer lock ([`crate::search_queue::SearchQueue::try_writer`]).
+    pub const SEARCH_LOCK: &str = "search.lock";
     /// The browser's tabs, for the next start ([`crate::session::Session`]).
     pub const SESSION: &str = "session.toml";
     /// Links to read next, the person's and agents' ([`crate::tour::Tour`]).
@@ -150,5 +157,13 @@ pub mod files {
             "scopes where agents may upload (Titan) without asking",
         ),
         (MCP_TOKEN, "the MCP server's bearer token over HTTP (0600)"),
+        (
+            SEARCH_DIR,
+            "the local full-text index of what you and agents read",
+        ),
+        (
+            SEARCH_QUEUE_DIR,
+            "pages waiting for the search index's next writer",
+        ),
     ];
 }

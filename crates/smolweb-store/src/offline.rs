@@ -257,11 +257,7 @@ impl Offline {
     /// Read the copy of `url` (None when there is none or it does not check out) and mark it
     /// used.
     pub fn get(&self, url: &str, now: OffsetDateTime) -> Result<Option<StoredPage>, StoreError> {
-        let path = self.page_path(url);
-        let Some(raw) = atomic::read_bytes(&path)? else {
-            return Ok(None);
-        };
-        let Some(page) = decode(&raw).filter(|p| p.url == url) else {
+        let Some(page) = self.peek(url)? else {
             return Ok(None);
         };
         let now = second(now);
@@ -274,6 +270,15 @@ impl Offline {
             Ok(((), touched))
         })?;
         Ok(Some(page))
+    }
+
+    /// Read the copy of `url` without marking it used (None when there is none or it does
+    /// not check out): the search index reads copies this way.
+    pub fn peek(&self, url: &str) -> Result<Option<StoredPage>, StoreError> {
+        let Some(raw) = atomic::read_bytes(&self.page_path(url))? else {
+            return Ok(None);
+        };
+        Ok(decode(&raw).filter(|p| p.url == url))
     }
 
     /// The index row of `url`, if it has a copy.
@@ -317,25 +322,7 @@ impl Offline {
 
     /// Remove temp files left by killed writers (older than `age`). Best effort.
     pub fn sweep(&self, age: std::time::Duration) {
-        let Ok(dir) = std::fs::read_dir(self.pages_dir()) else {
-            return;
-        };
-        for entry in dir.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if !(name.starts_with('.') && name.ends_with(".tmp")) {
-                continue;
-            }
-            let old = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|elapsed| elapsed >= age);
-            if old {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
+        atomic::sweep_temps(&self.pages_dir(), age);
     }
 }
 

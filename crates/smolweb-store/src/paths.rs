@@ -127,6 +127,17 @@ impl Paths {
     pub fn follows_dir(&self) -> PathBuf {
         self.data_dir.join(files::FOLLOWS_DIR)
     }
+    /// `search/` in the data directory: the local full-text index.
+    pub fn search_dir(&self) -> PathBuf {
+        self.data_dir.join(files::SEARCH_DIR)
+    }
+    /// The search index's queue and writer lock.
+    pub fn search_queue(&self) -> crate::search_queue::SearchQueue {
+        crate::search_queue::SearchQueue::new(
+            self.data_dir.join(files::SEARCH_QUEUE_DIR),
+            self.data_dir.join(files::SEARCH_LOCK),
+        )
+    }
     /// `session.toml` in the data directory (the browser's tabs for the next start).
     pub fn session(&self) -> PathBuf {
         self.data_dir.join(files::SESSION)

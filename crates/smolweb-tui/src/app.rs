@@ -99,6 +99,8 @@ pub struct Settings {
     /// The program that opens files of a type no handler names (xdg-open, when the shell
     /// found it installed); None: nothing to offer.
     pub system_opener: Option<String>,
+    /// The search engine words typed in the address bar go to (`[search] engine`).
+    pub search_engine: Option<String>,
 }
 
 impl Default for Settings {
@@ -114,6 +116,7 @@ impl Default for Settings {
             graphics: None,
             inline_images: false,
             system_opener: Some("xdg-open".into()),
+            search_engine: None,
         }
     }
 }
@@ -291,6 +294,7 @@ impl App {
             graphics: None,
             inline_images: tui.inline_images,
             system_opener: Some("xdg-open".into()),
+            search_engine: None,
         };
         let mut app = App::new(
             settings,
@@ -769,6 +773,11 @@ impl App {
     /// `[offline] work_offline`).
     pub fn set_work_offline(&mut self, on: bool) {
         self.lists.work_offline = on;
+    }
+
+    /// The search engine words typed in the address bar go to (None: they are addresses).
+    pub fn set_search_engine(&mut self, engine: Option<String>) {
+        self.settings.search_engine = engine;
     }
 
     /// Is the work-offline mode on?

@@ -258,6 +258,7 @@ actions! {
     NextTab, "next_tab", Global, ["ctrl-n", "f2"], "next tab";
     PrevTab, "prev_tab", Global, ["ctrl-p", "f1"], "previous tab";
     Search, "search", Global, ["/"], "search in the page (smart case: lowercase matches any case)";
+    SearchRead, "search_read", Global, ["ctrl-k"], "search what you and your agents read (about:search; filters: source:, since:)";
     SearchNext, "search_next", Global, ["n"], "next search match";
     SearchPrev, "search_prev", Global, ["N"], "previous search match";
     TogglePreformat, "toggle_preformat", Global, ["p"], "fold or unfold preformatted blocks";

@@ -152,6 +152,10 @@ pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<()
     app.set_web_external(config.web.open_external);
     app.set_work_offline(client.working_offline());
     app.set_system_opener(on_path("xdg-open").then(|| "xdg-open".to_string()));
+    match client.search_engine() {
+        Ok(engine) => app.set_search_engine(Some(engine)),
+        Err(e) => tracing::warn!("{e}: words in the address bar are read as addresses"),
+    }
     // Until the terminal says (if it is asked at all): what the environment says.
     if let Some(light) = std::env::var("COLORFGBG")
         .ok()

@@ -199,6 +199,11 @@ impl App {
                 self.digits.clear();
                 self.prompt.open(Purpose::Address, &mut super::lend!(self));
             }
+            Action::SearchRead => {
+                self.digits.clear();
+                self.prompt
+                    .open(Purpose::SearchRead, &mut super::lend!(self));
+            }
             Action::Back => return super::in_room!(self, |ctx| self.nav.go_back(&mut ctx)),
             Action::Forward => return super::in_room!(self, |ctx| self.nav.go_forward(&mut ctx)),
             Action::Reload => return super::in_room!(self, |ctx| self.nav.reload(&mut ctx)),

@@ -15,6 +15,8 @@ pub enum Purpose {
     Address,
     /// Search the page.
     Search,
+    /// Search what was read (the local index, about:search).
+    SearchRead,
     /// Gemini input (status 10; 11 is sensitive).
     Input {
         /// The tab that asked.
@@ -140,6 +142,7 @@ impl Prompt {
         match &self.purpose {
             Purpose::Address => "Go to: ".into(),
             Purpose::Search => "/".into(),
+            Purpose::SearchRead => "Search what you read: ".into(),
             Purpose::Input { label, .. } => format!("{label}: "),
             Purpose::GopherSearch { label: None, .. } => "Search for: ".into(),
             Purpose::GopherSearch {
@@ -189,6 +192,13 @@ impl Prompt {
     }
 }
 
+/// The query of an `about:search` page (to edit it), else nothing.
+fn read_query(url: &str) -> String {
+    url.strip_prefix("about:search?")
+        .map(|q| String::from_utf8_lossy(&smolweb_core::url::percent_decode(q)).into_owned())
+        .unwrap_or_default()
+}
+
 /// Turn what the user typed in the address bar into a URL: full URLs as they are, a bare
 /// host or host/path gets gemini://.
 pub(crate) fn user_url(input: &str) -> String {
@@ -229,6 +239,7 @@ impl PromptBar {
     pub(crate) fn open(&mut self, purpose: Purpose, ctx: &mut Ctx) {
         let text = match &purpose {
             Purpose::Address => ctx.current_url().unwrap_or_default().to_string(),
+            Purpose::SearchRead => read_query(ctx.current_url().unwrap_or_default()),
             Purpose::IdentityDays { .. } => ctx.settings.identity_days.to_string(),
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
             Purpose::IdentityScope | Purpose::ImportScope { .. } => last_gemini_url(ctx),
@@ -391,13 +402,33 @@ impl PromptBar {
                     return Vec::new();
                 }
                 let typed = chosen.is_none();
-                let target = chosen.unwrap_or_else(|| user_url(&text));
+                // Words (not an address) go to the search engine as its input.
+                let words = typed
+                    .then(|| smolweb_client::search::engine_query(&text))
+                    .flatten();
+                let (target, input) = match (words, &ctx.settings.search_engine) {
+                    (Some(words), Some(engine)) => (engine.clone(), Some(words)),
+                    _ => (chosen.unwrap_or_else(|| user_url(&text)), None),
+                };
                 ctx.then(Then::Go {
                     url: target,
                     opts: FetchOptions {
                         typed,
+                        input,
                         ..FetchOptions::default()
                     },
+                    replace: false,
+                });
+                Vec::new()
+            }
+            Purpose::SearchRead => {
+                let url = match text.trim() {
+                    "" => "about:search".to_string(),
+                    q => format!("about:search?{}", smolweb_core::url::percent_encode(q)),
+                };
+                ctx.then(Then::Go {
+                    url,
+                    opts: FetchOptions::default(),
                     replace: false,
                 });
                 Vec::new()

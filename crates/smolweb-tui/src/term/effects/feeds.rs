@@ -307,8 +307,8 @@ impl StoreWorker {
         }
     }
 
-    /// After a visit: its feed entries are read and an offline copy is kept; after a network
-    /// failure, a kept copy is offered.
+    /// After a visit: its feed entries are read, an offline copy is kept and the page is
+    /// indexed; after a network failure, a kept copy is offered.
     fn visited(&self, url: &str, opts: &OpenOptions, outcome: &Outcome) {
         let c = &self.client;
         match outcome {
@@ -325,6 +325,8 @@ impl StoreWorker {
                 if let Err(e) = c.keep_offline(opts, outcome) {
                     self.send(Msg::Feeds(FeedMsg::Changed(Err(e.into()))));
                 }
+                // Handed to the index's own thread: the store thread does not wait for it.
+                c.index_visit(opts, outcome);
             }
             Outcome::Error { .. } => match c.offline_fallback(url, outcome) {
                 Ok(Some(copy)) => {

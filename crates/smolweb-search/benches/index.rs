@@ -1,0 +1,218 @@
+//! The index with 10,000 pages of 5 KB (the targets: built in under 60 s on this
+//! 2-core machine, under 30 MB on disk, a query's median under 5 ms through the library call
+//! the CLI makes). Run: `cargo bench -p smolweb-search --bench index`.
+//!
+//! Pages are made of a 30,000-word synthetic vocabulary drawn with Zipf's law (as words are in
+//! prose), a third of them marked English (stemmed), each 5 KB; the build is `reindex` (what
+//! `smolweb search --reindex` and a rebuild run). Then: bytes on disk, and the latency of 400
+//! queries (single words common and rare, two words, a phrase, a prefix, an exclusion, a
+//! site), each through `SearchIndex::search` with a window of 10 and snippets; and the cost of
+//! one page added by a visit (queued, then committed: `submit` + `flush`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+use smolweb_search::{Corpus, Doc, Op, Request, Scope, SearchIndex, Source};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use time::OffsetDateTime;
+
+const PAGES: usize = 10_000;
+const PAGE_BYTES: usize = 5_000;
+const VOCABULARY: usize = 30_000;
+
+/// A small deterministic generator (no dependency).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        self.0 >> 33
+    }
+    fn unit(&mut self) -> f64 {
+        self.next() as f64 / (1u64 << 31) as f64
+    }
+}
+
+fn word(i: usize) -> String {
+    const SYL: [&str; 24] = [
+        "ka", "mo", "ri", "ta", "ne", "so", "lu", "vi", "de", "ga", "po", "mi", "ser", "tan",
+        "bel", "cor", "dun", "fal", "gor", "hin", "jas", "kel", "lor", "mus",
+    ];
+    let mut n = i + 1;
+    let mut w = String::new();
+    while n > 0 {
+        w.push_str(SYL[n % SYL.len()]);
+        n /= SYL.len();
+    }
+    w
+}
+
+/// Zipf ranks by inverse transform over the harmonic weights.
+struct Zipf(Vec<f64>);
+impl Zipf {
+    fn new(n: usize) -> Zipf {
+        let mut acc = 0.0;
+        let cdf = (1..=n)
+            .map(|r| {
+                acc += 1.0 / r as f64;
+                acc
+            })
+            .collect::<Vec<_>>();
+        let total = acc;
+        Zipf(cdf.into_iter().map(|c| c / total).collect())
+    }
+    fn draw(&self, rng: &mut Lcg) -> usize {
+        let u = rng.unit();
+        self.0.partition_point(|c| *c < u).min(self.0.len() - 1)
+    }
+}
+
+struct Generated(Vec<Doc>);
+impl Corpus for Generated {
+    fn documents(&self) -> Result<Vec<Doc>, String> {
+        Ok(self.0.clone())
+    }
+}
+
+fn pages() -> Vec<Doc> {
+    let words: Vec<String> = (0..VOCABULARY).map(word).collect();
+    let zipf = Zipf::new(VOCABULARY);
+    let mut rng = Lcg(7);
+    let t0 = OffsetDateTime::from_unix_timestamp(1_790_000_000).unwrap();
+    (0..PAGES)
+        .map(|i| {
+            let mut text = String::with_capacity(PAGE_BYTES + 64);
+            let mut line = 0;
+            while text.len() < PAGE_BYTES {
+                text.push_str(&words[zipf.draw(&mut rng)]);
+                line += 1;
+                text.push(if line % 12 == 0 { '\n' } else { ' ' });
+            }
+            Doc {
+                url: format!("gemini://capsule{}.test/gemlog/{i}.gmi", i % 200),
+                title: Some(format!(
+                    "{} {}",
+                    words[zipf.draw(&mut rng)],
+                    words[i % VOCABULARY]
+                )),
+                text,
+                source: Source::ALL[i % Source::ALL.len()],
+                feed: None,
+                lang: (i % 3 == 0).then(|| "en".to_string()),
+                time: t0 + Duration::from_secs(i as u64 * 60),
+            }
+        })
+        .collect()
+}
+
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+fn median_ms(mut v: Vec<Duration>) -> (f64, f64) {
+    v.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    (ms(v[v.len() / 2]), ms(v[v.len() * 95 / 100]))
+}
+
+fn main() {
+    let tmp = tempfile::tempdir().unwrap();
+    let paths =
+        smolweb_store::paths::Paths::resolve(Some(tmp.path().to_path_buf()), None, None, None)
+            .unwrap();
+    let docs = pages();
+    let raw: usize = docs.iter().map(|d| d.text.len()).sum();
+    let index = SearchIndex::new(
+        paths.search_dir(),
+        paths.search_queue(),
+        Arc::new(Generated(docs)),
+    );
+    let started = Instant::now();
+    let built = index.reindex("benchmark").unwrap();
+    let build = started.elapsed();
+    let bytes = dir_bytes(&paths.search_dir());
+    println!("| measure | value | target |");
+    println!("|---|---|---|");
+    println!(
+        "| build {} pages of {} B ({:.1} MB of text) | {:.1} s | < 60 s |",
+        built.documents,
+        PAGE_BYTES,
+        raw as f64 / 1e6,
+        build.as_secs_f64()
+    );
+    println!("| index on disk | {:.1} MB | < 30 MB |", bytes as f64 / 1e6);
+    let w = |i: usize| word(i);
+    let queries: Vec<String> = vec![
+        w(0),
+        w(5),
+        w(100),
+        w(2_000),
+        w(20_000),
+        format!("{} {}", w(3), w(50)),
+        format!("{} {}", w(40), w(900)),
+        format!("\"{} {}\"", w(0), w(1)),
+        format!("{}*", &w(30)[..3]),
+        format!("{} -{}", w(10), w(11)),
+        format!("{} site:capsule7.test", w(8)),
+    ];
+    for scope in [
+        Scope::Person,
+        Scope::Agent {
+            search_history: false,
+        },
+    ] {
+        let mut times = Vec::new();
+        let mut found = 0;
+        for round in 0..40 {
+            for q in &queries {
+                let t = Instant::now();
+                let r = index
+                    .search(&Request {
+                        query: q,
+                        scope,
+                        sources: None,
+                        since: None,
+                        offset: 0,
+                        limit: 10,
+                    })
+                    .unwrap();
+                times.push(t.elapsed());
+                if round == 0 {
+                    found += r.total;
+                }
+            }
+        }
+        let (median, p95) = median_ms(times);
+        println!(
+            "| query, {scope:?} ({} queries, {found} pages found in the first round) | median {median:.2} ms, p95 {p95:.2} ms | median < 5 ms |",
+            queries.len() * 40
+        );
+    }
+    let mut visits = Vec::new();
+    for i in 0..20 {
+        let t = Instant::now();
+        index.submit(Op::Add(Doc {
+            url: format!("gemini://visit.test/{i}"),
+            title: Some("A visit".into()),
+            text: "moss and tardigrades ".repeat(250),
+            source: Source::History,
+            feed: None,
+            lang: None,
+            time: OffsetDateTime::now_utc(),
+        }));
+        let f = index.flush(Duration::from_secs(10)).unwrap();
+        assert_eq!(f.queued, 0);
+        visits.push(t.elapsed());
+    }
+    let (median, p95) = median_ms(visits);
+    println!(
+        "| one visit added (queued + committed, off the face's thread) | median {median:.1} ms, p95 {p95:.1} ms | not in the first paint |"
+    );
+}
