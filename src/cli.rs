@@ -255,9 +255,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         }) => {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
-            // Words (or "?words") go to the configured search engine as its input.
+            // "?words" goes to the configured search engine as its input. Bare words do not: on
+            // a command line a mistyped address must fail as one, not become a query sent to a
+            // public engine (the browser's address bar takes bare words).
+            let asked = url.trim_start().starts_with('?');
             let (url, input) = match smolweb_client::search::engine_query(url) {
-                Some(words) if input.is_none() => (client.search_engine()?, Some(words)),
+                Some(words) if asked && input.is_none() => (client.search_engine()?, Some(words)),
                 _ => (url.clone(), input.clone()),
             };
             let url = &url;

@@ -388,7 +388,14 @@ fn every_path_it_points_to_exists() {
 fn every_layer_path_it_cites_names_a_module_or_item() {
     let mut wrong = Vec::new();
     let mut checked = 0;
-    for span in code_spans(&doc()) {
+    // The crate table's rows name each crate's own modules (checked above), where `search::page`
+    // is the client's module, not the search crate's `page`.
+    let prose: String = doc()
+        .lines()
+        .filter(|l| !l.starts_with("| `"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for span in code_spans(&prose) {
         let mut segs = span.split("::");
         let (Some(first), Some(second)) = (segs.next(), segs.next()) else {
             continue;

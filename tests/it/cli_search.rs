@@ -181,12 +181,19 @@ async fn words_go_to_the_configured_engine() {
             smolweb(&data, &args)
         })
     };
-    for words in ["?tardigrades in moss", "tardigrades in moss"] {
-        let o = run(vec!["get".into(), words.into()]).await.unwrap();
-        let (out, err) = text(&o);
-        assert!(o.status.success(), "{out}{err}");
-        assert!(out.contains("Results for tardigrades%20in%20moss"), "{out}");
-    }
+    let o = run(vec!["get".into(), "?tardigrades in moss".into()])
+        .await
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("Results for tardigrades%20in%20moss"), "{out}");
+    // Bare words on the command line are a mistyped address, refused without a query leaving.
+    let o = run(vec!["get".into(), "tardigrades in moss".into()])
+        .await
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(err.contains("INVALID_REQUEST"), "{err}");
     // A search engine's answer is an answer to an input: never indexed.
     let o = run(vec!["search".into(), "results".into()]).await.unwrap();
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
