@@ -16,7 +16,7 @@
 use super::Activity;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -129,10 +129,8 @@ fn run(log: &Activity, jobs: &Receiver<Job>, counts: &Counts) {
                 Job::Line(l) => batch.push(l),
                 Job::Flush(done) => flushes.push(done),
             }
-            next = match jobs.try_recv() {
-                Ok(j) => Some(j),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-            };
+            // Empty or closed alike: write what was taken (a closed queue ends the loop above).
+            next = jobs.try_recv().ok();
         }
         if !batch.is_empty() {
             if let Err(e) = log.append_lines(&batch) {
