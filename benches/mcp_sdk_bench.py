@@ -35,6 +35,7 @@ CONFIG = """\
 [network]
 allow_private_addresses = true
 timeout_seconds = 10
+max_response_bytes = 8388608
 [politeness]
 per_host_interval_ms = 0
 """
