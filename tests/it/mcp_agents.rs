@@ -272,3 +272,58 @@ async fn every_consent_step_is_in_the_activity_log() {
         "create+remove approved, create declined, create queued"
     );
 }
+
+/// The activity log is written off the reply path, yet never loses a call: every call a
+/// server answered is in the file even when the server is killed (SIGKILL) the moment the
+/// reply arrives, and a server that exits cleanly has written every call and its end.
+#[test]
+fn an_answered_call_is_in_the_activity_log_even_when_the_server_is_killed() {
+    use mcp_harness::raw::Raw;
+    use smolweb_store::activity::Event;
+    let env = Env::loopback();
+    let log = Activity::new(
+        env.data_dir().join("agent_activity.jsonl"),
+        Limits::default(),
+    );
+    let calls = |log: &Activity| {
+        let read = log.read().unwrap();
+        assert_eq!(read.skipped, 0, "no torn line");
+        read.entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::Call { .. }))
+            .count()
+    };
+    for round in 1..=12 {
+        let mut raw = Raw::initialized(&env);
+        raw.call(1, "gemini_client_cert_list", serde_json::json!({}));
+        let reply = raw.reply(1);
+        assert!(reply["result"]["structuredContent"].is_object(), "{reply}");
+        raw.child.kill().unwrap();
+        raw.child.wait().unwrap();
+        assert_eq!(
+            calls(&log),
+            round,
+            "round {round}: the answered call was lost"
+        );
+    }
+    let ends = |log: &Activity| {
+        let read = log.read().unwrap();
+        read.entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::End))
+            .count()
+    };
+    assert_eq!(ends(&log), 0, "killed sessions never ended");
+    // A clean exit: three calls answered, stdin closed, everything written before exit.
+    let mut raw = Raw::initialized(&env);
+    for id in 1..=3 {
+        raw.call(id, "gemini_client_cert_list", serde_json::json!({}));
+    }
+    for id in 1..=3 {
+        raw.reply(id);
+    }
+    raw.close_stdin();
+    assert!(raw.exited_within(Duration::from_secs(10)));
+    assert_eq!(calls(&log), 15);
+    assert_eq!(ends(&log), 1, "the clean session's end is written");
+}

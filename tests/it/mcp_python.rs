@@ -115,3 +115,47 @@ async fn python_sdk1_argument_errors_per_generation() {
     println!("{stdout}");
     assert!(stdout.contains("on 2025-06-18, 2025-11-25: OK"), "{stdout}");
 }
+
+/// Shared pages reach the SDK on both generations: on 2026-07-28, which has no session,
+/// through `subscriptions/listen`; on 2025-11-25 as `list_changed` on the session. The
+/// cacheable results carry `ttlMs` and `cacheScope` on 2026-07-28 only (tests/python/listen.py).
+async fn listen(mode: &str) {
+    let Some(python) = python::interpreter(&format!("mcp_python listen ({mode})")) else {
+        return;
+    };
+    let gem =
+        gemini::Server::start(Routes::new().route("/", Reply::gemtext("# Shared\nwords\n"))).await;
+    let env = Env::loopback();
+    let (data, ready) = (env.data_dir(), env.dir.path().join("ready"));
+    let page = gem.url("/");
+    // The browser's side: it shares a page once the client listens.
+    let share = tokio::spawn({
+        let ready = ready.clone();
+        async move {
+            while !ready.exists() {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            let shared = smolweb_store::shared::SharedPages::new(data.join("shared_pages.toml"));
+            shared
+                .add(&page, Some("Shared"), None, time::OffsetDateTime::now_utc())
+                .unwrap();
+        }
+    });
+    let extra = [
+        gem.url("").trim_end_matches('/').to_string(),
+        ready.display().to_string(),
+    ];
+    let stdout = python::run(&python, "listen.py", Some(mode), &env, &extra).await;
+    share.abort();
+    println!("{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_hears_of_shared_pages_through_listen_on_2026_07_28() {
+    listen("auto").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_sdk_hears_of_shared_pages_on_its_2025_session() {
+    listen("legacy").await;
+}

@@ -4,13 +4,16 @@
 //! Shared pages are read from the store on every list (another process writes them); a read
 //! fetches the page through the fetch tools' paths (cache, guard, windows: `?offset=N` reads
 //! on); every read is written to the session's activity log (by the server, with what was
-//! read and how it went). A watcher per session polls the file's signature every [`WATCH_EVERY`] and sends
-//! `notifications/resources/list_changed` when it changes.
+//! read and how it went). The shared pages file's signature is looked at every [`WATCH_EVERY`]:
+//! a change is `notifications/resources/list_changed`, sent by a watcher per initialize-style
+//! session (2025 revisions) or on each `subscriptions/listen` stream of a 2026-07-28 client,
+//! which has no session.
 
 use crate::fetch;
 use crate::render;
 use crate::tools::web;
-use rmcp::model::{Resource, ResourceContents};
+use rmcp::model::{Resource, ResourceContents, SubscriptionFilter};
+use rmcp::service::SubscriptionContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
 use smolweb_client::Client;
@@ -20,6 +23,9 @@ use std::time::Duration;
 
 /// The policy resource.
 pub(crate) const POLICY_URI: &str = "smolweb://policy";
+/// How long a client may hold what does not change while the server runs (the tools, the
+/// prompts, what `server/discover` says, the policy), in milliseconds: ten minutes.
+pub(crate) const FIXED_TTL_MS: u64 = 600_000;
 /// How often a session looks at the shared pages file.
 pub(crate) const WATCH_EVERY: Duration = Duration::from_millis(500);
 /// The resource URI prefix of a shared page.
@@ -117,6 +123,9 @@ pub(crate) struct Read {
     pub(crate) what: String,
     /// A shared page's result as its fetch tool gives it, and whether it is an error.
     pub(crate) result: Option<(Value, bool)>,
+    /// How long the answer stays the same (milliseconds): the policy's for as long as the
+    /// server runs, a page's while it stays in the cache, 0 for anything else.
+    pub(crate) fresh_for_ms: u64,
 }
 
 /// Answer a `resources/read` of `uri`: the policy or a shared page.
@@ -134,10 +143,12 @@ pub(crate) async fn read(client: &Client, uri: &str) -> Read {
             None,
         ))
     };
+    let fresh_for_ms = if answer.is_ok() { FIXED_TTL_MS } else { 0 };
     Read {
         answer,
         what: uri.to_string(),
         result: None,
+        fresh_for_ms,
     }
 }
 
@@ -148,6 +159,7 @@ async fn read_shared(client: &Client, uri: &str) -> Read {
         answer: Err(e),
         what: uri.to_string(),
         result: None,
+        fresh_for_ms: 0,
     };
     let rest = uri.strip_prefix(SHARED_PREFIX).unwrap_or(uri);
     let (id, offset) = match rest.split_once('?') {
@@ -199,10 +211,34 @@ async fn read_shared(client: &Client, uri: &str) -> Read {
     }
     head.push_str("\n\n");
     head.push_str(&text);
+    let ttl_ms = client.config().cache.ttl_seconds.saturating_mul(1000);
+    let fresh_for_ms = result.as_ref().map_or(0, |(v, e)| fresh_for(v, *e, ttl_ms));
     Read {
         answer: Ok(ResourceContents::text(head, uri).with_mime_type("text/plain")),
         what: page.url,
         result,
+        fresh_for_ms,
+    }
+}
+
+/// How long a shared page's result stays as it is, in milliseconds: what is left of the
+/// cache's `ttl_ms` since its body was downloaded; 0 for an error, an answer that is not a
+/// page (a prompt, a redirect), a copy read offline, and a web page's held copy, whose age
+/// the result does not say.
+fn fresh_for(result: &Value, is_error: bool, ttl_ms: u64) -> u64 {
+    if is_error || result.get("offline").is_some() {
+        return 0;
+    }
+    if let Some(held) = result.get("fromCache").and_then(Value::as_bool) {
+        return if held { 0 } else { ttl_ms };
+    }
+    match result.get("cached").and_then(Value::as_bool) {
+        Some(false) => ttl_ms,
+        Some(true) => {
+            let age = result.get("cache_age_seconds").and_then(Value::as_f64);
+            age.map_or(0, |a| ttl_ms.saturating_sub((a * 1000.0) as u64))
+        }
+        None => 0,
     }
 }
 
@@ -210,25 +246,71 @@ fn as_value<T: serde::Serialize>(result: &T, is_error: bool) -> Option<(Value, b
     serde_json::to_value(result).ok().map(|v| (v, is_error))
 }
 
-/// Watch the shared pages file for this session: `notifications/resources/list_changed` to
-/// `peer` within [`WATCH_EVERY`] of a change, until the peer is gone.
+/// The shared pages file's signature, looked at every [`WATCH_EVERY`]: what both ways of
+/// telling a client about a change wait on.
+pub(crate) struct SharedWatch {
+    seen: Option<(u64, u64, std::time::SystemTime)>,
+    tick: tokio::time::Interval,
+}
+
+impl SharedWatch {
+    pub(crate) fn new(client: &Client) -> SharedWatch {
+        SharedWatch {
+            seen: client.shared().stamp(),
+            tick: tokio::time::interval(WATCH_EVERY),
+        }
+    }
+
+    /// Wait for the next look; true when the file changed since the last one.
+    pub(crate) async fn tick(&mut self, client: &Client) -> bool {
+        self.tick.tick().await;
+        let now = client.shared().stamp();
+        if now == self.seen {
+            return false;
+        }
+        self.seen = now;
+        true
+    }
+}
+
+/// Watch the shared pages file for an initialize-style session (2025 revisions):
+/// `notifications/resources/list_changed` to `peer` within [`WATCH_EVERY`] of a change,
+/// until the peer is gone.
 pub(crate) fn watch_shared(client: Arc<Client>, peer: rmcp::Peer<RoleServer>) {
     tokio::spawn(async move {
-        let mut seen = client.shared().stamp();
-        let mut tick = tokio::time::interval(WATCH_EVERY);
+        let mut watch = SharedWatch::new(&client);
         loop {
-            tick.tick().await;
+            let changed = watch.tick(&client).await;
             if peer.is_transport_closed() {
                 return;
             }
-            let now = client.shared().stamp();
-            if now == seen {
-                continue;
-            }
-            seen = now;
-            if peer.notify_resource_list_changed().await.is_err() {
+            if changed && peer.notify_resource_list_changed().await.is_err() {
                 return;
             }
         }
     });
+}
+
+/// What a 2026-07-28 client may listen to with `subscriptions/listen`: the resource list's
+/// changes (the pages the person shares). Nothing else changes while the server runs.
+pub(crate) fn listen_filter() -> SubscriptionFilter {
+    SubscriptionFilter::builder()
+        .resources_list_changed()
+        .build()
+}
+
+/// One `subscriptions/listen` stream (2026-07-28, no session): the same changes as
+/// [`watch_shared`] sends, on the stream, until the client cancels it.
+pub(crate) async fn listen(client: &Client, sub: &SubscriptionContext) {
+    let mut watch = SharedWatch::new(client);
+    loop {
+        tokio::select! {
+            () = sub.cancelled() => return,
+            changed = watch.tick(client) => {
+                if changed && sub.sink().notify_resource_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }

@@ -3,7 +3,9 @@
 //! query, result kind or error code, bytes, cached, time), each consent step (`gate`), and its
 //! end (when the front end closes, or when the last handle goes). Nothing else: arguments are
 //! read for `url`/`urls` only, and the store cleans those again. With
-//! `[agents] activity_log = false` nothing is written. The session's own counters live here too:
+//! `[agents] activity_log = false` nothing is written. Entries are queued to the log's writer
+//! thread (`Activity::queue`), so no call waits for the disk; the session's end waits until
+//! everything it queued is written. The session's own counters live here too:
 //! its `show_to_user` turns and whether it watches the shared pages.
 
 use crate::outcome::without_query;
@@ -76,7 +78,8 @@ impl SessionLog {
             return;
         }
         let entry = Entry::new(&self.id, self.client.now(), event);
-        if let Err(e) = self.client.activity().append(&entry) {
+        // Queued: the log's writer thread appends it, so the reply never waits for the disk.
+        if let Err(e) = self.client.activity().queue(&entry) {
             tracing::warn!("cannot record agent activity: {e}");
         }
     }
@@ -112,6 +115,8 @@ impl SessionLog {
             s.ended = true;
         }
         self.write(Event::End);
+        // The session's last line, and every line before it, are on disk before it is over.
+        self.client.activity().flush();
     }
 
     /// A tool call ended with `response` after `elapsed`.

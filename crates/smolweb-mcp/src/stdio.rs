@@ -9,7 +9,9 @@
 //!   with the id found in its first bytes, `head`), judges it (`verdict`) and either hands it
 //!   to rmcp or answers it with a JSON-RPC error itself;
 //! - one writer task owns stdout and writes whole lines from both rmcp and the reader, so
-//!   replies never interleave;
+//!   replies never interleave; before each line it waits for the activity log's writer to be
+//!   done with what was queued (`Activity::flush`, free when nothing is pending), so a call
+//!   that was answered is recorded even if the process is killed right after;
 //! - when stdin ends, the session ends at once: rmcp and the tool calls in flight are dropped
 //!   (the client that would read their answers is gone), only lines already queued for stdout
 //!   are flushed, within a short bound.
@@ -64,6 +66,7 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let max = client.config().mcp.max_message_bytes.max(1024);
+    let activity = Arc::clone(&client);
     let server = SmolwebServer::new(client);
     // The session's end is written when the front end closes (rmcp's task is aborted then).
     let log = std::sync::Arc::clone(server.session_log());
@@ -71,7 +74,7 @@ where
     let (ours, theirs) = tokio::io::duplex(64 * 1024);
     let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
     let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(OUT_QUEUE);
-    let writer = tokio::spawn(write_lines(output, out_rx));
+    let writer = tokio::spawn(write_lines(output, out_rx, activity));
     let mut forward = tokio::spawn(forward_lines(from_rmcp, out_tx.clone()));
     let mut session = tokio::spawn(session(server, theirs, max));
     let mut ended = None;
@@ -181,9 +184,16 @@ async fn forward_lines<R: AsyncRead + Unpin>(read: R, out: mpsc::Sender<Vec<u8>>
     }
 }
 
-/// The only writer of stdout: whole lines, flushed one by one.
-async fn write_lines<W: AsyncWrite + Unpin>(mut out: W, mut queue: mpsc::Receiver<Vec<u8>>) {
+/// The only writer of stdout: whole lines, flushed one by one, each once the activity lines
+/// queued before it are in the log (the entry of the call a reply answers is queued before
+/// rmcp renders the reply).
+async fn write_lines<W: AsyncWrite + Unpin>(
+    mut out: W,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+    client: Arc<Client>,
+) {
     while let Some(line) = queue.recv().await {
+        client.activity().flush();
         if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
             return;
         }

@@ -6,7 +6,10 @@
 //! interleaving (each line is far below the size a local file system writes in one piece:
 //! [`MAX_LINE`]). Appenders hold the shared lock of the sidecar `.lock` file while they
 //! write; compaction takes the exclusive lock, so no line is written to a file that is being
-//! replaced.
+//! replaced. An appender keeps the sidecar and the log open between appends (`append`).
+//! A process that records while it answers (the MCP server) queues its entries instead
+//! ([`Activity::queue`]): one thread per log writes them in order, the caller never waits for
+//! the disk, and a clean exit flushes them (`writer`).
 //!
 //! Bounded: when the file holds more than `max_entries` lines or `max_bytes` bytes, it is
 //! rewritten (atomically: temp file and rename, see [`atomic`]) keeping the newest half, so
@@ -21,12 +24,15 @@
 //! mid-write on a file system that tears writes, a hand edit) is skipped when reading and
 //! counted, never fatal.
 
+mod append;
+mod writer;
+
 use super::StoreError;
 use super::atomic::{self, Modes};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use time::OffsetDateTime;
 
 /// The longest line an entry may take (bytes, newline included); longer is refused.
@@ -345,9 +351,12 @@ struct Tail {
 pub struct Activity {
     path: PathBuf,
     limits: Limits,
-    tail: Mutex<Option<Tail>>,
+    /// The files kept open between appends, and the tail's line count (`append`).
+    appender: Mutex<append::Appender>,
     /// What [`Activity::snapshot`] read so far, and where it got to.
     seen: Mutex<(Cursor, std::sync::Arc<Vec<Entry>>)>,
+    /// The thread [`Activity::queue`] hands entries to, once started (`writer`).
+    writer: OnceLock<writer::Writer>,
 }
 
 #[cfg(unix)]
@@ -389,8 +398,9 @@ impl Activity {
         Activity {
             path,
             limits,
-            tail: Mutex::new(None),
+            appender: Mutex::new(append::Appender::default()),
             seen: Mutex::new((Cursor::default(), std::sync::Arc::new(Vec::new()))),
+            writer: OnceLock::new(),
         }
     }
 
@@ -431,8 +441,8 @@ impl Activity {
         Ok(file)
     }
 
-    /// Append one entry (sanitized first) in one write; compact when over the bounds.
-    pub fn append(&self, entry: &Entry) -> Result<(), StoreError> {
+    /// An entry as the line written for it: sanitized, rendered, bounded.
+    fn line_of(entry: &Entry) -> Result<Vec<u8>, StoreError> {
         let mut line = serde_json::to_vec(&entry.sanitized())
             .map_err(|e| StoreError::Invalid(format!("cannot render an activity entry: {e}")))?;
         line.push(b'\n');
@@ -442,31 +452,47 @@ impl Activity {
                 line.len()
             )));
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        atomic::ensure_dir(dir, Modes::DATA)?;
-        let lock = atomic::lock_path(&self.path);
-        let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
-        let over = atomic::with_lock(&lock, false, || {
-            let mut file = self.open_append()?;
-            file.write_all(&line).map_err(|e| io_err(&self.path, e))?;
-            let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
-            let (ino, len) = (ino_of(&meta), meta.len());
-            let lines = match tail.as_ref() {
-                Some(t) if t.ino == ino && t.len <= len => {
-                    if len == t.len + line.len() as u64 {
-                        t.lines + 1
-                    } else {
-                        t.lines + self.count_from(&mut file, t.len)?
-                    }
-                }
-                _ => self.count_from(&mut file, 0)?,
-            };
-            *tail = Some(Tail { ino, len, lines });
-            Ok(lines > self.limits.max_entries || len > self.limits.max_bytes)
-        })?;
-        if over {
-            *tail = None;
-            drop(tail);
+        Ok(line)
+    }
+
+    /// Append one entry (sanitized first) in one write, now; compact when over the bounds.
+    /// Lines this handle queued ([`Activity::queue`]) are written first, so the file keeps
+    /// this process's order.
+    pub fn append(&self, entry: &Entry) -> Result<(), StoreError> {
+        let line = Activity::line_of(entry)?;
+        self.flush();
+        self.append_lines(&[line])
+    }
+
+    /// Queue one entry (sanitized and checked now) for this log's writer thread, started on
+    /// first use: the caller does not wait for the disk. Written in queue order;
+    /// [`Activity::flush`] waits for them. Without a thread, the entry is appended in place.
+    pub fn queue(&self, entry: &Entry) -> Result<(), StoreError> {
+        let line = Activity::line_of(entry)?;
+        let writer = self
+            .writer
+            .get_or_init(|| writer::Writer::start(Activity::new(self.path.clone(), self.limits)));
+        if writer.send(line.clone()) {
+            return Ok(());
+        }
+        self.append_lines(&[line])
+    }
+
+    /// Wait until every entry queued on this handle is written (bounded: a disk that hangs
+    /// does not hang the caller for more than a few seconds).
+    pub fn flush(&self) {
+        if let Some(w) = self.writer.get() {
+            w.flush();
+        }
+    }
+
+    /// Append whole lines in order through this handle's appender; compact when over the
+    /// bounds.
+    fn append_lines(&self, lines: &[Vec<u8>]) -> Result<(), StoreError> {
+        let mut appender = self.appender.lock().unwrap_or_else(|p| p.into_inner());
+        if appender.write(self, lines)? {
+            appender.forget_tail();
+            drop(appender);
             self.compact()?;
         }
         Ok(())

@@ -178,6 +178,17 @@ pub(crate) fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
     }
 }
 
+/// Open `lock_file` (created, with its directory, if missing; refused like a data file when
+/// it is a link), unlocked: for [`with_lock`], and for an appender that keeps it open.
+pub(crate) fn open_lock(lock_file: &Path) -> Result<File, StoreError> {
+    ensure_dir(parent_of(lock_file), Modes::DATA)?;
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    open_checked(lock_file, opts)
+}
+
 /// Run `f` while holding the lock on `lock_file` (exclusive or shared). The lock file and its
 /// directory are created if missing; a lock file that is a link is refused like a data file.
 /// The lock is released when `f` returns.
@@ -197,16 +208,6 @@ pub(crate) fn with_lock<R>(
     // Closing the file releases the lock too; unlock explicitly to say so.
     let _ = file.unlock();
     result
-}
-
-/// Open `lock_file` (created if missing, refused if a link) for locking.
-fn open_lock(lock_file: &Path) -> Result<File, StoreError> {
-    ensure_dir(parent_of(lock_file), Modes::DATA)?;
-    let mut opts = OpenOptions::new();
-    opts.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    open_checked(lock_file, opts)
 }
 
 /// Take the exclusive lock on `lock_file` if nobody holds it (None: held elsewhere). The

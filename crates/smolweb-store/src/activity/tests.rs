@@ -1,4 +1,5 @@
 use super::*;
+use std::io::Write;
 use std::sync::Arc;
 
 fn at(s: i64) -> OffsetDateTime {
