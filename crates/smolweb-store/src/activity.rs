@@ -19,7 +19,9 @@
 //! information, query, fragment and a Gopher search ([`clean_url`]). No entry has a field for
 //! a query, an input answer, page text or key material. A line that does not parse (a crash
 //! mid-write on a file system that tears writes, a hand edit) is skipped when reading and
-//! counted, never fatal.
+//! counted, never fatal. A last line without its newline (an append under way, or one a full
+//! disk stopped part way) is not read, and the next append cuts it off before writing
+//! ([`Activity::mend`]), so a torn write never swallows the entry after it.
 
 use super::StoreError;
 use super::atomic::{self, Modes};
@@ -291,6 +293,27 @@ struct Tail {
     lines: usize,
 }
 
+/// What one try of an append did.
+enum Append {
+    /// The line was written; true when the log is now over its bounds.
+    Written(bool),
+    /// The last line was torn: nothing was written.
+    Torn,
+    /// The write failed (part of the line may be there).
+    Failed(StoreError),
+}
+
+/// Is the file empty or its last byte a newline? (`len` is its length.)
+fn ends_a_line(file: &mut File, len: u64) -> std::io::Result<bool> {
+    if len == 0 {
+        return Ok(true);
+    }
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::Start(len - 1))?;
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
+}
+
 /// The activity log file.
 #[derive(Debug)]
 pub struct Activity {
@@ -383,6 +406,9 @@ impl Activity {
     }
 
     /// Append one entry (sanitized first) in one write; compact when over the bounds.
+    ///
+    /// A line torn by a full disk (the write stopped part way) is cut off again before
+    /// anything else is appended ([`Activity::mend`]), so it never swallows the next entry.
     pub fn append(&self, entry: &Entry) -> Result<(), StoreError> {
         let mut line = serde_json::to_vec(&entry.sanitized())
             .map_err(|e| StoreError::Invalid(format!("cannot render an activity entry: {e}")))?;
@@ -397,30 +423,92 @@ impl Activity {
         atomic::ensure_dir(dir, Modes::DATA)?;
         let lock = atomic::lock_path(&self.path);
         let mut tail = self.tail.lock().unwrap_or_else(|p| p.into_inner());
-        let over = atomic::with_lock(&lock, false, || {
-            let mut file = self.open_append()?;
-            file.write_all(&line).map_err(|e| io_err(&self.path, e))?;
-            let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
-            let (ino, len) = (ino_of(&meta), meta.len());
-            let lines = match tail.as_ref() {
-                Some(t) if t.ino == ino && t.len <= len => {
-                    if len == t.len + line.len() as u64 {
-                        t.lines + 1
-                    } else {
-                        t.lines + self.count_from(&mut file, t.len)?
-                    }
+        let mut mended = false;
+        let over = loop {
+            let step = atomic::with_lock(&lock, false, || {
+                let mut file = self.open_append()?;
+                let before = file.metadata().map_err(|e| io_err(&self.path, e))?.len();
+                if !ends_a_line(&mut file, before).map_err(|e| io_err(&self.path, e))? {
+                    return Ok(Append::Torn);
                 }
-                _ => self.count_from(&mut file, 0)?,
-            };
-            *tail = Some(Tail { ino, len, lines });
-            Ok(lines > self.limits.max_entries || len > self.limits.max_bytes)
-        })?;
+                if let Err(e) = file.write_all(&line) {
+                    return Ok(Append::Failed(io_err(&self.path, e)));
+                }
+                let meta = file.metadata().map_err(|e| io_err(&self.path, e))?;
+                let (ino, len) = (ino_of(&meta), meta.len());
+                let lines = match tail.as_ref() {
+                    Some(t) if t.ino == ino && t.len <= len => {
+                        if len == t.len + line.len() as u64 {
+                            t.lines + 1
+                        } else {
+                            t.lines + self.count_from(&mut file, t.len)?
+                        }
+                    }
+                    _ => self.count_from(&mut file, 0)?,
+                };
+                *tail = Some(Tail { ino, len, lines });
+                Ok(Append::Written(
+                    lines > self.limits.max_entries || len > self.limits.max_bytes,
+                ))
+            })?;
+            match step {
+                Append::Written(over) => break over,
+                Append::Torn if !mended => {
+                    *tail = None;
+                    self.mend()?;
+                    mended = true;
+                }
+                Append::Torn => {
+                    return Err(io_err(
+                        &self.path,
+                        std::io::Error::other("its last line stays torn"),
+                    ));
+                }
+                Append::Failed(e) => {
+                    *tail = None;
+                    // Best effort: the next append mends it otherwise.
+                    let _ = self.mend();
+                    return Err(e);
+                }
+            }
+        };
         if over {
             *tail = None;
             drop(tail);
             self.compact()?;
         }
         Ok(())
+    }
+
+    /// Under the exclusive lock (no append is under way): cut off a last line that does not
+    /// end with a newline. Appends are whole lines of at most [`MAX_LINE`] bytes, so such a
+    /// tail is a write that stopped part way; a longer one is not ours (a hand edit) and is
+    /// ended with a newline instead, so the next entry starts a line of its own.
+    pub fn mend(&self) -> Result<(), StoreError> {
+        let lock = atomic::lock_path(&self.path);
+        atomic::with_lock(&lock, true, || {
+            let Some(mut file) = atomic::open_data_file_rw(&self.path)? else {
+                return Ok(());
+            };
+            let err = |e| io_err(&self.path, e);
+            let len = file.metadata().map_err(err)?.len();
+            if ends_a_line(&mut file, len).map_err(err)? {
+                return Ok(());
+            }
+            let from = len.saturating_sub(MAX_LINE as u64);
+            file.seek(SeekFrom::Start(from)).map_err(err)?;
+            let mut tail = Vec::new();
+            file.read_to_end(&mut tail).map_err(err)?;
+            match tail.iter().rposition(|&b| b == b'\n') {
+                Some(i) => file.set_len(from + i as u64 + 1).map_err(err)?,
+                None if from == 0 => file.set_len(0).map_err(err)?,
+                None => {
+                    file.seek(SeekFrom::End(0)).map_err(err)?;
+                    file.write_all(b"\n").map_err(err)?;
+                }
+            }
+            file.sync_all().map_err(err)
+        })
     }
 
     fn count_from(&self, file: &mut File, from: u64) -> Result<usize, StoreError> {
@@ -472,7 +560,10 @@ impl Activity {
     pub fn read(&self) -> Result<Log, StoreError> {
         let mut log = Log::default();
         if let Some(bytes) = atomic::read_bytes(&self.path)? {
-            parse_lines(&bytes, &mut log);
+            // Only whole lines: a last line without its newline is being written, or was
+            // torn by a full disk and is cut off by the next append.
+            let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            parse_lines(&bytes[..whole], &mut log);
         }
         Ok(log)
     }

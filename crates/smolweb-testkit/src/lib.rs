@@ -9,6 +9,8 @@
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
 //! - [`smallnet`]: Nex, Finger, Spartan, Scroll, gophers and Titan servers with their framing.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
+//! - [`crash`]: every store's write path, numbered, and the check after a SIGKILL or a full
+//!   disk; the `smolweb-store-writer` binary runs one store's writes for the driver.
 #![warn(missing_docs)]
 // Test support: a broken fixture should fail the test where it happens.
 #![allow(
@@ -19,6 +21,7 @@
 )]
 
 pub mod certs;
+pub mod crash;
 pub mod gemini;
 pub mod gopher;
 pub mod http;
