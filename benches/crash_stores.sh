@@ -9,4 +9,13 @@ set -eu
 cd "$(dirname "$0")/.."
 export SMOLWEB_CRASH_KILLS="${SMOLWEB_CRASH_KILLS:-1000}"
 export SMOLWEB_CRASH_FULL_KILLS="${SMOLWEB_CRASH_FULL_KILLS:-1000}"
-exec cargo test -p smolweb-testkit --test it -- --nocapture --test-threads=1 crash::
+# The run takes a while: the writer and the test binary run from copies, so a build meanwhile
+# does not replace them under it.
+cargo build -q -p smolweb-testkit --bin smolweb-store-writer
+test_bin=$(cargo test -q -p smolweb-testkit --test it --no-run --message-format=json 2>/dev/null |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+cp target/debug/smolweb-store-writer "$test_bin" "$copy/"
+export SMOLWEB_CRASH_WRITER="$copy/smolweb-store-writer"
+"$copy/$(basename "$test_bin")" --nocapture --test-threads=1 crash::

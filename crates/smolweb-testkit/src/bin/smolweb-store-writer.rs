@@ -1,7 +1,8 @@
 //! The crash harness's writer: `smolweb-store-writer <store> <data-dir> <first> <last>`
 //! performs writes `first..=last` of one store ([`smolweb_testkit::crash::write`]), printing
 //! `start N` before write N and `ack N` once it returned (or `fail N <error>`, then it tries
-//! N again a moment later: a full disk), then `done`, and waits to be killed. The driver
+//! N again a moment later: a full disk), then `done`, and waits to be killed (or for its
+//! driver to die: then it leaves, as it does when its output is closed). The driver
 //! ([`smolweb_testkit::crash::driver`]) kills it with SIGKILL at a random moment.
 
 use smolweb_testkit::crash::{self, Store};
@@ -29,7 +30,10 @@ fn main() -> std::process::ExitCode {
     }
     let mut n = first;
     while n <= last {
-        let _ = writeln!(out, "start {n}");
+        if writeln!(out, "start {n}").is_err() {
+            // The driver is gone (its end of the pipe closed).
+            return std::process::ExitCode::from(3);
+        }
         match crash::write(store, &dir, n) {
             Ok(()) => {
                 let _ = writeln!(out, "ack {n}");
@@ -44,7 +48,10 @@ fn main() -> std::process::ExitCode {
     }
     let _ = writeln!(out, "done");
     let _ = out.flush();
-    loop {
-        std::thread::sleep(std::time::Duration::from_secs(3600));
+    // Wait to be killed; a driver that died first leaves this process to init: leave too.
+    let parent = std::os::unix::process::parent_id();
+    while std::os::unix::process::parent_id() == parent {
+        std::thread::sleep(std::time::Duration::from_millis(200));
     }
+    std::process::ExitCode::SUCCESS
 }

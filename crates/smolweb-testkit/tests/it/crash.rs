@@ -18,8 +18,12 @@ fn count(var: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// The writer binary: `SMOLWEB_CRASH_WRITER` when set (the bench script runs a copy, so a build
+/// during a long run does not replace it under the driver), else the one cargo built.
 fn writer() -> std::path::PathBuf {
-    env!("CARGO_BIN_EXE_smolweb-store-writer").into()
+    std::env::var_os("SMOLWEB_CRASH_WRITER")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_smolweb-store-writer").into())
 }
 
 fn run_all(opts: &Options, root: &std::path::Path, title: &str) -> Vec<Figures> {
