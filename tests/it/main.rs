@@ -14,6 +14,7 @@ mod cli_bookmarks;
 mod cli_config;
 mod cli_feeds;
 mod cli_get;
+mod cli_permissions;
 mod cli_release;
 mod cli_secrets;
 mod cli_sync;

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
+mod data;
 mod mcp_http;
 mod web;
+pub use data::Data;
 pub use mcp_http::McpHttp;
 pub(crate) use web::Web;
 
@@ -66,6 +68,8 @@ pub struct Config {
     pub web: Web,
     /// `[agents]`.
     pub agents: Agents,
+    /// `[data]`.
+    pub data: Data,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]

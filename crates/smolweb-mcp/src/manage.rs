@@ -33,9 +33,10 @@ pub(crate) fn store_code(e: &StoreError) -> ErrorCode {
     match e {
         StoreError::Exists(_) => ErrorCode::CertificateExists,
         StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
-        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
-            ErrorCode::CertificateStoreUnavailable
-        }
+        StoreError::Io { .. }
+        | StoreError::Corrupt { .. }
+        | StoreError::NotRegular { .. }
+        | StoreError::Exposed { .. } => ErrorCode::CertificateStoreUnavailable,
         StoreError::Crypto(_) => ErrorCode::InternalError,
     }
 }

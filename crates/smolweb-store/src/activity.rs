@@ -402,6 +402,7 @@ impl Activity {
                 kind: "a FIFO, socket or device",
             });
         }
+        super::perms::check_file(&self.path, &meta)?;
         Ok(file)
     }
 

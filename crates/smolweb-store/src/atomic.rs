@@ -16,7 +16,8 @@
 //! - A writer killed between its temp file and the rename leaves the temp file; the next
 //!   writer of the same file, holding the same lock, removes it before writing its own.
 //! - A missing parent directory is created with mode 0700 (unix); existing directories keep
-//!   their mode unless the caller asks for it ([`Modes::enforce_dir`]).
+//!   their mode unless the caller asks for it ([`Modes::enforce_dir`]). An opened file others
+//!   can read or write, or a directory others can write, is refused ([`super::perms`]).
 
 use super::StoreError;
 use super::parse_failure::ParseFailure;
@@ -71,7 +72,8 @@ pub(crate) fn lock_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Create `dir` (and parents) if missing, with `modes.dir`; chmod it when `enforce_dir`.
+/// Create `dir` (and parents) if missing, with `modes.dir`; chmod it when `enforce_dir`. An
+/// existing directory others can write is refused ([`super::perms`]).
 pub(crate) fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
     if !dir.is_dir() {
         let mut builder = std::fs::DirBuilder::new();
@@ -79,8 +81,11 @@ pub(crate) fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, modes.dir);
         builder.create(dir).map_err(|e| io_err(dir, e))?;
-    } else if modes.enforce_dir {
-        set_mode(dir, modes.dir)?;
+    } else {
+        super::perms::check_dir(dir)?;
+        if modes.enforce_dir {
+            set_mode(dir, modes.dir)?;
+        }
     }
     Ok(())
 }
@@ -160,10 +165,12 @@ fn open_checked(path: &Path, mut opts: OpenOptions) -> Result<File, StoreError> 
     no_follow(&mut opts);
     let file = opts.open(path).map_err(|e| open_error(path, e))?;
     let meta = file.metadata().map_err(|e| io_err(path, e))?;
-    match not_regular(&meta) {
-        Some(kind) => Err(refuse(path, kind)),
-        None => Ok(file),
+    if let Some(kind) = not_regular(&meta) {
+        return Err(refuse(path, kind));
     }
+    super::perms::check_file(path, &meta)?;
+    super::perms::check_dir(parent_of(path))?;
+    Ok(file)
 }
 
 /// Open an existing data file for reading (None: it does not exist). A symbolic link or
@@ -459,7 +466,7 @@ mod tests {
             ".n.txt.4242.tmp",
         ];
         for name in left.iter().chain(&kept) {
-            std::fs::write(tmp.path().join(name), "half").unwrap();
+            crate::perms::write_private(tmp.path().join(name), "half").unwrap();
         }
         change(&path, |n| *n = 4);
         assert_eq!(read(&path, parse_num).unwrap(), 4);
@@ -481,7 +488,7 @@ mod tests {
     fn corrupt_file_is_named_and_left_alone() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.txt");
-        std::fs::write(&path, "not a number").unwrap();
+        crate::perms::write_private(&path, "not a number").unwrap();
         let err = update(
             &path,
             parse_num,
@@ -501,7 +508,7 @@ mod tests {
     fn mutate_error_leaves_file_unchanged() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.txt");
-        std::fs::write(&path, "5").unwrap();
+        crate::perms::write_private(&path, "5").unwrap();
         let r: Result<(), _> = update(
             &path,
             parse_num,
@@ -535,7 +542,7 @@ mod tests {
     fn a_linked_target_is_refused_and_left_as_a_link() {
         let tmp = tempfile::tempdir().unwrap();
         let target = tmp.path().join("elsewhere");
-        std::fs::write(&target, "41").unwrap();
+        crate::perms::write_private(&target, "41").unwrap();
         let path = tmp.path().join("n.txt");
         std::os::unix::fs::symlink(&target, &path).unwrap();
         let err = read(&path, parse_num).unwrap_err();

@@ -252,7 +252,7 @@ fn a_link_in_place_of_the_log_is_refused() {
     {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("elsewhere");
-        std::fs::write(&target, "").unwrap();
+        crate::perms::write_private(&target, "").unwrap();
         let path = dir.path().join("agent_activity.jsonl");
         std::os::unix::fs::symlink(&target, &path).unwrap();
         let log = Activity::new(path, Limits::default());
@@ -321,7 +321,7 @@ fn a_line_torn_by_a_full_disk_is_cut_off_before_the_next_append() {
         .collect();
     assert_eq!(urls, ["gemini://x/1", "gemini://x/2"]);
     // A tail longer than any entry is not ours: it is ended, not cut.
-    std::fs::write(log.path(), vec![b'x'; MAX_LINE + 10]).unwrap();
+    crate::perms::write_private(log.path(), vec![b'x'; MAX_LINE + 10]).unwrap();
     log.append(&call("a", 3, "gemini://x/3")).unwrap();
     let bytes = std::fs::read(log.path()).unwrap();
     assert!(bytes.starts_with(&vec![b'x'; MAX_LINE + 10]));

@@ -71,7 +71,11 @@ pub(super) fn load_one(dir: &Path, stem: &str) -> Result<Option<Identity>, Store
 pub(super) fn load_all(dir: &Path) -> Result<Vec<Identity>, StoreError> {
     let scan = scan(dir)?;
     match scan.unreadable.into_iter().next() {
-        Some(bad) => Err(bad.into_error()),
+        // A file others can read is reported as such (with its chmod), not as corrupt.
+        Some(bad) => Err(match parse_file(&bad.path) {
+            Err(e @ StoreError::Exposed { .. }) => e,
+            _ => bad.into_error(),
+        }),
         None => Ok(scan.identities),
     }
 }
@@ -102,6 +106,10 @@ pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
             Err(StoreError::NotRegular { path, kind }) => out.unreadable.push(Unreadable {
                 path,
                 reason: format!("it is {kind}, not a regular file"),
+            }),
+            Err(e @ StoreError::Exposed { .. }) => out.unreadable.push(Unreadable {
+                path,
+                reason: e.to_string(),
             }),
             Err(e) => return Err(e),
         }

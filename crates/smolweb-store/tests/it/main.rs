@@ -13,5 +13,8 @@ mod store_formats;
 mod store_identity;
 mod store_links;
 mod store_offline;
+mod store_perms;
 mod store_subscriptions;
 mod store_tofu;
+
+pub(crate) use smolweb_store::perms::write_private;

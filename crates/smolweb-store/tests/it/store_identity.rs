@@ -221,10 +221,10 @@ fn a_key_left_without_its_identity_is_removed_by_the_next_write() {
     let hex_a = hex_of(&a.fingerprint).to_string();
     std::fs::remove_file(ids.dir().join(format!("{hex_a}.toml"))).unwrap();
     let stray = ids.dir().join(format!("{}.key", "ab".repeat(32)));
-    std::fs::write(&stray, "-----BEGIN PRIVATE KEY-----\n").unwrap();
+    crate::write_private(&stray, "-----BEGIN PRIVATE KEY-----\n").unwrap();
     // Not ours to touch: a name that is not a fingerprint.
     let other = ids.dir().join("mine.key");
-    std::fs::write(&other, "the person's").unwrap();
+    crate::write_private(&other, "the person's").unwrap();
     assert!(ids.list().unwrap().is_empty(), "a key alone is no identity");
     let b = ids.create(new("b", scope("h", "/b"), true), NOW).unwrap();
     assert!(!ids.dir().join(format!("{hex_a}.key")).exists());
@@ -264,7 +264,7 @@ fn corrupt_metadata_is_an_error_naming_the_file() {
     let (_tmp, ids) = store();
     ids.create(new("a", scope("h", "/"), true), NOW).unwrap();
     let bad = ids.dir().join(format!("{}.toml", "f".repeat(64)));
-    std::fs::write(&bad, "name = [").unwrap();
+    crate::write_private(&bad, "name = [").unwrap();
     let err = ids.list().unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
     assert!(err.to_string().contains(&"f".repeat(64)), "{err}");
