@@ -31,6 +31,7 @@ mod mcp_fetch;
 mod mcp_guard;
 mod mcp_harness;
 mod mcp_http;
+mod mcp_http_load;
 mod mcp_offline;
 mod mcp_prompts;
 mod mcp_protocol;

@@ -168,8 +168,18 @@ pub struct Mcp {
     pub batch_concurrency: usize,
     /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
     pub max_message_bytes: usize,
+    /// How long a question to the person (elicitation) waits for an answer, in seconds; then
+    /// the change waits in the approval queue instead (a prompt's answer: the agent gets it).
+    pub consent_timeout_seconds: u64,
     /// `[mcp.http]`: the server over Streamable HTTP.
     pub http: McpHttp,
+}
+
+impl Mcp {
+    /// [`Mcp::consent_timeout_seconds`] as a duration (at least one second).
+    pub fn consent_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.consent_timeout_seconds.max(1))
+    }
 }
 
 impl Default for Mcp {
@@ -179,6 +189,7 @@ impl Default for Mcp {
             max_menu_items: 1000,
             batch_concurrency: 5,
             max_message_bytes: 4 * 1024 * 1024,
+            consent_timeout_seconds: 300,
             http: McpHttp::default(),
         }
     }

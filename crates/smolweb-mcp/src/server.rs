@@ -298,7 +298,8 @@ impl SmolwebServer {
             }
         };
         let question = answer_question(&p.url, &prompt, sensitive);
-        let asked = ask::<Answer>(&ctx, &retry, &self.sealer, "answer", &d, question).await;
+        let how = (&*self.sealer, self.client.config().mcp.consent_timeout());
+        let asked = ask::<Answer>(&ctx, &retry, how, "answer", &d, question).await;
         let r = match asked {
             Ask::Answer(a) => self.with_answer(&p, &a).await,
             Ask::NeedInput(r) => return Ok(r.into()),
