@@ -38,6 +38,7 @@ mod mcp_protocol;
 mod mcp_python;
 mod mcp_schema;
 mod mcp_smallnet;
+mod mcp_stdio_soak;
 mod mcp_text_and_links;
 mod real_fingerd;
 mod real_servers;
