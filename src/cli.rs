@@ -195,6 +195,22 @@ fn make_client(args: &Args, face: Face) -> Result<Arc<Client>> {
     Ok(Arc::new(Client::new(config, paths, face)?))
 }
 
+/// The browser's keymap as the config sets it (the manual lists the keys the person has);
+/// a config that cannot be read gives the default keys, said on stderr.
+fn live_keymap(args: &Args) -> smolweb_tui::keymap::Keymap {
+    let keys = Paths::resolve(args.data_dir.clone(), args.config.clone(), None, None)
+        .map_err(anyhow::Error::from)
+        .and_then(|p| Ok(Config::load(&p.config_file)?))
+        .map_err(|e| e.to_string())
+        .and_then(|c| {
+            smolweb_tui::keymap::Keymap::from_config(&c.tui.keys).map_err(|e| e.to_string())
+        });
+    keys.unwrap_or_else(|e| {
+        eprintln!("smolweb: the manual lists the default keys: {e}");
+        smolweb_tui::keymap::Keymap::default()
+    })
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -297,7 +313,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         }
         Some(Command::Config(cmd)) => config::run(&args, cmd),
         Some(Command::Completions { shell }) => release::completions(*shell),
-        Some(Command::Man { dir }) => release::man(dir.as_deref()),
+        Some(Command::Man { dir }) => release::man(dir.as_deref(), &live_keymap(&args)),
         Some(Command::Agents(cmd)) => {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;

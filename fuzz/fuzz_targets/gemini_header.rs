@@ -4,12 +4,11 @@
 use libfuzzer_sys::fuzz_target;
 use smolweb_core::response::{MAX_HEADER_BYTES, MAX_META_BYTES, parse_mime};
 use smolweb_fuzz::ready;
-use smolweb_net::FetchError;
 
 fuzz_target!(|data: &[u8]| {
     let mut wire = data;
     let read = ready(smolweb_net::fuzzing::read_header(&mut wire, |e| {
-        FetchError::Internal(e.to_string())
+        smolweb_net::FetchError::connection("fuzz.example", 1965, e)
     }));
     let Ok((header, rest)) = read else { return };
     assert!((10..=69).contains(&header.status), "{}", header.status);

@@ -18,9 +18,8 @@ pub(super) fn print_outcome(
 ) -> Result<u8> {
     match outcome {
         Outcome::Page { fetched, info } => {
-            if let Some(tls) = info.tls.as_ref().filter(|t| t.pin_warning.is_some()) {
-                let warning = tls.tofu_warning().unwrap_or_default();
-                eprintln!("smolweb: warning: {}", one_line(&warning, None));
+            if let Some(tls) = &info.tls {
+                tofu_note(tls, &info.host, info.port);
             }
             let page = &fetched.page;
             if raw && !page.ending.is_clean() {
@@ -60,13 +59,11 @@ pub(super) fn print_outcome(
             );
         }
         Outcome::Certificate {
-            status, message, ..
+            status,
+            message,
+            info,
         } => {
-            let what = match status {
-                60 => "a client certificate is required",
-                61 => "the client certificate is not authorised",
-                _ => "the client certificate is not valid",
-            };
+            let what = smolweb_client::certificate_words(*status, info.identity_sent());
             eprintln!("smolweb: {what} ({status}): {}", one_line(message, None));
             if *status == 60 {
                 eprintln!("create one with: smolweb identity create URL");
@@ -89,9 +86,28 @@ pub(super) fn print_outcome(
     Ok(outcome_code(outcome))
 }
 
+/// Say on stderr what trust on first use did: a new host's certificate pinned (a note, with
+/// its fingerprint to compare), an expired pin replaced or a pin not saved (warnings).
+fn tofu_note(tls: &smolweb_net::TlsInfo, host: &str, port: u16) {
+    use smolweb_net::TofuState;
+    let Some(said) = tls.tofu_warning() else {
+        return;
+    };
+    if tls.pin_warning.is_none() && tls.tofu == TofuState::FirstUse {
+        eprintln!(
+            "smolweb: first visit to {}:{port}: its certificate was pinned (trust on first use), {}",
+            one_line(host, None),
+            tls.cert_fingerprint
+        );
+    } else {
+        eprintln!("smolweb: warning: {}", one_line(&said, None));
+    }
+}
+
 /// Where `smolweb get` writes text: straight through, or wrapped to a width for a pipe that
 /// wants short lines (`--width N`). Preformatted lines are never wrapped; a wrapped row after
-/// the first takes the hanging indent of its line (list bullet, link number, quote mark).
+/// the first takes the hanging indent of its line (list bullet, link number, quote mark); a
+/// URL is never cut (a row of its own, longer than N when it must be).
 pub(super) struct Sink<'a, W: Write> {
     out: &'a mut W,
     width: Option<usize>,
@@ -107,12 +123,12 @@ impl<'a, W: Write> Sink<'a, W> {
 
     /// One logical line: `first` before its first row, `rest` before each later one.
     fn line(&mut self, first: &str, rest: &str, text: &str) -> std::io::Result<()> {
-        use smolweb_core::text::wrap::{display_width, wrap};
+        use smolweb_core::text::wrap::{display_width, wrap_keeping_urls};
         let Some(width) = self.width else {
             return writeln!(self.out, "{first}{text}");
         };
         let room = width.saturating_sub(display_width(first)).max(8);
-        for (i, (a, b)) in wrap(text, room).into_iter().enumerate() {
+        for (i, (a, b)) in wrap_keeping_urls(text, room).into_iter().enumerate() {
             let lead = if i == 0 { first } else { rest };
             writeln!(self.out, "{lead}{}", &text[a as usize..b as usize])?;
         }

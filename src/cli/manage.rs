@@ -3,7 +3,7 @@
 
 use anyhow::{Result, anyhow, bail};
 use clap::Subcommand;
-use smolweb_client::Client;
+use smolweb_client::{Client, Decider};
 use smolweb_core::text::sanitize_line;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
@@ -42,6 +42,24 @@ pub(crate) enum IdentityCommand {
         /// Do not let agents present this identity.
         #[arg(long)]
         no_agent: bool,
+    },
+    /// Import an identity made elsewhere (Lagrange, amfora, openssl): a PEM certificate and
+    /// its unencrypted PEM private key, checked to belong together; the key is kept 0600 and
+    /// never printed.
+    Import {
+        /// The certificate file (PEM).
+        cert: PathBuf,
+        /// The private key file (PEM: PKCS#8, EC or RSA, not encrypted).
+        key: PathBuf,
+        /// Where to present it (gemini://host[:port]/path).
+        #[arg(long, value_name = "URL")]
+        scope: String,
+        /// Its name (default: the certificate's common name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Let agents present this identity too (they may not by default).
+        #[arg(long)]
+        agent_use: bool,
     },
     /// Delete an identity and its private key.
     Remove { fingerprint: String },
@@ -110,13 +128,13 @@ fn approve(client: &Client, id: &str, identity: bool) -> Result<ExitCode> {
         None => bail!("no pending request {id} (it may have expired or been handled)"),
         Some(_) => {}
     }
-    let done = client.approve(id)?;
+    let done = client.approve(id, Decider::Cli)?;
     println!("{}", sanitize_line(&done.message));
     Ok(ExitCode::SUCCESS)
 }
 
 fn deny(client: &Client, id: &str) -> Result<ExitCode> {
-    let a = client.deny(id)?;
+    let a = client.deny(id, Decider::Cli)?;
     println!("denied: {}", sanitize_line(&a.request.describe()));
     Ok(ExitCode::SUCCESS)
 }
@@ -235,6 +253,31 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
                 sanitize_line(&made.name),
                 made.scope.url(),
                 made.fingerprint,
+                date(Some(made.not_after))
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        IdentityCommand::Import {
+            cert,
+            key,
+            scope,
+            name,
+            agent_use,
+        } => {
+            let scope = scope_of(scope)?;
+            let imported = smolweb_store::identity::import::read_files(cert, key)?;
+            let made = ids.import(imported, scope, name.as_deref(), *agent_use)?;
+            let agents = if made.agent_use { "may" } else { "may not" };
+            println!(
+                "imported identity '{}' for {}\n{}  {} until {}, agents {agents} use it",
+                sanitize_line(&made.name),
+                made.scope.url(),
+                made.fingerprint,
+                if made.expired(client.now()) {
+                    "EXPIRED"
+                } else {
+                    "valid"
+                },
                 date(Some(made.not_after))
             );
             Ok(ExitCode::SUCCESS)

@@ -13,7 +13,7 @@ use anyhow::Result;
 use smolweb_client::Client;
 use smolweb_client::config::Config;
 use smolweb_client::sync::{self, Limits, Origin, Report, Step, Stopped};
-use smolweb_core::text::{count, human_bytes, human_duration, sanitize_line};
+use smolweb_core::text::{count, human_bytes, human_duration, one_line, sanitize_line};
 use smolweb_store::paths::Paths;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -131,15 +131,31 @@ fn client(args: &super::Args) -> Result<Arc<Client>, u8> {
 }
 
 fn show_step(step: Step) {
-    let line = match step {
-        Step::Refreshing { done, total } => format!("sync: refreshing feeds {done}/{total}"),
-        Step::Fetching { done, total, bytes } => {
-            format!("sync: pages {done}/{total}, {}", human_bytes(bytes))
-        }
-    };
+    let line = step_line(step);
     let mut err = std::io::stderr().lock();
     let _ = write!(err, "\r\x1b[2K{line}");
     let _ = err.flush();
+}
+
+/// The progress line of a step: where the run is, and the feed it waits on.
+fn step_line(step: Step) -> String {
+    match step {
+        Step::Refreshing {
+            done,
+            total,
+            waiting,
+        } => {
+            let mut line = format!("sync: refreshing feeds {done}/{total}");
+            if let Some(url) = waiting {
+                // A subscription URL is the person's own, but it may have come from a page.
+                line.push_str(&format!(", waiting on {}", one_line(&url, Some(60))));
+            }
+            line
+        }
+        Step::Fetching { done, total, bytes } => {
+            format!("sync: pages {done}/{total}, {}", human_bytes(bytes))
+        }
+    }
 }
 
 /// The exit code a report ends with (see the module docs).
@@ -250,6 +266,31 @@ fn summary(r: &Report, elapsed: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 33: the progress line said "refreshing feeds 3/4" with no word of the feed a
+    /// slow run waits on.
+    #[test]
+    fn the_progress_names_the_feed_it_waits_on() {
+        let step = Step::Refreshing {
+            done: 3,
+            total: 4,
+            waiting: Some("gemini://slow.example/gemlog/\x1b[2J".into()),
+        };
+        let line = step_line(step);
+        assert!(
+            line.starts_with(
+                "sync: refreshing feeds 3/4, waiting on gemini://slow.example/gemlog/"
+            ),
+            "{line}"
+        );
+        assert!(!line.contains('\x1b'), "{line:?}");
+        let done = Step::Refreshing {
+            done: 4,
+            total: 4,
+            waiting: None,
+        };
+        assert_eq!(step_line(done), "sync: refreshing feeds 4/4");
+    }
 
     #[test]
     fn the_summary_says_what_was_done_failed_and_left() {

@@ -1,6 +1,7 @@
 //! ARCHITECTURE.md stays true to the tree: every crate it names is a crate of the workspace and
 //! every crate of the workspace is named; each module its crate table lists exists in that
-//! crate; every file or folder it points to exists; and every `layer::name` it cites (such as
+//! crate, and for the crates read both ways ([`NAMED_WHOLE`]) each module that exists is
+//! listed; every file or folder it points to exists; and every `layer::name` it cites (such as
 //! `core::text` or `smolweb_store::fuzzing`) names a module or an item of that crate. A rename
 //! that forgets the map fails here instead of misleading the next reader.
 
@@ -197,6 +198,94 @@ fn every_module_in_the_crate_table_exists() {
         wrong.is_empty(),
         "ARCHITECTURE.md's crate table lists modules that do not exist: {wrong:?}"
     );
+}
+
+/// The crates whose row in the crate table names every module they have (files under `src/`,
+/// nested ones as `parent::child`), so a module added without the map fails.
+const NAMED_WHOLE: &[&str] = &["smolweb-mcp"];
+
+/// The modules of a crate: one per `.rs` file under `src/` (not `lib.rs`, `main.rs`, or a
+/// `*_tests.rs` file a `#[path]` test module reads), as `a::b` for `src/a/b.rs`.
+fn crate_modules(dir: &Path) -> BTreeSet<String> {
+    let src = dir.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files
+        .iter()
+        .filter_map(|f| {
+            let rel = f.strip_prefix(&src).ok()?.with_extension("");
+            let name = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("::");
+            let name = name.strip_suffix("::mod").unwrap_or(&name).to_string();
+            let skip = ["lib", "main"].contains(&name.as_str()) || name.ends_with("_tests");
+            (!skip).then_some(name)
+        })
+        .collect()
+}
+
+/// The modules the crate table's row of `krate` lists.
+fn table_modules(text: &str, krate: &str) -> Option<BTreeSet<String>> {
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&format!("| `{krate}` |")))?;
+    let owns = row.split('|').map(str::trim).nth(3)?;
+    Some(code_spans(owns).into_iter().collect())
+}
+
+/// The modules of `krate` that exist and that its row does not list.
+fn unnamed_modules(text: &str, krate: &str) -> Vec<String> {
+    let named = table_modules(text, krate)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md's crate table has no row for {krate}"));
+    crate_modules(&crate_dir(krate))
+        .into_iter()
+        .filter(|m| !named.contains(m))
+        .collect()
+}
+
+#[test]
+fn every_module_of_the_crates_read_both_ways_is_named() {
+    let text = doc();
+    for krate in NAMED_WHOLE {
+        let modules = crate_modules(&crate_dir(krate));
+        assert!(
+            modules.len() >= 10,
+            "{krate}: only {modules:?} found under src/"
+        );
+        let unnamed = unnamed_modules(&text, krate);
+        assert!(
+            unnamed.is_empty(),
+            "ARCHITECTURE.md's crate table does not name these modules of {krate}: {unnamed:?} \
+             (add each to its row and say in the crate's paragraph what it owns)"
+        );
+    }
+}
+
+/// The check catches a module left out of the row: the same table without one module of the
+/// mcp crate fails on exactly that module.
+#[test]
+fn a_module_left_out_of_the_row_is_caught() {
+    let text = doc();
+    let krate = "smolweb-mcp";
+    let row = text
+        .lines()
+        .find(|l| l.starts_with(&format!("| `{krate}` |")))
+        .expect("the mcp row");
+    let before: BTreeSet<String> = unnamed_modules(&text, krate).into_iter().collect();
+    for left_out in ["tools::titan", "state", "stdio::head"] {
+        let shorter = row.replace(&format!("`{left_out}`, "), "");
+        assert_ne!(shorter, row, "{left_out} is in the row");
+        let edited = text.replace(row, &shorter);
+        let after: BTreeSet<String> = unnamed_modules(&edited, krate).into_iter().collect();
+        let caught: Vec<&String> = after.difference(&before).collect();
+        assert_eq!(
+            caught,
+            [left_out],
+            "leaving {left_out} out is caught, and only it"
+        );
+    }
 }
 
 #[test]

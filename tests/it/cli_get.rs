@@ -500,8 +500,9 @@ async fn get_decodes_utf16_and_cjk_bodies() {
 async fn get_width_wraps_prose_with_hanging_indents_and_leaves_preformatted_text() {
     let long = "the quick brown fox jumps over the lazy dog again and again";
     let art = "+----------------------------------------------------+";
+    let story = "/2026/12/07/global-warming-has-begun-say-the-scientists.html";
     let page = format!(
-        "# A heading that is rather long for thirty\n{long}\n* {long}\n> {long}\n=> /next {long}\n```\n{art}\n```\n"
+        "# A heading that is rather long for thirty\n{long}\n* {long}\n> {long}\n=> /next {long}\n```\n{art}\n```\nSee https://news.example{story} for the story\n=> {story} The story\n"
     );
     let server =
         gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext(&page)))
@@ -516,11 +517,27 @@ async fn get_width_wraps_prose_with_hanging_indents_and_leaves_preformatted_text
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     let lines: Vec<&str> = out.lines().collect();
+    // Issue 33: URLs were cut in the middle. Only a URL, alone on its row, goes past 30.
+    let is_url_row = |l: &str| {
+        let l = l.trim_start();
+        (l.starts_with("<gemini://") && l.ends_with('>')) || l.starts_with("https://")
+    };
     for l in &lines {
-        if *l != art {
+        if *l != art && !is_url_row(l) {
             assert!(l.chars().count() <= 30, "row wider than 30: {l:?}\n{out}");
         }
     }
+    let whole = format!("    <{}>", server.url(story));
+    assert!(
+        lines.contains(&whole.as_str()),
+        "the link's URL whole:\n{out}"
+    );
+    let prose = format!("https://news.example{story}");
+    assert!(
+        lines.contains(&prose.as_str()),
+        "a URL in the text whole:\n{out}"
+    );
+    assert!(lines.contains(&"[2] The story"), "{out}");
     assert!(lines.contains(&art), "preformatted line kept whole:\n{out}");
     assert!(lines.contains(&"• the quick brown fox jumps"), "{out}");
     assert!(
@@ -552,4 +569,79 @@ async fn get_width_wraps_prose_with_hanging_indents_and_leaves_preformatted_text
     )
     .await;
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `smolweb get guppy://…` (issue 31's proof through the CLI): a document that arrives in
+/// lost, duplicated and reordered packets prints whole, sanitized, its links numbered; a
+/// prompt asks for `--input`, which is sent; a hostile control never reaches the terminal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_opens_guppy() {
+    use support::guppy::{Knobs, Reply, Server};
+    let knobs = Knobs {
+        chunk: 16,
+        reverse: true,
+        duplicate: true,
+        drop_first_send: vec![0, 4],
+        ..Knobs::default()
+    };
+    let server = Server::start(knobs, |path| match path {
+        "/" => Reply::gemtext(&format!(
+            "# Guppy over UDP {HOSTILE}\n=> /ask Ask a question\nThe end of the page.\n"
+        )),
+        "/ask" => Reply::Input("Your question?".into()),
+        other => Reply::gemtext(&format!("answered {other}\n")),
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(!has_terminal_controls(&o.stdout), "{text:?}");
+    assert!(text.contains("# Guppy over UDP"), "{text}");
+    assert!(text.contains("[1] Ask a question"), "{text}");
+    assert!(text.contains("The end of the page."), "{text}");
+    let o = get(data.clone(), vec![server.url("/ask")]).await;
+    assert_eq!(o.status.code(), Some(6), "input asked");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Your question?"));
+    let o = get(
+        data.clone(),
+        vec![server.url("/ask"), "--input".into(), "why UDP".into()],
+    )
+    .await;
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("answered /ask?why%20UDP"));
+}
+
+/// Issue 33: `get` pinned a new host's certificate without a word. It says so on stderr
+/// (with the fingerprint to compare), once: the next visit is quiet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_says_on_stderr_when_it_pins_a_new_host() {
+    let server =
+        gemini::Server::start(gemini::Routes::new().route("/", gemini::Reply::gemtext("# Hi\n")))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let o = get(data.clone(), vec![server.url("/")]).await;
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "# Hi\n",
+        "stdout is the page only"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let host = server.url("/");
+    let host = host.trim_start_matches("gemini://").trim_end_matches('/');
+    assert!(
+        err.contains(&format!(
+            "smolweb: first visit to {host}: its certificate was pinned (trust on first use), sha256:"
+        )),
+        "{err}"
+    );
+    let again = get(data, vec![server.url("/")]).await;
+    assert!(
+        again.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
 }

@@ -104,6 +104,8 @@ fn man_page_is_roff_and_names_the_commands() {
         ".SH SUBCOMMANDS",
         ".SH ENVIRONMENT",
         ".SH FILES",
+        ".SH KEYS",
+        ".SH \"EXIT STATUS\"",
         ".SH VERSION",
     ] {
         assert!(page.contains(section), "{section} missing: {page}");
@@ -117,13 +119,63 @@ fn man_page_is_roff_and_names_the_commands() {
     for var in [
         "SMOLWEB_HOME",
         "SMOLWEB_CONFIG",
+        "SMOLWEB_IMAGES",
+        "SMOLWEB_LOG",
+        "VISUAL, EDITOR",
+        "BROWSER",
         "SSL_CERT_FILE",
         "SSL_CERT_DIR",
     ] {
-        assert!(page.contains(var), "{var} missing");
+        assert!(page.contains(&format!("\\fB{var}\\fR")), "{var} missing");
     }
+    // Issue 33: the keys (as `?` lists them), the files, the exit status.
+    assert!(page.contains(".SS \"Everywhere\""), "{page}");
+    assert!(
+        page.contains(".TP\n\\fBq, ctrl\\-c\\fR\nquit (quit)\n"),
+        "{page}"
+    );
+    for file in [
+        "known_hosts.toml",
+        "history.toml",
+        "session.toml",
+        "identities",
+    ] {
+        assert!(page.contains(&format!("\\fB{file}\\fR")), "{file} missing");
+    }
+    assert!(
+        page.contains(".TP\n\\fB6\\fR\nthe capsule asks for input (answer with \\-\\-input)\n"),
+        "{page}"
+    );
     // Every line is roff: a request, an escape or text that does not start with a quote.
     assert!(page.lines().all(|l| !l.starts_with('\'')), "{page}");
+}
+
+#[test]
+fn man_lists_the_keys_the_config_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "[tui.keys]\nquit = [\"ctrl-q\"]\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_smolweb"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .arg("man")
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME")
+        .output()
+        .unwrap();
+    let page = stdout(&o);
+    assert!(
+        page.contains(".TP\n\\fBctrl\\-q\\fR\nquit (quit)\n"),
+        "{page}"
+    );
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]

@@ -689,8 +689,8 @@ async fn a_terminal_gets_a_progress_line() {
     assert_eq!(code(&o), 0, "{}", out(&o));
     let screen = out(&o);
     assert!(
-        screen.contains("\r\x1b[2Ksync: refreshing feeds 0/1"),
-        "{screen:?}"
+        screen.contains("\r\x1b[2Ksync: refreshing feeds 0/1, waiting on gemini://127.0.0.1:"),
+        "the feed waited on is named (issue 33): {screen:?}"
     );
     assert!(screen.contains("\r\x1b[2Ksync: pages 2/2, "), "{screen:?}");
     assert!(

@@ -71,11 +71,20 @@ async fn identity_without_elicitation_waits_for_the_cli_approval() {
         "nothing changes before the human approves"
     );
 
+    let (ok, queued) = env.run(&["identity", "pending"]);
+    assert!(ok, "{queued}");
     let (ok, out) = env.run(&["identity", "approve", &id]);
     assert!(ok, "approve failed: {out}");
     let list = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
     let entries = list["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 1);
+    // The queue asked the person about the identity that now exists, by its name.
+    let name = entries[0]["name"].as_str().unwrap();
+    assert!(name.starts_with("127.0.0.1-club-"), "{name}");
+    assert!(
+        queued.contains(&format!("'{name}'")) && out.contains(&format!("'{name}'")),
+        "pending and approve name {name}: {queued} / {out}"
+    );
     assert_eq!(entries[0]["created_by"], "agent");
     assert_eq!(entries[0]["path"], "/club");
     let fp = entries[0]["fingerprint"].as_str().unwrap().to_string();
@@ -142,6 +151,14 @@ async fn elicited_identity(generation: Gen) {
         let q = asked.lock().unwrap().clone();
         assert_eq!(q.len(), 1);
         assert!(q[0].contains(&club), "the question names the scope: {q:?}");
+        // ... and the identity by the name it has once made.
+        let list = sc(&call(&s, "gemini_client_cert_list", json!({})).await);
+        let name = list["entries"][0]["name"].as_str().unwrap().to_string();
+        assert!(
+            q[0].contains(&format!("named '{name}'")),
+            "the question names the identity made ({name}): {q:?}"
+        );
+        assert!(v["message"].as_str().unwrap().contains(&name), "{v}");
     }
     let page = sc(&call(&s, "gemini_fetch", json!({"url": club})).await);
     assert_eq!(page["kind"], "gemtext");

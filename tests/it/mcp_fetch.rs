@@ -5,31 +5,13 @@
 use crate::mcp_harness;
 use smolweb_testkit as support;
 
+use crate::mcp_tools_list::{published, published_names};
 use mcp_harness::*;
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Value, json};
 use support::gemini::{self, Reply, Routes};
 use support::gopher;
-
-/// Every tool the server publishes, sorted (the HTTP transport's tests compare with it too).
-pub(crate) const TOOLS: [&str; 15] = [
-    "feed_fetch",
-    "fetch_url",
-    "gemini_batch_fetch",
-    "gemini_client_cert_list",
-    "gemini_client_cert_update",
-    "gemini_fetch",
-    "gemini_trust_list",
-    "gemini_trust_update",
-    "gopher_batch_fetch",
-    "gopher_fetch",
-    "shared_pages_list",
-    "show_to_user",
-    "smallnet_fetch",
-    "subscriptions_list",
-    "titan_upload",
-];
 
 async fn check_tools_list(generation: Gen) {
     let env = Env::loopback();
@@ -41,50 +23,45 @@ async fn check_tools_list(generation: Gen) {
     assert_eq!(info.name, "smolweb");
     assert_eq!(info.version, env!("CARGO_PKG_VERSION"));
     let tools = s.list_all_tools().await.unwrap();
-    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
-    names.sort();
-    assert_eq!(names, TOOLS);
+    let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(
+        names,
+        published_names(),
+        "the tools of tests/snapshots/mcp_tools_list.snap, in its order"
+    );
     for t in &tools {
+        // What this generation is told is what the snapshot holds, annotations included.
+        let listed = serde_json::to_value(t).unwrap();
+        let expected = published();
+        let snap = expected
+            .iter()
+            .find(|p| p["name"] == listed["name"])
+            .unwrap();
+        assert_eq!(&listed, snap, "{} as the snapshot has it", t.name);
         let out = t
             .output_schema
             .as_ref()
             .expect("every tool has an outputSchema");
         assert_eq!(out["type"], "object", "{}", t.name);
+        assert_eq!(t.input_schema["type"], "object");
+        check_annotations(t);
         if t.name == "fetch_url" {
             // safe-fetch-mcp-server's shape: a page or a failure, no `kind` (tests/web_mcp.rs).
             assert!(out["anyOf"].as_array().is_some_and(|a| a.len() == 2));
             continue;
         }
-        let one_of = if t.name.contains("batch") {
-            &out["properties"]["result"]["items"]["oneOf"]
-        } else {
-            &out["oneOf"]
-        };
-        let kinds = one_of
+        // A single result is a `oneOf` by kind; a batch's is the same under `result`.
+        let out = Value::Object((**out).clone());
+        let one_of = out["oneOf"]
             .as_array()
-            .unwrap_or_else(|| panic!("{} has no oneOf", t.name));
-        assert!(kinds.len() >= 2, "{}", t.name);
+            .or_else(|| out["properties"]["result"]["items"]["oneOf"].as_array())
+            .unwrap_or_else(|| panic!("{} has no oneOf by kind", t.name));
+        assert!(one_of.len() >= 2, "{}", t.name);
         assert!(
-            kinds
+            one_of
                 .iter()
                 .all(|k| k["properties"]["kind"]["const"].is_string())
         );
-        assert_eq!(t.input_schema["type"], "object");
-        let a = t.annotations.as_ref().unwrap();
-        let read_only = t.name.ends_with("fetch") || t.name.ends_with("list");
-        assert_eq!(a.read_only_hint, Some(read_only), "{}", t.name);
-        // An upload reaches the network too (and is destructive: it replaces or deletes).
-        let upload = t.name == "titan_upload";
-        assert_eq!(
-            a.open_world_hint,
-            Some(t.name.ends_with("fetch") || upload),
-            "{}",
-            t.name
-        );
-        if upload {
-            assert_eq!(a.destructive_hint, Some(true));
-            assert_eq!(a.idempotent_hint, Some(false));
-        }
     }
     let policy = s
         .read_resource(rmcp::model::ReadResourceRequestParams::new(
@@ -101,6 +78,40 @@ async fn check_tools_list(generation: Gen) {
     assert_eq!(v["network"]["allow_private_addresses"], true);
     assert!(!text.contains(&env.data_dir().display().to_string()));
     s.cancel().await.unwrap();
+}
+
+/// What every tool's annotations must say, whatever its name: a title, whether it only reads
+/// and whether it reaches the network; a tool that changes something says whether the change
+/// destroys and whether repeating it changes more (the spec's defaults for those two are the
+/// worst case, so they are stated, never left to a client's guess); a read-only tool claims
+/// neither.
+fn check_annotations(t: &rmcp::model::Tool) {
+    let a = t.annotations.as_ref().expect("annotations");
+    assert!(
+        a.title.as_deref().is_some_and(|x| !x.is_empty()),
+        "{}",
+        t.name
+    );
+    let read_only = a.read_only_hint.expect("readOnlyHint is stated");
+    assert!(
+        a.open_world_hint.is_some(),
+        "{}: openWorldHint is stated",
+        t.name
+    );
+    if read_only {
+        assert_eq!(a.destructive_hint, None, "{}", t.name);
+    } else {
+        assert!(
+            a.destructive_hint.is_some(),
+            "{}: destructiveHint is stated",
+            t.name
+        );
+        assert!(
+            a.idempotent_hint.is_some(),
+            "{}: idempotentHint is stated",
+            t.name
+        );
+    }
 }
 
 #[tokio::test]

@@ -58,6 +58,7 @@ async fn run(mode: &str) {
     let extra = [
         gem.url("").trim_end_matches('/').to_string(),
         format!("gopher://127.0.0.1:{}", hole.port()),
+        crate::mcp_tools_list::published_names().join(","),
     ];
     let stdout = python::run(&python, "smoke.py", Some(mode), &env, &extra).await;
     println!("{stdout}");

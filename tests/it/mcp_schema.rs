@@ -41,7 +41,7 @@ async fn every_error_code_is_published_as_an_enum_of_all_codes() {
     let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
     let all: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     let tools = s.list_all_tools().await.unwrap();
-    assert!(tools.len() >= 10);
+    assert_eq!(tools.len(), crate::mcp_tools_list::published_names().len());
     for t in &tools {
         let schema = Value::Object((**t.output_schema.as_ref().unwrap()).clone());
         let mut bodies = Vec::new();
@@ -112,5 +112,34 @@ async fn an_unreadable_certificate_store_is_certificate_store_unavailable() {
     assert_eq!(sc(&fetched)["error"]["retryable"], true);
     let listed = call(&s, "gemini_trust_list", json!({})).await;
     assert_eq!(error_code(&listed), "CERTIFICATE_STORE_UNAVAILABLE");
+    s.cancel().await.unwrap();
+}
+
+/// The other stores an agent's tool reads (subscriptions, shared pages) say the same code
+/// when they cannot be read, never INTERNAL_ERROR: the agent may retry once the person has
+/// fixed the file, which the message names.
+#[tokio::test]
+async fn unreadable_data_stores_are_certificate_store_unavailable_not_internal() {
+    let env = Env::loopback();
+    for file in [
+        smolweb_store::files::SUBSCRIPTIONS,
+        smolweb_store::files::SHARED,
+    ] {
+        std::fs::create_dir_all(env.data_dir().join(file).join("oops")).unwrap();
+    }
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    for (tool, file) in [
+        ("subscriptions_list", smolweb_store::files::SUBSCRIPTIONS),
+        ("shared_pages_list", smolweb_store::files::SHARED),
+    ] {
+        let r = call(&s, tool, json!({})).await;
+        assert_eq!(error_code(&r), "CERTIFICATE_STORE_UNAVAILABLE", "{tool}");
+        let error = &sc(&r)["error"];
+        assert_eq!(error["retryable"], true, "{tool}: {error}");
+        assert!(
+            error["message"].as_str().unwrap().contains(file),
+            "{tool}: {error}"
+        );
+    }
     s.cancel().await.unwrap();
 }

@@ -153,3 +153,72 @@ async fn a_standing_permission_lets_that_agent_upload_under_that_scope_only() {
     let (ok, _) = env.run(&["titan", "allow", "smolweb-test", "https://example.org/"]);
     assert!(!ok, "a web URL is no upload scope");
 }
+
+/// `smallnet_fetch` opens guppy:// through the one pipeline (issue 31's proof): a page in
+/// lost and reordered packets, its prompt answered with `input` (never echoed), the cache on a
+/// second call, and the agent's guard before any datagram when private addresses are not
+/// allowed.
+#[tokio::test]
+async fn smallnet_fetch_opens_guppy() {
+    use mcp_harness::{Elicit, Gen, TestClient, call, connect, sc};
+    use serde_json::json;
+    use support::guppy::{Knobs, Reply as GuppyReply, Server as GuppyServer};
+    let knobs = Knobs {
+        chunk: 32,
+        reverse: true,
+        drop_first_send: vec![2],
+        ..Knobs::default()
+    };
+    let server = GuppyServer::start(knobs, |path| match path {
+        "/" => GuppyReply::gemtext("# Guppy home\nSmall documents over UDP.\n=> /ask Ask\n"),
+        "/ask" => GuppyReply::Input("Which fish?".into()),
+        _ => GuppyReply::gemtext(&format!("You asked for {path}\n")),
+    })
+    .await;
+    let env = Env::loopback();
+    let session = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let r = call(&session, "smallnet_fetch", json!({"url": server.url("/")})).await;
+    let v = sc(&r);
+    assert_eq!(v["kind"], "gemtext", "{v}");
+    let text = mcp_harness::texts(&r).join("\n");
+    assert!(text.contains("Small documents over UDP"), "{text}");
+    let again = sc(&call(&session, "smallnet_fetch", json!({"url": server.url("/")})).await);
+    assert_eq!(again["cached"], true, "{again}");
+    let ask = sc(&call(
+        &session,
+        "smallnet_fetch",
+        json!({"url": server.url("/ask")}),
+    )
+    .await);
+    assert_eq!(ask["kind"], "input", "{ask}");
+    assert_eq!(ask["prompt"], "Which fish?", "{ask}");
+    let answered = call(
+        &session,
+        "smallnet_fetch",
+        json!({"url": server.url("/ask"), "input": "a guppy"}),
+    )
+    .await;
+    let text = mcp_harness::texts(&answered).join("\n");
+    assert!(text.contains("You asked for /ask?a%20guppy"), "{text}");
+    let info = sc(&answered)["request_info"].clone();
+    assert_eq!(info["has_query"], true, "{info}");
+    assert!(
+        !info.to_string().contains("a%20guppy"),
+        "the answer is not echoed: {info}"
+    );
+    assert_eq!(
+        server.requests().len(),
+        3,
+        "the cached page was not asked again"
+    );
+
+    let strict = Env::new("[politeness]\nper_host_interval_ms = 0\n");
+    let session = connect(&strict, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let r = call(&session, "smallnet_fetch", json!({"url": server.url("/")})).await;
+    assert_eq!(mcp_harness::error_code(&r), "BLOCKED");
+    assert_eq!(
+        server.requests().len(),
+        3,
+        "no datagram left for a refused address"
+    );
+}

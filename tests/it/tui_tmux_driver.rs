@@ -96,6 +96,33 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// The screen with its colours and attributes as escape sequences (`capture-pane -e`).
+    pub(crate) fn screen_with_colours(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-e", "-t", &self.session])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Wait until the screen no longer contains `text` (at most 15 s): a key sent after an
+    /// Escape that closed something waits for it to close, so a slow machine never reads the
+    /// two as one Alt chord.
+    pub(crate) fn wait_gone(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let s = self.screen();
+            if !s.contains(text) {
+                return s;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {text:?} to go; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Wait until the screen contains `text` (at most 15 s); returns the screen.
     pub(crate) fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(15);

@@ -73,7 +73,7 @@ async fn follow_read_save_and_read_offline_when_the_server_is_gone() {
         t.wait_for("for offline reading");
         t.keys(&["O"]);
         let s = t.wait_for("Offline reading list");
-        assert!(s.contains("1 saved pages") && s.contains("Frost"), "{s}");
+        assert!(s.contains("1 saved page ") && s.contains("Frost"), "{s}");
 
         // The server goes away: the reload fails and the kept copy is offered.
         drop(server);

@@ -1,7 +1,9 @@
 """Drive `smolweb --mcp` with the official Python MCP SDK (2.x).
 
-Usage: smoke.py MODE SMOLWEB DATA_DIR CONFIG GEMINI_BASE GOPHER_BASE
-MODE is "legacy" (initialize handshake) or "auto" (2026-07-28 discover, fallback).
+Usage: smoke.py MODE SMOLWEB DATA_DIR CONFIG GEMINI_BASE GOPHER_BASE TOOLS
+MODE is "legacy" (initialize handshake) or "auto" (2026-07-28 discover, fallback). TOOLS is
+the published tool names in order, comma-separated (the Rust test reads them from the
+tools/list snapshot, tests/snapshots/mcp_tools_list.snap).
 The SDK validates every structuredContent against the tool's outputSchema, so a schema
 mismatch fails here. Exits non-zero on the first failed check.
 """
@@ -28,14 +30,14 @@ async def approve(_context, params):
 
 
 async def main():
-    mode, exe, data_dir, config, gemini, gopher = sys.argv[1:7]
+    mode, exe, data_dir, config, gemini, gopher, published = sys.argv[1:8]
     params = StdioServerParameters(
         command=exe, args=["--mcp", "--data-dir", data_dir, "--config", config]
     )
     async with Client(params, mode=mode, elicitation_callback=approve) as client:
         tools = await client.list_tools()
-        names = sorted(t.name for t in tools.tools)
-        check(len(names) == 15, f"fifteen tools (eight + fetch_url + two feed tools + smallnet_fetch + titan_upload + show_to_user + shared_pages_list), got {names}")
+        names = [t.name for t in tools.tools]
+        check(names == published.split(","), f"the published tools in their order {published}, got {names}")
         for t in tools.tools:
             if t.name == "fetch_url":
                 continue  # no `kind` (safe-fetch-mcp-server's shape); see tests/python/web.py

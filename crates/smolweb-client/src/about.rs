@@ -11,7 +11,7 @@
 
 use super::{Client, about_feeds};
 use smolweb_core::text::one_line;
-use smolweb_net::FetchError;
+use smolweb_net::{CertStoreError, FetchError, RequestError};
 use smolweb_store::StoreError;
 use smolweb_store::bookmarks::Bookmark;
 use smolweb_store::history::Visit;
@@ -46,7 +46,7 @@ pub(super) fn page_text(
     name: &str,
     query: Option<&str>,
 ) -> Result<String, FetchError> {
-    let store = |e: StoreError| FetchError::Internal(e.to_string());
+    let store = FetchError::store;
     match name {
         "home" | "" => Ok(home(client)),
         "help" => Ok(HELP.to_string()),
@@ -62,18 +62,14 @@ pub(super) fn page_text(
             .map(|v| history_page(&v, None)),
         // The identities and approvals are the certificate store: its failure is the code
         // an agent already knows from a refused handshake.
-        "identities" => {
-            identities(client).map_err(|e| FetchError::CertificateStoreUnavailable(e.to_string()))
-        }
+        "identities" => identities(client).map_err(|e| FetchError::from(CertStoreError::from(e))),
         "feeds" => {
             client.subscriptions().list().map_err(store).map(|s| {
                 about_feeds::feeds_page_view(&s, about_feeds::FeedsView::from_query(query))
             })
         }
         "offline" => offline(client).map_err(store),
-        other => Err(FetchError::InvalidRequest(format!(
-            "unknown built-in page about:{other}"
-        ))),
+        other => Err(RequestError::UnknownPage(other.to_string()).into()),
     }
 }
 

@@ -18,8 +18,6 @@ use std::borrow::Cow;
 /// The mark in front of an unread entry's label.
 pub const UNREAD: &str = "● ";
 
-use smolweb_core::text::rfc3339 as iso;
-
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].
 fn line(s: &str) -> Cow<'_, str> {
@@ -210,8 +208,8 @@ pub fn offline_page(saved: &[OfflineEntry], total_bytes: u64, max_bytes: u64) ->
     let mut out = String::from("# Offline reading list\n\n");
     let saved_bytes: u64 = saved.iter().map(|e| e.bytes).sum();
     out.push_str(&format!(
-        "{} saved pages ({}) · offline copies use {} of {}\n\n",
-        saved.len(),
+        "{} ({}) · offline copies use {} of {}\n\n",
+        smolweb_core::text::count(saved.len(), "saved page", "saved pages"),
         human_bytes(saved_bytes),
         human_bytes(total_bytes),
         human_bytes(max_bytes)
@@ -228,13 +226,18 @@ pub fn offline_page(saved: &[OfflineEntry], total_bytes: u64, max_bytes: u64) ->
             .as_deref()
             .map(one_line)
             .unwrap_or_else(|| e.url.clone());
-        let saved_on = e.saved.map(|t| t.date().to_string()).unwrap_or_default();
+        // Both times in the one form a person reads (the day alone hid a same-day refetch).
+        let readable = smolweb_core::text::readable_time;
+        let saved_on = e
+            .saved
+            .map(|t| format!(", saved {}", readable(t)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "=> {} {} ({}, saved {saved_on}, fetched {})\n",
+            "=> {} {} ({}{saved_on}, fetched {})\n",
             e.url,
             title,
             human_bytes(e.bytes),
-            iso(e.fetched)
+            readable(e.fetched)
         ));
     }
     out.push_str(

@@ -1,12 +1,16 @@
 //! Performing pending approvals (the human's "yes" to an agent's request). The change is made
-//! first and the approval removed after, so a failed change leaves the request pending.
+//! first and the approval removed after, so a failed change leaves the request pending. The
+//! decision (approved or denied, and where: browser, CLI) goes to the agents' activity log,
+//! under the session that queued the request (found by the approval's id in its `queued`
+//! step), so the session's story ends with what the person decided.
 //! Identities made here are `created_by = agent`, `agent_use = true`, with the validity and key
 //! type of `[identity]` in the config.
 
 use super::{Approved, Client};
 use smolweb_store::StoreError;
-use smolweb_store::approvals::Request;
-use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity};
+use smolweb_store::activity::{ConsentStep, Decider, Entry, Event};
+use smolweb_store::approvals::{Approval, Request};
+use smolweb_store::identity::{CreatedBy, KeyAlgorithm, NewIdentity, Scope};
 
 /// The configured key type ("ed25519"; anything else is ECDSA P-256).
 fn algorithm(name: &str) -> KeyAlgorithm {
@@ -17,7 +21,7 @@ fn algorithm(name: &str) -> KeyAlgorithm {
     }
 }
 
-pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError> {
+pub(super) fn approve(client: &Client, id: &str, by: Decider) -> Result<Approved, StoreError> {
     let now = client.now();
     let approval = client
         .approvals
@@ -25,7 +29,7 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
         .into_iter()
         .find(|a| a.id == id)
         .ok_or_else(|| StoreError::NotFound(format!("pending request {id}")))?;
-    let (message, fingerprint) = perform(client, &approval.request, id)?;
+    let (message, fingerprint) = perform(client, &approval.request)?;
     let approval = match client.approvals.take(id, now) {
         Ok(taken) => taken,
         // Someone else removed it meanwhile; the change is made, report it.
@@ -33,6 +37,7 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
         Err(e) => return Err(e),
     };
     tracing::info!(id, "approval performed");
+    record(client, &approval, ConsentStep::Approved, by);
     Ok(Approved {
         approval,
         message,
@@ -40,20 +45,65 @@ pub(super) fn approve(client: &Client, id: &str) -> Result<Approved, StoreError>
     })
 }
 
-/// A name for an agent's identity that tells it apart from the others of the same host (so
-/// exports do not collide): host, path and the approval's short id, unless the agent chose a
-/// name of its own.
-fn agent_identity_name(name: &str, scope: &smolweb_store::identity::Scope, id: &str) -> String {
-    if !name.is_empty() && name != scope.host {
-        return name.to_string();
+/// Drop a pending approval without doing it.
+pub(super) fn deny(client: &Client, id: &str, by: Decider) -> Result<Approval, StoreError> {
+    let denied = client.approvals.take(id, client.now())?;
+    record(client, &denied, ConsentStep::Denied, by);
+    Ok(denied)
+}
+
+/// The person's decision, in the activity log under the session that queued the request. A
+/// request no session queued (asked and approved in the agent's own client, whose consent steps
+/// the session logs itself; or queued before the log kept it) adds nothing.
+fn record(client: &Client, approval: &Approval, step: ConsentStep, by: Decider) {
+    if !client.config.agents.activity_log {
+        return;
     }
+    let log = client.activity();
+    let entries = match log.snapshot() {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!("cannot read the activity log to record a decision: {e}");
+            return;
+        }
+    };
+    let queued = entries.iter().rev().find_map(|e| match &e.event {
+        Event::Consent {
+            tool,
+            step: ConsentStep::Queued,
+            approval: Some(a),
+            ..
+        } if *a == approval.id => Some((e.session.clone(), tool.clone())),
+        _ => None,
+    });
+    let Some((session, tool)) = queued else {
+        return;
+    };
+    let decision = Event::Consent {
+        tool,
+        step,
+        what: approval.request.describe(),
+        approval: Some(approval.id.clone()),
+        by: Some(by),
+    };
+    if let Err(e) = log.append(&Entry::new(&session, client.now(), decision)) {
+        tracing::warn!("cannot record the decision in the activity log: {e}");
+    }
+}
+
+/// The name of an identity made at an agent's request: host, path and a short digest of the
+/// scope. It tells the identities of one host apart (a scope holds one identity at a time, so
+/// exports do not collide), and it is known before the request exists: the question put to
+/// the person, the approval queue and the identity made all name the same identity.
+pub fn agent_identity_name(scope: &Scope) -> String {
     let path: String = scope
         .path
         .trim_matches('/')
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { '-' })
         .collect();
-    let short: String = id.chars().take(8).collect();
+    let digest = smolweb_core::fingerprint::sha256_hex(scope.url().as_bytes());
+    let short = digest.get(..8).unwrap_or(&digest);
     if path.is_empty() {
         format!("{}-{short}", scope.host)
     } else {
@@ -61,17 +111,18 @@ fn agent_identity_name(name: &str, scope: &smolweb_store::identity::Scope, id: &
     }
 }
 
-fn perform(
-    client: &Client,
-    request: &Request,
-    id: &str,
-) -> Result<(String, Option<String>), StoreError> {
+fn perform(client: &Client, request: &Request) -> Result<(String, Option<String>), StoreError> {
     let now = client.now();
     match request {
         Request::IdentityCreate { scope, name } => {
             let cfg = &client.config.identity;
             let new = NewIdentity {
-                name: agent_identity_name(name, scope, id),
+                // A request queued before the name was chosen with it carries the bare host.
+                name: if name.is_empty() || *name == scope.host {
+                    agent_identity_name(scope)
+                } else {
+                    name.clone()
+                },
                 scope: scope.clone(),
                 days: cfg.days,
                 algorithm: algorithm(&cfg.algorithm),
@@ -127,27 +178,27 @@ mod tests {
         assert_eq!(algorithm("rsa"), KeyAlgorithm::EcdsaP256);
     }
 
-    use smolweb_store::identity::Scope;
-
     #[test]
-    fn agent_identities_get_unique_readable_names() {
-        let scope = |path: &str| Scope {
+    fn agent_identities_get_readable_names_known_before_the_request() {
+        let scope = |port: u16, path: &str| Scope {
             host: "127.0.0.1".into(),
-            port: 1965,
+            port,
             path: path.into(),
         };
+        let login = agent_identity_name(&scope(1965, "/app/login"));
+        assert!(login.starts_with("127.0.0.1-app-login-"), "{login}");
+        assert_eq!(login.len(), "127.0.0.1-app-login-".len() + 8);
+        let root = agent_identity_name(&scope(1965, "/"));
+        assert!(root.starts_with("127.0.0.1-") && root.len() == "127.0.0.1-".len() + 8);
         assert_eq!(
-            agent_identity_name("127.0.0.1", &scope("/app/login"), "ab12cd34"),
-            "127.0.0.1-app-login-ab12cd34"
-        );
-        assert_eq!(
-            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78"),
-            "127.0.0.1-ef56ab78"
+            root,
+            agent_identity_name(&scope(1965, "/")),
+            "the same every time"
         );
         assert_ne!(
-            agent_identity_name("127.0.0.1", &scope("/"), "ab12cd34"),
-            agent_identity_name("127.0.0.1", &scope("/"), "ef56ab78")
+            root,
+            agent_identity_name(&scope(1966, "/")),
+            "another scope, another name"
         );
-        assert_eq!(agent_identity_name("work", &scope("/"), "ab12cd34"), "work");
     }
 }

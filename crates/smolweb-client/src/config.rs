@@ -266,14 +266,72 @@ pub struct Tui {
     pub handlers: std::collections::BTreeMap<String, String>,
     /// Key bindings: action name -> list of keys ("j", "ctrl-d", "space", "enter", ...).
     pub keys: std::collections::BTreeMap<String, Vec<String>>,
-    /// Colours: element name -> colour ("red", "lightblue", "#ff8800", "245").
-    pub theme: std::collections::BTreeMap<String, String>,
+    /// Colours: the base ("auto", "light", "dark") and element name -> colour ("red",
+    /// "lightblue", "#ff8800", "245"). `theme = "light"` (a string) chooses the base alone.
+    pub theme: ThemeConfig,
     /// Pictures: "auto" (ask the terminal), "kitty", "sixel", "iterm2", "halfblocks" or "off";
     /// the `SMOLWEB_IMAGES` environment variable overrides it.
     pub images: String,
     /// Show image links of gemtext pages as pictures under their line (the toggle key's
     /// starting state).
     pub inline_images: bool,
+    /// Open the tabs of the last session (their history and places) at the next start.
+    pub restore_session: bool,
+    /// Also keep, for the next start, pages fetched under a client identity or with a query
+    /// (off: such a page is left out of the saved session; its tab keeps the rest).
+    pub restore_private_pages: bool,
+}
+
+/// `[tui] theme`: the base colours (`"auto"` follows the terminal's background, `"light"`,
+/// `"dark"`) and the elements changed from them. Written as a string (`theme = "light"`, the
+/// base alone) or as the `[tui.theme]` table (`base = "light"` and `element = "colour"` keys).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(from = "ThemeRepr", into = "ThemeRepr")]
+pub struct ThemeConfig {
+    /// "auto", "light" or "dark" (the browser refuses any other name at start).
+    pub base: String,
+    /// Element name -> colour, over the base.
+    pub colours: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for ThemeConfig {
+    fn default() -> Self {
+        ThemeConfig {
+            base: "auto".into(),
+            colours: Default::default(),
+        }
+    }
+}
+
+/// How `[tui] theme` is written: a base's name, or a table.
+#[derive(Deserialize, Serialize)]
+#[serde(untagged)]
+enum ThemeRepr {
+    Base(String),
+    Table(std::collections::BTreeMap<String, String>),
+}
+
+impl From<ThemeRepr> for ThemeConfig {
+    fn from(repr: ThemeRepr) -> Self {
+        match repr {
+            ThemeRepr::Base(base) => ThemeConfig {
+                base,
+                ..ThemeConfig::default()
+            },
+            ThemeRepr::Table(mut colours) => ThemeConfig {
+                base: colours.remove("base").unwrap_or_else(|| "auto".into()),
+                colours,
+            },
+        }
+    }
+}
+
+impl From<ThemeConfig> for ThemeRepr {
+    fn from(c: ThemeConfig) -> Self {
+        let mut table = c.colours;
+        table.insert("base".into(), c.base);
+        ThemeRepr::Table(table)
+    }
 }
 
 impl Default for Tui {
@@ -289,6 +347,8 @@ impl Default for Tui {
             theme: Default::default(),
             images: "auto".into(),
             inline_images: false,
+            restore_session: true,
+            restore_private_pages: false,
         }
     }
 }

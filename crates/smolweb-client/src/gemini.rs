@@ -1,30 +1,64 @@
-//! Gemini in the client: cache (never for a query), robots, pacing, the request, and the
-//! mapping of status classes to [`Outcome`]s.
+//! Gemini on the open pipeline (`pipeline`): the request (the input answer sent as the
+//! query), the cache key (never for a query), robots.txt at `/robots.txt`, and the mapping of
+//! status classes to [`Outcome`]s, which Scroll and Titan answers share.
 //!
-//! One budget (`budget`) covers the robots.txt fetch, the pacing wait, the request and the
-//! retry after a 44.
-//! 44 SLOW DOWN: the host's next slot is pushed back by the seconds in the meta; if that wait
-//! fits in what is left of the timeout budget we wait and retry once, else the answer is
-//! `FetchError::SlowDown`. A second 44 is returned as a `Failure` with `retry_after_seconds`.
-//! An answer from the cache repeats the `timestamp` of the request that filled it.
+//! 44 SLOW DOWN is the pipeline's: the host's next slot is pushed back by the seconds in the
+//! meta; if that wait fits in what is left of the timeout budget the pipeline waits and asks
+//! once more, else the answer is `FetchError::SlowDown`. A second 44 is returned as a
+//! `Failure` with `retry_after_seconds`.
 
-use super::budget::Budget;
-use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
+use super::pipeline::{Answer, Plan, Protocol, RobotsRule, unexpected};
+use super::{OpenOptions, Outcome, RequestInfo, error};
 use smolweb_core::page::Page;
 use smolweb_core::response::{StatusClass, parse_mime};
-use smolweb_core::url::{Scheme, Url};
-use smolweb_net::cache::CacheEntry;
-use smolweb_net::{FetchError, GeminiResponse, TofuState};
-use std::sync::Arc;
-use std::time::Duration;
+use smolweb_core::url::Url;
+use smolweb_net::policy::gemini_robots_answer;
+use smolweb_net::policy::robots::GEMINI_AGENTS;
+use smolweb_net::{
+    FetchError, GeminiResponse, InternalError, ProtocolError, Request, RequestError, Response,
+};
 
-pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: Budget) -> Outcome {
+/// Gemini (`gemini://`).
+pub(crate) struct Gemini;
+
+impl Protocol for Gemini {
+    fn plan(&self, url: &Url, opts: &OpenOptions) -> Plan {
+        let mut plan = query_plan(url, opts, Request::Gemini);
+        plan.robots_path = Some(plan.url.path().to_string());
+        plan
+    }
+
+    fn map(&self, url: &Url, info: RequestInfo, answer: Response) -> Answer {
+        match answer {
+            Response::Gemini(resp) => gemini_answer(url, info, resp, true),
+            _ => unexpected(info, "a non-Gemini answer"),
+        }
+    }
+
+    fn robots(&self) -> Option<RobotsRule> {
+        Some(RobotsRule {
+            request: robots_request,
+            read: |answer| match answer {
+                Response::Gemini(r) => Ok((
+                    gemini_robots_answer(r.header.status, &r.body),
+                    Some(r.tls.tofu),
+                )),
+                _ => Err(InternalError::WrongAnswer("a non-Gemini answer").into()),
+            },
+            agents: GEMINI_AGENTS,
+        })
+    }
+}
+
+/// The plan of a protocol whose input answer is sent as the URL's query (Gemini, Guppy): the
+/// query never echoed nor cached; no robots.txt asked (the caller adds it).
+pub(crate) fn query_plan(url: &Url, opts: &OpenOptions, request: fn(Url) -> Request) -> Plan {
     let url = match &opts.input {
         Some(answer) => url.with_input(answer),
-        None => url,
+        None => url.clone(),
     };
     let has_query = url.query().is_some();
-    let mut info = RequestInfo {
+    let info = RequestInfo {
         url: url.without_query(),
         host: url.host().to_string(),
         port: url.port(),
@@ -32,119 +66,45 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
         has_query,
         ..RequestInfo::default()
     };
-    let key = (!has_query).then(|| url.to_string());
-    if let Some(key) = &key {
-        if opts.refresh {
-            client.cache.remove(key);
-        } else if let Some(entry) = client.cache.get(key) {
-            tracing::debug!(url = %info.url, "answered from the cache");
-            info.timestamp = Some(entry.sent_at);
-            // Like the timestamp, the TLS details are those of the download that filled it.
-            info.tls = entry.tls.clone();
-            let fetched = cached_fetched(entry);
-            return Outcome::Page { info, fetched };
-        }
-    }
-    let net_opts = client.net_options(opts);
-    let (host, port, path) = (url.host(), url.port(), url.path());
-    let robots = match budget.step(&net_opts) {
-        Ok(o) => {
-            client
-                .check_robots(Scheme::Gemini, host, port, path, &o)
-                .await
-        }
-        Err(e) => Err(e),
-    };
-    let robots_tofu = match robots {
-        Ok(news) => news,
-        Err(e) => return error(info, e),
-    };
-    let mut retried = false;
-    loop {
-        let turn = client.paced_turn(host, budget.left(), opts.waits.as_ref());
-        if let Err(wait) = turn.await {
-            return error(info, slow_down(wait));
-        }
-        let step = match budget.step(&net_opts) {
-            Ok(o) => o,
-            Err(e) => return error(info, e),
-        };
-        info.timestamp = Some(client.now());
-        tracing::debug!(url = %info.url, has_query, "gemini request");
-        let mut resp = match client.transport.gemini(&url, &step).await {
-            Ok(r) => r,
-            Err(e) => return error(info, e),
-        };
-        if let Some(news) = &robots_tofu
-            && resp.tls.tofu == TofuState::Trusted
-        {
-            // The robots.txt fetch just before pinned the certificate: say so here.
-            resp.tls.tofu = news.clone();
-        }
-        info.tls = Some(resp.tls.clone());
-        if resp.header.status != 44 {
-            return map_answer(client, &url, key.as_deref(), info, resp);
-        }
-        let meta = resp.header.meta;
-        let Some(seconds) = slow_down_seconds(&meta) else {
-            return slow_failure(info, meta, None);
-        };
-        client.pacer.push_back(host, seconds);
-        if retried {
-            return slow_failure(info, meta, Some(seconds));
-        }
-        if Duration::from_secs(seconds) > budget.left() {
-            let error_value = FetchError::SlowDown {
-                retry_after_seconds: seconds,
-            };
-            return error(info, error_value);
-        }
-        retried = true;
-    }
-}
-
-/// The host is paused (after a 44) for longer than the budget allows.
-pub(super) fn slow_down(wait: Duration) -> FetchError {
-    FetchError::SlowDown {
-        retry_after_seconds: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
-    }
-}
-
-/// The seconds of a 44 meta ("30", " 30 ", "30 seconds" are read as 30).
-fn slow_down_seconds(meta: &str) -> Option<u64> {
-    let digits: String = meta
-        .trim()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
-fn slow_failure(info: RequestInfo, meta: String, retry_after: Option<u64>) -> Outcome {
-    Outcome::Failure {
+    Plan {
+        cache_key: (!has_query).then(|| url.to_string()),
+        robots_path: None,
+        request: Ok(request(url.clone())),
         info,
-        status: 44,
-        meta,
-        retry_after_seconds: retry_after,
+        url,
     }
 }
 
-/// Map a (non-44) answer to an outcome; 2x pages are cached under `key` when given.
-pub(super) fn map_answer(
-    client: &Client,
+/// `gemini://host:port/robots.txt`.
+fn robots_request(host: &str, port: u16) -> Result<Request, FetchError> {
+    let host_part = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    };
+    Url::parse(&format!("gemini://{host_part}:{port}/robots.txt"))
+        .map(Request::Gemini)
+        .map_err(|e| RequestError::Url(e).into())
+}
+
+/// A Gemini answer (also Scroll's and Titan's) as a pipeline answer: its TLS facts into
+/// `info`, a 2x page read against `url`, a 44 handed to the pipeline when `slow_down` (an
+/// upload is never asked again: its 44 is a failure), the other classes as outcomes.
+pub(crate) fn gemini_answer(
     url: &Url,
-    key: Option<&str>,
-    info: RequestInfo,
+    mut info: RequestInfo,
     resp: GeminiResponse,
-) -> Outcome {
+    slow_down: bool,
+) -> Answer {
     let GeminiResponse {
         header,
         body,
         ending,
-        ..
+        tls,
     } = resp;
+    info.tls = Some(tls);
     let status = header.status;
-    match header.class() {
+    let done = match header.class() {
         StatusClass::Input => Outcome::Input {
             info,
             prompt: header.meta,
@@ -153,25 +113,12 @@ pub(super) fn map_answer(
         StatusClass::Success => {
             let page = Page::from_gemini(url.clone(), parse_mime(&header.meta), body);
             // The flag travels with the page, into the memory cache too.
-            let page = Arc::new(page.with_ending(ending));
-            let now = client.now();
-            if let Some(key) = key {
-                let entry = CacheEntry {
-                    tls: info.tls.clone().map(held_tls),
-                    page: page.clone(),
-                    cached_at: now,
-                    sent_at: info.timestamp.unwrap_or(now),
-                };
-                client.cache.put(key, entry);
-            }
-            let fetched = Fetched {
-                page,
-                cached: false,
-                cached_at: Some(now),
-            };
-            Outcome::Page { info, fetched }
+            return Answer::Page(info, Box::new(page.with_ending(ending)));
         }
         StatusClass::Redirect => redirect(url, info, status, &header.meta),
+        StatusClass::TemporaryFailure if status == 44 && slow_down => {
+            return Answer::SlowDown(info, header.meta);
+        }
         StatusClass::TemporaryFailure | StatusClass::PermanentFailure => Outcome::Failure {
             info,
             status,
@@ -183,22 +130,23 @@ pub(super) fn map_answer(
             status,
             message: header.meta,
         },
-    }
+    };
+    Answer::Done(done)
 }
 
-fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
+pub(crate) fn redirect(url: &Url, info: RequestInfo, status: u8, meta: &str) -> Outcome {
     let target = match url.resolve(meta.trim()) {
         Ok(t) => t,
-        Err(e) => {
-            let msg = format!("status {status} with an unusable redirect target: {e}");
-            return error(info, FetchError::Protocol(msg));
+        Err(source) => {
+            let e = ProtocolError::RedirectTarget { status, source };
+            return error(info, e.into());
         }
     };
     // The one link rule: a redirect is followed only to a scheme smolweb fetches.
     if smolweb_core::url::destination(&target) != smolweb_core::url::Destination::Fetch {
         let scheme = smolweb_core::url::refused_scheme(&target).unwrap_or_else(|| "mailto".into());
-        let msg = format!("status {status} redirects to a {scheme}: URL, which is not followed");
-        return error(info, FetchError::Protocol(msg));
+        let e = ProtocolError::RedirectScheme { status, scheme };
+        return error(info, e.into());
     }
     let (scheme, cross_host) = describe_target(url, &target);
     Outcome::Redirect {
@@ -228,38 +176,6 @@ pub(super) fn describe_target(from: &Url, target: &str) -> (String, bool) {
         Err(_) => {
             let scheme = target.split(':').next().unwrap_or_default();
             (scheme.to_ascii_lowercase(), true)
-        }
-    }
-}
-
-/// The TLS details kept with a cached answer: a pin made or replaced on that visit is, for
-/// every later read of the copy, simply the pinned certificate.
-pub(crate) fn held_tls(mut tls: smolweb_net::TlsInfo) -> smolweb_net::TlsInfo {
-    use smolweb_net::TofuState;
-    if matches!(
-        tls.tofu,
-        TofuState::FirstUse | TofuState::ReplacedExpired { .. }
-    ) {
-        tls.tofu = TofuState::Trusted;
-    }
-    tls
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slow_down_meta() {
-        for (meta, want) in [
-            ("30", Some(30)),
-            (" 5 ", Some(5)),
-            ("12 seconds", Some(12)),
-            ("soon", None),
-            ("", None),
-            ("99999999999999999999999", None),
-        ] {
-            assert_eq!(slow_down_seconds(meta), want, "{meta:?}");
         }
     }
 }

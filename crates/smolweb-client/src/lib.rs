@@ -21,7 +21,7 @@
 #![deny(missing_docs)]
 
 use smolweb_core::page::Page;
-use smolweb_net::{FetchError, IdentityChoice, TlsInfo};
+use smolweb_net::{FetchError, IdentityChoice, ProtocolError, RequestError, TlsInfo};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use time::OffsetDateTime;
@@ -84,6 +84,33 @@ pub struct RequestInfo {
     pub tls: Option<TlsInfo>,
     /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
     pub web: Option<smolweb_core::webtext::Shown>,
+}
+
+impl RequestInfo {
+    /// Was a client identity presented with the request?
+    pub fn identity_sent(&self) -> bool {
+        self.tls.as_ref().is_some_and(|t| t.client_cert.is_some())
+    }
+}
+
+/// What a 60, 61 or 62 answer says, worded by what was sent ([`RequestInfo::identity_sent`]):
+/// a capsule that answers 61 to a request without an identity (a Titan upload with a wrong
+/// token, often) has recognised no identity.
+pub fn certificate_words(status: u8, identity_sent: bool) -> &'static str {
+    match (status, identity_sent) {
+        (60, _) => "the capsule asks for a client certificate (an identity)",
+        (61, true) => "the capsule recognised the identity presented but does not allow it here",
+        (61, false) => {
+            "the capsule says the request is not authorised, and no identity was sent: for an \
+             upload, its token may be wrong or missing; otherwise the capsule may want an \
+             identity it knows"
+        }
+        (_, true) => "the capsule says the identity presented is not valid (expired or malformed)",
+        (_, false) => {
+            "the capsule says the certificate is not valid, yet no identity was sent: it \
+             probably wants one"
+        }
+    }
 }
 
 /// A page, fresh or from the cache.
@@ -189,8 +216,10 @@ pub mod config;
 pub mod feeds;
 mod gemini;
 mod gopher;
+mod guppy;
 mod limits;
 pub mod offline;
+mod pipeline;
 mod politeness;
 pub mod smallnet;
 pub mod sync;
@@ -198,12 +227,14 @@ pub(crate) mod transport;
 pub mod web;
 
 use crate::config::Config;
+pub use approve::agent_identity_name;
 use smolweb_core::url::{Scheme, Url, normalize_host};
 use smolweb_net::cache::{Cache, CacheEntry, Clock, SystemClock};
 use smolweb_net::policy::RobotsCache;
 use smolweb_net::policy::pacing::Pacer;
 use smolweb_net::{Net, NetOptions};
 use smolweb_store::StoreError;
+pub use smolweb_store::activity::Decider;
 use smolweb_store::approvals::{Approval, Approvals};
 use smolweb_store::bookmarks::Bookmarks;
 use smolweb_store::history::History;
@@ -503,7 +534,7 @@ impl Client {
                 };
                 return Outcome::Error {
                     info,
-                    error: FetchError::InvalidRequest(e.to_string()),
+                    error: RequestError::Url(e).into(),
                 };
             }
         };
@@ -516,22 +547,19 @@ impl Client {
         );
         match parsed.scheme() {
             Scheme::About => self.open_about(parsed),
-            Scheme::Gemini => gemini::open(self, parsed, opts, budget).await,
-            Scheme::Gopher => gopher::open(self, parsed, opts, budget).await,
             Scheme::Http | Scheme::Https => web::open_reader(self, parsed, url, opts).await,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
-                smallnet::open(self, parsed, opts, budget).await
-            }
-            Scheme::Titan => {
-                let info = RequestInfo {
-                    url: parsed.without_query(),
-                    host: parsed.host().to_string(),
-                    port: parsed.port(),
-                    ..RequestInfo::default()
-                };
-                let why = "a titan:// URL uploads: open its gemini:// page, or upload to it";
-                error(info, FetchError::InvalidRequest(why.into()))
-            }
+            scheme => match pipeline::of(scheme) {
+                Some(proto) => pipeline::open(self, proto, &parsed, opts, budget).await,
+                None => {
+                    let info = RequestInfo {
+                        url: parsed.without_query(),
+                        host: parsed.host().to_string(),
+                        port: parsed.port(),
+                        ..RequestInfo::default()
+                    };
+                    error(info, RequestError::TitanOpened.into())
+                }
+            },
         }
     }
 
@@ -555,7 +583,7 @@ impl Client {
     }
 
     /// Open and follow redirects that keep host, port and scheme, at most `max` times,
-    /// stopping on a loop (`FetchError::Protocol("redirect loop: ...")`). Returns the final
+    /// stopping on a loop (`ProtocolError::RedirectLoop`). Returns the final
     /// outcome and the URLs (without query) visited before it. The `input` answer is sent to
     /// the first URL only.
     pub async fn open_following(
@@ -590,7 +618,7 @@ impl Client {
             chain.push(info.url.clone());
             if seen.contains(&next) {
                 let shown = smolweb_core::url::strip_query(&next).to_string();
-                let error = FetchError::Protocol(format!("redirect loop: {shown}"));
+                let error = ProtocolError::RedirectLoop(shown).into();
                 let info = info.clone();
                 return (Outcome::Error { info, error }, chain);
             }
@@ -622,36 +650,26 @@ impl Client {
         Some(cached_fetched(entry))
     }
 
-    /// The cache key of a URL string; None when it may not be cached (Gemini with a query).
+    /// The cache key of a URL string, as its protocol's plan makes it with no options; None
+    /// when it may not be cached (a query that may be a secret, an upload) or is cached
+    /// elsewhere (the web keeps its own cache, keyed by conversion options too).
     fn cache_key(&self, url: &str) -> Option<String> {
         let parsed = Url::parse(url).ok()?;
-        match parsed.scheme() {
-            Scheme::Gemini if parsed.query().is_some() => None,
-            Scheme::Gemini => Some(parsed.to_string()),
-            Scheme::Gopher => {
-                let target = parsed.gopher_target().ok()?;
-                Some(gopher::request_url(&target, target.search.as_deref()).1)
-            }
-            Scheme::Spartan | Scheme::Scroll | Scheme::Gophers if parsed.query().is_some() => None,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers => {
-                Some(parsed.to_string())
-            }
-            Scheme::Titan => None,
-            // The web keeps its own cache (keyed by conversion options too).
-            Scheme::About | Scheme::Http | Scheme::Https => None,
-        }
+        let proto = pipeline::of(parsed.scheme())?;
+        proto.plan(&parsed, &OpenOptions::default()).cache_key
     }
 
     /// Perform a pending approval (create/remove identity — an identity made here is
     /// `created_by = agent` — or pin/unpin a certificate) and remove it from the queue.
-    /// When the change fails the approval stays pending.
-    pub fn approve(&self, id: &str) -> Result<Approved, StoreError> {
-        approve::approve(self, id)
+    /// When the change fails the approval stays pending. `by` says where the person
+    /// decided; the activity log records it under the session that queued the request.
+    pub fn approve(&self, id: &str, by: Decider) -> Result<Approved, StoreError> {
+        approve::approve(self, id, by)
     }
 
-    /// Drop a pending approval without doing it.
-    pub fn deny(&self, id: &str) -> Result<Approval, StoreError> {
-        self.approvals.take(id, self.now())
+    /// Drop a pending approval without doing it (recorded as [`Client::approve`] is).
+    pub fn deny(&self, id: &str, by: Decider) -> Result<Approval, StoreError> {
+        approve::deny(self, id, by)
     }
 }
 

@@ -12,11 +12,7 @@
 //! [`Limited`] wraps any [`Transport`], so every path that reaches the network is bounded.
 
 use super::transport::{BoxFuture, Transport};
-use smolweb_core::url::{GopherTarget, Url};
-use smolweb_net::{
-    FetchError, GeminiResponse, NetOptions, SmallRequest, SmallResponse, Wait, WaitNotices,
-    tell_wait,
-};
+use smolweb_net::{FetchError, NetOptions, Request, Response, Wait, WaitNotices, tell_wait};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -132,36 +128,14 @@ impl Limited {
 }
 
 impl Transport for Limited {
-    fn gemini<'a>(
+    fn send<'a>(
         &'a self,
-        url: &'a Url,
+        request: &'a Request,
         opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
-        Box::pin(async move {
-            let (_turn, opts) = self.turn(url.host(), opts).await?;
-            self.inner.gemini(url, &opts).await
-        })
-    }
-
-    fn gopher<'a>(
-        &'a self,
-        target: &'a GopherTarget,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<Vec<u8>, FetchError>> {
-        Box::pin(async move {
-            let (_turn, opts) = self.turn(&target.host, opts).await?;
-            self.inner.gopher(target, &opts).await
-        })
-    }
-
-    fn small<'a>(
-        &'a self,
-        request: &'a SmallRequest,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<SmallResponse, FetchError>> {
+    ) -> BoxFuture<'a, Result<Response, FetchError>> {
         Box::pin(async move {
             let (_turn, opts) = self.turn(request.host(), opts).await?;
-            self.inner.small(request, &opts).await
+            self.inner.send(request, &opts).await
         })
     }
 }

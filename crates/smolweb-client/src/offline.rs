@@ -101,10 +101,7 @@ pub struct SaveReport {
 /// True for failures where an offline copy is worth offering: the network did not answer
 /// (DNS, connection, timeout), as opposed to a capsule's own answer or a policy refusal.
 pub fn is_network_failure(error: &FetchError) -> bool {
-    matches!(
-        error,
-        FetchError::Dns { .. } | FetchError::Connection { .. } | FetchError::Timeout(_)
-    )
+    error.network_failed()
 }
 
 /// The media type line stored with a page (what `Page::from_gemini` needs to rebuild it; for
@@ -345,7 +342,7 @@ impl Client {
             Extract::Main
         };
         let unreadable = |info, e: StoreError| {
-            let error = FetchError::Internal(format!("the offline cache cannot be read: {e}"));
+            let error = FetchError::store(e);
             Outcome::Error { info, error }
         };
         if matches!(url.scheme(), Scheme::Http | Scheme::Https) {
@@ -374,12 +371,9 @@ impl Client {
                 },
                 fetched: copy.fetched,
             },
-            Ok(None) => not_kept(info),
+            // Reading a copy never fails to save one; were it to, the page is not kept.
+            Ok(None) | Err(OfflineError::NotSaved { .. }) => not_kept(info),
             Err(OfflineError::Store(e)) => unreadable(info, e),
-            Err(e @ OfflineError::NotSaved { .. }) => Outcome::Error {
-                error: FetchError::Internal(e.to_string()),
-                info,
-            },
         }
     }
 

@@ -1,15 +1,14 @@
 //! robots.txt checks for the client: look the host up in the robots cache, fetch its
-//! robots.txt through the transport when needed (Gemini `/robots.txt`, Gopher and gophers
-//! selector `robots.txt` type 0; the other small protocols have no convention), and decide per [`smolweb_net::policy`]. The robots.txt fetch itself is not
+//! robots.txt through the transport when needed, the way the protocol's [`RobotsRule`] says
+//! (Gemini `/robots.txt`, Gopher and gophers selector `robots.txt` type 0; the other small
+//! protocols have no convention), and decide per [`smolweb_net::policy`]. The robots.txt fetch itself is not
 //! paced and presents no client identity; a request for robots.txt is never checked against
 //! itself.
 
 use super::Client;
-use smolweb_core::url::{GopherTarget, Scheme, Url};
-use smolweb_net::policy::robots::{GEMINI_AGENTS, GOPHER_AGENTS};
+use super::pipeline::RobotsRule;
 use smolweb_net::policy::{
-    ROBOTS_MAX_BYTES, RobotsAnswer, gemini_robots_answer, gopher_robots_answer, is_robots_path,
-    robots_fetch_failed, robots_match_path,
+    ROBOTS_MAX_BYTES, RobotsAnswer, is_robots_path, robots_fetch_failed, robots_match_path,
 };
 use smolweb_net::{FetchError, IdentityChoice, NetOptions, TofuState};
 
@@ -21,17 +20,18 @@ impl Client {
         }
     }
 
-    /// Ok when robots.txt lets us fetch `path` (Gemini path / Gopher selector).
+    /// Ok when robots.txt lets us fetch `path` (Gemini path / Gopher selector) from
+    /// `host:port`, asked the way `rule` says; with the TOFU news of a robots.txt fetch made
+    /// for this call (a first-use pin), so the page's result can still say it: the page fetch
+    /// itself then only sees "trusted".
     pub(super) async fn check_robots(
         &self,
-        scheme: Scheme,
+        rule: &RobotsRule,
         host: &str,
         port: u16,
         path: &str,
         net_opts: &NetOptions,
     ) -> Result<Option<TofuState>, FetchError> {
-        // The TOFU news of a robots.txt fetch made for this call (a first-use pin), so the
-        // page's result can still say it: the page fetch itself then only sees "trusted".
         let mut tofu_news = None;
         if !self.respects_robots() || is_robots_path(path) {
             return Ok(None);
@@ -44,8 +44,7 @@ impl Client {
                 match self.robots.get(host, port) {
                     Some(answer) => answer,
                     None => {
-                        let (answer, tofu) =
-                            self.fetch_robots(scheme, host, port, net_opts).await?;
+                        let (answer, tofu) = self.fetch_robots(rule, host, port, net_opts).await?;
                         tofu_news = tofu.filter(|t| *t != TofuState::Trusted);
                         self.robots.put(host, port, answer.clone());
                         answer
@@ -53,15 +52,13 @@ impl Client {
                 }
             }
         };
-        let agents = match scheme {
-            Scheme::Gemini => GEMINI_AGENTS,
-            _ => GOPHER_AGENTS,
-        };
         match answer {
             RobotsAnswer::Unavailable => Err(FetchError::RobotsUnavailable {
                 host: host.to_string(),
             }),
-            RobotsAnswer::Rules(r) if r.allowed(agents, &robots_match_path(path)) => Ok(tofu_news),
+            RobotsAnswer::Rules(r) if r.allowed(rule.agents, &robots_match_path(path)) => {
+                Ok(tofu_news)
+            }
             RobotsAnswer::Rules(_) => Err(FetchError::BlockedByRobots {
                 host: host.to_string(),
                 path: path.to_string(),
@@ -71,7 +68,7 @@ impl Client {
 
     async fn fetch_robots(
         &self,
-        scheme: Scheme,
+        rule: &RobotsRule,
         host: &str,
         port: u16,
         net_opts: &NetOptions,
@@ -83,53 +80,10 @@ impl Client {
             ..net_opts.clone()
         };
         tracing::debug!(host, port, "fetching robots.txt");
-        let fetched = match scheme {
-            Scheme::Gemini => {
-                let host_part = if host.contains(':') {
-                    format!("[{host}]")
-                } else {
-                    host.to_string()
-                };
-                let url = Url::parse(&format!("gemini://{host_part}:{port}/robots.txt"))
-                    .map_err(|e| FetchError::InvalidRequest(e.to_string()))?;
-                self.transport.gemini(&url, &opts).await.map(|r| {
-                    (
-                        gemini_robots_answer(r.header.status, &r.body),
-                        Some(r.tls.tofu),
-                    )
-                })
-            }
-            Scheme::Gophers => {
-                let request = smolweb_net::SmallRequest::Gophers(GopherTarget {
-                    host: host.to_string(),
-                    port,
-                    item_type: '0',
-                    selector: "robots.txt".to_string(),
-                    search: None,
-                    search_ignored: false,
-                });
-                match self.transport.small(&request, &opts).await {
-                    Ok(smolweb_net::SmallResponse::Gophers { body, tls, .. }) => {
-                        Ok((gopher_robots_answer(&body), Some(tls.tofu)))
-                    }
-                    Ok(_) => Err(FetchError::Internal("not a gophers answer".into())),
-                    Err(e) => Err(e),
-                }
-            }
-            _ => {
-                let target = GopherTarget {
-                    host: host.to_string(),
-                    port,
-                    item_type: '0',
-                    selector: "robots.txt".to_string(),
-                    search: None,
-                    search_ignored: false,
-                };
-                self.transport
-                    .gopher(&target, &opts)
-                    .await
-                    .map(|body| (gopher_robots_answer(&body), None))
-            }
+        let request = (rule.request)(host, port)?;
+        let fetched = match self.transport.send(&request, &opts).await {
+            Ok(answer) => (rule.read)(answer),
+            Err(e) => Err(e),
         };
         fetched.or_else(|e| robots_fetch_failed(e).map(|a| (a, None)))
     }

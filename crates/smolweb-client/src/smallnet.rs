@@ -17,14 +17,17 @@
 //!   there is none).
 
 use super::budget::Budget;
-use super::{Client, Fetched, OpenOptions, Outcome, RequestInfo, cached_fetched, error};
+use super::pipeline::{self, Answer, Call, Plan, Protocol, RobotsRule, unexpected};
+use super::{Client, OpenOptions, Outcome, RequestInfo, error};
 use smolweb_core::page::{Page, mime_of};
 use smolweb_core::response::{StatusClass, parse_mime};
 use smolweb_core::url::{Scheme, Url};
-use smolweb_net::cache::CacheEntry;
+use smolweb_net::policy::gopher_robots_answer;
+use smolweb_net::policy::robots::GOPHER_AGENTS;
 use smolweb_net::titan::TitanUpload;
-use smolweb_net::{FetchError, GeminiResponse, SmallRequest, SmallResponse};
-use std::sync::Arc;
+use smolweb_net::{
+    FetchError, GeminiResponse, InternalError, ProtocolError, Request, RequestError, Response,
+};
 
 /// The language list a Scroll request asks for.
 pub const SCROLL_LANGUAGES: &str = "en";
@@ -66,24 +69,21 @@ pub fn nex_mime(path: &str) -> &'static str {
 }
 
 /// The request `url` makes (with `opts`), or why it is refused before anything is sent.
-fn request_of(url: &Url, opts: &OpenOptions) -> Result<SmallRequest, FetchError> {
-    let invalid = |e: smolweb_core::url::UrlError| FetchError::InvalidRequest(e.to_string());
+fn request_of(url: &Url, opts: &OpenOptions) -> Result<Request, FetchError> {
+    let invalid = |e| FetchError::from(RequestError::Url(e));
     let (host, port) = (url.host().to_string(), url.port());
     Ok(match url.scheme() {
         Scheme::Nex => {
             let decoded = url.decoded_path();
             let path = decoded.strip_prefix('/').unwrap_or(&decoded).to_string();
-            SmallRequest::Nex { host, port, path }
+            Request::Nex { host, port, path }
         }
         Scheme::Finger => {
             let (query, forward) = url.finger_query().map_err(invalid)?;
             if forward && !opts.finger_forward {
-                return Err(FetchError::InvalidRequest(format!(
-                    "the finger query '{query}' asks {host} to forward it to another host, \
-                     which is refused unless typed by the person"
-                )));
+                return Err(RequestError::FingerForward { query, host }.into());
             }
-            SmallRequest::Finger { host, port, query }
+            Request::Finger { host, port, query }
         }
         Scheme::Spartan => {
             let data = match (&opts.input, url.query()) {
@@ -92,7 +92,7 @@ fn request_of(url: &Url, opts: &OpenOptions) -> Result<SmallRequest, FetchError>
                 (None, None) => Vec::new(),
             };
             let path = url.path().to_string();
-            SmallRequest::Spartan {
+            Request::Spartan {
                 host,
                 port,
                 path,
@@ -104,7 +104,7 @@ fn request_of(url: &Url, opts: &OpenOptions) -> Result<SmallRequest, FetchError>
                 Some(answer) => url.with_input(answer),
                 None => url.clone(),
             };
-            SmallRequest::Scroll {
+            Request::Scroll {
                 url,
                 languages: SCROLL_LANGUAGES.to_string(),
             }
@@ -120,13 +120,14 @@ fn request_of(url: &Url, opts: &OpenOptions) -> Result<SmallRequest, FetchError>
             if !smolweb_core::gopher::is_fetchable(target.item_type) {
                 return Err(FetchError::NotFetchable(target.item_type));
             }
-            SmallRequest::Gophers(target)
+            Request::Gophers(target)
         }
-        other => {
-            return Err(FetchError::InvalidRequest(format!(
-                "{} is not one of the small protocols",
-                other.as_str()
-            )));
+        _ => {
+            return Err(RequestError::WrongScheme {
+                expected: "nex, finger, spartan, scroll or gophers",
+                url: url.without_query(),
+            }
+            .into());
         }
     })
 }
@@ -140,8 +141,48 @@ fn carries_input(url: &Url, opts: &OpenOptions) -> bool {
     }
 }
 
-pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: Budget) -> Outcome {
-    let secret = carries_input(&url, opts) && url.scheme() != Scheme::Gophers;
+/// Nex, Finger, Spartan and Scroll: no robots.txt convention.
+pub(crate) struct SmallNet;
+
+/// gophers: Gopher's robots.txt over the same TLS.
+pub(crate) struct Gophers;
+
+impl Protocol for SmallNet {
+    fn plan(&self, url: &Url, opts: &OpenOptions) -> Plan {
+        small_plan(url, opts)
+    }
+
+    fn map(&self, url: &Url, info: RequestInfo, answer: Response) -> Answer {
+        small_answer(url, info, answer)
+    }
+}
+
+impl Protocol for Gophers {
+    fn plan(&self, url: &Url, opts: &OpenOptions) -> Plan {
+        small_plan(url, opts)
+    }
+
+    fn map(&self, url: &Url, info: RequestInfo, answer: Response) -> Answer {
+        small_answer(url, info, answer)
+    }
+
+    fn robots(&self) -> Option<RobotsRule> {
+        Some(RobotsRule {
+            request: |host, port| Ok(Request::Gophers(super::gopher::robots_target(host, port))),
+            read: |answer| match answer {
+                Response::Gophers { body, tls, .. } => {
+                    Ok((gopher_robots_answer(&body), Some(tls.tofu)))
+                }
+                _ => Err(InternalError::WrongAnswer("a non-gophers answer").into()),
+            },
+            agents: GOPHER_AGENTS,
+        })
+    }
+}
+
+/// What a small-protocol URL asks (see the module docs for the cache rule).
+fn small_plan(url: &Url, opts: &OpenOptions) -> Plan {
+    let secret = carries_input(url, opts) && url.scheme() != Scheme::Gophers;
     let mut info = RequestInfo {
         url: if secret {
             url.without_query()
@@ -154,66 +195,34 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
         has_query: secret,
         ..RequestInfo::default()
     };
-    let request = match request_of(&url, opts) {
-        Ok(r) => r,
-        Err(e) => return error(info, e),
-    };
-    if let SmallRequest::Gophers(t) = &request {
+    let request = request_of(url, opts);
+    let mut robots_path = None;
+    if let Ok(Request::Gophers(t)) = &request {
         info.item_type = Some(t.item_type);
         info.selector = Some(t.selector.clone());
         info.path = None;
+        robots_path = Some(t.selector.clone());
     }
-    let key = (!carries_input(&url, opts)).then(|| url.to_string());
-    if let Some(key) = &key {
-        if opts.refresh {
-            client.cache.remove(key);
-        } else if let Some(entry) = client.cache.get(key) {
-            tracing::debug!(url = %info.url, "answered from the cache");
-            info.timestamp = Some(entry.sent_at);
-            info.tls = entry.tls.clone();
-            return Outcome::Page {
-                info,
-                fetched: cached_fetched(entry),
-            };
-        }
+    Plan {
+        url: url.clone(),
+        info,
+        request,
+        cache_key: (!carries_input(url, opts)).then(|| url.to_string()),
+        robots_path,
     }
-    let net_opts = client.net_options(opts);
-    if let SmallRequest::Gophers(t) = &request {
-        let robots = match budget.step(&net_opts) {
-            Ok(o) => {
-                client
-                    .check_robots(Scheme::Gophers, &t.host, t.port, &t.selector, &o)
-                    .await
-            }
-            Err(e) => Err(e),
-        };
-        if let Err(e) = robots {
-            return error(info, e);
-        }
-    }
-    let turn = client.paced_turn(url.host(), budget.left(), opts.waits.as_ref());
-    if let Err(wait) = turn.await {
-        return error(info, super::gemini::slow_down(wait));
-    }
-    let step = match budget.step(&net_opts) {
-        Ok(o) => o,
-        Err(e) => return error(info, e),
-    };
-    info.timestamp = Some(client.now());
-    tracing::debug!(scheme = url.scheme().as_str(), host = %info.host, port = info.port, "small-net request");
-    let answer = match client.transport.small(&request, &step).await {
-        Ok(a) => a,
-        Err(e) => return error(info, e),
-    };
+}
+
+/// A small-protocol answer as a page or an outcome.
+fn small_answer(url: &Url, mut info: RequestInfo, answer: Response) -> Answer {
     let page = match answer {
-        SmallResponse::Body(raw) => {
+        Response::Body(raw) => {
             let mime = match url.scheme() {
                 Scheme::Nex => nex_mime(&url.decoded_path()),
                 _ => "text/plain",
             };
             Page::from_gemini(url.clone(), mime_of(mime), raw)
         }
-        SmallResponse::Gophers { body, tls, ending } => {
+        Response::Gophers { body, tls, ending } => {
             info.tls = Some(tls);
             let item_type = info.item_type.unwrap_or('1');
             let page = Page::from_gopher(url.clone(), item_type, body);
@@ -223,21 +232,20 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
                 page.with_ending(ending)
             }
         }
-        SmallResponse::Spartan(resp) => match resp.status {
+        Response::Spartan(resp) => match resp.status {
             2 => Page::from_gemini(url.clone(), parse_mime(&resp.meta), resp.body),
-            3 => return spartan_redirect(&url, info, &resp.meta),
+            3 => return Answer::Done(spartan_redirect(url, info, &resp.meta)),
             status => {
                 let gemini_status = if status == 4 { 59 } else { 40 };
-                return Outcome::Failure {
+                return Answer::Done(Outcome::Failure {
                     info,
                     status: gemini_status,
                     meta: format!("spartan status {status}: {}", resp.meta),
                     retry_after_seconds: None,
-                };
+                });
             }
         },
-        SmallResponse::Scroll(resp) => {
-            info.tls = Some(resp.tls.clone());
+        Response::Scroll(resp) => {
             if resp.header.class() != StatusClass::Success {
                 let gemini = GeminiResponse {
                     header: resp.header,
@@ -245,42 +253,24 @@ pub(super) async fn open(client: &Client, url: Url, opts: &OpenOptions, budget: 
                     tls: resp.tls,
                     ending: resp.ending,
                 };
-                return super::gemini::map_answer(client, &url, None, info, gemini);
+                return super::gemini::gemini_answer(url, info, gemini, true);
             }
+            info.tls = Some(resp.tls);
             Page::from_gemini(url.clone(), parse_mime(&resp.header.meta), resp.body)
                 .with_ending(resp.ending)
                 .with_document_meta(resp.metadata)
         }
-        SmallResponse::Titan { .. } => {
-            let msg = "an upload's answer to a fetch".to_string();
-            return error(info, FetchError::Internal(msg));
-        }
+        _ => return unexpected(info, "an answer of another protocol"),
     };
-    let page = Arc::new(page);
-    let now = client.now();
-    if let Some(key) = &key {
-        let entry = CacheEntry {
-            page: page.clone(),
-            cached_at: now,
-            sent_at: info.timestamp.unwrap_or(now),
-            tls: info.tls.clone().map(super::gemini::held_tls),
-        };
-        client.cache.put(key, entry);
-    }
-    let fetched = Fetched {
-        page,
-        cached: false,
-        cached_at: Some(now),
-    };
-    Outcome::Page { info, fetched }
+    Answer::Page(info, Box::new(page))
 }
 
 /// Spartan 3: the meta is a path on the same host (anything else is a protocol error).
 fn spartan_redirect(url: &Url, info: RequestInfo, meta: &str) -> Outcome {
     let meta = meta.trim();
     if !meta.starts_with('/') || meta.starts_with("//") {
-        let msg = format!("spartan status 3 must name a path on the same host, not '{meta}'");
-        return error(info, FetchError::Protocol(msg));
+        let e = ProtocolError::SpartanRedirect(meta.to_string());
+        return error(info, e.into());
     }
     match url.resolve(meta) {
         Ok(target) => Outcome::Redirect {
@@ -290,9 +280,9 @@ fn spartan_redirect(url: &Url, info: RequestInfo, meta: &str) -> Outcome {
             cross_host: false,
             scheme: "spartan".into(),
         },
-        Err(e) => {
-            let msg = format!("spartan status 3 with an unusable path: {e}");
-            error(info, FetchError::Protocol(msg))
+        Err(source) => {
+            let e = ProtocolError::RedirectTarget { status: 3, source };
+            error(info, e.into())
         }
     }
 }
@@ -337,15 +327,15 @@ impl Client {
             std::time::Duration::from_secs(self.config.network.timeout_seconds),
         );
         let parsed = Url::parse(&upload.url)
-            .map_err(|e| FetchError::InvalidRequest(e.to_string()))
+            .map_err(RequestError::Url)
             .and_then(|u| {
                 if u.scheme() == Scheme::Titan {
                     Ok(u)
                 } else {
-                    Err(FetchError::InvalidRequest(format!(
-                        "a titan:// URL is needed, not {}",
-                        u.without_query()
-                    )))
+                    Err(RequestError::WrongScheme {
+                        expected: "titan",
+                        url: u.without_query(),
+                    })
                 }
             });
         let url = match parsed {
@@ -355,10 +345,39 @@ impl Client {
                     url: smolweb_core::url::strip_query(&upload.url).to_string(),
                     ..RequestInfo::default()
                 };
-                return error(info, e);
+                return error(info, e.into());
             }
         };
-        let mut info = RequestInfo {
+        tracing::debug!(
+            host = url.host(),
+            port = url.port(),
+            size = upload.body.len(),
+            "titan upload"
+        );
+        let titan = Titan(upload);
+        let call = Call {
+            refresh: false,
+            net: self.net_options(&OpenOptions::default()),
+            waits: None,
+            budget,
+        };
+        pipeline::run(
+            self,
+            &titan,
+            titan.plan(&url, &OpenOptions::default()),
+            &call,
+        )
+        .await
+    }
+}
+
+/// A Titan upload on the pipeline: never cached, no robots.txt, a 44 not asked again.
+struct Titan<'a>(&'a Upload);
+
+impl Protocol for Titan<'_> {
+    fn plan(&self, url: &Url, _opts: &OpenOptions) -> Plan {
+        let upload = self.0;
+        let info = RequestInfo {
             url: url.without_query(),
             host: url.host().to_string(),
             port: url.port(),
@@ -366,7 +385,7 @@ impl Client {
             has_query: url.query().is_some(),
             ..RequestInfo::default()
         };
-        let request = SmallRequest::Titan(TitanUpload {
+        let request = Request::Titan(TitanUpload {
             url: url.clone(),
             body: upload.body.clone(),
             mime: upload
@@ -375,33 +394,25 @@ impl Client {
                 .unwrap_or_else(|| TITAN_DEFAULT_MIME.to_string()),
             token: upload.token.clone(),
         });
-        let net_opts = self.net_options(&OpenOptions::default());
-        let turn = self.paced_turn(url.host(), budget.left(), None);
-        if let Err(wait) = turn.await {
-            return error(info, super::gemini::slow_down(wait));
+        Plan {
+            // Mapped against the gemini:// twin, so a relative redirect lands on the capsule.
+            url: url.with_scheme(Scheme::Gemini),
+            info,
+            request: Ok(request),
+            cache_key: None,
+            robots_path: None,
         }
-        let step = match budget.step(&net_opts) {
-            Ok(o) => o,
-            Err(e) => return error(info, e),
+    }
+
+    fn map(&self, url: &Url, mut info: RequestInfo, answer: Response) -> Answer {
+        let Response::Titan { response, early } = answer else {
+            return unexpected(info, "a fetch's answer to an upload");
         };
-        info.timestamp = Some(self.now());
-        tracing::debug!(host = %info.host, port = info.port, size = upload.body.len(), "titan upload");
-        let (response, early) = match self.transport.small(&request, &step).await {
-            Ok(SmallResponse::Titan { response, early }) => (response, early),
-            Ok(_) => {
-                let msg = "a fetch's answer to an upload".to_string();
-                return error(info, FetchError::Internal(msg));
-            }
-            Err(e) => return error(info, e),
-        };
-        info.tls = Some(response.tls.clone());
         if early && response.header.class() == StatusClass::Success {
-            let msg = "the capsule answered success before the whole upload was sent".to_string();
-            return error(info, FetchError::Protocol(msg));
+            info.tls = Some(response.tls);
+            return Answer::Done(error(info, ProtocolError::EarlySuccess.into()));
         }
-        // Mapped against the gemini:// twin, so a relative redirect lands on the capsule.
-        let gemini = url.with_scheme(Scheme::Gemini);
-        super::gemini::map_answer(self, &gemini, None, info, response)
+        super::gemini::gemini_answer(url, info, response, false)
     }
 }
 
@@ -438,20 +449,19 @@ mod tests {
         };
         assert!(matches!(
             request_of(&url, &opts),
-            Ok(SmallRequest::Finger { query, .. }) if query == "alice@elsewhere.example"
+            Ok(Request::Finger { query, .. }) if query == "alice@elsewhere.example"
         ));
         let url = Url::parse("finger://alice@example.org").unwrap();
         assert!(matches!(
             request_of(&url, &OpenOptions::default()),
-            Ok(SmallRequest::Finger { query, .. }) if query == "alice"
+            Ok(Request::Finger { query, .. }) if query == "alice"
         ));
     }
 
     #[test]
     fn spartan_query_is_the_data_block() {
         let url = Url::parse("spartan://example.org/post?hello%20world").unwrap();
-        let Ok(SmallRequest::Spartan { data, path, .. }) =
-            request_of(&url, &OpenOptions::default())
+        let Ok(Request::Spartan { data, path, .. }) = request_of(&url, &OpenOptions::default())
         else {
             panic!("not spartan");
         };

@@ -95,7 +95,7 @@ pub enum Origin {
 }
 
 /// The step a run is at, for a progress line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// Refreshing the subscriptions: `done` of `total` feeds.
     Refreshing {
@@ -103,6 +103,9 @@ pub enum Step {
         done: usize,
         /// Feeds followed.
         total: usize,
+        /// The first feed (in the subscriptions' order) not answered yet: the one a slow
+        /// run waits on. None when all have answered.
+        waiting: Option<String>,
     },
     /// Fetching pages: `done` of `total` known so far (links add to it).
     Fetching {
@@ -355,7 +358,13 @@ pub async fn run(
 ) -> Result<Report, SyncError> {
     let mut report = Report::default();
     let mut guard = Guard { limits, stop };
-    let total_feeds = client.subscriptions().list()?.len();
+    let feed_urls: Vec<String> = client
+        .subscriptions()
+        .list()?
+        .into_iter()
+        .map(|s| s.url)
+        .collect();
+    let total_feeds = feed_urls.len();
 
     // 1. The feeds.
     if let Some(why) = guard.reached(0) {
@@ -366,12 +375,20 @@ pub async fn run(
     on_step(Step::Refreshing {
         done: 0,
         total: total_feeds,
+        waiting: feed_urls.first().cloned(),
     });
     let mut feeds_done = 0;
+    let mut answered: HashSet<String> = HashSet::new();
     let refreshed = guard
-        .race(feeds::refresh_all(client, |done, total, _| {
+        .race(feeds::refresh_all(client, |done, total, r| {
             feeds_done = done;
-            on_step(Step::Refreshing { done, total });
+            answered.insert(r.url.clone());
+            let waiting = feed_urls.iter().find(|u| !answered.contains(*u)).cloned();
+            on_step(Step::Refreshing {
+                done,
+                total,
+                waiting,
+            });
         }))
         .await;
     match refreshed {
@@ -678,7 +695,9 @@ mod tests {
         })));
         assert!(may_pass(&fail(41)));
         assert!(!may_pass(&fail(51)));
-        assert!(!may_pass(&err(FetchError::Tls("bad".into()))));
+        assert!(!may_pass(&err(FetchError::Tls(
+            smolweb_net::TlsError::NoCertificate
+        ))));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::*;
 use smolweb_core::response::Header;
 use smolweb_core::url::GopherTarget;
 use smolweb_net::cache::ManualClock;
-use smolweb_net::{GeminiResponse, NetOptions, TofuState};
+use smolweb_net::{GeminiResponse, NetOptions, Request, Response, TofuState};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::task::Poll;
@@ -90,12 +90,8 @@ fn tls() -> TlsInfo {
     }
 }
 
-impl Transport for Fake {
-    fn gemini<'a>(
-        &'a self,
-        url: &'a Url,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<GeminiResponse, FetchError>> {
+impl Fake {
+    fn gemini(&self, url: &Url, opts: &NetOptions) -> BoxFuture<'_, Result<Response, FetchError>> {
         let a = self.answer(&url.to_string(), opts);
         let robots = url.path() == "/robots.txt";
         if robots {
@@ -109,34 +105,44 @@ impl Transport for Fake {
                 drop(gate.acquire().await);
             }
             let (status, meta, body) = a?;
-            Ok(GeminiResponse {
+            Ok(Response::Gemini(GeminiResponse {
                 header: Header { status, meta },
                 body,
                 tls: tls(),
                 ending: smolweb_net::Ending::Clean,
-            })
+            }))
         })
     }
-    fn gopher<'a>(
-        &'a self,
-        t: &'a GopherTarget,
-        opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<Vec<u8>, FetchError>> {
+
+    fn gopher(
+        &self,
+        t: &GopherTarget,
+        opts: &NetOptions,
+    ) -> BoxFuture<'_, Result<Response, FetchError>> {
         let mut key = format!("{}:{}/{}", t.host, t.port, t.selector);
         if let Some(s) = &t.search {
             key.push('\t');
             key.push_str(s);
         }
         let a = self.answer(&key, opts);
-        Box::pin(async move { a.map(|(_, _, body)| body) })
+        Box::pin(async move { a.map(|(_, _, body)| Response::Gopher(body)) })
     }
-    fn small<'a>(
+}
+
+impl Transport for Fake {
+    fn send<'a>(
         &'a self,
-        _request: &'a smolweb_net::SmallRequest,
-        _opts: &'a NetOptions,
-    ) -> BoxFuture<'a, Result<smolweb_net::SmallResponse, FetchError>> {
-        let e = FetchError::Internal("the fake transport speaks no small protocol".into());
-        Box::pin(async move { Err(e) })
+        request: &'a Request,
+        opts: &'a NetOptions,
+    ) -> BoxFuture<'a, Result<Response, FetchError>> {
+        match request {
+            Request::Gemini(url) => self.gemini(url, opts),
+            Request::Gopher(t) => self.gopher(t, opts),
+            _ => {
+                let e = smolweb_net::InternalError::WrongAnswer("no small protocol").into();
+                Box::pin(async move { Err(e) })
+            }
+        }
     }
 }
 
@@ -379,9 +385,9 @@ async fn following_redirects_on_one_host() {
         .await;
     match looped {
         Outcome::Error {
-            error: FetchError::Protocol(m),
+            error: FetchError::Protocol(smolweb_net::ProtocolError::RedirectLoop(m)),
             ..
-        } => assert!(m.contains("redirect loop"), "{m}"),
+        } => assert!(m.contains("/loop"), "{m}"),
         o => panic!("{o:?}"),
     }
     assert_eq!(chain.len(), 2);
@@ -498,11 +504,11 @@ async fn robots_temporary_failure_is_remembered() {
 #[tokio::test]
 async fn unreachable_host_is_a_connection_error_not_robots() {
     let (c, fake, _) = agent();
-    let refused = FetchError::Connection {
-        host: "example.org".into(),
-        port: 1965,
-        message: "refused".into(),
-    };
+    let refused = FetchError::connection(
+        "example.org",
+        1965,
+        std::io::ErrorKind::ConnectionRefused.into(),
+    );
     fake.fail("gemini://example.org/robots.txt", refused);
     assert_eq!(error_code(&open(&c, PAGE).await), "CONNECTION_ERROR");
     assert_eq!(error_code(&open(&c, PAGE).await), "CONNECTION_ERROR");
@@ -756,7 +762,7 @@ async fn refusals_carry_no_timestamp() {
     let (c, fake, _) = agent();
     let blocked = FetchError::Blocked {
         host: "example.org".into(),
-        reason: "loopback".into(),
+        reason: smolweb_net::BlockReason::MetadataName,
     };
     fake.on("gemini://example.org/robots.txt", 51, "none", "")
         .fail(PAGE, blocked);

@@ -10,13 +10,23 @@
 //! `--dump DIR` writes smolweb's markdown to `DIR/SOURCE/ID.md`; `--export DIR` writes each page
 //! decoded to UTF-8 (`DIR/SOURCE/ID.html`) and `DIR/index.tsv` (source, id, URL), so that other
 //! extractors can be run on exactly the same text.
+//!
+//! `--wcxb DIR` (or `SMOLWEB_WCXB_DIR=DIR`) adds the WCXB benchmark's development split from a
+//! snapshot of its repository (support/wcxb.rs), scored by its own word F1 and reported per
+//! page type and per internal split (`tune`, `hold`); `--source wcxb` keeps it alone.
+//! `--quick` converts each page once and skips the whole-page score (no `<full-.1` count, a
+//! rougher time). `--results FILE` writes the scored text of the WCXB pages as the JSON object that the
+//! benchmark's `evaluate.py --results` reads, to check the port of its metric.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 #[path = "support/extract_bench.rs"]
 mod extract_bench;
 
-use extract_bench::{Page, Score, markdown_text, median, score};
+#[path = "support/wcxb.rs"]
+mod wcxb;
+
+use extract_bench::{Metric, Page, Score, markdown_text, median};
 use smolweb_core::charset::{self, Origin};
 use smolweb_core::html::{Extract, Extraction, convert_html};
 use std::path::PathBuf;
@@ -31,6 +41,9 @@ struct Args {
     pred_markdown: bool,
     dump: Option<PathBuf>,
     export: Option<PathBuf>,
+    wcxb: Option<PathBuf>,
+    results: Option<PathBuf>,
+    quick: bool,
 }
 
 fn args() -> Args {
@@ -43,6 +56,9 @@ fn args() -> Args {
         pred_markdown: false,
         dump: None,
         export: None,
+        wcxb: None,
+        results: None,
+        quick: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -60,6 +76,9 @@ fn args() -> Args {
             "--pred-markdown" => a.pred_markdown = true,
             "--dump" => a.dump = it.next().map(PathBuf::from),
             "--export" => a.export = it.next().map(PathBuf::from),
+            "--wcxb" => a.wcxb = it.next().map(PathBuf::from),
+            "--results" => a.results = it.next().map(PathBuf::from),
+            "--quick" => a.quick = true,
             // `cargo bench` passes `--bench`; other flags are not ours.
             _ => {}
         }
@@ -67,20 +86,33 @@ fn args() -> Args {
     a
 }
 
+/// `predicted` scored against `page`'s expected text by the page's metric.
+fn score(page: &Page, predicted: &str) -> Score {
+    match page.metric {
+        Metric::Shingle => extract_bench::score(predicted, &page.expected),
+        Metric::Word => wcxb::word_score(predicted, &page.expected),
+    }
+}
+
 /// One page's result.
 struct Row {
+    /// The text that was scored.
+    text: String,
     score: Score,
     /// The whole page's score (only for smolweb's own runs).
     full: Option<Score>,
     fallback: bool,
     ms: Option<f64>,
+    /// The page type and extraction quality smolweb gave (its own runs only).
+    page_type: Option<&'static str>,
+    quality: Option<f32>,
 }
 
-fn run_smolweb(page: &Page, mode: Extract, dump: Option<&PathBuf>) -> Row {
+fn run_smolweb(page: &Page, mode: Extract, dump: Option<&PathBuf>, quick: bool) -> Row {
     let text = charset::decode(&page.html, None, Origin::Web { html: true }).text;
     let mut times = Vec::new();
     let mut out = None;
-    for _ in 0..3 {
+    for _ in 0..if quick { 1 } else { 3 } {
         let started = Instant::now();
         let c = convert_html(&text, &page.url, mode);
         times.push(started.elapsed().as_secs_f64() * 1000.0);
@@ -92,15 +124,19 @@ fn run_smolweb(page: &Page, mode: Extract, dump: Option<&PathBuf>) -> Row {
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join(format!("{}.md", page.id)), &c.markdown).unwrap();
     }
-    let full = (mode == Extract::Main).then(|| {
+    let full = (mode == Extract::Main && !quick).then(|| {
         let f = convert_html(&text, &page.url, Extract::Full);
-        score(&markdown_text(&f.markdown), &page.expected)
+        score(page, &markdown_text(&f.markdown))
     });
+    let scored = markdown_text(&c.markdown);
     Row {
-        score: score(&markdown_text(&c.markdown), &page.expected),
+        score: score(page, &scored),
+        text: scored,
         full,
         fallback: c.extraction == Extraction::FallbackFull,
         ms: Some(median(&mut times)),
+        page_type: Some(c.page_type.as_str()),
+        quality: Some(c.extraction_quality),
     }
 }
 
@@ -109,10 +145,13 @@ fn run_pred(page: &Page, dir: &std::path::Path, markdown: bool) -> Row {
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let text = if markdown { markdown_text(&text) } else { text };
     Row {
-        score: score(&text, &page.expected),
+        score: score(page, &text),
+        text,
         full: None,
         fallback: false,
         ms: None,
+        page_type: None,
+        quality: None,
     }
 }
 
@@ -160,7 +199,11 @@ fn summary(label: &str, group: &str, rows: &[&Row]) {
 
 fn main() {
     let a = args();
-    let pages: Vec<Page> = extract_bench::load()
+    let mut all = extract_bench::load();
+    if let Some(dir) = wcxb::dir(a.wcxb.as_ref()) {
+        all.extend(wcxb::load(&dir));
+    }
+    let pages: Vec<Page> = all
         .into_iter()
         .filter(|p| a.source.as_ref().is_none_or(|s| &p.source == s))
         .filter(|p| a.id.as_ref().is_none_or(|i| &p.id == i))
@@ -173,9 +216,18 @@ fn main() {
         .iter()
         .map(|p| match &a.pred {
             Some(dir) => run_pred(p, dir, a.pred_markdown),
-            None => run_smolweb(p, a.mode, a.dump.as_ref()),
+            None => run_smolweb(p, a.mode, a.dump.as_ref(), a.quick),
         })
         .collect();
+    if let Some(path) = &a.results {
+        let map: serde_json::Map<String, serde_json::Value> = pages
+            .iter()
+            .zip(&rows)
+            .filter(|(p, _)| p.source == "wcxb")
+            .map(|(p, r)| (p.id.clone(), serde_json::Value::String(r.text.clone())))
+            .collect();
+        std::fs::write(path, serde_json::to_string(&map).unwrap()).unwrap();
+    }
     if a.pages {
         for (p, r) in pages.iter().zip(&rows) {
             println!(
@@ -193,6 +245,9 @@ fn main() {
                 if r.fallback { " FALLBACK" } else { "" },
                 r.ms.map(|m| format!(" {m:.2} ms")).unwrap_or_default(),
             );
+            if let (Some(t), Some(q)) = (r.page_type, r.quality) {
+                println!("      type {t} quality {q:.2}");
+            }
         }
     }
     let what = match (&a.pred, a.mode) {
@@ -200,7 +255,9 @@ fn main() {
         (None, Extract::Main) => "smolweb extract=main".into(),
         (None, Extract::Full) => "smolweb extract=full".into(),
     };
-    println!("extract_quality: {what} (shingle F1, 4-grams of \\w+ tokens, multiset)");
+    println!(
+        "extract_quality: {what} (shingle F1, 4-grams of \\w+ tokens, multiset; wcxb: its word F1)"
+    );
     println!(
         "{:<13} {:<13} {:>5} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9}",
         "source", "pages", "n", "F1", "P", "R", "fallback", "<full-.1", "median ms"
@@ -208,6 +265,10 @@ fn main() {
     let mut sources: Vec<&str> = pages.iter().map(|p| p.source.as_str()).collect();
     sources.dedup();
     for source in sources {
+        if source == "wcxb" {
+            wcxb_summary(&pages, &rows);
+            continue;
+        }
         let of = |f: &dyn Fn(&Page) -> bool| -> Vec<&Row> {
             pages
                 .iter()
@@ -229,4 +290,88 @@ fn main() {
         );
         summary(source, "not article", &of(&|p| !p.is_article()));
     }
+}
+
+/// The WCXB rows: all pages, the internal splits, then each page type (all, tune, hold).
+fn wcxb_summary(pages: &[Page], rows: &[Row]) {
+    let of = |f: &dyn Fn(&Page) -> bool| -> Vec<&Row> {
+        pages
+            .iter()
+            .zip(rows)
+            .filter(|(p, _)| p.source == "wcxb" && f(p))
+            .map(|(_, r)| r)
+            .collect()
+    };
+    summary("wcxb", "all", &of(&|_| true));
+    summary("wcxb", "tune", &of(&|p| p.split == "tune"));
+    summary("wcxb", "hold", &of(&|p| p.split == "hold"));
+    for split in ["tune", "hold"] {
+        let in_split: Vec<(&Page, &Row)> = pages
+            .iter()
+            .zip(rows)
+            .filter(|(p, r)| p.source == "wcxb" && p.split == split && r.quality.is_some())
+            .collect();
+        if in_split.is_empty() {
+            continue;
+        }
+        quality_report(split, &in_split);
+    }
+    for kind in [
+        "article",
+        "forum",
+        "product",
+        "collection",
+        "listing",
+        "documentation",
+        "service",
+    ] {
+        summary("wcxb", kind, &of(&|p| p.kind == kind));
+        summary(
+            "wcxb",
+            &format!("{kind:.4}/tune"),
+            &of(&|p| p.kind == kind && p.split == "tune"),
+        );
+        summary(
+            "wcxb",
+            &format!("{kind:.4}/hold"),
+            &of(&|p| p.kind == kind && p.split == "hold"),
+        );
+    }
+}
+
+/// How well the page type and the quality figure agree with the WCXB pages: the share of
+/// pages whose type was told right, and of the pages under word F1 0.5, the share the figure
+/// flags (under `quality::POOR`); of the others, the share it flags falsely.
+fn quality_report(split: &str, rows: &[(&Page, &Row)]) {
+    let poor = smolweb_core::html::quality::POOR;
+    let typed = rows
+        .iter()
+        .filter(|(p, r)| r.page_type == Some(p.kind.as_str()))
+        .count();
+    let bad: Vec<&(&Page, &Row)> = rows.iter().filter(|(_, r)| r.score.f1 < 0.5).collect();
+    let good: Vec<&(&Page, &Row)> = rows.iter().filter(|(_, r)| r.score.f1 >= 0.5).collect();
+    let flagged = |set: &[&(&Page, &Row)]| {
+        set.iter()
+            .filter(|(_, r)| r.quality.is_some_and(|q| q < poor))
+            .count()
+    };
+    let share = |a: usize, b: usize| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    println!(
+        "wcxb {split}: page type right {typed}/{} ({:.1}%); F1 < 0.5: {} pages, {} flagged ({:.1}%); \
+         F1 >= 0.5: {} pages, {} flagged falsely ({:.1}%)",
+        rows.len(),
+        share(typed, rows.len()),
+        bad.len(),
+        flagged(&bad),
+        share(flagged(&bad), bad.len()),
+        good.len(),
+        flagged(&good),
+        share(flagged(&good), good.len()),
+    );
 }

@@ -73,13 +73,11 @@ pub struct Feed {
     pub entries: Vec<Entry>,
 }
 
-/// Why a document could not be read as a feed.
+/// Why a document could not be read as a feed: the syndication parser's reason, on one line
+/// (text about the document, which its author wrote).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FeedError {
-    /// The document is not a feed that can be read (the parser's reason).
-    #[error("not a readable feed: {0}")]
-    NotAFeed(String),
-}
+#[error("not a readable feed: {0}")]
+pub struct FeedParseError(pub String);
 
 /// A title or a reason kept from a feed, on one line: [`crate::text::one_line`] cut to
 /// [`MAX_TITLE_CHARS`] characters (controls and whitespace runs become one space, trimmed).

@@ -17,12 +17,15 @@
 
 mod extract;
 pub mod gemtext;
+mod kind;
+pub mod quality;
 /// The format-character table lives with the terminal sanitizer (one mechanism).
 pub use crate::text::invisible;
 mod meta;
 pub(crate) mod sanitize;
 pub mod window;
 
+pub use kind::PageType;
 pub use meta::Metadata;
 
 use dom_query::{Document, NodeRef};
@@ -93,7 +96,7 @@ impl Hint {
 }
 
 /// A converted page.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Converted {
     /// Markdown, links absolute.
     pub markdown: String,
@@ -105,6 +108,12 @@ pub struct Converted {
     pub meta: Metadata,
     /// Forms replaced by a note.
     pub forms_removed: usize,
+    /// What kind of page this is (read from the page itself).
+    pub page_type: PageType,
+    /// How much to trust the extraction, 0 to 1: an estimate of the word F1 of the markdown
+    /// against the page's main content; under [`quality::POOR`] it is likely poor and the
+    /// whole page is worth a look (see [`quality`]). 1 for the whole page asked for.
+    pub extraction_quality: f32,
 }
 
 /// The note left where a form was.
@@ -120,6 +129,7 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     let mut meta = meta::from_document(&doc, page_url);
     let report = sanitize::sanitize(&doc, page_url);
     let doc = read_metadata(doc, &mut meta);
+    let page_type = kind::classify(&doc, page_url);
     let mut hints = Vec::new();
     if report.suspicious {
         hints.push(Hint::SuspiciousHiddenContent);
@@ -127,16 +137,20 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     if report.had_scripts && text_chars(&doc) < SHELL_MAX_CHARS {
         hints.push(Hint::RequiresJavascript);
     }
-    let (markdown, extraction) = match extract {
+    let (markdown, extraction, extraction_quality) = match extract {
         Extract::Full => {
             drop_repeated_menus(&doc);
             let md = doc.md(None);
             drop(doc);
-            (tidy(&md), Extraction::Full)
+            (tidy(&md), Extraction::Full, 1.0)
         }
-        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len()) {
-            Some(md) => (md, Extraction::Main),
-            None => {
+        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len(), page_type) {
+            (Some(md), signals) => (
+                md,
+                Extraction::Main,
+                quality::estimate(&signals, page_type, false),
+            ),
+            (None, signals) => {
                 // Extraction changed the tree; the whole page is made again from the source.
                 drop(doc);
                 let doc = Document::from(html);
@@ -144,7 +158,11 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
                 drop_repeated_menus(&doc);
                 let md = doc.md(None);
                 drop(doc);
-                (tidy(&md), Extraction::FallbackFull)
+                (
+                    tidy(&md),
+                    Extraction::FallbackFull,
+                    quality::estimate(&signals, page_type, true),
+                )
             }
         },
     };
@@ -161,6 +179,8 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
         hints,
         meta,
         forms_removed: report.forms_removed,
+        page_type,
+        extraction_quality,
     }
 }
 

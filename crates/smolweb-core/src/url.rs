@@ -1,5 +1,5 @@
 //! Gemini and Gopher URLs (and the small protocols': nex, finger, spartan, scroll, gophers,
-//! titan): parse, normalize, resolve, percent-encode.
+//! titan, guppy; the one list is [`Scheme::ALL`]): parse, normalize, resolve, percent-encode.
 //!
 //! Invariants of a parsed [`Url`]: scheme is one of [`Scheme`]; host is lowercase ASCII (IDNA
 //! punycode for international names; IPv6 literals kept without brackets); port is explicit
@@ -62,6 +62,9 @@ pub enum Scheme {
     Gophers,
     /// `titan://`: uploads over Gemini's TLS (the answer is a Gemini answer).
     Titan,
+    /// `guppy://` (spec v0.4.1): UDP, the URL out in one datagram, numbered packets back, each
+    /// acknowledged.
+    Guppy,
 }
 
 impl Scheme {
@@ -79,25 +82,41 @@ impl Scheme {
             Scheme::Scroll => "scroll",
             Scheme::Gophers => "gophers",
             Scheme::Titan => "titan",
+            Scheme::Guppy => "guppy",
         }
     }
+    /// Every scheme smolweb knows: the one list. The parser, the link rule
+    /// ([`destination`]), the faces' words for a link that leaves, and the client's table of
+    /// protocols all read it, so a scheme added here (and to the client's table, which the
+    /// compiler asks for) is known everywhere.
+    pub const ALL: [Scheme; 12] = [
+        Scheme::Gemini,
+        Scheme::Gopher,
+        Scheme::About,
+        Scheme::Http,
+        Scheme::Https,
+        Scheme::Nex,
+        Scheme::Finger,
+        Scheme::Spartan,
+        Scheme::Scroll,
+        Scheme::Gophers,
+        Scheme::Titan,
+        Scheme::Guppy,
+    ];
     /// The scheme named `name` (any case), when smolweb knows it.
     pub fn from_name(name: &str) -> Option<Scheme> {
-        const ALL: [Scheme; 11] = [
-            Scheme::Gemini,
-            Scheme::Gopher,
-            Scheme::About,
-            Scheme::Http,
-            Scheme::Https,
-            Scheme::Nex,
-            Scheme::Finger,
-            Scheme::Spartan,
-            Scheme::Scroll,
-            Scheme::Gophers,
-            Scheme::Titan,
-        ];
-        ALL.into_iter()
+        Scheme::ALL
+            .into_iter()
             .find(|s| s.as_str().eq_ignore_ascii_case(name))
+    }
+    /// May a link lead here (followed, numbered, offered)? Every scheme but Titan: following a
+    /// link never uploads.
+    pub fn is_followed(self) -> bool {
+        self != Scheme::Titan
+    }
+    /// Is this the web (http, https), fetched by the web reader rather than a capsule fetcher?
+    pub fn is_web(self) -> bool {
+        matches!(self, Scheme::Http | Scheme::Https)
     }
     /// Does this scheme run over TLS (server certificates judged by TOFU, or by the web's
     /// certificate authorities for https)?
@@ -108,16 +127,29 @@ impl Scheme {
         )
     }
     /// Is this one of the small protocols beside Gemini and Gopher (nex, finger, spartan,
-    /// scroll, gophers), fetched through the client's small-net path?
+    /// scroll, gophers, guppy), which the agent fetches with `smallnet_fetch`?
     pub fn is_small_net(self) -> bool {
         matches!(
             self,
-            Scheme::Nex | Scheme::Finger | Scheme::Spartan | Scheme::Scroll | Scheme::Gophers
+            Scheme::Nex
+                | Scheme::Finger
+                | Scheme::Spartan
+                | Scheme::Scroll
+                | Scheme::Gophers
+                | Scheme::Guppy
+        )
+    }
+    /// Does a request of this scheme carry an answer to a prompt (Gemini's, Scroll's and
+    /// Guppy's query, Spartan's data block)?
+    pub fn takes_input(self) -> bool {
+        matches!(
+            self,
+            Scheme::Gemini | Scheme::Spartan | Scheme::Scroll | Scheme::Guppy
         )
     }
     /// The port used when a URL gives none (1965, 70, 80, 443; nex 1900, finger 79, spartan
     /// 300, scroll 5699, gophers 70 as curl and the TLS-aware Gopher servers use it, titan
-    /// 1965; 0 for about:).
+    /// 1965, guppy 6775; 0 for about:).
     pub fn default_port(self) -> u16 {
         match self {
             Scheme::Gemini => 1965,
@@ -131,6 +163,7 @@ impl Scheme {
             Scheme::Scroll => 5699,
             Scheme::Gophers => 70,
             Scheme::Titan => 1965,
+            Scheme::Guppy => 6775,
         }
     }
 }
@@ -145,9 +178,7 @@ pub enum UrlError {
     #[error("not an absolute URL: {0}")]
     NotAbsolute(String),
     /// The scheme is not one smolweb fetches.
-    #[error(
-        "unsupported scheme '{0}' (gemini, gopher, http(s), nex, finger, spartan, scroll, gophers and titan URLs can be opened)"
-    )]
+    #[error("unsupported scheme '{0}' ({list} URLs can be opened)", list = openable())]
     UnsupportedScheme(String),
     /// The URL has no `//` authority.
     #[error("URL has no host")]
@@ -175,6 +206,20 @@ pub enum UrlError {
     /// The URL is malformed in another way (such as `about:` without a name).
     #[error("invalid URL: {0}")]
     Invalid(String),
+}
+
+/// The schemes a URL may name, for messages: "gemini, gopher, ... and titan" (about: is a
+/// built-in page, not named).
+fn openable() -> String {
+    let names: Vec<&str> = Scheme::ALL
+        .iter()
+        .filter(|s| **s != Scheme::About)
+        .map(|s| s.as_str())
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 /// A normalized absolute gemini:// or gopher:// URL.

@@ -157,8 +157,11 @@ fn check_value(root: &JsonObject, schema: &Value, v: &Value, field: &str) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{BatchParams, CertUpdateParams, GeminiFetchParams, TrustUpdateParams};
+    use crate::fetch::BatchParams;
     use crate::schema;
+    use crate::tools::certs::CertUpdateParams;
+    use crate::tools::gemini::GeminiFetchParams;
+    use crate::tools::trust::TrustUpdateParams;
     use serde_json::json;
 
     fn run<T: schemars::JsonSchema>(args: Value) -> Result<(), Mismatch> {
@@ -240,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_schema_that_forbids_unknown_properties_names_them() {
-        use crate::web_out::FetchUrlParams;
+        use crate::tools::web::FetchUrlParams;
         let m = run::<FetchUrlParams>(json!({"url": "https://a/", "maxChars": 5}))
             .expect_err("unknown property");
         assert_eq!(m.field, "maxChars");

@@ -16,10 +16,10 @@
 //!   written: the cache takes a page only once its body is complete, and store writes are
 //!   synchronous (lock, write, rename) so a dropped future never stops one midway.
 
-use super::SmolwebServer;
 use super::args::{self, Mismatch};
+use super::reply::tool_result;
 use super::results::{ErrorCode, ErrorOut, GeminiResult, RequestInfoOut, error_out};
-use super::server::tool_result;
+use super::state::SmolwebServer;
 use rmcp::ErrorData;
 use rmcp::RoleServer;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -107,8 +107,9 @@ fn refuse(
 pub(super) fn refusal(tool: &str, message: &str) -> CallToolResult {
     match tool {
         "fetch_url" => {
-            let out = super::web::failure(&WebError::InvalidInput(message.to_string()), None);
-            tool_result(&out, vec![super::web::render(&out)], true)
+            let out =
+                crate::tools::web::failure(&WebError::InvalidInput(message.to_string()), None);
+            tool_result(&out, vec![crate::tools::web::render(&out)], true)
         }
         _ => {
             let out = error_out(
@@ -116,7 +117,7 @@ pub(super) fn refusal(tool: &str, message: &str) -> CallToolResult {
                 ErrorCode::InvalidRequest,
                 message,
             );
-            let text = super::render::store_error(&out);
+            let text = crate::render::store_error(&out);
             let mut value = kind_error(out);
             if tool.ends_with("_batch_fetch")
                 && let Some(obj) = value.as_object_mut()

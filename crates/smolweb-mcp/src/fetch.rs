@@ -7,10 +7,20 @@
 //! exactly what the single-fetch tool returns at offset 0. While it runs, a batch tells its
 //! caller each finished element and each wait of an element for a slot or a paced turn (one
 //! sentence naming the URL, never its query), as [`BatchEvent`]s; [`Progress`] turns them into
-//! strictly increasing progress values.
+//! strictly increasing progress values, and [`batch_call`] sends them to the client as progress
+//! notifications when it gave a progress token. The Gemini and Gopher families (`tools`) share
+//! this work: their batch parameters, the batch call and the one reply of a fetch.
 
 use super::outcome::{Family, Limits, error_result, map_outcome, without_query};
+use super::render;
+use super::reply::tool_result;
 use super::results::{ErrorCode, FetchResult, RequestInfoOut, error_out};
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResponse, CallToolResult, ProgressNotificationParam};
+use rmcp::service::RequestContext;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
 use smolweb_client::{Client, OpenOptions};
 use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, Scheme, Url, UrlError};
 use smolweb_net::{Wait, WaitNotices};
@@ -19,6 +29,24 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 /// The contract's batch limit.
 pub(crate) const MAX_BATCH: usize = 50;
+
+// The parameters of both batch tools (a plain comment: a doc comment would be published as
+// the schema's description).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub(crate) struct BatchParams {
+    /// 1 to 50 URLs; results come back in the same order.
+    #[schemars(length(min = 1, max = 50))]
+    pub urls: Vec<String>,
+    /// Download again instead of using held copies.
+    #[serde(default)]
+    pub refresh: bool,
+}
+
+/// The answer of a single fetch: its result kind and its text block, windowed at `offset`.
+pub(crate) fn reply(r: &FetchResult, offset: i64) -> CallToolResponse {
+    let text = render::fetch(r, offset.max(0) as u64);
+    tool_result(r, vec![text], r.is_error()).into()
+}
 
 pub(crate) fn limits(client: &Client) -> Limits {
     let mcp = &client.config().mcp;
@@ -274,6 +302,49 @@ pub(crate) async fn batch(
             })
         })
         .collect()
+}
+
+/// A batch tool's call: the batch, its progress told to the client when the request carries a
+/// progress token, and one text block per URL.
+pub(crate) async fn batch_call(
+    client: &Arc<Client>,
+    family: Family,
+    p: &BatchParams,
+    ctx: &RequestContext<RoleServer>,
+) -> CallToolResult {
+    let total = p.urls.len();
+    let (tx, mut rx) = unbounded_channel::<BatchEvent>();
+    let drain = ctx.meta.get_progress_token().map(|token| {
+        let peer = ctx.peer.clone();
+        tokio::spawn(async move {
+            let mut progress = Progress::default();
+            while let Some(event) = rx.recv().await {
+                let Some(value) = progress.next(&event) else {
+                    continue;
+                };
+                let mut param =
+                    ProgressNotificationParam::new(token.clone(), value).with_total(total as f64);
+                if let BatchEvent::Waiting(m) = event {
+                    param = param.with_message(m);
+                }
+                if peer.notify_progress(param).await.is_err() {
+                    break;
+                }
+            }
+        })
+    });
+    // Every sender is gone once the batch returns, so the drain ends after the last event.
+    let results = batch(client, family, &p.urls, p.refresh, tx).await;
+    if let Some(d) = drain {
+        let _ = d.await;
+    }
+    let texts = if results.is_empty() {
+        vec!["no URLs were given".to_string()]
+    } else {
+        results.iter().map(|r| render::fetch(r, 0)).collect()
+    };
+    let all_failed = results.iter().all(FetchResult::is_error);
+    tool_result(&json!({ "result": results }), texts, all_failed)
 }
 
 /// Progress values for one batch's notifications: the finished elements, with waits in

@@ -9,16 +9,24 @@
 //! tool is those two and one call to [`run`].
 
 use super::ask::{Ask, Retry, ask};
-use super::manage::{err, store_err};
-use super::params::Confirm;
-use super::results::{ErrorCode, ErrorOut};
+use super::results::{ErrorCode, ErrorOut, err, store_err};
 use super::seal::Sealer;
 use rmcp::RoleServer;
 use rmcp::model::InputRequiredResult;
 use rmcp::service::RequestContext;
-use smolweb_client::{Approved, Client};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use smolweb_client::{Approved, Client, Decider};
 use smolweb_store::activity::ConsentStep;
 use smolweb_store::approvals::{Approval, Request};
+
+/// Elicitation form: a yes/no question.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub(crate) struct Confirm {
+    /// Tick to allow the change.
+    pub approve: bool,
+}
+rmcp::elicit_safe!(Confirm);
 
 /// A finished result or a question for a 2026-07-28 client.
 pub(crate) enum Reply<T> {
@@ -33,7 +41,7 @@ pub(crate) struct ConsentCtx<'a> {
     pub ctx: &'a RequestContext<RoleServer>,
     pub retry: &'a Retry,
     /// The session's activity log (each consent step is recorded).
-    pub(crate) log: &'a super::agents::SessionLog,
+    pub(crate) log: &'a crate::session::SessionLog,
 }
 
 /// A gated change with its parameters checked.
@@ -117,14 +125,15 @@ impl ConsentCtx<'_> {
         }
         match answer {
             Ask::Answer(Confirm { approve: true }) => {
-                match add().and_then(|queued| client.approve(&queued.id)) {
+                match add().and_then(|queued| client.approve(&queued.id, Decider::AgentClient)) {
                     Ok(done) => Consent::Approved(done),
                     Err(e) => Consent::Failed(store_err(&e)),
                 }
             }
             Ask::Unsupported | Ask::TimedOut => match add() {
                 Ok(queued) => {
-                    step(ConsentStep::Queued);
+                    // With its id, so the person's decision on it is logged under this session.
+                    self.log.queued(tool, &what, &queued.id);
                     Consent::Pending(queued)
                 }
                 Err(e) => Consent::Failed(store_err(&e)),
@@ -222,4 +231,17 @@ pub(crate) async fn run<O: Gated>(c: &ConsentCtx<'_>, plan: Plan<O>) -> Result<R
         Consent::Approved(done) => out.performed(c.client, done),
     }
     Ok(Reply::Done(out))
+}
+
+/// Wrap a gated flow's outcome in a tool's result enum.
+pub(crate) fn finish<O, R>(
+    r: Result<Reply<O>, ErrorOut>,
+    ok: fn(O) -> R,
+    error: fn(ErrorOut) -> R,
+) -> Reply<R> {
+    match r {
+        Ok(Reply::Done(out)) => Reply::Done(ok(out)),
+        Ok(Reply::NeedInput(r)) => Reply::NeedInput(r),
+        Err(e) => Reply::Done(error(e)),
+    }
 }

@@ -18,6 +18,7 @@
 //!   for a malformed `tools/call`), since rmcp alone would answer 415 without an id;
 //! - an `initialize` when `mcp.http.max_sessions` sessions are open: 503 with a JSON-RPC error.
 //!
+//! A DELETE that closes a session is answered 204 (rmcp's 202 reads as a failure to clients).
 //! Sessions without a request for `mcp.http.idle_timeout_seconds` are closed by rmcp's session
 //! worker (a later request with that session id gets 404, and the client starts anew).
 //! Connections are bounded ([`MAX_CONNECTIONS`]) and must send their headers within
@@ -265,7 +266,9 @@ impl Front {
         }
         if req.method() != Method::POST {
             let (parts, _) = req.into_parts();
-            return self.rmcp.handle(Request::from_parts(parts, empty())).await;
+            let closing = parts.method == Method::DELETE;
+            let r = self.rmcp.handle(Request::from_parts(parts, empty())).await;
+            return if closing { closed(r) } else { r };
         }
         let (parts, body) = req.into_parts();
         let bytes = match self.read_body(&parts.headers, body).await {
@@ -346,6 +349,19 @@ impl Front {
         }
         self.rmcp.handle(request).await
     }
+}
+
+/// The answer to a DELETE that closed its session: 204 No Content. rmcp answers 202 Accepted,
+/// which the Python SDKs (1.x and 2.x) take for a failure: they accept only 200 or 204 and log
+/// "Session termination failed: 202" on every clean close. Other answers (404 for an unknown
+/// session, 400 without a session id) pass unchanged.
+fn closed(r: Response<Body>) -> Response<Body> {
+    if r.status() != StatusCode::ACCEPTED {
+        return r;
+    }
+    let mut done = Response::new(empty().boxed());
+    *done.status_mut() = StatusCode::NO_CONTENT;
+    done
 }
 
 /// JSON-RPC error code of a refused `initialize` (implementation-defined server error range).

@@ -281,8 +281,14 @@ pub(crate) fn page_result(
 }
 
 /// The `next_step` text of a 6x answer.
-pub(crate) fn certificate_next_step(status: u8) -> &'static str {
+pub(crate) fn certificate_next_step(status: u8, identity_sent: bool) -> &'static str {
     match status {
+        61 | 62 if !identity_sent => {
+            "No identity was presented with this request. For titan_upload, check the token \
+              (a wrong or missing one is often answered so). Otherwise the capsule may want an \
+              identity: ask the user first; only with their agreement call \
+              gemini_client_cert_update with action 'create' and this URL as scope."
+        }
         60 => {
             "The capsule wants a client certificate (a persistent identity). Ask the user \
               first; only with their agreement call gemini_client_cert_update with action \
@@ -357,6 +363,16 @@ pub(crate) fn error_result(family: Family, out: ErrorOut) -> FetchResult {
     }
 }
 
+/// A Gemini-kind `error` refused before (or instead of) a request: `request_info` holds only
+/// the URL, without its query (absent when there is none).
+pub(crate) fn refused(url: &str, code: ErrorCode, message: impl Into<String>) -> FetchResult {
+    let info = RequestInfoOut {
+        url: Some(without_query(url.trim())).filter(|u| !u.is_empty()),
+        ..RequestInfoOut::default()
+    };
+    error_result(Family::Gemini, error_out(info, code, message))
+}
+
 /// Map any outcome (window at `offset` for pages).
 pub(crate) fn map_outcome(
     family: Family,
@@ -395,7 +411,7 @@ pub(crate) fn map_outcome(
             status: *status,
             message: message.clone(),
             required: *status == 60,
-            next_step: certificate_next_step(*status).to_string(),
+            next_step: certificate_next_step(*status, outcome.info().identity_sent()).to_string(),
         })),
         Outcome::Failure {
             status,

@@ -300,3 +300,14 @@ fn gopher_menu_windows_by_items() {
     ));
     assert!(text.contains("[1] (text) File 0 <gopher://example.org/0/f0>"));
 }
+
+#[test]
+fn a_61_without_an_identity_points_at_the_token_not_an_identity() {
+    let none = certificate_next_step(61, false);
+    assert!(
+        none.contains("No identity was presented") && none.contains("token"),
+        "{none}"
+    );
+    let sent = certificate_next_step(61, true);
+    assert!(sent.contains("The identity that was presented"), "{sent}");
+}

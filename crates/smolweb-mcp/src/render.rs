@@ -255,67 +255,12 @@ pub(crate) fn store_error(e: &ErrorOut) -> String {
     out
 }
 
-pub(crate) fn cert_list(l: &CertListOut) -> String {
-    let mut out = format!("client_cert_list · {} identities\n", l.entries.len());
-    for e in &l.entries {
-        let _ = writeln!(
-            out,
-            "{} {} '{}' until {}{} · made by {} · agent use {}",
-            e.url,
-            e.fingerprint,
-            e.name,
-            e.not_after,
-            if e.expired { " (EXPIRED)" } else { "" },
-            e.created_by,
-            if e.agent_use { "allowed" } else { "refused" }
-        );
-    }
-    for w in &l.warnings {
-        let _ = writeln!(out, "warning: {w}");
-    }
-    out
-}
-
-pub(crate) fn trust_list(l: &TrustListOut) -> String {
-    let mut out = format!("trust_list · {} pinned certificates\n", l.entries.len());
-    for e in &l.entries {
-        let _ = writeln!(
-            out,
-            "{}:{} {} expires {}{} · first seen {}",
-            e.host,
-            e.port,
-            e.fingerprint,
-            e.expires.as_deref().unwrap_or("unknown"),
-            if e.expired { " (EXPIRED)" } else { "" },
-            e.first_seen
-        );
-    }
-    out
-}
-
-fn pending_lines(out: &mut String, id: Option<&str>, next: Option<&str>) {
+/// The lines of a change that waits for the person's approval.
+pub(crate) fn pending_lines(out: &mut String, id: Option<&str>, next: Option<&str>) {
     if let Some(id) = id {
         let _ = writeln!(out, "pending approval {id}");
     }
     if let Some(n) = next {
         let _ = writeln!(out, "next step: {n}");
     }
-}
-
-pub(crate) fn cert_update(u: &CertUpdateOut) -> String {
-    let mut out = format!(
-        "client_cert_update {} gemini://{}:{}{} · changed {}\n{}\n",
-        u.action, u.host, u.port, u.path, u.changed, u.message
-    );
-    pending_lines(&mut out, u.approval_id.as_deref(), u.next_step.as_deref());
-    out
-}
-
-pub(crate) fn trust_update(u: &TrustUpdateOut) -> String {
-    let mut out = format!(
-        "trust_update {} {}:{} · changed {}\n{}\n",
-        u.action, u.host, u.port, u.changed, u.message
-    );
-    pending_lines(&mut out, u.approval_id.as_deref(), u.next_step.as_deref());
-    out
 }

@@ -5,11 +5,11 @@
 //! Optional keys are skipped when they do not apply (`request_info` holds only what applied);
 //! `next_offset`, `cached_at` and `cache_age_seconds` are always present (null when unknown).
 
-use crate::params::{CertAction, TrustAction};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
 use smolweb_core::gemtext::LineKind;
+use smolweb_store::StoreError;
 
 /// The schema of an error `code`: a string enum of every [`ErrorCode`] name (core has no
 /// schemars, so the schema is written here from `ErrorCode::ALL`, the names serde writes).
@@ -406,113 +406,6 @@ impl FetchResult {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertEntry {
-    pub url: String,
-    pub host: String,
-    pub port: u16,
-    pub path: String,
-    pub fingerprint: String,
-    pub not_before: String,
-    pub not_after: String,
-    pub expired: bool,
-    pub name: String,
-    /// "human" or "agent".
-    pub created_by: String,
-    /// May an agent's request present this identity?
-    pub agent_use: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertListOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub entries: Vec<CertEntry>,
-    /// Identity files that could not be read (named by file name; left untouched, the other
-    /// identities still work). Absent when there are none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct CertUpdateOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub action: CertAction,
-    pub host: String,
-    pub port: u16,
-    pub path: String,
-    pub fingerprint: Option<String>,
-    /// Expiry of the identity created (ISO-8601), or null.
-    pub expires: Option<String>,
-    pub changed: bool,
-    pub message: String,
-    /// True when the change waits for the user's approval in smolweb.
-    pub pending: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_step: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustEntry {
-    pub host: String,
-    pub port: u16,
-    pub fingerprint: String,
-    pub first_seen: String,
-    pub last_seen: String,
-    pub expires: Option<String>,
-    pub expired: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustListOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub entries: Vec<TrustEntry>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub(crate) struct TrustUpdateOut {
-    pub request_info: Box<RequestInfoOut>,
-    pub action: TrustAction,
-    pub host: String,
-    pub port: u16,
-    pub changed: bool,
-    pub message: String,
-    pub pending: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_step: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum CertListResult {
-    ClientCertList(CertListOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum CertUpdateResult {
-    ClientCertUpdate(CertUpdateOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum TrustListResult {
-    TrustList(TrustListOut),
-    Error(ErrorOut),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum TrustUpdateResult {
-    TrustUpdate(TrustUpdateOut),
-    Error(ErrorOut),
-}
-
 /// Build an `error` body from a code and message.
 pub(crate) fn error_body(
     code: ErrorCode,
@@ -539,5 +432,58 @@ pub(crate) fn error_out(
     ErrorOut {
         request_info: Box::new(info),
         error: error_body(code, message, code.retryable()),
+    }
+}
+
+/// An error as the store tools return it (retryable as the code says).
+pub(crate) fn err(code: ErrorCode, message: impl Into<String>) -> ErrorOut {
+    error_out(RequestInfoOut::default(), code, message)
+}
+
+/// The contract code of a store failure.
+pub(crate) use smolweb_net::store_code;
+
+pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
+    err(store_code(e), e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_failures_are_typed_codes_with_their_retryability() {
+        let corrupt = StoreError::Corrupt {
+            path: "known_hosts.toml".into(),
+            reason: "bad".into(),
+        };
+        let cases = [
+            (corrupt, ErrorCode::CertificateStoreUnavailable, true),
+            (
+                StoreError::Exists("x".into()),
+                ErrorCode::CertificateExists,
+                false,
+            ),
+            (
+                StoreError::NotFound("x".into()),
+                ErrorCode::InvalidRequest,
+                false,
+            ),
+            (
+                StoreError::Crypto("x".into()),
+                ErrorCode::InternalError,
+                false,
+            ),
+        ];
+        for (e, code, retryable) in cases {
+            let out = store_err(&e);
+            assert_eq!(
+                (out.error.code, out.error.retryable),
+                (code, retryable),
+                "{e}"
+            );
+            let v = serde_json::to_value(&out).unwrap();
+            assert_eq!(v["error"]["code"], code.as_str());
+        }
     }
 }

@@ -4,21 +4,19 @@
 //! [`smolweb_core::url::FINGER_MAX_QUERY_BYTES`]; a forwarding query (`user@host`) is refused
 //! above this layer unless the person typed it (the client's `finger_forward` option).
 
-use super::FetchError;
+use super::{FetchError, RequestError};
 use smolweb_core::url::FINGER_MAX_QUERY_BYTES;
 
 /// The request line for `query` (pure), with CRLF.
 pub(crate) fn request_line(query: &str) -> Result<String, FetchError> {
+    let what = "finger query";
     if query.contains(['\r', '\n', '\0']) {
-        return Err(FetchError::InvalidRequest(
-            "a finger query must not contain CR, LF or NUL".into(),
-        ));
+        let rule = "not contain CR, LF or NUL";
+        return Err(RequestError::Field { what, rule }.into());
     }
     if query.len() > FINGER_MAX_QUERY_BYTES {
-        return Err(FetchError::InvalidRequest(format!(
-            "the finger query is {} bytes; the limit is {FINGER_MAX_QUERY_BYTES}",
-            query.len()
-        )));
+        let (len, limit) = (query.len(), FINGER_MAX_QUERY_BYTES);
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     Ok(format!("{query}\r\n"))
 }

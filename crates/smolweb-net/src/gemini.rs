@@ -8,13 +8,21 @@
 //! connection without close_notify after a complete header ends the body, and the answer
 //! records it (`GeminiResponse::ending`).
 
+mod first_bytes;
 mod header;
 
+use first_bytes::FirstBytes;
 pub(crate) use header::read_header;
+
+/// A TLS connection over TCP, its first bytes kept (see [`FirstBytes`]).
+pub(crate) type Stream = TlsStream<FirstBytes>;
 
 use super::tls::identity::{self, ChosenIdentity};
 use super::tls::{CONNECTION, Connection, Slot, VerifyOutcome, cert_details};
-use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo, TofuState, guard};
+use super::{
+    CertStoreError, ClientCertError, FetchError, GeminiResponse, Heard, Net, NetOptions,
+    RequestError, TlsError, TlsInfo, TofuState, guard,
+};
 use rustls::pki_types::ServerName;
 use rustls::{AlertDescription, PeerIncompatible, ProtocolVersion};
 use smolweb_core::response::StatusClass;
@@ -32,14 +40,14 @@ pub(crate) async fn fetch(
     opts: &NetOptions,
 ) -> Result<GeminiResponse, FetchError> {
     if url.scheme() != Scheme::Gemini {
-        return Err(FetchError::InvalidRequest(format!(
-            "not a gemini:// URL: {}",
-            url.without_query()
-        )));
+        let url = url.without_query();
+        return Err(RequestError::WrongScheme {
+            expected: "gemini",
+            url,
+        }
+        .into());
     }
-    let request = url
-        .gemini_request()
-        .map_err(|e| FetchError::InvalidRequest(e.to_string()))?;
+    let request = url.gemini_request().map_err(RequestError::from)?;
     let target = Target {
         host: url.host(),
         port: url.port(),
@@ -93,9 +101,9 @@ pub(crate) async fn open_tls(
     identity_path: Option<&str>,
     request: &str,
     opts: &NetOptions,
-) -> Result<(TlsStream<tokio::net::TcpStream>, TlsInfo), FetchError> {
+) -> Result<(Stream, TlsInfo), FetchError> {
     let name = ServerName::try_from(t.host.to_string())
-        .map_err(|_| FetchError::InvalidRequest(format!("invalid host name '{}'", t.host)))?;
+        .map_err(|_| RequestError::HostName(t.host.to_string()))?;
     let addrs = guard::resolve_checked(t.host, t.port, opts).await?;
     let chosen = match identity_path {
         Some(path) => match identity::choose(&net.identities, t.host, t.port, path, opts)? {
@@ -120,7 +128,7 @@ async fn handshake(
     request: &str,
     chosen: Option<&ChosenIdentity>,
     opts: &NetOptions,
-) -> Result<(TlsStream<tokio::net::TcpStream>, Arc<Connection>), FetchError> {
+) -> Result<(Stream, Arc<Connection>), FetchError> {
     let id_fp = chosen.map(|c| c.fingerprint.as_str());
     let pinned = net
         .known_hosts
@@ -140,6 +148,7 @@ async fn handshake(
         .tls
         .client_config(chosen, opts.allow_client_cert_over_tls12, t.port)?;
     let line = format!("{request}\r\n");
+    let (tcp, heard) = FirstBytes::new(tcp);
     let connecting = TlsConnector::from(Arc::new(config)).connect_with(name, tcp, |conn| {
         use std::io::Write;
         // Buffered by rustls until the handshake completes; cannot fail below its limit.
@@ -147,7 +156,10 @@ async fn handshake(
     });
     match CONNECTION.scope(ctx.clone(), connecting).await {
         Ok(stream) => Ok((stream, ctx)),
-        Err(e) => Err(handshake_error(e, &ctx.slot, chosen.is_some(), t)),
+        Err(e) => {
+            let first = heard.lock().unwrap_or_else(PoisonError::into_inner).clone();
+            Err(handshake_error(e, &ctx.slot, chosen.is_some(), t, &first))
+        }
     }
 }
 
@@ -160,11 +172,29 @@ fn rustls_error(e: &std::io::Error) -> Option<&rustls::Error> {
         .and_then(|inner| inner.downcast_ref::<rustls::Error>())
 }
 
-fn handshake_error(e: std::io::Error, slot: &Slot, identity: bool, t: &Target<'_>) -> FetchError {
+fn handshake_error(
+    e: std::io::Error,
+    slot: &Slot,
+    identity: bool,
+    t: &Target<'_>,
+    first: &[u8],
+) -> FetchError {
     if let Some(VerifyOutcome::Refused(err)) = take(slot) {
         return err;
     }
     if let Some(tls) = rustls_error(&e) {
+        if matches!(
+            tls,
+            rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)
+        ) {
+            // Not a TLS record at all: another protocol answered on this port.
+            return TlsError::NotTls {
+                host: t.host.to_string(),
+                port: t.port,
+                heard: Heard::of(first),
+            }
+            .into();
+        }
         let version_mismatch = matches!(
             tls,
             rustls::Error::AlertReceived(AlertDescription::ProtocolVersion)
@@ -177,37 +207,26 @@ fn handshake_error(e: std::io::Error, slot: &Slot, identity: bool, t: &Target<'_
                 )
         );
         if identity && version_mismatch {
-            return FetchError::ClientCertRefused(format!(
-                "{}:{} does not speak TLS 1.3, and a client certificate is only sent over TLS 1.3 \
-                 (TLS 1.2 would send it unencrypted); allow client certificates over TLS 1.2 to \
-                 send it anyway",
-                t.host, t.port
-            ));
+            return ClientCertError::NeedsTls13 {
+                host: t.host.to_string(),
+                port: t.port,
+            }
+            .into();
         }
-        return FetchError::Tls(tls.to_string());
+        return TlsError::Rustls(tls.clone()).into();
     }
     match e.kind() {
-        std::io::ErrorKind::UnexpectedEof => {
-            FetchError::Tls("the server closed the connection during the TLS handshake".into())
-        }
-        std::io::ErrorKind::InvalidData => FetchError::Tls(e.to_string()),
-        _ => FetchError::Connection {
-            host: t.host.to_string(),
-            port: t.port,
-            message: e.to_string(),
-        },
+        std::io::ErrorKind::UnexpectedEof => TlsError::ClosedInHandshake.into(),
+        std::io::ErrorKind::InvalidData => TlsError::Stream(Arc::new(e)).into(),
+        _ => FetchError::connection(t.host, t.port, e),
     }
 }
 
 pub(crate) fn read_error(e: std::io::Error, t: &Target<'_>) -> FetchError {
     match rustls_error(&e) {
-        Some(tls) => FetchError::Tls(tls.to_string()),
-        None if e.kind() == std::io::ErrorKind::InvalidData => FetchError::Tls(e.to_string()),
-        None => FetchError::Connection {
-            host: t.host.to_string(),
-            port: t.port,
-            message: e.to_string(),
-        },
+        Some(tls) => TlsError::Rustls(tls.clone()).into(),
+        None if e.kind() == std::io::ErrorKind::InvalidData => TlsError::Stream(Arc::new(e)).into(),
+        None => FetchError::connection(t.host, t.port, e),
     }
 }
 
@@ -216,7 +235,7 @@ pub(crate) fn read_error(e: std::io::Error, t: &Target<'_>) -> FetchError {
 fn session_info(
     net: &Net,
     t: &Target<'_>,
-    tls: &TlsStream<tokio::net::TcpStream>,
+    tls: &Stream,
     ctx: &Connection,
     chosen: Option<&ChosenIdentity>,
     opts: &NetOptions,
@@ -227,7 +246,7 @@ fn session_info(
     let peer = conn
         .peer_certificates()
         .and_then(|c| c.first())
-        .ok_or_else(|| FetchError::Tls("the server presented no certificate".into()))?;
+        .ok_or(TlsError::NoCertificate)?;
     let (cert, tofu, resumed, pin_warning) = match take(&ctx.slot) {
         Some(VerifyOutcome::Accepted {
             cert,
@@ -287,7 +306,7 @@ fn resumed_tofu(
     let pin = net
         .known_hosts
         .get(t.host, t.port)
-        .map_err(|e| FetchError::CertificateStoreUnavailable(e.to_string()))?;
+        .map_err(CertStoreError::from)?;
     match pin {
         Some(pin) if pin.fingerprint == cert.fingerprint => Ok(TofuState::Trusted),
         _ if opts.trust_once.as_deref() == Some(cert.fingerprint.as_str()) => {

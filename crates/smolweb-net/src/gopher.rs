@@ -7,24 +7,21 @@
 //! split the request line); the search is sent only for type 7; one timeout budget covers DNS,
 //! connect and transfer; the body is bounded by `max_body`.
 
-use super::{FetchError, NetOptions, guard};
+use super::{FetchError, NetOptions, RequestError, guard};
 use smolweb_core::url::{GOPHER_MAX_SEARCH_BYTES, GOPHER_MAX_SELECTOR_BYTES, GopherTarget};
 use tokio::io::AsyncWriteExt;
 
 /// Item types that open interactive sessions instead of returning a document.
 pub(crate) const NOT_FETCHABLE: &[char] = &['2', '8', 'T'];
 
-fn check_field(what: &str, value: &str, limit: usize) -> Result<(), FetchError> {
+fn check_field(what: &'static str, value: &str, limit: usize) -> Result<(), FetchError> {
     if value.len() > limit {
-        return Err(FetchError::InvalidRequest(format!(
-            "gopher {what} is {} bytes; the limit is {limit}",
-            value.len()
-        )));
+        let len = value.len();
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     if value.contains(['\r', '\n', '\t']) {
-        return Err(FetchError::InvalidRequest(format!(
-            "gopher {what} contains CR, LF or TAB"
-        )));
+        let rule = "not contain CR, LF or TAB";
+        return Err(RequestError::Field { what, rule }.into());
     }
     Ok(())
 }
@@ -34,10 +31,14 @@ pub(crate) fn request_line(target: &GopherTarget) -> Result<String, FetchError> 
     if NOT_FETCHABLE.contains(&target.item_type) {
         return Err(FetchError::NotFetchable(target.item_type));
     }
-    check_field("selector", &target.selector, GOPHER_MAX_SELECTOR_BYTES)?;
+    check_field(
+        "gopher selector",
+        &target.selector,
+        GOPHER_MAX_SELECTOR_BYTES,
+    )?;
     match (&target.search, target.item_type) {
         (Some(search), '7') => {
-            check_field("search", search, GOPHER_MAX_SEARCH_BYTES)?;
+            check_field("gopher search", search, GOPHER_MAX_SEARCH_BYTES)?;
             Ok(format!("{}\t{search}\r\n", target.selector))
         }
         _ => Ok(format!("{}\r\n", target.selector)),
@@ -60,11 +61,7 @@ async fn fetch_in_budget(
     let (host, port) = (target.host.as_str(), target.port);
     let addrs = guard::resolve_checked(host, port, opts).await?;
     let mut stream = super::connect(host, port, &addrs).await?;
-    let io_err = |e: std::io::Error| FetchError::Connection {
-        host: host.to_string(),
-        port,
-        message: super::io_words(&e),
-    };
+    let io_err = |e| FetchError::connection(host, port, e);
     stream.write_all(line.as_bytes()).await.map_err(io_err)?;
     let mut body = Vec::new();
     let progress = opts.progress.as_ref();
@@ -80,7 +77,7 @@ pub(crate) async fn fetch_tls(
     net: &super::Net,
     target: &GopherTarget,
     opts: &NetOptions,
-) -> Result<super::SmallResponse, FetchError> {
+) -> Result<super::Response, FetchError> {
     use super::gemini::{Target, open_tls, read_error};
     let line = request_line(target)?;
     let t = Target {
@@ -95,7 +92,7 @@ pub(crate) async fn fetch_tls(
     let progress = opts.progress.as_ref();
     let io_err = |e| read_error(e, &t);
     let ending = super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
-    Ok(super::SmallResponse::Gophers {
+    Ok(super::Response::Gophers {
         body,
         tls: info,
         ending,

@@ -24,7 +24,7 @@
 //!   they are services that a line of text could talk to (mail, databases, caches, remote
 //!   shells). Gopher (70), finger (79), Gemini (1965) and other ports are allowed.
 
-use super::{FetchError, NetOptions};
+use super::{BlockReason, DnsError, FetchError, NetOptions};
 use smolweb_core::url::normalize_host;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
@@ -67,21 +67,26 @@ pub(crate) const METADATA_NAMES: &[&str] = &[
 
 /// What kind of address an IP is, for the guard's purposes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AddressClass {
+pub enum AddressClass {
+    /// Global unicast.
     Public,
+    /// 127.0.0.0/8 and ::1.
     Loopback,
     /// RFC 1918.
     Private,
+    /// 169.254.0.0/16 and fe80::/10.
     LinkLocal,
     /// fc00::/7 (and the deprecated site-local fec0::/10).
     UniqueLocal,
     /// 100.64.0.0/10, carrier-grade NAT.
     SharedCgnat,
+    /// 224.0.0.0/4 and ff00::/8.
     Multicast,
     /// A cloud metadata endpoint ([`METADATA_V4`], [`METADATA_V6`]).
     Metadata,
     /// 0.0.0.0/8 and `::`: "this host", which a connect reaches as the local machine.
     Unspecified,
+    /// 255.255.255.255.
     Broadcast,
     /// Documentation ranges (TEST-NETs, 2001:db8::/32, 3fff::/20).
     Documentation,
@@ -94,7 +99,7 @@ pub(crate) enum AddressClass {
 
 impl AddressClass {
     /// Refused whatever the options and the allow list say (tier 1 of the module docs).
-    pub(crate) fn always_refused(self) -> bool {
+    pub fn always_refused(self) -> bool {
         matches!(self, AddressClass::Metadata | AddressClass::Unspecified)
     }
 
@@ -106,7 +111,8 @@ impl AddressClass {
         )
     }
 
-    pub(crate) fn label(self) -> &'static str {
+    /// The class in a few words ("loopback", "carrier-grade NAT").
+    pub fn label(self) -> &'static str {
         match self {
             AddressClass::Public => "public",
             AddressClass::Loopback => "loopback",
@@ -269,21 +275,6 @@ fn reachable(class: AddressClass, listed: bool, opts: &NetOptions) -> bool {
         || (opts.allow_private && class.opened_by_allow_private())
 }
 
-/// Why an address of `class` was refused, with what would open it (if anything does).
-fn refusal(ip: IpAddr, class: AddressClass, opts: &NetOptions) -> String {
-    let what = format!("it resolves to {ip}, a {} address", class.label());
-    if class.always_refused() {
-        format!("{what}, which smolweb never connects to, whatever the configuration")
-    } else if opts.allow_private {
-        format!(
-            "{what}; allowing private addresses opens only loopback, RFC 1918 and unique-local \
-             ones (name the host in network.allowed_hosts to reach it)"
-        )
-    } else {
-        what
-    }
-}
-
 /// Judge a host and its resolved addresses (pure): Ok when every address may be reached.
 /// Called with no addresses before the lookup (the port and the metadata names are judged
 /// then), and with the lookup's answer after it.
@@ -293,27 +284,25 @@ pub(crate) fn check_addresses(
     addrs: &[SocketAddr],
     opts: &NetOptions,
 ) -> Result<(), FetchError> {
-    let blocked = |reason: String| FetchError::Blocked {
+    let blocked = |reason: BlockReason| FetchError::Blocked {
         host: host.to_string(),
         reason,
     };
     if port_refused(port, opts.for_agent) {
-        return Err(blocked(format!(
-            "port {port} belongs to a service agents may not reach"
-        )));
+        return Err(blocked(BlockReason::Port(port)));
     }
     if is_metadata_name(host) {
-        return Err(blocked(
-            "it names a cloud metadata service, which smolweb never connects to, whatever the \
-             configuration"
-                .into(),
-        ));
+        return Err(blocked(BlockReason::MetadataName));
     }
     let listed = host_allowed(host, &opts.allowed_hosts);
     for addr in addrs {
         let class = classify(addr.ip());
         if !reachable(class, listed, opts) {
-            return Err(blocked(refusal(addr.ip(), class, opts)));
+            return Err(blocked(BlockReason::Address {
+                ip: addr.ip(),
+                class,
+                private_allowed: opts.allow_private,
+            }));
         }
     }
     Ok(())
@@ -325,19 +314,19 @@ pub(crate) async fn resolve_checked(
     port: u16,
     opts: &NetOptions,
 ) -> Result<Vec<SocketAddr>, FetchError> {
-    let dns = |message: String| FetchError::Dns {
+    let dns = |reason: DnsError| FetchError::Dns {
         host: host.to_string(),
-        message,
+        reason,
     };
     // Refuse a dangerous port or a metadata name before any lookup.
     check_addresses(host, port, &[], opts)?;
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let addrs: Vec<SocketAddr> = tokio::net::lookup_host((bare, port))
         .await
-        .map_err(|e| dns(e.to_string()))?
+        .map_err(|e| dns(DnsError::Lookup(std::sync::Arc::new(e))))?
         .collect();
     if addrs.is_empty() {
-        return Err(dns("no addresses".into()));
+        return Err(dns(DnsError::NoAddress));
     }
     check_addresses(host, port, &addrs, opts)?;
     Ok(addrs)

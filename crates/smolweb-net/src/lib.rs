@@ -1,26 +1,35 @@
 //! The network edge: Gemini over TLS (TOFU decided inside the certificate verifier, client
 //! certificates by scope, TLS 1.3 only for them by default), Gopher over TCP, the small
-//! protocols (Nex, Finger, Spartan over TCP; Scroll, gophers, Titan over the same TLS), the address
+//! protocols (Nex, Finger, Spartan over TCP; Scroll, gophers, Titan over the same TLS; Guppy
+//! over UDP), one request type for all of them ([`Request`], [`Net::send`]), the address
 //! guard, limits and one timeout budget. Every failure is a typed [`FetchError`] that maps to
 //! the MCP error codes.
 
 #![warn(missing_docs)]
 
 pub mod cache;
+mod error;
 pub(crate) mod finger;
 pub(crate) mod gemini;
 pub(crate) mod gopher;
 pub(crate) mod guard;
+mod guppy;
 pub mod http;
 pub(crate) mod nex;
 pub mod policy;
+mod request;
 pub(crate) mod scroll;
-mod small;
 pub(crate) mod spartan;
 pub mod titan;
 pub(crate) mod tls;
 
-pub use small::{ScrollResponse, SmallRequest, SmallResponse, SpartanResponse};
+pub use error::{
+    BlockReason, CertChange, CertStoreError, ClientCertError, DnsError, FetchError, Heard,
+    InternalError, ProtocolError, RequestError, TlsError, store_code,
+};
+pub use guard::AddressClass;
+pub use guppy::GuppyResponse;
+pub use request::{Request, Response, ScrollResponse, SpartanResponse};
 
 /// The fuzz targets' door to wire parsers that are not part of the API (`fuzz/`). Hidden from
 /// the docs; not an API.
@@ -40,6 +49,21 @@ pub mod fuzzing {
         crate::gemini::read_header(reader, map_err).await
     }
 
+    /// Guppy datagrams, in the order given, through the reassembly a fetch uses: the answer
+    /// when one came whole, None when more is awaited, or the failure.
+    pub fn guppy_datagrams(
+        datagrams: &[&[u8]],
+        max_body: u64,
+    ) -> Result<Option<crate::GuppyResponse>, FetchError> {
+        let mut transfer = crate::guppy::Transfer::new(max_body);
+        for d in datagrams {
+            if let crate::guppy::Step::Done { answer, .. } = transfer.take(d)? {
+                return Ok(Some(answer));
+            }
+        }
+        Ok(None)
+    }
+
     /// A server certificate (DER) as the TOFU verifier reads it; None when it does not parse.
     pub fn cert_details(der: &[u8]) -> Option<CertInfo> {
         crate::tls::verifier::cert_details(der).ok()
@@ -56,172 +80,6 @@ pub async fn check_destination(host: &str, port: u16, opts: &NetOptions) -> Resu
 }
 pub use smolweb_core::page::Ending;
 use std::time::Duration;
-
-/// A pinned certificate that the server no longer presents (TOFU refused the connection):
-/// what the warning page shows and what "trust once" and "trust and save" act on.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the certificate of {host}:{port} changed: pinned {pinned} (valid until {pinned_not_after}), presented {presented} (valid until {presented_not_after})"
-)]
-pub struct CertChange {
-    /// The host, as the URL named it.
-    pub host: String,
-    /// The port.
-    pub port: u16,
-    /// Fingerprint of the pinned certificate.
-    pub pinned: String,
-    /// Fingerprint of the certificate presented now.
-    pub presented: String,
-    /// Expiry of the pinned certificate (RFC 3339, or "unknown").
-    pub pinned_not_after: String,
-    /// Expiry of the certificate presented now (RFC 3339).
-    pub presented_not_after: String,
-}
-
-/// Why a Gemini or Gopher fetch gave no answer; [`FetchError::code`] maps each to the MCP
-/// contract's error code. Messages name hosts and paths, never a query.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FetchError {
-    /// The URL or the options cannot make a request; says why.
-    #[error("invalid request: {0}")]
-    InvalidRequest(String),
-    /// A Gopher item type that is a session, not a document (the type character).
-    #[error("gopher item type '{0}' cannot be fetched (telnet/CSO sessions)")]
-    NotFetchable(char),
-    /// The address guard refused the destination.
-    #[error("destination {host} is blocked: {reason}")]
-    Blocked {
-        /// The host asked for.
-        host: String,
-        /// Which rule refused it (the address class, a dangerous port, ...).
-        reason: String,
-    },
-    /// The host's robots.txt disallows the path for our user agents.
-    #[error("robots.txt of {host} disallows {path}")]
-    BlockedByRobots {
-        /// The host.
-        host: String,
-        /// The path (Gemini) or selector (Gopher) refused.
-        path: String,
-    },
-    /// The host's robots.txt answered with a temporary failure; try again later.
-    #[error("robots.txt of {host} is temporarily unavailable")]
-    RobotsUnavailable {
-        /// The host.
-        host: String,
-    },
-    /// The host name did not resolve.
-    #[error("cannot resolve {host}: {message}")]
-    Dns {
-        /// The host name.
-        host: String,
-        /// The resolver's reason.
-        message: String,
-    },
-    /// No TCP connection could be made.
-    #[error("cannot connect to {host}:{port}: {message}")]
-    Connection {
-        /// The host.
-        host: String,
-        /// The port.
-        port: u16,
-        /// The operating system's reason.
-        message: String,
-    },
-    /// The request's whole budget ran out (the budget it had).
-    #[error("timed out after {}", smolweb_core::text::human_duration(*.0))]
-    Timeout(Duration),
-    /// The TLS handshake or the encrypted stream failed.
-    #[error("TLS error: {0}")]
-    Tls(String),
-    /// The server's answer breaks the protocol (a bad header, a cut answer).
-    #[error("protocol error: {0}")]
-    Protocol(String),
-    /// The body went past the size limit.
-    #[error("response larger than the limit of {limit} bytes")]
-    TooLarge {
-        /// The limit in bytes.
-        limit: u64,
-    },
-    /// Gemini 44: the capsule asks us to wait.
-    #[error("slow down: the host asks to wait {retry_after_seconds} s")]
-    SlowDown {
-        /// How long it asked to wait, in seconds.
-        retry_after_seconds: u64,
-    },
-    /// TOFU refused: the pinned certificate is still valid and another one was presented.
-    #[error("{change}")]
-    CertificateChanged {
-        /// Both certificates, for the warning and the "trust" choices.
-        change: Box<CertChange>,
-    },
-    /// The presented certificate has expired (only when the policy refuses those).
-    #[error("the certificate of {host} expired on {not_after}")]
-    CertificateExpired {
-        /// The host.
-        host: String,
-        /// The expiry, RFC 3339.
-        not_after: String,
-    },
-    /// The presented certificate is not valid yet.
-    #[error("the certificate of {host} is not valid before {not_before}")]
-    CertificateNotYetValid {
-        /// The host.
-        host: String,
-        /// The start of validity, RFC 3339.
-        not_before: String,
-    },
-    /// known_hosts could not be read, so no certificate can be judged; says why.
-    #[error("the certificate store is unavailable: {0}")]
-    CertificateStoreUnavailable(String),
-    /// The client identity asked for cannot be presented (unknown, not for agents, expired,
-    /// refused over TLS 1.2); says why.
-    #[error("client certificate refused: {0}")]
-    ClientCertRefused(String),
-    /// Working offline: no request leaves, and `url` has no offline copy (the URL without
-    /// its query).
-    #[error("working offline: {url} is not kept offline")]
-    Offline {
-        /// The page asked for, without its query.
-        url: String,
-    },
-    /// A bug or an impossible state on our side; says what.
-    #[error("internal error: {0}")]
-    Internal(String),
-}
-
-impl FetchError {
-    /// The contract's error code for this failure.
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            FetchError::InvalidRequest(_) => ErrorCode::InvalidRequest,
-            FetchError::NotFetchable(_) => ErrorCode::NotFetchable,
-            FetchError::Blocked { .. } => ErrorCode::Blocked,
-            FetchError::BlockedByRobots { .. } => ErrorCode::BlockedByRobots,
-            FetchError::RobotsUnavailable { .. } => ErrorCode::RobotsUnavailable,
-            FetchError::Dns { .. } => ErrorCode::DnsError,
-            FetchError::Connection { .. } => ErrorCode::ConnectionError,
-            FetchError::Timeout(_) => ErrorCode::Timeout,
-            FetchError::Tls(_) => ErrorCode::TlsError,
-            FetchError::Protocol(_) => ErrorCode::ProtocolError,
-            FetchError::TooLarge { .. } => ErrorCode::ResponseTooLarge,
-            FetchError::SlowDown { .. } => ErrorCode::SlowDown,
-            FetchError::CertificateChanged { .. } => ErrorCode::CertificateChanged,
-            FetchError::CertificateExpired { .. } => ErrorCode::CertificateExpired,
-            FetchError::CertificateNotYetValid { .. } => ErrorCode::CertificateNotYetValid,
-            FetchError::CertificateStoreUnavailable(_) => ErrorCode::CertificateStoreUnavailable,
-            FetchError::ClientCertRefused(_) => ErrorCode::ClientCertRefused,
-            FetchError::Offline { .. } => ErrorCode::ConnectionError,
-            FetchError::Internal(_) => ErrorCode::InternalError,
-        }
-    }
-
-    /// May the same request succeed if tried again later? (The code decides; working offline,
-    /// asking again cannot help.)
-    pub fn retryable(&self) -> bool {
-        !matches!(self, FetchError::Offline { .. }) && self.code().retryable()
-    }
-}
 
 /// TOFU state of the server certificate for this fetch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -487,31 +345,23 @@ async fn connect(
     port: u16,
     addrs: &[std::net::SocketAddr],
 ) -> Result<tokio::net::TcpStream, FetchError> {
-    let mut last = String::from("no address to connect to");
+    let mut last = std::io::Error::from(std::io::ErrorKind::AddrNotAvailable);
     for addr in addrs {
         match tokio::net::TcpStream::connect(addr).await {
             Ok(stream) => {
                 // Small request, small answers: never wait for Nagle.
                 stream
                     .set_nodelay(true)
-                    .map_err(|e| FetchError::Connection {
-                        host: host.to_string(),
-                        port,
-                        message: io_words(&e),
-                    })?;
+                    .map_err(|e| FetchError::connection(host, port, e))?;
                 return Ok(stream);
             }
             Err(e) => {
                 tracing::debug!(%addr, error = %e, "connect failed");
-                last = io_words(&e);
+                last = e;
             }
         }
     }
-    Err(FetchError::Connection {
-        host: host.to_string(),
-        port,
-        message: last,
-    })
+    Err(FetchError::connection(host, port, last))
 }
 
 /// Read until EOF into `body` (which may already hold bytes), refusing more than `max` bytes
@@ -555,7 +405,7 @@ mod tests {
     use super::*;
 
     fn internal(e: std::io::Error) -> FetchError {
-        FetchError::Internal(e.to_string())
+        FetchError::connection("test.example", 1965, e)
     }
 
     #[tokio::test]
@@ -574,7 +424,7 @@ mod tests {
         let err = read_body(&mut input, &mut body, 6, None, internal)
             .await
             .unwrap_err();
-        assert_eq!(err, FetchError::TooLarge { limit: 6 });
+        assert!(matches!(err, FetchError::TooLarge { limit: 6 }), "{err}");
     }
 
     #[tokio::test]

@@ -5,23 +5,21 @@
 //! Invariants: the path sent is the URL's path without its leading `/`, percent-decoded,
 //! never with CR, LF or NUL (it would end the request early), at most 1024 bytes.
 
-use super::FetchError;
+use super::{FetchError, RequestError};
 
 /// Longest path sent.
 pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// The request line for `path` (pure): the path and a newline.
 pub(crate) fn request_line(path: &str) -> Result<String, FetchError> {
+    let what = "nex path";
     if path.contains(['\r', '\n', '\0']) {
-        return Err(FetchError::InvalidRequest(
-            "a nex path must not contain CR, LF or NUL".into(),
-        ));
+        let rule = "not contain CR, LF or NUL";
+        return Err(RequestError::Field { what, rule }.into());
     }
     if path.len() > MAX_PATH_BYTES {
-        return Err(FetchError::InvalidRequest(format!(
-            "the nex path is {} bytes; the limit is {MAX_PATH_BYTES}",
-            path.len()
-        )));
+        let (len, limit) = (path.len(), MAX_PATH_BYTES);
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     Ok(format!("{path}\n"))
 }

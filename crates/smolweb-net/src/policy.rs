@@ -178,24 +178,21 @@ mod tests {
         let reported = [
             FetchError::Dns {
                 host: "h".into(),
-                message: "nx".into(),
+                reason: crate::DnsError::NoAddress,
             },
-            FetchError::Connection {
-                host: "h".into(),
-                port: 1,
-                message: "refused".into(),
-            },
+            FetchError::connection("h", 1, std::io::ErrorKind::ConnectionRefused.into()),
             FetchError::Timeout(Duration::from_secs(1)),
-            FetchError::Tls("bad".into()),
+            FetchError::Tls(crate::TlsError::NoCertificate),
             FetchError::Blocked {
                 host: "h".into(),
-                reason: "loopback".into(),
+                reason: crate::BlockReason::MetadataName,
             },
         ];
         for e in reported {
-            assert_eq!(robots_fetch_failed(e.clone()), Err(e));
+            let code = e.code();
+            assert!(matches!(robots_fetch_failed(e), Err(back) if back.code() == code));
         }
-        assert!(robots_fetch_failed(FetchError::Protocol("junk".into())).is_ok());
+        assert!(robots_fetch_failed(FetchError::Protocol(crate::ProtocolError::NoAnswer)).is_ok());
         assert!(robots_fetch_failed(FetchError::TooLarge { limit: 1 }).is_ok());
     }
 

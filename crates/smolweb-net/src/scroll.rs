@@ -8,7 +8,7 @@
 //! sent (lossy UTF-8), for the faces to sanitize.
 
 use super::gemini::{Target, open_tls, read_error, read_header};
-use super::{FetchError, Net, NetOptions, ScrollResponse};
+use super::{FetchError, Net, NetOptions, RequestError, ScrollResponse};
 use smolweb_core::page::DocumentMeta;
 use smolweb_core::response::StatusClass;
 use smolweb_core::url::{GEMINI_MAX_URL_BYTES, Scheme, Url};
@@ -19,22 +19,22 @@ pub(crate) const MAX_METADATA_LINE: usize = 1024;
 /// The request line body for `url` and `languages` (pure), without CRLF.
 pub(crate) fn request_line(url: &Url, languages: &str) -> Result<String, FetchError> {
     if url.scheme() != Scheme::Scroll {
-        return Err(FetchError::InvalidRequest(format!(
-            "not a scroll:// URL: {}",
-            url.without_query()
-        )));
+        let url = url.without_query();
+        return Err(RequestError::WrongScheme {
+            expected: "scroll",
+            url,
+        }
+        .into());
     }
     let s = url.to_string();
     if s.len() > GEMINI_MAX_URL_BYTES {
-        return Err(FetchError::InvalidRequest(format!(
-            "the URL is {} bytes; the limit is {GEMINI_MAX_URL_BYTES}",
-            s.len()
-        )));
+        let (what, len, limit) = ("scroll URL", s.len(), GEMINI_MAX_URL_BYTES);
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     if languages.bytes().any(|b| b <= b' ' || b == 0x7f) {
-        return Err(FetchError::InvalidRequest(
-            "the scroll language list must hold no space or control character".into(),
-        ));
+        let what = "scroll language list";
+        let rule = "hold no space or control character";
+        return Err(RequestError::Field { what, rule }.into());
     }
     Ok(format!("{s} {languages}"))
 }
@@ -62,8 +62,9 @@ pub(crate) async fn fetch(
         let mut lines: [String; 3] = Default::default();
         let names = ["author line", "publish-date line", "modification-date line"];
         for (slot, what) in lines.iter_mut().zip(names) {
-            let raw = super::small::read_line(&mut tls, &mut rest, MAX_METADATA_LINE, what, io_err)
-                .await?;
+            let raw =
+                super::request::read_line(&mut tls, &mut rest, MAX_METADATA_LINE, what, io_err)
+                    .await?;
             *slot = String::from_utf8_lossy(&raw).into_owned();
         }
         let [author, published, modified] = lines;

@@ -6,7 +6,7 @@
 //! the header line is at most [`MAX_HEADER_BYTES`] and its status one digit 2 to 5, anything
 //! else is a protocol error; the body is bounded by `max_body`.
 
-use super::{FetchError, NetOptions};
+use super::{FetchError, NetOptions, ProtocolError, RequestError};
 use tokio::io::AsyncWriteExt;
 
 /// Longest status line read (one digit, a space, 1024 bytes of meta, CRLF).
@@ -16,26 +16,25 @@ pub(crate) const MAX_PATH_BYTES: usize = 1024;
 
 /// The request head for `host`, `path` and a data block of `len` bytes (pure), with CRLF.
 pub(crate) fn request_head(host: &str, path: &str, len: usize) -> Result<String, FetchError> {
-    let bad = |why: &str| FetchError::InvalidRequest(format!("spartan request: {why}"));
+    let bad = |what, rule| FetchError::from(RequestError::Field { what, rule });
     if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == 0x7f) {
-        return Err(bad(
-            "the host is empty or holds a space or control character",
-        ));
+        let rule = "not be empty or hold a space or control character";
+        return Err(bad("spartan host", rule));
     }
     if !path.starts_with('/') || path.bytes().any(|b| b <= b' ' || b == 0x7f) {
-        return Err(bad(
-            "the path must start with / and hold no space or control character",
-        ));
+        let rule = "start with / and hold no space or control character";
+        return Err(bad("spartan path", rule));
     }
     if path.len() > MAX_PATH_BYTES {
-        return Err(bad("the path is longer than 1024 bytes"));
+        let (what, len, limit) = ("spartan path", path.len(), MAX_PATH_BYTES);
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     Ok(format!("{host} {path} {len}\r\n"))
 }
 
 /// Parse a status line (without its line end): `digit SP meta`.
 pub(crate) fn parse_status(line: &[u8]) -> Result<(u8, String), FetchError> {
-    let bad = |why: &str| FetchError::Protocol(format!("bad spartan status line: {why}"));
+    let bad = |why| FetchError::Protocol(ProtocolError::SpartanStatus(why));
     let (&first, rest) = line.split_first().ok_or_else(|| bad("empty"))?;
     if !(b'2'..=b'5').contains(&first) {
         return Err(bad("the status is not 2, 3, 4 or 5"));
@@ -63,16 +62,12 @@ pub(crate) async fn fetch(
     let head = request_head(host, path, data.len())?;
     let addrs = super::guard::resolve_checked(host, port, opts).await?;
     let mut stream = super::connect(host, port, &addrs).await?;
-    let io_err = |e: std::io::Error| FetchError::Connection {
-        host: host.to_string(),
-        port,
-        message: super::io_words(&e),
-    };
+    let io_err = |e| FetchError::connection(host, port, e);
     let mut request = head.into_bytes();
     request.extend_from_slice(data);
     stream.write_all(&request).await.map_err(io_err)?;
     let mut buf = Vec::new();
-    let line = super::small::read_line(
+    let line = super::request::read_line(
         &mut stream,
         &mut buf,
         MAX_HEADER_BYTES,

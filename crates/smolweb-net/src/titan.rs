@@ -10,7 +10,7 @@
 //! `size=0` (an empty body) asks the capsule to delete the resource.
 
 use super::gemini::{Target, open_tls, read_error, read_header};
-use super::{FetchError, GeminiResponse, Net, NetOptions, SmallResponse};
+use super::{FetchError, GeminiResponse, Net, NetOptions, RequestError, Response};
 use smolweb_core::response::StatusClass;
 use smolweb_core::url::{GEMINI_MAX_URL_BYTES, Scheme, Url, percent_encode};
 use tokio::io::AsyncWriteExt;
@@ -39,12 +39,10 @@ impl std::fmt::Debug for TitanUpload {
     }
 }
 
-fn clean(what: &str, value: &str) -> Result<(), FetchError> {
+fn clean(what: &'static str, value: &str) -> Result<(), FetchError> {
     if value.is_empty() || value.chars().any(|c| c.is_control() || " ;?#".contains(c)) {
-        return Err(FetchError::InvalidRequest(format!(
-            "the titan {what} must be non-empty and hold no space, ';', '?', '#' or control \
-             character"
-        )));
+        let rule = "be non-empty and hold no space, ';', '?', '#' or control character";
+        return Err(RequestError::Field { what, rule }.into());
     }
     Ok(())
 }
@@ -53,17 +51,17 @@ fn clean(what: &str, value: &str) -> Result<(), FetchError> {
 pub(crate) fn request_line(upload: &TitanUpload) -> Result<String, FetchError> {
     let url = &upload.url;
     if url.scheme() != Scheme::Titan {
-        return Err(FetchError::InvalidRequest(format!(
-            "not a titan:// URL: {}",
-            url.without_query()
-        )));
+        let url = url.without_query();
+        return Err(RequestError::WrongScheme {
+            expected: "titan",
+            url,
+        }
+        .into());
     }
     if url.path().contains(';') {
-        return Err(FetchError::InvalidRequest(
-            "the titan URL already carries ';' parameters; give it without them".into(),
-        ));
+        return Err(RequestError::TitanParameters.into());
     }
-    clean("MIME type", &upload.mime)?;
+    clean("titan MIME type", &upload.mime)?;
     let mut line = url.without_query();
     line.push_str(&format!(";size={};mime={}", upload.body.len(), upload.mime));
     if let Some(token) = &upload.token {
@@ -75,10 +73,8 @@ pub(crate) fn request_line(upload: &TitanUpload) -> Result<String, FetchError> {
         line.push_str(q);
     }
     if line.len() > GEMINI_MAX_URL_BYTES {
-        return Err(FetchError::InvalidRequest(format!(
-            "the titan request line is {} bytes; the limit is {GEMINI_MAX_URL_BYTES}",
-            line.len()
-        )));
+        let (what, len, limit) = ("titan request line", line.len(), GEMINI_MAX_URL_BYTES);
+        return Err(RequestError::TooLong { what, len, limit }.into());
     }
     Ok(line)
 }
@@ -88,7 +84,7 @@ pub(crate) async fn upload(
     net: &Net,
     upload: &TitanUpload,
     opts: &NetOptions,
-) -> Result<SmallResponse, FetchError> {
+) -> Result<Response, FetchError> {
     let line = request_line(upload)?;
     let url = &upload.url;
     let t = Target {
@@ -133,7 +129,7 @@ pub(crate) async fn upload(
         let progress = opts.progress.as_ref();
         ending = super::read_body(&mut rd, &mut body, opts.max_body, progress, io_err).await?;
     }
-    Ok(SmallResponse::Titan {
+    Ok(Response::Titan {
         response: GeminiResponse {
             header,
             body,

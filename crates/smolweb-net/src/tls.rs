@@ -27,7 +27,7 @@ pub(crate) use verifier::{
     CONNECTION, Connection, Slot, TofuVerifier, VerifyOutcome, cert_details,
 };
 
-use super::FetchError;
+use super::{FetchError, InternalError};
 use rustls::client::ResolvesClientCert;
 use rustls::client::{ClientSessionMemoryCache, ClientSessionStore, Resumption};
 use rustls::crypto::CryptoProvider;
@@ -163,7 +163,7 @@ impl TlsState {
         };
         let builder = ClientConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(versions)
-            .map_err(|e| FetchError::Internal(format!("TLS configuration: {e}")))?
+            .map_err(|e| FetchError::Internal(InternalError::TlsConfig(e)))?
             .dangerous()
             .with_custom_certificate_verifier(self.verifier.clone());
         let resolver = identity.map_or_else(|| self.no_identity.clone(), |c| c.resolver.clone());

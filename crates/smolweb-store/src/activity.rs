@@ -86,6 +86,38 @@ impl ConsentStep {
             ConsentStep::Queued => "queued for approval",
         }
     }
+
+    /// The step with where the person decided, when the log knows it ("approved in the
+    /// browser"), as every reader of the log says it.
+    pub fn said(self, by: Option<Decider>) -> String {
+        match by {
+            Some(b) => format!("{} {}", self.as_str(), b.as_str()),
+            None => self.as_str().to_string(),
+        }
+    }
+}
+
+/// Where the person decided on a request that waited in the approval queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decider {
+    /// On the browser's approval screen.
+    Browser,
+    /// With `smolweb identity|trust approve|deny`.
+    Cli,
+    /// In the agent's MCP client, asked by elicitation (the session logs that consent itself).
+    AgentClient,
+}
+
+impl Decider {
+    /// Where, as the log's readers say it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decider::Browser => "in the browser",
+            Decider::Cli => "with the CLI",
+            Decider::AgentClient => "in the agent's client",
+        }
+    }
 }
 
 /// What happened.
@@ -127,7 +159,10 @@ pub enum Event {
         /// How long the call took (milliseconds).
         ms: u64,
     },
-    /// A consent step of a gated change.
+    /// A consent step of a gated change. A request that waits in the approval queue is
+    /// `queued` with its `approval` id; the person's decision on it later is `approved` or
+    /// `denied` with the same id and where they decided (`by`), under the session that queued
+    /// it.
     Consent {
         /// The tool that asked.
         tool: String,
@@ -135,6 +170,12 @@ pub enum Event {
         step: ConsentStep,
         /// What the change was (one sentence, sanitized).
         what: String,
+        /// The request's id in the approval queue, once it is there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval: Option<String>,
+        /// Where the person decided on the queued request.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Decider>,
     },
 }
 
@@ -250,10 +291,18 @@ impl Entry {
                 cached: *cached,
                 ms: *ms,
             },
-            Event::Consent { tool, step, what } => Event::Consent {
+            Event::Consent {
+                tool,
+                step,
+                what,
+                approval,
+                by,
+            } => Event::Consent {
                 tool: t(tool),
                 step: *step,
                 what: clean_text(what, 256),
+                approval: approval.as_deref().map(|a| clean_text(a, 16)),
+                by: *by,
             },
         };
         Entry {
@@ -746,11 +795,17 @@ pub fn describe(e: &Entry) -> String {
             s.push_str(&format!(", {ms} ms"));
             s
         }
-        Event::Consent { tool, step, what } => {
+        Event::Consent {
+            tool,
+            step,
+            what,
+            by,
+            ..
+        } => {
             format!(
                 "{when} [{}] {tool}: consent {}: {what}",
                 e.session,
-                step.as_str()
+                step.said(*by)
             )
         }
     }

@@ -13,6 +13,7 @@
 
 mod cert;
 mod files;
+pub mod import;
 
 pub(super) use files::round_trip;
 
@@ -30,7 +31,8 @@ pub enum CreatedBy {
     Agent,
 }
 
-/// Key algorithm of a new identity; on disk and in config: "ecdsa-p256" or "ed25519".
+/// Key algorithm of an identity; on disk and in config: "ecdsa-p256" or "ed25519" (what new
+/// identities are made with), "ecdsa-p384" or "rsa" (imported ones may have them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyAlgorithm {
@@ -39,10 +41,15 @@ pub enum KeyAlgorithm {
     EcdsaP256,
     /// Ed25519.
     Ed25519,
+    /// ECDSA on P-384 (imported identities).
+    EcdsaP384,
+    /// RSA (imported identities: RSA keys are not made here).
+    Rsa,
 }
 
 impl KeyAlgorithm {
-    /// Parse a config/CLI name ("ecdsa-p256", "ed25519"; case-insensitive).
+    /// Parse a config/CLI name of what new identities are made with ("ecdsa-p256",
+    /// "ed25519"; case-insensitive).
     pub fn from_name(name: &str) -> Option<KeyAlgorithm> {
         match name.trim().to_ascii_lowercase().as_str() {
             "ecdsa-p256" => Some(KeyAlgorithm::EcdsaP256),
@@ -50,11 +57,13 @@ impl KeyAlgorithm {
             _ => None,
         }
     }
-    /// The config/CLI name ("ecdsa-p256", "ed25519"), which [`KeyAlgorithm::from_name`] reads back.
+    /// The config/CLI name ("ecdsa-p256", "ed25519", "ecdsa-p384", "rsa").
     pub fn name(self) -> &'static str {
         match self {
             KeyAlgorithm::EcdsaP256 => "ecdsa-p256",
             KeyAlgorithm::Ed25519 => "ed25519",
+            KeyAlgorithm::EcdsaP384 => "ecdsa-p384",
+            KeyAlgorithm::Rsa => "rsa",
         }
     }
 }
@@ -261,6 +270,65 @@ impl Identities {
                 )));
             }
             files::write_identity(&self.dir, &identity, Some(&made.key_pem))?;
+            Ok(identity)
+        })
+    }
+    /// Keep an identity made elsewhere ([`import::read`] checked that its key belongs to its
+    /// certificate) for `scope`, named `name` (else the certificate's common name), agents
+    /// allowed to present it when `agent_use`. The key is written 0600 as created keys are;
+    /// refuses a certificate that is already here, and a second identity with the same name
+    /// and scope.
+    pub fn import(
+        &self,
+        imported: import::Imported,
+        scope: Scope,
+        name: Option<&str>,
+        agent_use: bool,
+    ) -> Result<Identity, StoreError> {
+        let scope = normalize_scope(scope)?;
+        let name = name
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .or_else(|| imported.common_name.clone())
+            .ok_or_else(|| {
+                StoreError::Invalid(
+                    "the certificate has no common name: give the identity a name".into(),
+                )
+            })?;
+        if name.chars().any(char::is_control) {
+            return Err(StoreError::Invalid(
+                "identity name must be a non-empty line".into(),
+            ));
+        }
+        let identity = Identity {
+            name,
+            fingerprint: imported.fingerprint.clone(),
+            scope,
+            not_before: imported.not_before,
+            not_after: imported.not_after,
+            created_by: CreatedBy::Human,
+            agent_use,
+            algorithm: imported.algorithm,
+            cert_pem: imported.cert_pem.clone(),
+        };
+        files::with_dir_lock(&self.dir, true, || {
+            let all = files::scan(&self.dir)?.identities;
+            if let Some(same) = all.iter().find(|i| i.fingerprint == identity.fingerprint) {
+                return Err(StoreError::Exists(format!(
+                    "this certificate is already the identity '{}' for {}",
+                    same.name,
+                    same.scope.url()
+                )));
+            }
+            if all.iter().any(|i| same_slot(i, &identity)) {
+                return Err(StoreError::Exists(format!(
+                    "identity '{}' for {}",
+                    identity.name,
+                    identity.scope.url()
+                )));
+            }
+            files::write_identity(&self.dir, &identity, Some(&imported.key_pem))?;
             Ok(identity)
         })
     }

@@ -26,6 +26,7 @@ pub mod offline;
 pub mod parse_failure;
 pub mod paths;
 pub mod perms;
+pub mod session;
 pub mod shared;
 pub mod subscriptions;
 pub mod suggestions;
@@ -125,4 +126,33 @@ pub mod files {
     pub const UPLOADS: &str = "upload_allowances.toml";
     /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
     pub const SYNC_QUEUE: &str = "sync_queue.toml";
+    /// The browser's tabs, for the next start ([`crate::session::Session`]).
+    pub const SESSION: &str = "session.toml";
+
+    /// Every file above with what it holds, for the manual page.
+    pub const DESCRIBED: &[(&str, &str)] = &[
+        (KNOWN_HOSTS, "server certificates pinned on first use"),
+        (
+            IDENTITIES_DIR,
+            "client identities: a certificate and a key (0600) each, with their scope",
+        ),
+        (APPROVALS, "agents' requests waiting for your answer"),
+        (BOOKMARKS, "bookmarks, as gemtext"),
+        (HISTORY, "visited pages (never with a query)"),
+        (SUBSCRIPTIONS, "feeds you follow and what you read of them"),
+        (
+            SESSION,
+            "the browser's tabs, opened again at the next start",
+        ),
+        (SYNC_QUEUE, "pages to fetch at the next smolweb sync"),
+        (ACTIVITY, "what agents did, one JSON object per line"),
+        (SUGGESTIONS, "pages agents suggest you look at"),
+        (BROWSERS, "the browsers running now"),
+        (SHARED, "pages you shared with agents"),
+        (
+            UPLOADS,
+            "scopes where agents may upload (Titan) without asking",
+        ),
+        (MCP_TOKEN, "the MCP server's bearer token over HTTP (0600)"),
+    ];
 }

@@ -123,6 +123,10 @@ impl Paths {
     pub fn sync_queue(&self) -> PathBuf {
         self.data_dir.join(files::SYNC_QUEUE)
     }
+    /// `session.toml` in the data directory (the browser's tabs for the next start).
+    pub fn session(&self) -> PathBuf {
+        self.data_dir.join(files::SESSION)
+    }
     /// The offline page cache (inside the cache directory).
     pub fn offline_dir(&self) -> PathBuf {
         self.cache_dir.join("offline")

@@ -8,6 +8,7 @@
 //! - [`gopher`]: a Gopher server with routes, request recording, misbehaviours.
 //! - [`tap`]: a TCP relay in front of any of them that counts the connections open through it.
 //! - [`smallnet`]: Nex, Finger, Spartan, Scroll, gophers and Titan servers with their framing.
+//! - [`guppy`]: a Guppy server over UDP, with knobs that lose, repeat, reorder and flood.
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 //! - [`crash`]: every store's write path, numbered, and the check after a SIGKILL or a full
 //!   disk; the `smolweb-store-writer` binary runs one store's writes for the driver.
@@ -24,6 +25,7 @@ pub mod certs;
 pub mod crash;
 pub mod gemini;
 pub mod gopher;
+pub mod guppy;
 pub mod http;
 pub mod pdf;
 pub mod smallnet;

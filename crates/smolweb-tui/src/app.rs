@@ -14,7 +14,9 @@
 //! picture pages and inline pictures), and the stateless rooms over shared state:
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
 //! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
-//! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`.
+//! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`; `outline` is
+//! the headings popup and the section the reader is in; `session` turns the tabs into what
+//! the store keeps for the next start and makes them again from it.
 //! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
 //! app lends it for one update, and leaves work for another room to the app as `Then`
 //! follow-ups (carried out in order after its own effects). `messages` holds what
@@ -37,29 +39,32 @@ mod lists;
 mod loads;
 mod messages;
 mod nav;
+mod outline;
 mod pictures;
 mod prompt;
 mod screen;
 mod search;
+mod session;
 mod special;
 mod status;
 mod tabs;
 mod upload;
 mod web;
 
-use crate::keymap::{ConfigError as KeyError, Keymap};
+use crate::keymap::{Keymap, KeymapError as KeyError};
 use crate::layout::{Kind, Pos};
 use crate::theme::{Theme, ThemeError};
 use smolweb_client::config::Tui;
 
 pub use agents::AgentsSeen;
-pub(crate) use ctx::{Ctx, Then};
+pub(crate) use ctx::{Ctx, Opening, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
 pub use feeds::{CHOOSE_FEED, FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary, human_age};
 pub(crate) use keys::Digits;
 pub use lists::Lists;
 pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+pub use outline::{Heading, Outline};
 pub use pictures::{Pictures, Slot};
 pub use prompt::{Prompt, Purpose, user_url};
 pub use screen::Screen;
@@ -88,6 +93,9 @@ pub struct Settings {
     pub graphics: Option<crate::picture::Graphics>,
     /// Image links of gemtext pages are shown as pictures under their line.
     pub inline_images: bool,
+    /// The program that opens files of a type no handler names (xdg-open, when the shell
+    /// found it installed); None: nothing to offer.
+    pub system_opener: Option<String>,
 }
 
 impl Default for Settings {
@@ -102,6 +110,7 @@ impl Default for Settings {
             pictures: false,
             graphics: None,
             inline_images: false,
+            system_opener: Some("xdg-open".into()),
         }
     }
 }
@@ -210,6 +219,9 @@ pub struct App {
     settings: Settings,
     keymap: Keymap,
     theme: Theme,
+    /// `[tui] theme`, kept to make the theme again when the terminal says its background is
+    /// light or dark (base `auto`); None: the theme given stays.
+    theme_config: Option<smolweb_client::config::ThemeConfig>,
     /// The tabs and their history (the navigation room works on them through the Ctx).
     tabs: Tabs,
     /// Requests in flight and every flow that moves a tab.
@@ -245,6 +257,7 @@ impl App {
             settings,
             keymap,
             theme,
+            theme_config: None,
             tabs: Tabs::default(),
             nav: nav::Nav::default(),
             prompt: prompt::PromptBar::default(),
@@ -273,12 +286,38 @@ impl App {
             pictures: false,
             graphics: None,
             inline_images: tui.inline_images,
+            system_opener: Some("xdg-open".into()),
         };
-        Ok(App::new(
+        let mut app = App::new(
             settings,
             Keymap::from_config(&tui.keys)?,
-            Theme::from_config(&tui.theme)?,
-        ))
+            Theme::from_config(&tui.theme, false)?,
+        );
+        app.theme_config = Some(tui.theme.clone());
+        Ok(app)
+    }
+
+    /// Does the theme follow the terminal's background (`[tui] theme` base `auto`)?
+    pub fn follows_background(&self) -> bool {
+        self.theme_config
+            .as_ref()
+            .and_then(|c| Theme::base(c).ok())
+            .is_some_and(|b| b == crate::theme::Base::Auto)
+    }
+
+    /// The terminal says its background is light (or dark): with the base `auto`, the theme
+    /// is made again for it.
+    pub fn set_light_background(&mut self, light: bool) {
+        if !self.follows_background() {
+            return;
+        }
+        if let Some(theme) = self
+            .theme_config
+            .as_ref()
+            .and_then(|c| Theme::from_config(c, light).ok())
+        {
+            self.theme = theme;
+        }
     }
 
     /// Open the first tab at `url` (or home). Returns the effects to run.
@@ -337,6 +376,13 @@ impl App {
         self.log.set_started(t);
     }
 
+    /// Say a problem of the shell's on the status line (and in `about:messages`): a store
+    /// that could not be read at start.
+    pub fn report(&mut self, text: String) {
+        lend!(self).error(text);
+        self.log.record(&self.status);
+    }
+
     /// The status messages said so far (`about:messages`).
     pub fn messages(&self) -> &status::Log {
         &self.log
@@ -379,7 +425,10 @@ impl App {
                 self.lists.bookmarks = bookmarks;
                 Vec::new()
             }
-            Msg::Identities(_) | Msg::Approvals(_) | Msg::IdentityCreated { .. } => {
+            Msg::Identities(_)
+            | Msg::Approvals(_)
+            | Msg::IdentityCreated { .. }
+            | Msg::IdentityImported(_) => {
                 in_room!(self, |ctx| identities::Identities.update(msg, &mut ctx))
             }
             Msg::Done(Ok(text)) => in_room!(self, |ctx| {
@@ -420,6 +469,11 @@ impl App {
         };
         self.screen.refresh(&mut self.tabs);
         let mut fx = fx;
+        let woke = self.wake();
+        if !woke.is_empty() {
+            fx.extend(woke);
+            self.screen.refresh(&mut self.tabs);
+        }
         fx.extend(self.inline_pictures());
         fx
     }
@@ -443,10 +497,10 @@ impl App {
                         .nav
                         .follow_redirect(&mut ctx, req)));
                 }
-                Then::FollowLink { index, new_tab } => {
+                Then::FollowLink { index, to } => {
                     fx.extend(in_room!(self, |ctx| self
                         .nav
-                        .follow_link(&mut ctx, index, new_tab)));
+                        .follow_link(&mut ctx, index, to)));
                 }
                 Then::SaveOffline { url, with_links } => {
                     fx.extend(in_room!(self, |ctx| self
@@ -524,6 +578,13 @@ impl App {
         web::Reader
             .badge(self.current())
             .or_else(|| web::protocol_badge(self.current()))
+    }
+
+    /// The section the reader is in on a long page (its heading, for the status line).
+    pub fn section(&self) -> Option<String> {
+        let dv = self.doc_view()?;
+        let top = self.screen.frame().first().map_or(dv.top, |r| r.pos);
+        outline::current_section(&dv.doc, top, self.screen.page_height())
     }
 
     /// The identity the current page was fetched with, by name ("as alice"), for the status
@@ -606,6 +667,12 @@ impl App {
     /// `[web] open_external`: http(s) links go to the external browser, not the reader view.
     pub fn set_web_external(&mut self, external: bool) {
         self.settings.web_external = external;
+    }
+
+    /// The program that opens files no handler names (the shell looks for xdg-open at start;
+    /// None: it is not installed, so no dialog offers it).
+    pub fn set_system_opener(&mut self, opener: Option<String>) {
+        self.settings.system_opener = opener;
     }
 
     /// The graphics the shell chose (None: `off`, no pictures).

@@ -17,7 +17,7 @@ pub struct UnknownKey(pub String);
 
 /// A `[tui.keys]` entry that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
+pub enum KeymapError {
     #[error("[tui.keys]: unknown action '{0}'")]
     /// An action name that does not exist.
     UnknownAction(String),
@@ -248,6 +248,8 @@ actions! {
     PrevLink, "prev_link", Global, ["backtab"], "select the previous link";
     Follow, "follow", Global, ["enter"], "follow the selected or typed link";
     OpenInNewTab, "open_in_new_tab", Global, ["t"], "open the selected or typed link in a new tab";
+    OpenInBackground, "open_in_background", Global, ["alt-t"], "open the selected or typed link in a new tab behind this one (this one stays on screen)";
+    Outline, "outline", Global, ["#"], "the page's headings: pick one to jump there (the status line names the section you are in)";
     NewTab, "new_tab", Global, ["ctrl-t"], "open a new tab";
     CloseTab, "close_tab", Global, ["ctrl-w"], "close the tab";
     UndoCloseTab, "undo_close_tab", Global, ["X"], "reopen the last closed tab";
@@ -271,6 +273,7 @@ actions! {
     Cancel, "cancel", Global, ["esc"], "cancel loading, close a popup, clear the selection";
     Quit, "quit", Global, ["q", "ctrl-c"], "quit";
     IdentityCreate, "identity_create", Identities, ["c"], "identities: create a new identity";
+    IdentityImport, "identity_import", Identities, ["i"], "identities: import one made elsewhere (a PEM certificate and its key)";
     IdentityToggleAgent, "identity_toggle_agent", Identities, ["a"], "identities: allow or forbid agent use";
     IdentityExport, "identity_export", Identities, ["e"], "identities: export certificate and key (PEM)";
     IdentityDelete, "identity_delete", Identities, ["d"], "identities: delete (asks first)";
@@ -298,6 +301,18 @@ actions! {
     EditInput, "edit_input", Global, ["ctrl-e"], "at an input prompt (status 10): write the answer in $VISUAL, else $EDITOR, else vi (never for status 11)";
 }
 
+/// One action in a key list: its keys ("j, down"), what it does, its config name.
+pub type KeyRow = (String, &'static str, &'static str);
+
+/// What the help page and the manual say before the actions: keys that are not actions.
+pub const NOT_ACTIONS: &[(&str, &str)] = &[
+    (
+        "1-9",
+        "type a link number, then Enter (it is followed at once when no longer number exists)",
+    ),
+    ("mouse", "click a link to follow it; the wheel scrolls"),
+];
+
 /// The live key bindings.
 #[derive(Clone, Debug)]
 pub struct Keymap {
@@ -323,18 +338,18 @@ impl Default for Keymap {
 
 impl Keymap {
     /// Defaults overridden by `[tui.keys]`. Unknown action or key names are errors.
-    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, ConfigError> {
+    pub fn from_config(keys: &BTreeMap<String, Vec<String>>) -> Result<Keymap, KeymapError> {
         let mut map = Keymap::default();
         for (name, list) in keys {
             let action = Action::ALL
                 .iter()
                 .copied()
                 .find(|a| a.name() == name)
-                .ok_or_else(|| ConfigError::UnknownAction(name.clone()))?;
+                .ok_or_else(|| KeymapError::UnknownAction(name.clone()))?;
             let parsed = list
                 .iter()
                 .map(|k| {
-                    Key::parse(k).map_err(|key| ConfigError::BadKey {
+                    Key::parse(k).map_err(|key| KeymapError::BadKey {
                         action: name.clone(),
                         key,
                     })
@@ -372,6 +387,34 @@ impl Keymap {
         } else {
             keys.join(", ")
         }
+    }
+
+    /// The keys as the help page (`?`) and the manual page list them, from this keymap: per
+    /// place (its title), each action's keys, what it does and its config name.
+    pub fn sections(&self) -> Vec<(&'static str, Vec<KeyRow>)> {
+        [
+            ("Everywhere", Context::Global),
+            ("On the identities screen", Context::Identities),
+            ("On the bookmarks page", Context::Bookmarks),
+            ("On the history page", Context::History),
+        ]
+        .into_iter()
+        .map(|(title, ctx)| {
+            let rows = Action::ALL
+                .iter()
+                .filter(|a| a.context() == ctx)
+                .map(|&a| {
+                    let help = a
+                        .help()
+                        .trim_start_matches("identities: ")
+                        .trim_start_matches("bookmarks: ")
+                        .trim_start_matches("history: ");
+                    (self.describe(a), help, a.name())
+                })
+                .collect();
+            (title, rows)
+        })
+        .collect()
     }
 
     /// The first key of an action, for short hints ("press ? for help").
@@ -445,7 +488,7 @@ mod tests {
         cfg.insert("fly".to_string(), vec!["z".to_string()]);
         assert_eq!(
             Keymap::from_config(&cfg).unwrap_err(),
-            ConfigError::UnknownAction("fly".into())
+            KeymapError::UnknownAction("fly".into())
         );
         assert!(
             Keymap::from_config(&cfg)

@@ -76,8 +76,9 @@ pub struct Doc {
     /// Byte ranges of the text lines (plain text).
     plain: Vec<(u32, u32)>,
     folded: bool,
-    /// Width of the link number column in menus ("[12]").
-    menu_num_width: usize,
+    /// Width of the link number column ("[12]"), as wide as the page's last number, so
+    /// labels line up past `[9]`.
+    num_width: usize,
     cache_width: usize,
     cache: Vec<Option<Rows>>,
     /// Rows kept under a link's line for its inline picture, by link index.
@@ -121,7 +122,7 @@ impl Doc {
             prompt_links: Vec::new(),
             plain: Vec::new(),
             folded: false,
-            menu_num_width: 0,
+            num_width: 0,
             cache_width: 0,
             cache: Vec::new(),
             below: Default::default(),
@@ -200,7 +201,6 @@ impl Doc {
                     }
                     self.all.push(d);
                 }
-                self.menu_num_width = urls.len().to_string().len() + 2;
             }
             Content::Text | Content::Binary => {
                 let text = page.body.text();
@@ -213,6 +213,7 @@ impl Doc {
                 }
             }
         }
+        self.num_width = urls.len().to_string().len() + 2;
         self.link_urls = urls;
     }
 
@@ -384,10 +385,11 @@ impl Doc {
     fn prefix(&self, d: &DLine) -> (String, usize) {
         match d.kind {
             Kind::Link => {
-                // A refused link has no number: it is indented as if it had one.
+                // Numbers right-aligned in a column as wide as the last one; a refused link
+                // has none and is indented as if it had one.
                 let p = match d.link() {
-                    Some(l) => format!("[{}] ", l + 1),
-                    None => "[-] ".into(),
+                    Some(l) => format!("{:>w$} ", format!("[{}]", l + 1), w = self.num_width),
+                    None => format!("{:>w$} ", "[-]", w = self.num_width),
                 };
                 let w = p.len();
                 (p, w)
@@ -397,12 +399,12 @@ impl Doc {
             Kind::Fence => ("▸ ".into(), 2),
             Kind::MenuItem => match d.link() {
                 Some(l) => (
-                    format!("{:>w$} ", format!("[{}]", l + 1), w = self.menu_num_width),
+                    format!("{:>w$} ", format!("[{}]", l + 1), w = self.num_width),
                     0,
                 ),
-                None => (" ".repeat(self.menu_num_width + 1), 0),
+                None => (" ".repeat(self.num_width + 1), 0),
             },
-            Kind::MenuInfo => (" ".repeat(self.menu_num_width + 1 + 4), 0),
+            Kind::MenuInfo => (" ".repeat(self.num_width + 1 + 4), 0),
             _ => (String::new(), 0),
         }
     }
@@ -728,11 +730,8 @@ pub(crate) fn external_scheme(url: &str) -> Option<&str> {
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let ours = [
-        "gemini", "gopher", "about", "nex", "finger", "spartan", "scroll", "gophers",
-    ]
-    .iter()
-    .any(|s| s.eq_ignore_ascii_case(scheme));
+    let ours = smolweb_core::url::Scheme::from_name(scheme)
+        .is_some_and(|s| s.is_followed() && !s.is_web());
     (valid && !ours).then_some(scheme)
 }
 
@@ -844,6 +843,29 @@ mod tests {
             (r.prefix.as_str(), r.text.as_ref(), r.external),
             ("[2] ", "Web (https)", true)
         );
+    }
+
+    /// Issue 33: labels moved a column right from `[10]` on. Numbers are right-aligned in a
+    /// column as wide as the last one, continuation rows under the text.
+    #[test]
+    fn link_labels_line_up_past_nine() {
+        let body: String = (1..=12).map(|i| format!("=> /{i} Link {i}\n")).collect();
+        let mut d = doc(&format!("{body}=> foo:bar refused\n"));
+        d.set_width(40);
+        let starts: Vec<usize> = (0..13).map(|i| d.row(i, 0).unwrap().prefix.len()).collect();
+        assert!(starts.iter().all(|&w| w == 5), "{starts:?}");
+        assert_eq!(d.row(0, 0).unwrap().prefix, " [1] ");
+        assert_eq!(d.row(11, 0).unwrap().prefix, "[12] ");
+        assert_eq!(d.row(12, 0).unwrap().prefix, " [-] ");
+        // A page of fewer than ten links keeps the narrow column.
+        let mut small = doc("=> /a A\n");
+        small.set_width(40);
+        assert_eq!(small.row(0, 0).unwrap().prefix, "[1] ");
+        let mut long = doc(&format!(
+            "{body}=> /x one two three four five six seven eight\n"
+        ));
+        long.set_width(20);
+        assert_eq!(long.row(12, 1).unwrap().prefix, "     ");
     }
 
     #[test]

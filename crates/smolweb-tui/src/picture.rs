@@ -1,19 +1,19 @@
-//! Pictures in the terminal: which graphics protocol the terminal speaks (asked once, before
-//! the event loop reads the keyboard), decoding an image off the UI thread within pixel and
-//! byte bounds, and painting a decoded image into a screen area with `ratatui-image` (kitty
-//! graphics, sixel, the iTerm2 protocol, or half-block characters everywhere else).
+//! Pictures in the terminal: which graphics protocol to use (from the config, the
+//! environment and what the terminal answered, see [`crate::probe`]), decoding an image off
+//! the UI thread within pixel and byte bounds, and painting a decoded image into a screen
+//! area with `ratatui-image` (kitty graphics, sixel, the iTerm2 protocol, or half-block
+//! characters everywhere else).
 //!
-//! Invariants: nothing here changes the terminal's or tmux's settings for good (the query
-//! only sets a read timeout on stdin for its own read and puts the old settings back); a
-//! declared size over [`MAX_PIXELS`] is refused before any pixel is decoded; every decoder
-//! runs under `image::Limits`, so no remote file makes the browser allocate without bound.
+//! Invariants: nothing here changes the terminal's or tmux's settings; a declared size over
+//! [`MAX_PIXELS`] is refused before any pixel is decoded; every decoder runs under
+//! `image::Limits`, so no remote file makes the browser allocate without bound.
 
+pub use crate::probe::Reply;
 use image::{DynamicImage, ImageFormat, ImageReader, Limits};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Rect, Size};
 use ratatui::widgets::Widget;
 use ratatui_image::picker::ProtocolType;
-use ratatui_image::picker::cap_parser::{Parser, QueryStdioOptions, Response};
 use ratatui_image::protocol::Protocol;
 use ratatui_image::protocol::halfblocks::Halfblocks;
 use ratatui_image::protocol::iterm2::Iterm2;
@@ -23,7 +23,6 @@ use ratatui_image::{FontSize, Image, Resize};
 use std::collections::HashMap;
 use std::io::Cursor;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// The most pixels a picture may declare (width × height): 40 megapixels.
 pub const MAX_PIXELS: u64 = 40_000_000;
@@ -32,8 +31,6 @@ pub const MAX_SIDE: u32 = 30_000;
 /// Decoded pictures are kept at most this wide and tall (larger ones are scaled down once,
 /// on the worker): enough for any terminal, and a bound on what the cache holds.
 pub const KEPT_SIDE: u32 = 2048;
-/// How long the terminal has to answer the graphics query.
-pub const QUERY_TIMEOUT: Duration = Duration::from_millis(500);
 /// The environment variable that overrides `[tui] images`.
 pub const ENV_VAR: &str = "SMOLWEB_IMAGES";
 
@@ -123,8 +120,9 @@ impl TermEnv {
             .unwrap_or(config_mode)
     }
 
-    /// No `$TERM`, an empty one or `dumb`: a terminal that draws no graphics.
-    fn dumb(&self) -> bool {
+    /// No `$TERM`, an empty one or `dumb`: a terminal that draws no graphics and answers
+    /// no question.
+    pub fn dumb(&self) -> bool {
         self.term
             .as_deref()
             .is_none_or(|t| t.is_empty() || t == "dumb")
@@ -145,43 +143,6 @@ impl TermEnv {
             override_mode: std::env::var(ENV_VAR).ok(),
         }
     }
-}
-
-/// What the terminal answered to the graphics query.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reply {
-    /// It answered kitty's graphics query with OK.
-    pub kitty: bool,
-    /// Its primary device attributes list 4 (sixel).
-    pub sixel: bool,
-    /// Its cell size in pixels (width, height), when it said.
-    pub cell: Option<(u16, u16)>,
-    /// Its status report (the query's last question) came back: the whole reply is in.
-    pub complete: bool,
-}
-
-/// Read a terminal's reply to [`query`] (any bytes; what is not understood is skipped).
-pub fn parse_reply(bytes: &[u8]) -> Reply {
-    let mut parser = Parser::new();
-    let mut reply = Reply::default();
-    for &b in bytes {
-        for r in parser.push(char::from(b)) {
-            match r {
-                Response::Kitty => reply.kitty = true,
-                Response::Sixel => reply.sixel = true,
-                Response::CellSize(Some((w, h))) => reply.cell = Some((w, h)),
-                Response::Status => reply.complete = true,
-                _ => {}
-            }
-        }
-    }
-    reply
-}
-
-/// The escapes that ask the terminal what it can draw (kitty's graphics query, the device
-/// attributes, the cell size, and a status report that every terminal answers last).
-pub fn query(tmux: bool) -> String {
-    Parser::query(tmux, QueryStdioOptions::default())
 }
 
 /// The graphics to use, from the config's mode, the environment and, in auto mode, the
@@ -216,25 +177,21 @@ pub fn should_query(config_mode: Mode, env: &TermEnv) -> bool {
     env.mode(config_mode) == Mode::Auto && env.tty && !env.dumb()
 }
 
-/// Ask the live terminal (raw mode already on, nothing else reading stdin yet) and choose.
-/// Waits at most [`QUERY_TIMEOUT`]; anything that goes wrong means half-blocks.
-pub fn detect(config_mode: Mode) -> Option<Graphics> {
-    let env = TermEnv::from_process();
-    if !should_query(config_mode, &env) {
-        let mut g = choose(config_mode, &env, None)?;
-        if let Some(cell) = cell_from_winsize() {
-            g.cell = cell;
-        }
-        return Some(g);
-    }
-    let reply = ask_terminal(env.tmux).ok();
-    let mut g = choose(config_mode, &env, reply.as_ref())?;
-    if reply.as_ref().and_then(|r| r.cell).is_none()
+/// The graphics in force from the start, before the terminal has answered (or when it is
+/// not asked): in auto mode half-blocks, which every terminal draws; the cell size from the
+/// terminal's window size in pixels when it reports one.
+pub fn provisional(config_mode: Mode, env: &TermEnv) -> Option<Graphics> {
+    answered(config_mode, env, None)
+}
+
+/// The graphics once the terminal has answered (`reply`; None when it said nothing in time).
+pub fn answered(config_mode: Mode, env: &TermEnv, reply: Option<&Reply>) -> Option<Graphics> {
+    let mut g = choose(config_mode, env, reply)?;
+    if reply.and_then(|r| r.cell).is_none()
         && let Some(cell) = cell_from_winsize()
     {
         g.cell = cell;
     }
-    tracing::info!("pictures: {} (tmux: {})", g.name(), g.tmux);
     Some(g)
 }
 
@@ -245,38 +202,6 @@ fn cell_from_winsize() -> Option<(u16, u16)> {
         return None;
     }
     Some((ws.ws_xpixel / ws.ws_col, ws.ws_ypixel / ws.ws_row))
-}
-
-/// Write the query and read the reply until the status report or the timeout. Stdin gets a
-/// 100 ms read timeout for this read only (its settings are put back before returning).
-fn ask_terminal(tmux: bool) -> std::io::Result<Reply> {
-    use rustix::termios::{OptionalActions, SpecialCodeIndex, tcgetattr, tcsetattr};
-    use std::io::{Read, Write};
-    let stdin = std::io::stdin();
-    let before = tcgetattr(&stdin)?;
-    let mut timed = before.clone();
-    timed.special_codes[SpecialCodeIndex::VMIN] = 0;
-    timed.special_codes[SpecialCodeIndex::VTIME] = 1;
-    tcsetattr(&stdin, OptionalActions::Now, &timed)?;
-    let result = (|| {
-        let mut out = std::io::stdout();
-        out.write_all(query(tmux).as_bytes())?;
-        out.flush()?;
-        let started = Instant::now();
-        let mut got = Vec::new();
-        let mut buf = [0u8; 256];
-        let mut lock = stdin.lock();
-        while started.elapsed() < QUERY_TIMEOUT && got.len() < 4096 {
-            let n = lock.read(&mut buf)?;
-            got.extend_from_slice(&buf[..n]);
-            if n > 0 && parse_reply(&got).complete {
-                break;
-            }
-        }
-        Ok(parse_reply(&got))
-    })();
-    tcsetattr(&stdin, OptionalActions::Now, &before)?;
-    result
 }
 
 /// Why a picture is not shown.
@@ -300,14 +225,72 @@ pub enum PictureError {
     /// An inline picture's link gave no picture (a failure, a redirect, a text page...).
     #[error("{0}")]
     NotFetched(String),
-    /// The decoder failed (a damaged or cut file, or over the memory limit).
-    #[error("cannot decode the {format} image: {reason}")]
-    Decode {
-        /// The format it claimed to be.
-        format: String,
-        /// What the decoder said.
-        reason: String,
+    /// The bytes break the format's rules (a checksum that does not match, a file cut
+    /// short, data the decoder cannot read). `what` is in plain words: never the decoder's
+    /// own dump.
+    #[error("the image is damaged ({what})")]
+    Damaged {
+        /// What is wrong ("PNG checksum error", "the GIF file is cut short").
+        what: String,
     },
+    /// A valid image of a kind the decoder does not read, or one that needs more memory than
+    /// a picture may take.
+    #[error("cannot show this {format} image: {why}")]
+    Unsupported {
+        /// The format's short name ("PNG").
+        format: String,
+        /// Why, in plain words.
+        why: String,
+    },
+}
+
+/// The format's short name as people write it ("PNG", "JPEG").
+fn format_name(format: ImageFormat) -> String {
+    format
+        .extensions_str()
+        .first()
+        .map_or_else(|| format!("{format:?}"), |e| e.to_ascii_uppercase())
+        .replace("JPG", "JPEG")
+}
+
+/// The decoder's error in plain words. The decoders' messages (which may name internal
+/// types, as png's `ChunkType { type: IDAT, critical: true, … }`) are read only to tell a
+/// checksum error and a cut file from other damage.
+fn plain_error(format: ImageFormat, e: &image::ImageError) -> PictureError {
+    use image::ImageError;
+    let name = format_name(format);
+    let damaged = |what: String| PictureError::Damaged { what };
+    match e {
+        ImageError::Limits(_) => PictureError::Unsupported {
+            format: name,
+            why: "it needs more memory than a picture may take".into(),
+        },
+        ImageError::Unsupported(_) => PictureError::Unsupported {
+            format: name,
+            why: "a kind of it smolweb does not decode".into(),
+        },
+        ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            damaged(format!("the {name} file is cut short"))
+        }
+        ImageError::Decoding(_) | ImageError::IoError(_) | ImageError::Parameter(_) => {
+            let said = e.to_string().to_ascii_lowercase();
+            let has = |words: &[&str]| words.iter().any(|w| said.contains(w));
+            if has(&["crc", "checksum", "adler"]) {
+                damaged(format!("{name} checksum error"))
+            } else if has(&[
+                "unexpected end",
+                "eof",
+                "truncated",
+                "no more data",
+                "end of",
+            ]) {
+                damaged(format!("the {name} file is cut short"))
+            } else {
+                damaged(format!("{name} data that cannot be read"))
+            }
+        }
+        ImageError::Encoding(_) => damaged(format!("{name} data that cannot be read")),
+    }
 }
 
 /// A decoded picture.
@@ -364,10 +347,7 @@ fn limits() -> Limits {
 pub fn decode(bytes: &[u8]) -> Result<Decoded, PictureError> {
     let format = sniff(bytes).ok_or(PictureError::Unknown)?;
     let mime = format.to_mime_type();
-    let fail = |e: image::ImageError| PictureError::Decode {
-        format: mime.to_string(),
-        reason: e.to_string(),
-    };
+    let fail = |e: image::ImageError| plain_error(format, &e);
     let reader = || {
         let mut r = ImageReader::with_format(Cursor::new(bytes), format);
         r.limits(limits());
@@ -401,18 +381,16 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, PictureError> {
     })
 }
 
-/// The cells a picture takes when fitted into `area` (never enlarged past its own size at
-/// the cell size; half-blocks count two pixel rows to a cell).
+/// The cells a picture takes when fitted into `area`: one rule for every protocol. A
+/// picture covers the cells its pixels fill at the terminal's cell size (never enlarged),
+/// scaled down to fit; half-blocks then draw those same cells at two colours a cell, so a
+/// picture is as big on screen whatever draws it.
 pub fn fitted(g: &Graphics, image: &DynamicImage, area: Size) -> Size {
     Resize::Fit(None).size_for(image, font(g), area)
 }
 
 fn font(g: &Graphics) -> FontSize {
-    match g.protocol {
-        // One pixel per column, two per row: the picture's own pixels are the cells' halves.
-        ProtocolType::Halfblocks => FontSize::new(1, 2),
-        _ => FontSize::new(g.cell.0.max(1), g.cell.1.max(1)),
-    }
+    FontSize::new(g.cell.0.max(1), g.cell.1.max(1))
 }
 
 /// Makes and keeps the encoded form of each picture for the area it is drawn in (encoding

@@ -7,15 +7,18 @@
 
 mod editor;
 mod effects;
+mod input;
 
 use crate::app::{App, Msg};
 use crate::keymap::{Code, Key};
+use crate::picture::{Mode, Painter, TermEnv};
 use crate::view;
+use input::{Incoming, Input};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -24,7 +27,6 @@ use ratatui::crossterm::{cursor, execute};
 use smolweb_client::Client;
 use std::io::Stdout;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
@@ -84,23 +86,176 @@ fn enter() -> std::io::Result<()> {
     )
 }
 
+/// What the shell knows of the terminal: the environment, the picture mode, and whether
+/// the start-up question was asked (its answer comes in later, see [`crate::probe`]).
+struct Probe {
+    env: TermEnv,
+    mode: Mode,
+    ask: crate::probe::Ask,
+}
+
+impl Probe {
+    fn new(app: &App, images: &str) -> Probe {
+        let mode = Mode::parse(images).unwrap_or_else(|| {
+            tracing::warn!("[tui] images = {images:?} is not a mode: auto");
+            Mode::Auto
+        });
+        let env = TermEnv::from_process();
+        let answers = env.tty && !env.dumb();
+        let ask = crate::probe::Ask {
+            graphics: crate::picture::should_query(mode, &env),
+            background: answers && app.follows_background(),
+            tmux: env.tmux,
+        };
+        Probe { env, mode, ask }
+    }
+
+    /// Write the question (before anything else writes: nothing is drawn yet).
+    fn write_question(&self, terminal: &mut Term) -> bool {
+        use std::io::Write;
+        if !self.ask.any() {
+            return false;
+        }
+        let q = crate::probe::query(&self.ask);
+        let out = terminal.backend_mut();
+        match out.write_all(q.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!("cannot ask the terminal what it draws: {e}");
+                false
+            }
+        }
+    }
+
+    /// Use the answer: the graphics it names, the theme for its background.
+    fn answered(&self, reply: &crate::probe::Reply, app: &mut App, painter: &mut Painter) {
+        if self.ask.graphics {
+            let g = crate::picture::answered(self.mode, &self.env, Some(reply));
+            if let Some(g) = g {
+                tracing::info!("pictures: {} (tmux: {})", g.name(), g.tmux);
+            }
+            *painter = Painter::new(g);
+            app.set_pictures(g);
+        }
+        if self.ask.background
+            && let Some(light) = reply.light()
+        {
+            app.set_light_background(light);
+        }
+    }
+}
+
 /// Run the browser until the user quits.
 pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<(), TermError> {
     let config = client.config();
     let mut app = App::from_config(&config.tui, config.identity.days)?;
     app.set_web_external(config.web.open_external);
     app.set_work_offline(client.working_offline());
-    let mut terminal = setup()?;
-    // Asked once, in raw mode, before the key reader starts (it would take the reply).
-    let mode = crate::picture::Mode::parse(&config.tui.images).unwrap_or_else(|| {
-        tracing::warn!("[tui] images = {:?} is not a mode: auto", config.tui.images);
-        crate::picture::Mode::Auto
-    });
-    let mut painter = crate::picture::Painter::new(crate::picture::detect(mode));
+    app.set_system_opener(on_path("xdg-open").then(|| "xdg-open".to_string()));
+    // Until the terminal says (if it is asked at all): what the environment says.
+    if let Some(light) = std::env::var("COLORFGBG")
+        .ok()
+        .and_then(|v| crate::probe::light_from_colorfgbg(&v))
+    {
+        app.set_light_background(light);
+    }
+    let probe = Probe::new(&app, &config.tui.images);
+    let mut painter = Painter::new(crate::picture::provisional(probe.mode, &probe.env));
     app.set_pictures(painter.graphics());
-    let result = event_loop(&mut terminal, &mut app, &mut painter, client, start).await;
+    let mut terminal = setup()?;
+    // The question goes out now and is answered in the background: the first frame is drawn
+    // at once, and the answer changes the pictures and colours when it comes.
+    let asked = probe.write_question(&mut terminal);
+    let input = Input::start(asked);
+    let mut session = Session::open(&client, start);
+    let result = event_loop(
+        &mut terminal,
+        &mut app,
+        &mut painter,
+        input,
+        &probe,
+        &mut session,
+        client,
+    )
+    .await;
     restore();
+    session.save(&app);
     result
+}
+
+/// The saved session (`[tui] restore_session`): read at start, written at the end.
+struct Session {
+    store: smolweb_store::session::Session,
+    /// What was saved, to restore now (None: nothing, or restoring is off).
+    saved: Option<smolweb_store::session::SavedSession>,
+    /// The page asked for on the command line.
+    start: Option<String>,
+    /// Why the saved session could not be read: said at start, and then it is not written
+    /// over (the file is the person's to look at).
+    unreadable: Option<String>,
+    on: bool,
+    private: bool,
+}
+
+impl Session {
+    fn open(client: &Client, start: Option<String>) -> Session {
+        let tui = &client.config().tui;
+        let store = smolweb_store::session::Session::new(client.paths().session());
+        let (saved, unreadable) = match tui.restore_session.then(|| store.load()) {
+            None => (None, None),
+            Some(Ok(saved)) => (saved, None),
+            Some(Err(e)) => (
+                None,
+                Some(format!(
+                    "the last session was not restored: {e}; the file is left as it is and \
+                     this session will not be saved over it"
+                )),
+            ),
+        };
+        Session {
+            store,
+            saved,
+            start,
+            unreadable,
+            on: tui.restore_session,
+            private: tui.restore_private_pages,
+        }
+    }
+
+    /// The first tabs: the saved ones (and the page asked for in a new tab), else that page
+    /// or home.
+    fn begin(&mut self, app: &mut App) -> Vec<crate::app::Effect> {
+        let start = self.start.take();
+        let fx = match self.saved.take() {
+            Some(saved) => app.restore(saved, start),
+            None => app.start(start),
+        };
+        if let Some(why) = &self.unreadable {
+            app.report(why.clone());
+        }
+        fx
+    }
+
+    /// Keep the tabs for the next start (never over a file that could not be read).
+    fn save(&self, app: &App) {
+        if !self.on || self.unreadable.is_some() {
+            return;
+        }
+        if let Err(e) = self.store.save(&app.saved_session(self.private)) {
+            tracing::warn!("the session was not saved for the next start: {e}");
+        }
+    }
+}
+
+/// Is `program` an executable file in a directory of `$PATH`?
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
 }
 
 /// Translate a terminal event into a message.
@@ -151,63 +306,6 @@ pub(crate) fn translate(ev: Event) -> Option<Msg> {
     }
 }
 
-/// The thread that reads the terminal's events, which can be paused while another program
-/// (the editor) owns the terminal, so that no key meant for it is taken.
-struct Input {
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    rx: mpsc::UnboundedReceiver<Event>,
-}
-
-impl Input {
-    fn start() -> Input {
-        let stop = Arc::new(AtomicBool::new(false));
-        let (rx, thread) = spawn_input(Arc::clone(&stop));
-        Input {
-            stop,
-            thread: Some(thread),
-            rx,
-        }
-    }
-
-    /// Stop reading (returns once the thread has ended: it looks at the flag every 100 ms).
-    fn pause(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-
-    /// Read again, on a new thread and channel (events of before the pause are dropped).
-    fn resume(&mut self) {
-        self.pause();
-        *self = Input::start();
-    }
-}
-
-fn spawn_input(
-    stop: Arc<AtomicBool>,
-) -> (mpsc::UnboundedReceiver<Event>, std::thread::JoinHandle<()>) {
-    let (tx, rx) = mpsc::unbounded_channel();
-    let thread = std::thread::spawn(move || {
-        while !stop.load(Ordering::Relaxed) {
-            match event::poll(Duration::from_millis(100)) {
-                Ok(true) => match event::read() {
-                    Ok(ev) => {
-                        if tx.send(ev).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                },
-                Ok(false) => {}
-                Err(_) => break,
-            }
-        }
-    });
-    (rx, thread)
-}
-
 /// Run the effects, then hand the terminal to the editor for each text the app asked to
 /// edit, and give it the answers (which may ask for more).
 fn run_effects(
@@ -247,11 +345,12 @@ fn hand_to_editor(
 async fn event_loop(
     terminal: &mut Term,
     app: &mut App,
-    painter: &mut crate::picture::Painter,
+    painter: &mut Painter,
+    mut input: Input,
+    probe: &Probe,
+    session: &mut Session,
     client: Arc<Client>,
-    start: Option<String>,
 ) -> Result<(), TermError> {
-    let mut input = Input::start();
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel::<Msg>();
     let mut shell = effects::Shell::new(client, msg_tx);
     let begun = Instant::now();
@@ -261,7 +360,7 @@ async fn event_loop(
         width: size.width,
         height: size.height,
     });
-    let fx = app.start(start);
+    let fx = session.begin(app);
     run_effects(terminal, &mut input, app, &mut shell, fx);
     shell.poll_stores();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
@@ -277,7 +376,16 @@ async fn event_loop(
         }
         let msg = tokio::select! {
             ev = input.rx.recv() => match ev {
-                Some(ev) => translate(ev),
+                Some(Incoming::Event(ev)) => translate(ev),
+                Some(Incoming::Key(key)) => Some(Msg::Key(key)),
+                Some(Incoming::Answer(reply)) => {
+                    probe.answered(&reply, app, painter);
+                    // A resize while the answer was read was not seen: look again.
+                    terminal.size().ok().map(|s| Msg::Resize {
+                        width: s.width,
+                        height: s.height,
+                    })
+                }
                 None => break Err(TermError::InputClosed),
             },
             Some(m) = msg_rx.recv() => Some(m),
@@ -296,7 +404,7 @@ async fn event_loop(
             run_effects(terminal, &mut input, app, &mut shell, fx);
         }
     };
-    input.stop.store(true, Ordering::Relaxed);
+    input.stop();
     shell.abort_all();
     shell.leave();
     result

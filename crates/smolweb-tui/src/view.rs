@@ -42,7 +42,7 @@ pub fn draw_with(f: &mut Frame, app: &App, painter: Option<&mut Painter>) {
                 paint_pictures(f, app, page, painter);
             }
         }
-        None => {}
+        Some(View::Unloaded { .. }) | None => {}
     }
     draw_bottom(f, app, bottom);
     draw_popups(f, app, page);
@@ -278,11 +278,18 @@ fn draw_identities(f: &mut Frame, app: &App, area: Rect, selected: usize) {
         Line::styled("Client identities and agent requests", t.heading1),
         Line::styled(
             format!(
-                "{} new  {} agent use  {} export  {} delete  {} approve  {} deny  {} pinned certificates  {} what agents did (about:agents)",
+                "{} new  {} import  {} agent use  {} export  {} delete",
                 k(Action::IdentityCreate),
+                k(Action::IdentityImport),
                 k(Action::IdentityToggleAgent),
                 k(Action::IdentityExport),
                 k(Action::IdentityDelete),
+            ),
+            t.status,
+        ),
+        Line::styled(
+            format!(
+                "{} approve  {} deny  {} pinned certificates  {} what agents did (about:agents)",
                 k(Action::ApprovalApprove),
                 k(Action::ApprovalDeny),
                 k(Action::Trust),
@@ -391,6 +398,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if let Some(who) = app.identity_badge() {
         info.push(who);
     }
+    if let Some(section) = app.section() {
+        info.push(format!("§ {}", truncate_cells(&section, 24)));
+    }
     match app.refreshing() {
         Some((_, 0)) => info.push("feeds…".to_string()),
         Some((done, total)) => info.push(format!("feeds {done}/{total}")),
@@ -411,35 +421,47 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         None => {}
     }
     let info = format!(" {} ", info.join("  "));
-    let left = match app.tab().and_then(|t| t.loading.as_ref()) {
+    // While loading, the way to cancel is said last and never cut: the URL gives way.
+    let cancel = format!("  ({} cancels)", app.keymap().hint(Action::Cancel));
+    let (left, tail) = match app.tab().and_then(|t| t.loading.as_ref()) {
         Some(l) if l.upload.is_some() => {
             let frame = (app.now() / 100) as usize % SPINNER.len();
-            match l.upload {
-                Some(0) => format!("{} deleting {}  (esc cancels)", SPINNER[frame], l.url),
+            let said = match l.upload {
+                Some(0) => format!("{} deleting {}", SPINNER[frame], l.url),
                 n => format!(
-                    "{} uploading {} to {}  (esc cancels)",
+                    "{} uploading {} to {}",
                     SPINNER[frame],
                     smolweb_core::text::human_bytes(n.unwrap_or(0)),
                     l.url,
                 ),
-            }
+            };
+            (said, cancel)
         }
         Some(l) => {
             let frame = (app.now() / 100) as usize % SPINNER.len();
-            format!(
-                "{} loading {}  {}  (esc cancels)",
+            let said = format!(
+                "{} loading {}  {}",
                 SPINNER[frame],
                 l.url,
                 smolweb_core::text::human_bytes(l.bytes)
-            )
+            );
+            (said, cancel)
         }
-        None if !app.typed_link().is_empty() => format!("link {}…", app.typed_link()),
-        None if !app.status().text.is_empty() => app.status().text.clone(),
+        None if !app.typed_link().is_empty() => {
+            (format!("link {}…", app.typed_link()), String::new())
+        }
+        None if !app.status().text.is_empty() => (app.status().text.clone(), String::new()),
         None if app.link_target().is_some() => {
             let target = app.link_target().unwrap_or_default();
-            format!("→ {}", smolweb_core::url::display(target))
+            (
+                format!("→ {}", smolweb_core::url::display(target)),
+                String::new(),
+            )
         }
-        None => smolweb_core::url::display(app.current_url().unwrap_or_default()),
+        None => (
+            smolweb_core::url::display(app.current_url().unwrap_or_default()),
+            String::new(),
+        ),
     };
     let style = if app.status().error && app.tab().is_some_and(|t| t.loading.is_none()) {
         t.status_error
@@ -458,8 +480,11 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
             .trim_end_matches('…')
             .to_string()
             + &more
+    } else if !tail.is_empty() && display_width(&clean) + display_width(&tail) > room {
+        let keep = room.saturating_sub(display_width(&tail));
+        truncate_cells(&clean, keep) + &tail
     } else {
-        truncate_cells(&clean, room)
+        truncate_cells(&format!("{clean}{tail}"), room)
     };
     let pad = room.saturating_sub(display_width(&left));
     let spans = vec![
@@ -491,6 +516,18 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
     let t = app.theme();
     if let Some(p) = app.prompt() {
         draw_prompt_extras(f, app, p, page);
+        if let Some(note) = &p.note {
+            // Over the prompt, which hides the status line.
+            let area = Rect::new(
+                page.x,
+                page.y + page.height.saturating_sub(1),
+                page.width,
+                1,
+            );
+            f.render_widget(Clear, area);
+            let text = truncate_cells(note, usize::from(page.width));
+            f.render_widget(Paragraph::new(Span::styled(text, t.status_error)), area);
+        }
     }
     match &app.dialog().popup {
         Some(Popup::Info(rows)) => {
@@ -533,8 +570,50 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
                 area,
             );
         }
+        Some(Popup::Outline(o)) => draw_outline(f, app, o, page),
         None => {}
     }
+}
+
+/// The outline: the headings in a box, indented by level, the one under the cursor marked
+/// and kept in view.
+fn draw_outline(f: &mut Frame, app: &App, o: &crate::app::Outline, page: Rect) {
+    let t = app.theme();
+    let w = page.width.saturating_sub(4).min(70);
+    let h = (o.headings.len() as u16 + 3).min(page.height);
+    let area = centered(page, w, h);
+    let rows = usize::from(h.saturating_sub(3)).max(1);
+    let skip = o.selected.saturating_sub(rows - 1);
+    let inner = usize::from(w.saturating_sub(2));
+    let mut lines: Vec<Line> = o
+        .headings
+        .iter()
+        .enumerate()
+        .skip(skip)
+        .take(rows)
+        .map(|(i, hd)| {
+            let indent = "  ".repeat(usize::from(hd.level.saturating_sub(1)));
+            let text = truncate_cells(&format!("{indent}{}", hd.text), inner);
+            let style = match hd.level {
+                1 => t.heading1,
+                2 => t.heading2,
+                _ => t.heading3,
+            };
+            let style = if i == o.selected {
+                style.patch(t.selected)
+            } else {
+                style
+            };
+            Line::styled(text, style)
+        })
+        .collect();
+    lines.push(Line::styled(
+        truncate_cells("enter: go there  esc: close", inner),
+        t.status,
+    ));
+    f.render_widget(Clear, area);
+    let block = Block::default().borders(Borders::ALL).title(" Outline ");
+    f.render_widget(Paragraph::new(lines).block(block).style(t.popup), area);
 }
 
 fn draw_prompt_extras(f: &mut Frame, app: &App, p: &crate::app::Prompt, page: Rect) {

@@ -120,13 +120,13 @@ fn offline_page_lists_the_reading_list() {
     let page = offline_page(&saved, 5 * 1024 * 1024, 200 * 1024 * 1024);
     assert!(
         page.starts_with(
-            "# Offline reading list\n\n1 saved pages (2.0 KiB) · offline copies use 5.0 MiB of 200.0 MiB\n"
+            "# Offline reading list\n\n1 saved page (2.0 KiB) · offline copies use 5.0 MiB of 200.0 MiB\n"
         ),
         "{page}"
     );
     assert!(
         page.contains(
-            "=> gemini://a.example/post A post (2.0 KiB, saved 2026-11-30, fetched 2026-11-30T12:00:00Z)\n"
+            "=> gemini://a.example/post A post (2.0 KiB, saved 2026-11-30 12:00 UTC, fetched 2026-11-30 12:00 UTC)\n"
         ),
         "{page}"
     );

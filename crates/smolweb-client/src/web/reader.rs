@@ -117,34 +117,14 @@ pub fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
     }
 }
 
-/// The Gemini-side error nearest to a web failure (for the faces that speak `FetchError`).
-pub fn web_error_as_fetch(e: &WebError, host: &str, port: u16) -> FetchError {
+/// A web failure as the faces that read every page as an outcome see it: working offline and
+/// the budget running out are the same facts as for a capsule; every other failure is kept as
+/// the web's own ([`FetchError::Web`], with the Gemini-side code nearest to it).
+pub fn web_error_as_fetch(e: &WebError) -> FetchError {
     match e {
-        WebError::InvalidInput(m) => FetchError::InvalidRequest(m.clone()),
-        WebError::PolicyRejected { message, .. } => FetchError::Blocked {
-            host: host.to_string(),
-            reason: message.clone(),
-        },
-        WebError::Dns { host, message } => FetchError::Dns {
-            host: host.clone(),
-            message: message.clone(),
-        },
-        WebError::Connection { message, .. } if message.starts_with("TLS") => {
-            FetchError::Tls(message.clone())
-        }
-        WebError::Connection { host, message } => FetchError::Connection {
-            host: host.clone(),
-            port,
-            message: message.clone(),
-        },
         WebError::Timeout(d) => FetchError::Timeout(*d),
-        WebError::Redirect(m) | WebError::InvalidResponse(m) => FetchError::Protocol(m.clone()),
-        WebError::Status { message, .. } => FetchError::Protocol(message.clone()),
-        WebError::Unsupported { .. } | WebError::UnreadablePdf { .. } => {
-            FetchError::Protocol(e.to_string())
-        }
         WebError::Offline { url } => FetchError::Offline { url: url.clone() },
-        WebError::Internal(m) => FetchError::Internal(m.clone()),
+        other => FetchError::Web(Box::new(other.clone())),
     }
 }
 
@@ -198,7 +178,7 @@ impl Client {
         let fetched = match self.fetch_web(&query).await {
             Ok(f) => f,
             Err(e) => {
-                let error = web_error_as_fetch(&e, url.host(), url.port());
+                let error = web_error_as_fetch(&e);
                 return super::super::error(info, error);
             }
         };

@@ -2,7 +2,7 @@
 //! the change in the shared stores.
 
 use smolweb_client::config::Config;
-use smolweb_client::{Client, Face, OpenOptions, Outcome};
+use smolweb_client::{Client, Decider, Face, OpenOptions, Outcome};
 use smolweb_store::StoreError;
 use smolweb_store::approvals::Request;
 use smolweb_store::identity::{CreatedBy, Scope};
@@ -45,7 +45,7 @@ async fn approving_a_pin_pins_and_clears_the_request() {
         },
     );
     assert!(about_identities(&c).await.contains(&id), "pending shown");
-    let done = c.approve(&id).unwrap();
+    let done = c.approve(&id, Decider::Cli).unwrap();
     assert_eq!(done.fingerprint.as_deref(), Some(FP));
     let pin = c
         .known_hosts()
@@ -63,7 +63,7 @@ async fn approving_a_pin_pins_and_clears_the_request() {
             port: 1965,
         },
     );
-    c.approve(&id).unwrap();
+    c.approve(&id, Decider::Cli).unwrap();
     assert!(c.known_hosts().get("example.org", 1965).unwrap().is_none());
 }
 
@@ -82,7 +82,7 @@ async fn approving_an_identity_creates_an_agent_identity_and_removal_deletes_it(
             name: "app login".into(),
         },
     );
-    let done = c.approve(&id).unwrap();
+    let done = c.approve(&id, Decider::Cli).unwrap();
     let made = c.identities().list().unwrap();
     assert_eq!(made.len(), 1);
     assert_eq!(made[0].created_by, CreatedBy::Agent);
@@ -101,7 +101,7 @@ async fn approving_an_identity_creates_an_agent_identity_and_removal_deletes_it(
             scope,
         },
     );
-    c.approve(&id).unwrap();
+    c.approve(&id, Decider::Cli).unwrap();
     assert!(c.identities().list().unwrap().is_empty());
 }
 
@@ -116,9 +116,12 @@ async fn denying_changes_nothing() {
             fingerprint: FP.into(),
         },
     );
-    let denied = c.deny(&id).unwrap();
+    let denied = c.deny(&id, Decider::Cli).unwrap();
     assert_eq!(denied.id, id);
     assert!(c.known_hosts().get("example.org", 1965).unwrap().is_none());
     assert!(c.approvals().pending(c.now()).unwrap().is_empty());
-    assert!(matches!(c.approve(&id), Err(StoreError::NotFound(_))));
+    assert!(matches!(
+        c.approve(&id, Decider::Cli),
+        Err(StoreError::NotFound(_))
+    ));
 }

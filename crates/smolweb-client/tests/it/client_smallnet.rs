@@ -425,3 +425,41 @@ async fn titan_upload_and_an_early_refusal() {
         smolweb_net::ErrorCode::InvalidRequest
     );
 }
+
+/// A capsule that answers 61 to an upload with a wrong token has recognised no identity: none
+/// was sent, and the words say so (issue 33, item 8).
+#[tokio::test]
+async fn titan_61_to_a_wrong_token_is_worded_by_what_was_sent() {
+    let server = Server::start(Protocol::Titan, |req| {
+        if req.line.ends_with(";token=right") {
+            Reply::text("30 gemini://127.0.0.1/posted.gmi\r\n")
+        } else {
+            Reply::text("61 wrong token\r\n")
+        }
+    })
+    .await;
+    let (c, _d) = client_with(Face::Human, |_| {});
+    let up = Upload {
+        url: server.url("/post.gmi"),
+        body: b"# Hi\n".to_vec(),
+        mime: None,
+        token: Some("wrong".into()),
+    };
+    let Outcome::Certificate {
+        info,
+        status,
+        message,
+    } = c.titan_upload(&up).await
+    else {
+        panic!("a 61 is a certificate outcome");
+    };
+    assert_eq!((status, message.as_str()), (61, "wrong token"));
+    assert!(!info.identity_sent(), "no identity was presented");
+    let words = smolweb_client::certificate_words(status, info.identity_sent());
+    assert!(words.contains("no identity was sent"), "{words}");
+    assert!(words.contains("token"), "{words}");
+    assert!(!words.contains("recognised"), "{words}");
+    // With an identity presented, 61 is about that identity.
+    let said = smolweb_client::certificate_words(61, true);
+    assert!(said.contains("recognised the identity presented"), "{said}");
+}

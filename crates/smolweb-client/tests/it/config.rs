@@ -99,8 +99,23 @@ loose_permissions = "warn"
     assert_eq!(c.tui.external_command, "firefox");
     assert_eq!(c.tui.downloads_dir, "/tmp/dl");
     assert_eq!(c.tui.keys["quit"], vec!["q", "ctrl-c"]);
-    assert_eq!(c.tui.theme["link"], "#ff8800");
+    assert_eq!(c.tui.theme.colours["link"], "#ff8800");
     assert_eq!(c.data.loose_permissions, smolweb_store::perms::Loose::Warn);
+    assert_eq!(
+        c.tui.theme.base, "auto",
+        "a table without a base keeps auto"
+    );
+    // The base alone, as a string, or in the table beside the colours.
+    let c = Config::from_toml("[tui]\ntheme = \"light\"\n").unwrap();
+    assert_eq!(
+        (c.tui.theme.base.as_str(), c.tui.theme.colours.len()),
+        ("light", 0)
+    );
+    let c = Config::from_toml("[tui.theme]\nbase = \"dark\"\nquote = \"red\"\n").unwrap();
+    assert_eq!(c.tui.theme.base, "dark");
+    assert_eq!(c.tui.theme.colours.len(), 1);
+    let c = Config::from_toml("[tui]\nrestore_session = false\n").unwrap();
+    assert!(!c.tui.restore_session && !c.tui.restore_private_pages);
     // Anything not mentioned keeps its default.
     let partial = Config::from_toml("[cache]\nttl_seconds = 1\n").unwrap();
     assert_eq!(partial.cache.max_entries, 1000);

@@ -12,6 +12,7 @@ mod client_approvals;
 mod client_feeds;
 mod client_gemini;
 mod client_gopher;
+mod client_guppy;
 mod client_limits;
 mod client_offline;
 mod client_offline_web;

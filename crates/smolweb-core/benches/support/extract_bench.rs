@@ -31,6 +31,17 @@ pub(crate) struct Page {
     pub(crate) expected: String,
     /// The expected text was written as text (by hand), not taken from an extractor's HTML.
     pub(crate) expected_path_is_text: bool,
+    /// How the page is scored.
+    pub(crate) metric: Metric,
+}
+
+/// How a page's text is scored against the expected one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Metric {
+    /// Shingle F1 (this file's [`score`]): the bench's own sources.
+    Shingle,
+    /// Word F1 as the WCXB benchmark scores it (`wcxb::word_score`).
+    Word,
 }
 
 impl Page {
@@ -87,6 +98,7 @@ pub(crate) fn load() -> Vec<Page> {
                 html: read_maybe_gz(&dir.join(f[5])),
                 expected,
                 expected_path_is_text: f[6].ends_with(".txt"),
+                metric: Metric::Shingle,
             }
         })
         .collect()

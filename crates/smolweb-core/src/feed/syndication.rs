@@ -6,15 +6,15 @@
 //! published time, else its updated time, as RFC 3339 UTC seconds. HTML in titles (Atom
 //! `type="html"`) is reduced to its text.
 
-use super::{Entry, Feed, FeedError, FeedKind, one_line, resolve};
+use super::{Entry, Feed, FeedKind, FeedParseError, one_line, resolve};
 use feed_rs::model;
 
 /// Parse `bytes` (XML or JSON) as a feed served at `base` (the feed's own URL).
-pub fn parse(bytes: &[u8], base: &str) -> Result<Feed, FeedError> {
+pub fn parse(bytes: &[u8], base: &str) -> Result<Feed, FeedParseError> {
     let parsed = feed_rs::parser::Builder::new()
         .build()
         .parse(bytes)
-        .map_err(|e| FeedError::NotAFeed(one_line(&e.to_string())))?;
+        .map_err(|e| FeedParseError(one_line(&e.to_string())))?;
     let kind = match parsed.feed_type {
         model::FeedType::Atom => FeedKind::Atom,
         model::FeedType::JSON => FeedKind::JsonFeed,

@@ -18,8 +18,12 @@ mod clean;
 mod credits;
 mod jsonld;
 mod names;
+mod repeats;
 mod score;
 mod stats;
+
+pub(super) use jsonld::values as ld_values;
+pub(super) use names::tokens as name_tokens;
 
 use dom_query::{Document, NodeRef};
 
@@ -36,31 +40,89 @@ const DOUBT_SHARE: f64 = 0.1;
 /// ... when it is also shorter than this many characters; the region left by pruning is used.
 const DOUBT_CHARS: u32 = 500;
 
+/// What extraction saw on its way, for [`super::quality`]: sizes in characters of text
+/// (whitespace not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Signals {
+    /// The page's text before chrome was pruned.
+    pub(super) page_chars: u32,
+    /// What pruning left.
+    pub(super) pruned_chars: u32,
+    /// The chosen region (with its siblings), before tidying; 0 when no block scored.
+    pub(super) chosen_chars: u32,
+    /// Of it, the text inside links.
+    pub(super) chosen_link_chars: u32,
+    /// The best candidate's score.
+    pub(super) top_score: f64,
+    /// No candidate scored, or the chosen one was doubted: the content region is what pruning
+    /// left.
+    pub(super) region_fallback: bool,
+    /// The page's declared article body replaced the chosen region.
+    pub(super) declared: bool,
+    /// Visible characters of the markdown given.
+    pub(super) result_chars: u32,
+}
+
 /// The main text of the sanitized `doc` as tidied markdown, or `None` when extraction
-/// failed. `title` is the page's own title, to recognise its headline. The document is
-/// changed (chrome is removed from it). `capacity` is the room to reserve for the markdown (the
-/// page's length: it is not made longer than that, but for absolute links).
-pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Option<String> {
+/// failed; and what was seen on the way. `title` is the page's own title, to recognise its
+/// headline. The document is changed (chrome is removed from it). `capacity` is the room to
+/// reserve for the markdown (the page's length: it is not made longer than that, but for
+/// absolute links).
+pub(super) fn main(
+    doc: &Document,
+    title: Option<&str>,
+    capacity: usize,
+    page_type: super::PageType,
+) -> (Option<String>, Signals) {
+    let mut signals = Signals::default();
+    let forum = page_type == super::PageType::Forum;
+    let markdown = main_text(doc, title, capacity, forum, &mut signals);
+    signals.result_chars = markdown
+        .as_deref()
+        .map(|m| visible_chars(m) as u32)
+        .unwrap_or(0);
+    (markdown, signals)
+}
+
+fn main_text(
+    doc: &Document,
+    title: Option<&str>,
+    capacity: usize,
+    forum: bool,
+    signals: &mut Signals,
+) -> Option<String> {
     let body = doc.body()?;
     let declared = jsonld::article_body(doc);
     // The JSON-LD blocks were read; as text they would score as prose (a sidebar's list of
     // events is thousands of characters with many commas).
     doc.select("script").remove();
     let before = stats::compute(&body);
+    signals.page_chars = before.get(&body.id).map(|s| s.chars).unwrap_or(0);
     let anchor = find_headline(&body, title, &before);
-    clean::prune(&body, &before, anchor.as_ref());
+    clean::prune(&body, &before, anchor.as_ref(), forum);
     drop(before);
     let stats = stats::compute(&body);
     let pruned_chars = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
+    signals.pruned_chars = pruned_chars;
     let scores = score::score(&body, &stats);
     let nodes = match score::top(&body, &scores, anchor.as_ref()) {
         Some(top) => {
-            let nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
-            let chars: u32 = nodes
-                .iter()
-                .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
-                .sum();
+            let mut nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
+            if let Some(w) = widen(&top.node, &nodes, &stats, pruned_chars) {
+                nodes = vec![w];
+            }
+            let of = |f: fn(&stats::Stats) -> u32| -> u32 {
+                nodes
+                    .iter()
+                    .map(|n| stats.get(&n.id).map(f).unwrap_or(0))
+                    .sum()
+            };
+            let chars = of(|s| s.chars);
+            signals.chosen_chars = chars;
+            signals.chosen_link_chars = of(|s| s.link_chars);
+            signals.top_score = top.score;
             if f64::from(chars) < DOUBT_SHARE * f64::from(pruned_chars) && chars < DOUBT_CHARS {
+                signals.region_fallback = true;
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
                 clean::tidy(&nodes, &scores, &stats, &top.inner);
@@ -70,7 +132,10 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
                 nodes
             }
         }
-        None => body.children_it(false).filter(|n| n.is_element()).collect(),
+        None => {
+            signals.region_fallback = true;
+            body.children_it(false).filter(|n| n.is_element()).collect()
+        }
     };
     let headline_text = anchor.map(|h| h.text().to_string());
     let headline = anchor.filter(|h| !holds(&nodes, h));
@@ -81,15 +146,55 @@ pub(super) fn main(doc: &Document, title: Option<&str>, capacity: usize) -> Opti
     drop(scores);
     drop(stats);
     let mut markdown = render(doc, headline, &lead, &nodes, capacity);
+    repeats::drop_repeats_and_pagers(&mut markdown);
     trim_dangling_tail(&mut markdown);
     if let Some(declared) = declared.filter(|d| jsonld::replaces(d, &markdown)) {
         let title = headline_text.as_deref().or(title);
+        signals.declared = true;
         return Some(jsonld::markdown(title, &declared));
     }
     if visible_chars(&markdown) < FEW_CHARS.min(pruned_chars as usize / 2).max(1) {
         return None;
     }
     Some(markdown)
+}
+
+/// Chosen blocks holding less than this share of what pruning left ...
+const WIDEN_SHARE: f64 = 0.4;
+/// ... and fewer characters than this (an article beside other long texts is itself) ...
+const WIDEN_MAX_CHARS: u32 = 2000;
+/// ... give way to their nearest ancestor holding this share of it ...
+const WIDEN_COVER: f64 = 0.5;
+/// ... when at most this share of its text is links.
+const WIDEN_LINKS: f64 = 0.4;
+
+/// The region the chosen blocks stand in: when they hold little of what pruning left (a
+/// short intro under the headline of a page of sections, of entries, of cards), their nearest
+/// ancestor that holds most of it, if it is not mostly links.
+fn widen<'a>(
+    top: &NodeRef<'a>,
+    nodes: &[NodeRef<'a>],
+    stats: &stats::StatsMap,
+    pruned: u32,
+) -> Option<NodeRef<'a>> {
+    let chars: u32 = nodes
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .sum();
+    let pruned = f64::from(pruned);
+    if f64::from(chars) >= WIDEN_SHARE * pruned || chars > WIDEN_MAX_CHARS {
+        return None;
+    }
+    for a in top.ancestors_it(None) {
+        if !a.is_element() || a.has_name("body") || a.has_name("html") {
+            return None;
+        }
+        let s = stats.get(&a.id).copied().unwrap_or_default();
+        if f64::from(s.chars) >= WIDEN_COVER * pruned {
+            return (s.link_density() <= WIDEN_LINKS).then_some(a);
+        }
+    }
+    None
 }
 
 /// Markdown of the headline, the lead and `nodes`, block by block: a plain container of blocks

@@ -78,8 +78,12 @@ fn full_keeps_everything_visible() {
 
 #[test]
 fn prehydration_content_comes_back_as_the_main_text() {
-    let body = "<p>This is the real article text that a script would reveal after loading. </p>"
-        .repeat(20);
+    // Distinct paragraphs: a short block repeated word for word is cut as page furniture.
+    let body: String = (0..20)
+        .map(|i| {
+            format!("<p>This is the real article text that a script would reveal, part {i}.</p>")
+        })
+        .collect();
     let html = format!(
         "<html><body><div class='loader'>Loading…</div>\
          <div id='app' style='display:none'>{body}</div><script>reveal()</script></body></html>"
@@ -688,4 +692,127 @@ fn a_heading_left_with_nothing_under_it_does_not_end_the_text() {
     let md = c.markdown.trim_end();
     assert!(md.ends_with("the shape it had then."), "{md}");
     assert!(!md.contains("also like"), "{md}");
+}
+
+#[test]
+fn a_short_intro_does_not_stand_for_a_page_of_short_entries() {
+    // A list of award winners: an intro paragraph under the headline, then entries of short
+    // lines that score nothing as prose; the intro holds a fifth of the page's text.
+    let entries: String = (0..30)
+        .map(|i| {
+            format!(
+                "<div class=\"entry\"><h3>Project {i}</h3><div>Winner</div>\
+                 <div>Studio number {i}</div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The year's award winners</title></head><body><div id=\"page\">\
+         <h1>The year's award winners</h1><div class=\"intro\"><p>The twentieth awards \
+         honoured standout projects and products of the year, revealed by the editor during a \
+         ceremony in the city in December.</p></div><div class=\"results\">{entries}</div>\
+         </div></body></html>"
+    );
+    let c = convert_html(&html, "https://design.example/awards", Extract::Main);
+    let md = &c.markdown;
+    assert!(md.contains("The twentieth awards"), "{md}");
+    for want in ["Project 0", "Studio number 17", "Project 29"] {
+        assert!(md.contains(want), "{want}: {md}");
+    }
+}
+
+#[test]
+fn the_page_says_what_it_is() {
+    let product = r#"<html><head><title>Blue mug</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Blue mug","offers":{"@type":"Offer","price":"12"}}</script>
+</head><body><h1>Blue mug</h1><p>A stoneware mug glazed by hand, for coffee or tea, dishwasher safe.</p></body></html>"#;
+    let c = convert_html(product, "https://shop.example/item/blue-mug", Extract::Main);
+    assert_eq!(c.page_type, PageType::Product);
+    let thread = format!(
+        "<html><head><title>Stuck on boot</title></head><body><h1>Stuck on boot</h1>{}</body></html>",
+        prose("the boot", 3)
+    );
+    let c = convert_html(
+        &thread,
+        "https://talk.example/threads/stuck-on-boot.123/",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Forum);
+    let c = convert_html(
+        &thread,
+        "https://docs.example/docs/boot/troubleshooting",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Documentation);
+    let c = convert_html(
+        &thread,
+        "https://news.example/2025/03/02/stuck",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Article);
+    let c = convert_html(&thread, "https://news.example/", Extract::Main);
+    assert_eq!(c.page_type, PageType::Listing);
+}
+
+#[test]
+fn the_quality_figure_is_high_for_a_found_article_and_one_for_the_whole_page() {
+    let c = convert_html(ARTICLE, "https://example.org/articles/tides", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(
+        c.extraction_quality >= quality::POOR,
+        "{}",
+        c.extraction_quality
+    );
+    let c = convert_html(ARTICLE, "https://example.org/articles/tides", Extract::Full);
+    assert_eq!(c.extraction_quality, 1.0);
+}
+
+#[test]
+fn a_threads_posts_named_as_comments_are_its_content() {
+    // Forum software names every post a comment; on a thread they are the page.
+    let posts: String = (0..4)
+        .map(|i| {
+            format!(
+                "<article class=\"cPost ipsComment\"><div class=\"ipsComment_author\">member{i}\
+                 </div><div class=\"ipsComment_content\"><p>Post {i}: I tried the new layout for \
+                 a week, and the sections now run together, so finding the settings takes longer \
+                 than it did before the update.</p></div></article>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>New layout - General discussion</title></head><body>\
+         <nav><a href=\"/\">Forum home</a></nav><h1>New layout</h1><div id=\"posts\">{posts}</div>\
+         </body></html>"
+    );
+    let c = convert_html(
+        &html,
+        "https://talk.example/topic/1234-new-layout/",
+        Extract::Main,
+    );
+    assert_eq!(c.page_type, PageType::Forum);
+    for i in 0..4 {
+        assert!(
+            c.markdown.contains(&format!("Post {i}: I tried")),
+            "{}",
+            c.markdown
+        );
+    }
+    // On an article, the same names still mark the readers' comments.
+    let article = format!(
+        "<html><head><title>New layout</title></head><body><h1>New layout</h1>{}\
+         <div id=\"posts\">{posts}</div></body></html>",
+        prose("the layout", 6)
+    );
+    let c = convert_html(
+        &article,
+        "https://news.example/2025/01/new-layout",
+        Extract::Main,
+    );
+    assert!(
+        c.markdown.contains("Paragraph 5 about the layout"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("Post 2: I tried"), "{}", c.markdown);
 }

@@ -1,5 +1,7 @@
 //! Greedy word wrapping by display width, for the browser's view and `smolweb get --width`. Rows are byte ranges into the line, trailing spaces
-//! dropped, leading spaces of continuation rows skipped; a word wider than the row is cut.
+//! dropped, leading spaces of continuation rows skipped; a word wider than the row is cut,
+//! except by [`wrap_keeping_urls`], where a URL is never cut: it goes on a row of its own,
+//! which may be wider than asked (text for a pipe, where a cut URL is a broken one).
 //! The unit is the grapheme cluster (what a reader sees as one character: an accented letter
 //! with its combining marks, a family emoji joined by ZWJ), so a cut never splits one.
 //! Tabs count as one cell (the view draws them as one space in wrapped text); characters the
@@ -48,9 +50,31 @@ fn is_space(g: &str) -> bool {
     g == " " || g == "\t"
 }
 
+/// Is this word a URL (`scheme://…`, maybe in brackets or quotes)? Such a word is kept
+/// whole by [`wrap_keeping_urls`].
+fn is_url(word: &str) -> bool {
+    let word = word.trim_start_matches(['<', '(', '[', '{', '"', '\'']);
+    let Some((scheme, _)) = word.split_once("://") else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
 /// Wrap `text` into rows of at most `width` cells, as byte ranges `(start, end)` into it.
 /// Always returns at least one row.
 pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
+    wrap_with(text, width, false)
+}
+
+/// Wrap as [`wrap`] does, but never cut a URL: one that does not fit where it is starts a
+/// new row, and one longer than `width` is a row of its own, that long.
+pub fn wrap_keeping_urls(text: &str, width: usize) -> Vec<(u32, u32)> {
+    wrap_with(text, width, true)
+}
+
+fn wrap_with(text: &str, width: usize, keep_urls: bool) -> Vec<(u32, u32)> {
     let width = width.max(1);
     if text.len() <= width && text.is_ascii() {
         let end = text.trim_end().len();
@@ -65,8 +89,16 @@ pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
     let mut w = 0usize;
     let mut brk: Option<(usize, usize)> = None;
     let mut skipping = false;
+    // A URL kept whole: the byte where it ends (its graphemes are counted at its start).
+    let mut whole_to = 0usize;
+    let mut after_space = true;
     for (i, c) in text.grapheme_indices(true) {
+        if i < whole_to {
+            continue;
+        }
         let cw = cell_width(c);
+        let word_start = after_space && !is_space(c);
+        after_space = is_space(c);
         if skipping {
             if is_space(c) {
                 continue;
@@ -75,6 +107,22 @@ pub fn wrap(text: &str, width: usize) -> Vec<(u32, u32)> {
             start = i;
             w = 0;
             brk = None;
+        }
+        if keep_urls && word_start {
+            let end = text[i..].find([' ', '\t']).map_or(text.len(), |n| i + n);
+            let word = &text[i..end];
+            if is_url(word) {
+                let ww = display_width(word);
+                if w > 0 && w + ww > width {
+                    push(start, i);
+                    start = i;
+                    w = 0;
+                }
+                brk = None;
+                w += ww;
+                whole_to = end;
+                continue;
+            }
         }
         if is_space(c) {
             if w + cw > width {
@@ -148,6 +196,50 @@ mod tests {
         ];
         for (text, width, want) in cases {
             assert_eq!(rows(text, *width), *want, "{text:?} at {width}");
+        }
+    }
+
+    fn kept(text: &str, width: usize) -> Vec<&str> {
+        wrap_keeping_urls(text, width)
+            .into_iter()
+            .map(|(a, b)| &text[a as usize..b as usize])
+            .collect()
+    }
+
+    /// Issue 33: `get --width` cut URLs in the middle. A URL is never cut: it goes on its own
+    /// row, longer than the width when it must be.
+    #[test]
+    fn urls_are_never_cut() {
+        let url = "https://news.example/2026/12/07/global-warming-has-begun.html";
+        let text = format!("Read it: [3] The story <{url}> today");
+        assert_eq!(
+            kept(&text, 30),
+            ["Read it: [3] The story", &format!("<{url}>"), "today"]
+        );
+        // A short URL that fits stays on its row.
+        assert_eq!(
+            kept("see gemini://a.test/ now", 30),
+            ["see gemini://a.test/ now"]
+        );
+        assert_eq!(
+            kept("see gemini://a.test/ and more", 14),
+            ["see", "gemini://a.test/", "and more"]
+        );
+        // Alone, at the start, the URL is its own row.
+        assert_eq!(kept(url, 20), [url]);
+        // Words that only look alike are still cut, and plain wrap cuts every long word.
+        assert_eq!(kept("abcdefgh", 4), ["abcd", "efgh"]);
+        assert_eq!(kept("://abcdefgh", 4), ["://a", "bcde", "fgh"]);
+        assert!(rows(url, 20).len() > 1, "the browser's wrap still cuts");
+        // Nothing is lost or reordered.
+        let letters = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        for width in 1..40 {
+            let joined: String = kept(&text, width).concat();
+            assert_eq!(letters(&joined), letters(&text), "at {width}");
+            assert!(
+                kept(&text, width).iter().any(|r| r.contains(url)),
+                "at {width}"
+            );
         }
     }
 

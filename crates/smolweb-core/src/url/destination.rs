@@ -1,9 +1,10 @@
 //! Where a link may lead: the one rule for every link source (gemtext `=>` lines, Gopher menu
 //! items and their `URL:` selectors, HTML `href`s, Gemini and web redirects, feed entries).
 //!
-//! A resolved link is a [`Destination::Fetch`] when its scheme is one smolweb fetches itself
-//! (gemini, gopher, http, https, nex, finger, spartan, scroll, gophers) or its own built-in pages (about); a reference without a
-//! scheme is relative to the page it is on, so it is one too. `mailto:` is
+//! A resolved link is a [`Destination::Fetch`] when its scheme is one of [`Scheme::ALL`] that a
+//! link may lead to ([`Scheme::is_followed`]: every one but titan, since following never
+//! uploads), built-in pages (about) included; a reference without a scheme is relative to the
+//! page it is on, so it is one too. `mailto:` is
 //! [`Destination::Mail`]: smolweb does not fetch it, but the person's browser may hand it to the
 //! mail program, after asking. Every other scheme (`javascript:`, `data:`, `file:`,
 //! `vbscript:`, `telnet:`, and any scheme not named here) is [`Destination::Refused`]: the link
@@ -11,6 +12,7 @@
 //! list, never followed and never handed to another program. The external opener only ever
 //! receives http(s) and mailto URLs ([`opener_may_receive`]).
 
+use super::Scheme;
 use super::parse::scheme_of;
 
 /// What a resolved link is to smolweb (see the module docs).
@@ -32,12 +34,6 @@ impl Destination {
     }
 }
 
-/// The schemes smolweb fetches.
-/// Titan is not among them: following a link never uploads.
-const FETCHED: &[&str] = &[
-    "gemini", "gopher", "http", "https", "about", "nex", "finger", "spartan", "scroll", "gophers",
-];
-
 /// Classify a resolved link (see the module docs).
 pub fn destination(url: &str) -> Destination {
     let url = url.trim_start();
@@ -48,7 +44,7 @@ pub fn destination(url: &str) -> Destination {
             Destination::Fetch
         };
     };
-    if FETCHED.iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
+    if Scheme::from_name(scheme).is_some_and(Scheme::is_followed) {
         Destination::Fetch
     } else if scheme.eq_ignore_ascii_case("mailto") {
         Destination::Mail

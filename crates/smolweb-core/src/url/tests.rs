@@ -558,3 +558,24 @@ fn small_protocol_links_resolve_and_are_fetched_but_titan_is_not() {
     }
     assert_eq!(destination("titan://x/a;size=3"), Destination::Refused);
 }
+
+#[test]
+fn scheme_all_is_the_one_list() {
+    for s in Scheme::ALL {
+        assert_eq!(Scheme::from_name(s.as_str()), Some(s));
+        assert_eq!(Scheme::from_name(&s.as_str().to_ascii_uppercase()), Some(s));
+        // A link may lead to every scheme but the upload one, and the link rule agrees.
+        let url = format!("{}://example.org/", s.as_str());
+        let fetched = crate::url::destination(&url) == crate::url::Destination::Fetch;
+        assert_eq!(fetched, s != Scheme::Titan, "{url}");
+    }
+    let names: std::collections::HashSet<&str> = Scheme::ALL.iter().map(|s| s.as_str()).collect();
+    assert_eq!(names.len(), Scheme::ALL.len(), "no name twice");
+    let said = UrlError::UnsupportedScheme("ftp".into()).to_string();
+    for s in Scheme::ALL.iter().filter(|s| **s != Scheme::About) {
+        assert!(said.contains(s.as_str()), "{said} names {}", s.as_str());
+    }
+    let last = Scheme::ALL[Scheme::ALL.len() - 1].as_str();
+    let tail = format!(" and {last} URLs can be opened)");
+    assert!(said.ends_with(&tail), "{said}");
+}

@@ -2,7 +2,7 @@
 //! most 1024 bytes of meta, so the CRLF must appear within [`MAX_HEADER_BYTES`]. Bytes read
 //! past the header are handed back as the start of the body.
 
-use crate::FetchError;
+use crate::{FetchError, ProtocolError};
 use smolweb_core::response::{Header, parse_header};
 use smolweb_core::response::{MAX_HEADER_BYTES, header_end};
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -17,18 +17,19 @@ pub(crate) async fn read_header<R: AsyncRead + Unpin>(
     loop {
         if let Some(end) = header_end(&buf) {
             if end > MAX_HEADER_BYTES {
-                return Err(FetchError::Protocol(format!(
-                    "response header longer than {MAX_HEADER_BYTES} bytes"
-                )));
+                return Err(ProtocolError::HeaderTooLong {
+                    limit: MAX_HEADER_BYTES,
+                }
+                .into());
             }
-            let header = parse_header(&buf[..end])
-                .map_err(|e| FetchError::Protocol(format!("bad response header: {e}")))?;
+            let header = parse_header(&buf[..end]).map_err(ProtocolError::from)?;
             return Ok((header, buf.split_off(end)));
         }
         if buf.len() >= MAX_HEADER_BYTES {
-            return Err(FetchError::Protocol(format!(
-                "no CRLF within the first {MAX_HEADER_BYTES} bytes of the response header"
-            )));
+            return Err(ProtocolError::HeaderUnterminated {
+                limit: MAX_HEADER_BYTES,
+            }
+            .into());
         }
         let n = match reader.read(&mut chunk).await {
             Ok(n) => n,
@@ -37,9 +38,9 @@ pub(crate) async fn read_header<R: AsyncRead + Unpin>(
         };
         if n == 0 {
             return Err(FetchError::Protocol(if buf.is_empty() {
-                "the server closed the connection without answering".into()
+                ProtocolError::NoAnswer
             } else {
-                "the server closed the connection inside the response header".into()
+                ProtocolError::ClosedInside("response header")
             }));
         }
         buf.extend_from_slice(&chunk[..n]);
@@ -51,7 +52,7 @@ mod tests {
     use super::*;
 
     fn internal(e: std::io::Error) -> FetchError {
-        FetchError::Internal(e.to_string())
+        FetchError::connection("test.example", 1965, e)
     }
 
     #[tokio::test]

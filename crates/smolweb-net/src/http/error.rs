@@ -143,10 +143,16 @@ impl WebError {
                 ),
                 retryable: false,
             },
-            FetchError::Dns { host, message } => WebError::Dns { host, message },
-            FetchError::Connection { host, message, .. } => WebError::Connection { host, message },
+            FetchError::Dns { host, reason } => WebError::Dns {
+                host,
+                message: reason.to_string(),
+            },
+            FetchError::Connection { host, source, .. } => WebError::Connection {
+                host,
+                message: crate::io_words(&source),
+            },
             FetchError::Timeout(d) => WebError::Timeout(d),
-            FetchError::InvalidRequest(m) => WebError::InvalidInput(m),
+            FetchError::InvalidRequest(m) => WebError::InvalidInput(m.to_string()),
             other => WebError::Internal(other.to_string()),
         }
     }

@@ -3,7 +3,7 @@
 
 use super::TlsState;
 use super::verifier::CONNECTION;
-use crate::{FetchError, IdentityChoice, NetOptions};
+use crate::{CertStoreError, ClientCertError, FetchError, IdentityChoice, NetOptions};
 use rustls::SignatureScheme;
 use rustls::client::ResolvesClientCert;
 use rustls::pki_types::pem::PemObject;
@@ -59,8 +59,22 @@ impl ResolvesClientCert for NoIdentity {
     }
 }
 
-fn store_error(e: impl std::fmt::Display) -> FetchError {
-    FetchError::CertificateStoreUnavailable(format!("identity store: {e}"))
+fn store_error(e: smolweb_store::StoreError) -> FetchError {
+    CertStoreError::from(e).into()
+}
+
+/// An identity's key material that does not load.
+fn material_error(
+    fingerprint: &str,
+    part: &'static str,
+    source: impl std::error::Error + Send + Sync + 'static,
+) -> FetchError {
+    CertStoreError::KeyMaterial {
+        fingerprint: fingerprint.to_string(),
+        part,
+        source: Arc::new(source),
+    }
+    .into()
 }
 
 /// Which identity (if any) this request offers. Refuses an explicitly chosen identity that
@@ -77,19 +91,17 @@ pub(crate) fn choose(
         IdentityChoice::Auto => identities
             .find_for(host, port, path, opts.for_agent)
             .map_err(store_error)?,
-        IdentityChoice::Fingerprint(fp) => {
-            Some(identities.get(fp).map_err(store_error)?.ok_or_else(|| {
-                FetchError::ClientCertRefused(format!("no client identity with fingerprint {fp}"))
-            })?)
-        }
+        IdentityChoice::Fingerprint(fp) => Some(
+            identities
+                .get(fp)
+                .map_err(store_error)?
+                .ok_or_else(|| FetchError::from(ClientCertError::Unknown(fp.clone())))?,
+        ),
     };
     match found {
         Some(id) if opts.for_agent && !id.agent_use => match opts.identity {
             IdentityChoice::Auto => Ok(None),
-            _ => Err(FetchError::ClientCertRefused(format!(
-                "the identity '{}' is reserved for the human (agent_use = false)",
-                id.name
-            ))),
+            _ => Err(ClientCertError::HumanOnly(id.name).into()),
         },
         other => Ok(other),
     }
@@ -105,16 +117,17 @@ pub(crate) fn load(
         let material = identities
             .key_material(&identity.fingerprint)
             .map_err(store_error)?;
+        let fp = identity.fingerprint.as_str();
         let chain = CertificateDer::pem_slice_iter(material.cert_pem.as_bytes())
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| store_error(format!("certificate PEM: {e}")))?;
+            .map_err(|e| material_error(fp, "certificate PEM", e))?;
         let der = PrivateKeyDer::from_pem_slice(material.key_pem.as_bytes())
-            .map_err(|e| store_error(format!("key PEM: {e}")))?;
+            .map_err(|e| material_error(fp, "key PEM", e))?;
         let signing = state
             .provider()
             .key_provider
             .load_private_key(der)
-            .map_err(|e| store_error(format!("key: {e}")))?;
+            .map_err(|e| material_error(fp, "key", e))?;
         let key = Arc::new(CertifiedKey::new(chain, signing));
         Ok(Arc::new(Resolver { key }) as Arc<dyn ResolvesClientCert>)
     })?;

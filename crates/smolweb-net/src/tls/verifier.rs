@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 
 /// What the verifier decided for one connection.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) enum VerifyOutcome {
     Accepted {
         cert: CertInfo,
@@ -37,7 +37,7 @@ pub struct BadCertificate(#[source] x509_parser::nom::Err<x509_parser::error::X5
 
 impl From<BadCertificate> for FetchError {
     fn from(e: BadCertificate) -> FetchError {
-        FetchError::Tls(e.to_string())
+        FetchError::Tls(crate::TlsError::BadCertificate(std::sync::Arc::new(e)))
     }
 }
 
@@ -164,9 +164,7 @@ impl TofuVerifier {
                 }
                 outcome
             }
-            Err(e) => {
-                VerifyOutcome::Refused(FetchError::CertificateStoreUnavailable(e.to_string()))
-            }
+            Err(e) => VerifyOutcome::Refused(crate::CertStoreError::from(e).into()),
         }
     }
 }

@@ -9,5 +9,6 @@
 
 mod net_gemini;
 mod net_gopher;
+mod net_guppy;
 mod net_identity;
 mod net_tofu;

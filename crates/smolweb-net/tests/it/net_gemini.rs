@@ -95,7 +95,7 @@ async fn slow_silent_and_endless_servers_stop_at_the_limits() {
         ("/endless", FetchError::TooLarge { limit: 64 * 1024 }),
     ] {
         let err = fetch(&server.url(path), &opts).await.unwrap_err();
-        assert_eq!(err, want, "{path}");
+        assert_eq!(err.to_string(), want.to_string(), "{path}");
     }
 }
 
@@ -122,6 +122,61 @@ async fn tls_garbage_is_a_tls_error() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), "TLS_ERROR", "{err}");
+}
+
+/// A plain-TCP server on loopback that reads what arrives (a TLS ClientHello) and answers
+/// `answer` in clear text, as a Gopher or web server on a Gemini URL's port would.
+async fn plain_text_server(answer: &'static [u8]) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut tcp, _)) = listener.accept().await {
+            let mut hello = [0u8; 512];
+            let _ = tcp.read(&mut hello).await;
+            let _ = tcp.write_all(answer).await;
+            let _ = tcp.shutdown().await;
+        }
+    });
+    port
+}
+
+#[tokio::test]
+async fn plain_text_on_a_gemini_port_says_what_answered_instead_of_tls() {
+    for (answer, says) in [
+        (
+            &b"HTTP/1.0 400 Bad Request\r\n\r\n"[..],
+            "web server (HTTP)",
+        ),
+        (
+            b"3'/' does not exist\terror.host\t1\r\n.\r\n",
+            "Gopher server",
+        ),
+        (b"hello, this is not TLS\r\n", "another protocol"),
+    ] {
+        let port = plain_text_server(answer).await;
+        let err = fetch(
+            &format!("gemini://127.0.0.1:{port}/"),
+            &loopback_options(BUDGET),
+        )
+        .await
+        .unwrap_err();
+        let text = err.to_string();
+        assert_eq!(err.code(), "TLS_ERROR", "{text}");
+        assert!(text.contains("did not answer with TLS"), "{text}");
+        assert!(text.contains(says), "{text}");
+        assert!(
+            !text.contains("InvalidContentType"),
+            "no rustls jargon: {text}"
+        );
+        let web = format!("http://127.0.0.1:{port}/");
+        let gopher = format!("gopher://127.0.0.1:{port}/");
+        assert!(text.contains(&web) || text.contains(&gopher), "{text}");
+        assert!(
+            matches!(err, FetchError::Tls(smolweb_net::TlsError::NotTls { .. })),
+            "{err:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -328,3 +328,48 @@ fn a_line_torn_by_a_full_disk_is_cut_off_before_the_next_append() {
     let read = log.read().unwrap();
     assert_eq!((read.entries.len(), read.skipped), (1, 1));
 }
+
+#[test]
+fn a_decision_on_a_queued_request_reads_back_under_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_in(&dir, Limits::default());
+    let consent = |step, by| Event::Consent {
+        tool: "gemini_trust_update".into(),
+        step,
+        what: "forget the pinned certificate of cap.test:1965".into(),
+        approval: Some("ab12cd34".into()),
+        by,
+    };
+    log.append(&Entry::new("s1", at(0), consent(ConsentStep::Queued, None)))
+        .unwrap();
+    log.append(&Entry::new(
+        "s1",
+        at(9),
+        consent(ConsentStep::Approved, Some(Decider::Browser)),
+    ))
+    .unwrap();
+    // A line written before decisions were recorded still reads.
+    let old = r#"{"at":"2026-01-01T00:00:00Z","session":"s0","event":"consent","tool":"t","step":"asked","what":"w"}"#;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(log.path())
+        .unwrap()
+        .write_all(format!("{old}\n").as_bytes())
+        .unwrap();
+    let read = log.read().unwrap();
+    assert_eq!((read.entries.len(), read.skipped), (3, 0));
+    let lines: Vec<String> = read.entries.iter().map(describe).collect();
+    assert!(lines[0].ends_with("[s1] gemini_trust_update: consent queued for approval: forget the pinned certificate of cap.test:1965"), "{lines:?}");
+    assert!(
+        lines[1].contains("[s1] gemini_trust_update: consent approved in the browser: forget"),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("[s0] t: consent asked: w"), "{lines:?}");
+    let s = sessions(&read.entries);
+    let s1 = s.iter().find(|s| s.id == "s1").unwrap();
+    assert_eq!(
+        s1.events.len(),
+        2,
+        "the decision is under the session that queued it"
+    );
+}

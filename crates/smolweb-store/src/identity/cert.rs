@@ -29,6 +29,12 @@ pub(super) fn generate(
     let alg = match algorithm {
         KeyAlgorithm::EcdsaP256 => &rcgen::PKCS_ECDSA_P256_SHA256,
         KeyAlgorithm::Ed25519 => &rcgen::PKCS_ED25519,
+        KeyAlgorithm::EcdsaP384 => &rcgen::PKCS_ECDSA_P384_SHA384,
+        KeyAlgorithm::Rsa => {
+            return Err(StoreError::Invalid(
+                "RSA keys are not made here: make the identity elsewhere and import it".into(),
+            ));
+        }
     };
     let key = rcgen::KeyPair::generate_for(alg).map_err(crypto)?;
     let now = now.replace_nanosecond(0).unwrap_or(now);

@@ -14,6 +14,7 @@ mod store_identity;
 mod store_links;
 mod store_offline;
 mod store_perms;
+mod store_session;
 mod store_subscriptions;
 mod store_tofu;
 

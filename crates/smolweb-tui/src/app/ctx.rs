@@ -15,6 +15,17 @@ use smolweb_client::RequestInfo;
 use smolweb_core::page::Page;
 use std::sync::Arc;
 
+/// Where a followed link opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// In the active tab.
+    Here,
+    /// In a new tab, which becomes active.
+    NewTab,
+    /// In a new tab behind the active one, which stays where it is.
+    Background,
+}
+
 /// Work a room leaves to the app (routed after the room's update, in order).
 #[derive(Debug)]
 pub(crate) enum Then {
@@ -33,7 +44,7 @@ pub(crate) enum Then {
     /// Search the page.
     Search(String),
     /// Follow link `index` (zero-based) of the current page.
-    FollowLink { index: usize, new_tab: bool },
+    FollowLink { index: usize, to: Opening },
     /// Save a page for offline reading (the feeds room).
     SaveOffline { url: String, with_links: bool },
     /// `about:feeds` was opened (a refresh may be due).
@@ -224,13 +235,18 @@ impl Ctx<'_> {
         let mut view = DocView::new(Doc::new(page), special);
         if replace
             && let Some(Entry {
-                view: View::Doc(old),
+                view: old,
                 url: old_url,
                 ..
             }) = self.tabs.by_id(tab).and_then(|t| t.current.as_ref())
             && *old_url == url
         {
-            view.top = same_place(&old.doc, old.top, &view.doc);
+            match old {
+                View::Doc(old) => view.top = same_place(&old.doc, old.top, &view.doc),
+                // A restored step: where the reader was (the screen keeps it in the page).
+                View::Unloaded { top, .. } => view.top = *top,
+                View::Identities { .. } => {}
+            }
         }
         let entry = Entry {
             url: url.to_string(),

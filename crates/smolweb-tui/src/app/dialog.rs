@@ -16,6 +16,8 @@ pub enum Popup {
     Confirm(String),
     /// What to do with a download (open, save, cancel).
     Download(String),
+    /// The page's headings, one under the cursor (the outline key).
+    Outline(super::outline::Outline),
 }
 
 /// What a "yes" does.
@@ -33,10 +35,12 @@ pub enum Pending {
     DeleteBookmark(String),
     /// Approve an agent's request (by id).
     Approve(String),
-    /// A non-text answer: open, save or cancel.
+    /// A non-text answer: open (when a program for it exists), save or cancel.
     Download {
         page: std::sync::Arc<smolweb_core::page::Page>,
         name: String,
+        /// A program opens it (a handler for its type, or xdg-open installed).
+        openable: bool,
     },
     /// Save a page for offline reading: y with its links, n the page only, esc cancels.
     SaveOffline(String),
@@ -147,6 +151,7 @@ impl Dialog {
             });
         }
         let download = matches!(self.pending, Some(Pending::Download { .. }));
+        let openable = matches!(self.pending, Some(Pending::Download { openable: true, .. }));
         let save_offline = matches!(self.pending, Some(Pending::SaveOffline(_)));
         let (yes, open, no) = if save_offline {
             (
@@ -157,7 +162,7 @@ impl Dialog {
         } else if download {
             (
                 matches!(key.code, Code::Char('s' | 'S') | Code::Enter),
-                matches!(key.code, Code::Char('o' | 'O')),
+                openable && matches!(key.code, Code::Char('o' | 'O')),
                 matches!(key.code, Code::Char('c' | 'C' | 'n' | 'N') | Code::Esc),
             )
         } else {
@@ -227,15 +232,15 @@ pub(super) fn answered(answer: Option<Answer>, ctx: &mut Ctx) -> Vec<Effect> {
             ctx.lists.remove_bookmark(&url);
             vec![Effect::Store(StoreOp::RemoveBookmark { url })]
         }
-        Some(Answer::Yes(Pending::Download { page, name })) => {
+        Some(Answer::Yes(Pending::Download { page, name, .. })) => {
             ctx.info(format!("saving {name}…"));
             vec![Effect::Save { page, name }]
         }
-        Some(Answer::Open(Pending::Download { page, name })) => {
+        Some(Answer::Open(Pending::Download { page, name, .. })) => {
             ctx.info(format!("opening {name}…"));
             vec![Effect::Open { page, name }]
         }
-        Some(Answer::AsText(Pending::Download { page, name })) => {
+        Some(Answer::AsText(Pending::Download { page, name, .. })) => {
             match smolweb_client::web::readable_page(&page) {
                 Some(text) => {
                     let (tab, url) = (ctx.tab_id(), page.url.to_string());

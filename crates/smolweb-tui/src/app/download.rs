@@ -111,6 +111,14 @@ pub(crate) fn handler_for<'h>(
         .filter(|c| !c.trim().is_empty())
 }
 
+/// The program that opens a download of this type: the one configured for it, else
+/// xdg-open when it is installed (the shell looks at start). None: nothing to offer.
+pub(crate) fn opener(settings: &super::Settings, mime: &Mime) -> Option<String> {
+    handler_for(&settings.handlers, mime)
+        .map(str::to_string)
+        .or_else(|| settings.system_opener.clone())
+}
+
 /// The downloads room: stateless (the question holds the download until it is answered).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Downloads;
@@ -119,9 +127,10 @@ impl Downloads {
     /// Offer a non-text answer: open, save or cancel.
     pub(crate) fn offer(self, url: &str, page: Arc<Page>, ctx: &mut Ctx) -> Vec<Effect> {
         let name = download_name(url, &page.mime, page.title());
-        let handler = handler_for(&ctx.settings.handlers, &page.mime)
-            .unwrap_or("xdg-open")
-            .to_string();
+        let opener = opener(ctx.settings, &page.mime);
+        let open = opener
+            .as_ref()
+            .map_or_else(String::new, |o| format!("o: open with {o}  "));
         // A body whose end was not confirmed may be cut short: say so before it is saved.
         let warning = if page.ending.is_clean() {
             String::new()
@@ -132,11 +141,19 @@ impl Downloads {
             .is_some_and(|k| !matches!(k, smolweb_core::webtext::BodyKind::Pdf { .. }));
         let as_text = if textual { "t: view as text  " } else { "" };
         let question = format!(
-            "{warning}{name} is {} ({}), not a page. {as_text}o: open with {handler}  s: save to the downloads directory  c: cancel",
+            "{warning}{name} is {} ({}), not a page. {as_text}{open}s: save to the downloads directory  c: cancel",
             page.mime.essence(),
             smolweb_core::text::human_bytes(page.size() as u64),
         );
-        ctx.ask(question.clone(), Pending::Download { page, name });
+        let openable = opener.is_some();
+        ctx.ask(
+            question.clone(),
+            Pending::Download {
+                page,
+                name,
+                openable,
+            },
+        );
         ctx.dialog.show(super::Popup::Download(question));
         Vec::new()
     }
@@ -146,6 +163,13 @@ impl Downloads {
         let Some(page) = ctx.doc_view().and_then(|d| d.picture.clone()) else {
             return Vec::new();
         };
+        if opener(ctx.settings, &page.mime).is_none() {
+            ctx.error(format!(
+                "no program opens {} here: name one in [tui.handlers] (xdg-open is not installed)",
+                page.mime.essence()
+            ));
+            return Vec::new();
+        }
         let name = download_name(ctx.current_url().unwrap_or_default(), &page.mime, None);
         ctx.info(format!("opening {name}…"));
         vec![Effect::Open { page, name }]

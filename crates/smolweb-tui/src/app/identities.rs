@@ -11,7 +11,7 @@ use smolweb_store::approvals::Request as AskRequest;
 use smolweb_store::identity::Identity;
 
 /// Rows above the list on the identities screen.
-pub(super) const IDENTITY_LIST_TOP: usize = 2;
+pub(super) const IDENTITY_LIST_TOP: usize = 3;
 
 /// What approving a request changes, in a sentence.
 fn what_changes(request: &AskRequest) -> String {
@@ -45,6 +45,7 @@ impl Identities {
             Msg::Identities(list) => ctx.lists.identities = list,
             Msg::Approvals(list) => ctx.lists.approvals = list,
             Msg::IdentityCreated { result, then } => return self.created(result, then, ctx),
+            Msg::IdentityImported(result) => return self.imported(result, ctx),
             _ => return Vec::new(),
         }
         self.select(ctx, |s| s);
@@ -78,6 +79,10 @@ impl Identities {
     pub(crate) fn act(self, action: Action, ctx: &mut Ctx) -> Vec<Effect> {
         if action == Action::IdentityCreate {
             ctx.then(Then::Prompt(Purpose::IdentityScope));
+            return Vec::new();
+        }
+        if action == Action::IdentityImport {
+            ctx.then(Then::Prompt(Purpose::ImportCert));
             return Vec::new();
         }
         let Some(sel) = self.selection(ctx.current()) else {
@@ -124,6 +129,25 @@ impl Identities {
             }
             _ => {
                 ctx.info("nothing selected for that");
+                Vec::new()
+            }
+        }
+    }
+
+    fn imported(self, result: Result<Identity, super::ShellError>, ctx: &mut Ctx) -> Vec<Effect> {
+        match result {
+            Ok(id) => {
+                let agents = if id.agent_use { "may" } else { "may not" };
+                ctx.info(format!(
+                    "imported identity '{}' for {}; agents {agents} use it",
+                    id.name,
+                    id.scope.url(),
+                ));
+                ctx.lists.identities.push(id);
+                vec![Effect::Store(StoreOp::LoadLists)]
+            }
+            Err(e) => {
+                ctx.error(format!("could not import the identity: {e}"));
                 Vec::new()
             }
         }

@@ -1,7 +1,7 @@
 //! Keys, clicks and named actions: which room a key goes to (prompt, question, popup, link
 //! number, keymap), the typed link number, and what each named action does.
 
-use super::{App, Ctx, Effect, FetchOptions, Popup, Purpose, Then};
+use super::{App, Ctx, Effect, FetchOptions, Opening, Popup, Purpose, Then};
 use crate::keymap::{Action, Code, Context, Key};
 
 /// How long a typed link number waits for more digits before it is followed.
@@ -54,37 +54,34 @@ impl Digits {
         ctx.info(format!("link {} (Enter to follow)", self.typed));
         if n.saturating_mul(10) > links {
             self.followed = Some(ctx.now);
-            self.follow(false, ctx);
+            self.follow(Opening::Here, ctx);
         }
     }
 
     /// The time passed: a number that waited long enough is followed.
     pub(crate) fn tick(&mut self, ctx: &mut Ctx) {
         if self.expired(ctx.now) {
-            self.follow(false, ctx);
+            self.follow(Opening::Here, ctx);
         }
     }
 
     /// Follow the typed number (after this update).
-    fn follow(&mut self, new_tab: bool, ctx: &mut Ctx) {
+    fn follow(&mut self, to: Opening, ctx: &mut Ctx) {
         let n = self.take();
         if n == 0 {
             return;
         }
         ctx.status.clear();
-        ctx.then(Then::FollowLink {
-            index: n - 1,
-            new_tab,
-        });
+        ctx.then(Then::FollowLink { index: n - 1, to });
     }
 
     /// Enter: the typed number, else the selected link.
-    pub(crate) fn enter(&mut self, new_tab: bool, ctx: &mut Ctx) {
+    pub(crate) fn enter(&mut self, to: Opening, ctx: &mut Ctx) {
         if !self.is_empty() {
-            return self.follow(new_tab, ctx);
+            return self.follow(to, ctx);
         }
         match ctx.doc_view().and_then(|d| d.selected) {
-            Some(index) => ctx.then(Then::FollowLink { index, new_tab }),
+            Some(index) => ctx.then(Then::FollowLink { index, to }),
             // The Enter of someone who typed a number that was followed at once.
             None if self.just_followed(ctx.now) => {}
             None => {
@@ -106,6 +103,9 @@ impl App {
         if self.dialog.asking() {
             let answer = self.dialog.answer(key);
             return super::in_room!(self, |ctx| super::dialog::answered(answer, &mut ctx));
+        }
+        if matches!(self.dialog.popup, Some(Popup::Outline(_))) {
+            return super::in_room!(self, |ctx| super::outline::key(key, &mut ctx));
         }
         if self.dialog.close() {
             return Vec::new();
@@ -153,7 +153,10 @@ impl App {
 
     /// Do a named action.
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
-        if action != Action::Follow && action != Action::OpenInNewTab {
+        if !matches!(
+            action,
+            Action::Follow | Action::OpenInNewTab | Action::OpenInBackground
+        ) {
             self.digits.clear();
         }
         if action != Action::Follow {
@@ -205,13 +208,18 @@ impl App {
             }
             Action::NextLink => self.screen.select_link(&mut super::lend!(self), true),
             Action::PrevLink => self.screen.select_link(&mut super::lend!(self), false),
-            Action::Follow | Action::OpenInNewTab => {
-                let new_tab = action == Action::OpenInNewTab;
+            Action::Follow | Action::OpenInNewTab | Action::OpenInBackground => {
+                let to = match action {
+                    Action::OpenInNewTab => Opening::NewTab,
+                    Action::OpenInBackground => Opening::Background,
+                    _ => Opening::Here,
+                };
                 return super::in_room!(self, |ctx| {
-                    self.digits.enter(new_tab, &mut ctx);
+                    self.digits.enter(to, &mut ctx);
                     Vec::new()
                 });
             }
+            Action::Outline => return super::in_room!(self, |ctx| super::outline::open(&mut ctx)),
             Action::NewTab => {
                 let home = self.settings.home.clone();
                 return super::in_room!(self, |ctx| self.nav.new_tab(&mut ctx, &home));
@@ -276,6 +284,7 @@ impl App {
                 return vec![Effect::Quit];
             }
             Action::IdentityCreate
+            | Action::IdentityImport
             | Action::IdentityToggleAgent
             | Action::IdentityExport
             | Action::IdentityDelete
@@ -347,7 +356,11 @@ impl App {
                 if let Some(dv) = self.tabs.active_mut().and_then(super::Tab::doc_view_mut) {
                     dv.selected = Some(link);
                 }
-                super::in_room!(self, |ctx| self.nav.follow_link(&mut ctx, link, false))
+                super::in_room!(self, |ctx| self.nav.follow_link(
+                    &mut ctx,
+                    link,
+                    Opening::Here
+                ))
             }
             None => Vec::new(),
         }

@@ -58,9 +58,10 @@ impl Lists {
         self.bookmarks.len() != before
     }
 
-    /// Bookmarks then history entries whose URL or title contains `text` (any case).
+    /// Bookmarks then history entries whose URL or title contains `text` (any case; a
+    /// typed URL's scheme and authority normalized as stored URLs are, see [`typed_prefix`]).
     pub fn completions(&self, text: &str) -> Vec<(String, String)> {
-        let needle = text.to_lowercase();
+        let needle = typed_prefix(text).to_lowercase();
         let mut out: Vec<(String, String)> = Vec::new();
         let marks = self
             .bookmarks
@@ -95,6 +96,26 @@ impl Lists {
             .find(|i| i.fingerprint == fingerprint)
     }
 }
+/// Typed text as the stores keep URLs: when it starts like a URL, its scheme and authority
+/// go through the one URL parser (lowercase host, the scheme's default port dropped:
+/// `gemini://Host:1965/ge` is looked for as `gemini://host/ge`); the path and anything that
+/// is not a URL stay as typed.
+pub(crate) fn typed_prefix(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let Some(sep) = text.find("://") else {
+        return Cow::Borrowed(text);
+    };
+    let rest = &text[sep + 3..];
+    let end = sep + 3 + rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match smolweb_core::url::Url::parse(&format!("{}/", &text[..end])) {
+        Ok(url) => {
+            let base = url.to_string();
+            Cow::Owned(format!("{}{}", base.trim_end_matches('/'), &text[end..]))
+        }
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
 /// The bookmarks room: the bookmark key and the keys of the bookmarks page, over the
 /// bookmarks the stores last said (in the lent [`Ctx`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -175,7 +196,14 @@ impl Visits {
         if action == Action::HistoryClear {
             let n = ctx.lists.history.len();
             return ctx.ask(
-                format!("Forget all {n} visits? (y: yes, any other key keeps them)"),
+                format!(
+                    "Forget {}? (y: yes, any other key keeps {})",
+                    match n {
+                        1 => "the one visit".to_string(),
+                        n => format!("all {n} visits"),
+                    },
+                    if n == 1 { "it" } else { "them" }
+                ),
                 super::dialog::Pending::ClearHistory,
             );
         }
@@ -192,5 +220,26 @@ impl Visits {
             format!("Forget the visit of {url}? (y: yes, any other key keeps it)"),
             super::dialog::Pending::DeleteVisit(url),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_url_is_looked_for_as_stored() {
+        for (typed, want) in [
+            ("gemini://host.test:1965/ge", "gemini://host.test/ge"),
+            ("gemini://HOST.test:1965", "gemini://host.test"),
+            ("gemini://host.test:1966/ge", "gemini://host.test:1966/ge"),
+            ("gopher://host.test:70/1/Docs", "gopher://host.test/1/Docs"),
+            ("gemini://ho", "gemini://ho"),
+            ("gemini://", "gemini://"),
+            ("host.test:1965/ge", "host.test:1965/ge"),
+            ("notes", "notes"),
+        ] {
+            assert_eq!(typed_prefix(typed), want, "{typed}");
+        }
     }
 }

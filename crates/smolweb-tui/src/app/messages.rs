@@ -8,7 +8,7 @@ use smolweb_net::IdentityChoice;
 use smolweb_store::StoreError;
 use smolweb_store::approvals::Approval;
 use smolweb_store::bookmarks::Bookmark;
-use smolweb_store::identity::{Identity, NewIdentity};
+use smolweb_store::identity::{Identity, NewIdentity, Scope};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -76,6 +76,8 @@ pub enum Msg {
         /// Where to go with the new identity (tab id, URL).
         then: Option<(u64, String)>,
     },
+    /// An identity was imported (or not, and why).
+    IdentityImported(Result<Identity, ShellError>),
     /// A store operation finished: a sentence for the status line, or an error.
     Done(Result<String, ShellError>),
     /// Feeds and offline reading: refresh progress, results, an offered offline copy.
@@ -269,6 +271,15 @@ pub enum StoreOp {
         new: NewIdentity,
         /// Where to go with it (tab id, URL).
         then: Option<(u64, String)>,
+    },
+    /// Import an identity made elsewhere.
+    ImportIdentity {
+        /// The certificate file, as typed (`~` is the home directory).
+        cert: String,
+        /// The key file, as typed.
+        key: String,
+        /// Where it applies.
+        scope: Scope,
     },
     /// Allow or forbid agents to use an identity.
     SetAgentUse {

@@ -8,7 +8,7 @@
 use super::dialog::Pending;
 use super::loads::Request;
 use super::special::{PageAction, Special, pages};
-use super::{Ctx, DocView, Effect, Entry, FetchOptions, Loading, StoreOp, Then, View};
+use super::{Ctx, DocView, Effect, Entry, FetchOptions, Loading, Opening, StoreOp, Then, View};
 use smolweb_client::Outcome;
 use smolweb_core::page::Content;
 use smolweb_core::url::{Scheme, Url};
@@ -266,6 +266,7 @@ impl Nav {
         if matches!(page.content, Content::Binary) && !picture {
             return super::download::Downloads.offer(&req.url, page, ctx);
         }
+        let shown = ctx.tabs.active().is_some_and(|t| t.id == req.tab);
         if let Some(tls) = &info.tls {
             match &tls.tofu {
                 TofuState::FirstUse => ctx.info(format!(
@@ -282,7 +283,9 @@ impl Nav {
                     "changed certificate of {}:{} trusted for this session only",
                     info.host, info.port
                 )),
-                TofuState::Trusted => ctx.status.clear(),
+                // A page loading behind the one read leaves the status line to that one.
+                TofuState::Trusted if shown => ctx.status.clear(),
+                TofuState::Trusted => {}
             }
             // An identity sent where the tab was not just using it is announced: the person
             // sees that this capsule now knows who they are.
@@ -317,7 +320,7 @@ impl Nav {
                 }));
                 self.loads.pinned(&info.host, info.port);
             }
-        } else if page.url.scheme() != Scheme::About {
+        } else if page.url.scheme() != Scheme::About && shown {
             ctx.status.clear();
         }
         let url = if req.sensitive {
@@ -575,12 +578,7 @@ impl Nav {
     }
 
     /// Follow link `index` (zero-based) of the current page.
-    pub(super) fn follow_link(
-        &mut self,
-        ctx: &mut Ctx,
-        index: usize,
-        new_tab: bool,
-    ) -> Vec<Effect> {
+    pub(super) fn follow_link(&mut self, ctx: &mut Ctx, index: usize, to: Opening) -> Vec<Effect> {
         let Some(url) = ctx
             .doc_view()
             .and_then(|d| d.doc.link_url(index))
@@ -615,8 +613,19 @@ impl Nav {
             });
             return Vec::new();
         }
-        if new_tab && !super::web::leaves_browser(ctx.settings, &url) {
-            return self.new_tab(ctx, &url);
+        if to != Opening::Here && !super::web::leaves_browser(ctx.settings, &url) {
+            let here = ctx.tabs.active;
+            let fx = self.new_tab(ctx, &url);
+            if to == Opening::Background {
+                ctx.tabs.select(here);
+                let n = ctx.tabs.len();
+                ctx.info(format!(
+                    "opened {} in tab {n} ({} goes there)",
+                    smolweb_core::url::display(&url),
+                    ctx.keymap.hint(crate::keymap::Action::NextTab)
+                ));
+            }
+            return fx;
         }
         self.navigate(ctx, &url, FetchOptions::default(), false)
     }

@@ -43,8 +43,8 @@ pub(crate) fn is_picture(page: &Page) -> bool {
 }
 
 /// The header shown over a picture: its name, type, pixel size and byte size, and what `s`
-/// and `o` do.
-fn header(url: &str, page: &Page, slot: Option<&Slot>, handler: &str) -> Arc<Page> {
+/// and `o` do (`o` only when a program opens it).
+fn header(url: &str, page: &Page, slot: Option<&Slot>, handler: Option<&str>) -> Arc<Page> {
     let name = super::download::download_name(url, &page.mime, None);
     let bytes = smolweb_core::text::human_bytes(page.size() as u64);
     let size = match slot {
@@ -52,7 +52,11 @@ fn header(url: &str, page: &Page, slot: Option<&Slot>, handler: &str) -> Arc<Pag
         Some(Slot::Failed(why)) => format!("{} · {bytes} · {why}", page.mime.essence()),
         _ => format!("{} · {bytes} · decoding…", page.mime.essence()),
     };
-    let gemtext = format!("# {name}\n{size}\ns: save  o: open with {handler}\n");
+    let keys = match handler {
+        Some(h) => format!("s: save  o: open with {h}"),
+        None => "s: save".to_string(),
+    };
+    let gemtext = format!("# {name}\n{size}\n{keys}\n");
     let mut mime = smolweb_core::page::mime_of("text/gemini");
     mime.charset = Some("utf-8".into());
     Arc::new(Page::from_gemini(
@@ -104,7 +108,7 @@ impl Pictures {
             key: url.to_string(),
             page: Arc::clone(&page),
         });
-        let shown = header(url, &page, self.get(url), &handler);
+        let shown = header(url, &page, self.get(url), handler.as_deref());
         ctx.show_doc(tab, url, Some(shown), Special::None, info, replace);
         if let Some(dv) = ctx.tabs.by_id_mut(tab).and_then(super::Tab::doc_view_mut) {
             dv.picture = Some(page);
@@ -134,7 +138,7 @@ impl Pictures {
             return;
         }
         self.put(&key, slot);
-        let settings_handlers = ctx.settings.handlers.clone();
+        let settings = ctx.settings.clone();
         for t in ctx.tabs.iter_mut() {
             let Some(e) = t.current.as_mut() else {
                 continue;
@@ -145,10 +149,8 @@ impl Pictures {
             if let super::View::Doc(dv) = &mut e.view
                 && let Some(page) = dv.picture.clone()
             {
-                let handler = super::handler_for(&settings_handlers, &page.mime)
-                    .unwrap_or("xdg-open")
-                    .to_string();
-                let shown = header(&key, &page, self.slots.get(&key), &handler);
+                let handler = super::download::opener(&settings, &page.mime);
+                let shown = header(&key, &page, self.slots.get(&key), handler.as_deref());
                 let special = dv.special.clone();
                 let mut fresh = super::DocView::new(crate::layout::Doc::new(shown), special);
                 fresh.picture = Some(page);
@@ -158,8 +160,6 @@ impl Pictures {
     }
 }
 
-fn handler(ctx: &Ctx, page: &Page) -> String {
-    super::handler_for(&ctx.settings.handlers, &page.mime)
-        .unwrap_or("xdg-open")
-        .to_string()
+fn handler(ctx: &Ctx, page: &Page) -> Option<String> {
+    super::download::opener(ctx.settings, &page.mime)
 }

@@ -37,6 +37,20 @@ pub enum Purpose {
     },
     /// The URL a new identity is for.
     IdentityScope,
+    /// The certificate file of an identity to import.
+    ImportCert,
+    /// The key file of an identity to import.
+    ImportKey {
+        /// The certificate file, as typed.
+        cert: String,
+    },
+    /// The URL an imported identity is for.
+    ImportScope {
+        /// The certificate file, as typed.
+        cert: String,
+        /// The key file, as typed.
+        key: String,
+    },
     /// The name of a new identity.
     IdentityName {
         /// Where it applies.
@@ -113,6 +127,9 @@ pub struct Prompt {
     /// The prefilled text is selected: typing replaces it, Backspace clears it (as in a
     /// web browser's address bar); any editing key keeps it instead.
     pub(crate) replace_on_type: bool,
+    /// A word about the last key, shown over the prompt (which hides the status line) until
+    /// the next key.
+    pub note: Option<String>,
 }
 
 impl Prompt {
@@ -127,6 +144,11 @@ impl Prompt {
                 label: Some(label), ..
             } => format!("{}: ", smolweb_core::text::one_line(label, Some(80))),
             Purpose::IdentityScope => "New identity for (URL): ".into(),
+            Purpose::ImportCert => "Import: certificate file (PEM; ~ is your home): ".into(),
+            Purpose::ImportKey { .. } => {
+                "Import: its private key file (PEM, not encrypted): ".into()
+            }
+            Purpose::ImportScope { .. } => "Import: present it at (URL): ".into(),
             Purpose::IdentityName { scope, .. } => {
                 format!("Name of the identity for {}: ", scope.url())
             }
@@ -204,7 +226,7 @@ impl PromptBar {
             Purpose::Address => ctx.current_url().unwrap_or_default().to_string(),
             Purpose::IdentityDays { .. } => ctx.settings.identity_days.to_string(),
             Purpose::IdentityName { scope, .. } => scope.host.clone(),
-            Purpose::IdentityScope => last_gemini_url(ctx),
+            Purpose::IdentityScope | Purpose::ImportScope { .. } => last_gemini_url(ctx),
             Purpose::BookmarkName { title, .. } => title.clone(),
             Purpose::BookmarkFolder { folder, .. } => folder.clone(),
             Purpose::UploadMime { current } => current.clone(),
@@ -218,6 +240,7 @@ impl PromptBar {
             completions: Vec::new(),
             selected: None,
             replace_on_type,
+            note: None,
         });
         self.update_completions(ctx);
     }
@@ -239,6 +262,7 @@ impl PromptBar {
             return Vec::new();
         };
         let replace = std::mem::take(&mut p.replace_on_type);
+        p.note = None;
         if replace && matches!(key.code, Code::Backspace | Code::Char(_)) && !key.ctrl && !key.alt {
             p.text.clear();
             if key.code == Code::Backspace {
@@ -298,9 +322,17 @@ impl PromptBar {
                 purpose: p.purpose,
                 initial: p.text,
             }],
-            other => {
+            mut other => {
+                // The prompt hides the status line: the note is said over the prompt too.
+                let why = "a sensitive answer is typed here only, never in an editor's file";
+                if let Some(p) = other.as_mut() {
+                    p.note = Some(format!(
+                        "{} does nothing here: {why}",
+                        ctx.keymap.hint(Action::EditInput)
+                    ));
+                }
                 self.open = other;
-                ctx.info("a sensitive answer is typed here only, never in an editor's file");
+                ctx.info(why);
                 Vec::new()
             }
         }
@@ -328,6 +360,7 @@ impl PromptBar {
                     completions: Vec::new(),
                     selected: None,
                     replace_on_type: false,
+                    note: None,
                 });
                 self.submit(ctx)
             }
@@ -406,6 +439,39 @@ impl PromptBar {
                 }
                 Vec::new()
             }
+            Purpose::ImportCert => {
+                let cert = text.trim().to_string();
+                if !cert.is_empty() {
+                    ctx.prompt(Purpose::ImportKey { cert });
+                }
+                Vec::new()
+            }
+            Purpose::ImportKey { cert } => {
+                let key = text.trim().to_string();
+                if !key.is_empty() {
+                    ctx.prompt(Purpose::ImportScope { cert, key });
+                }
+                Vec::new()
+            }
+            Purpose::ImportScope { cert, key } => match Url::parse(&user_url(&text)) {
+                Ok(u) if u.scheme() == smolweb_core::url::Scheme::Gemini => {
+                    ctx.info("importing the identity…");
+                    let scope = Scope {
+                        host: u.host().to_string(),
+                        port: u.port(),
+                        path: u.path().to_string(),
+                    };
+                    vec![Effect::Store(StoreOp::ImportIdentity { cert, key, scope })]
+                }
+                Ok(_) => {
+                    ctx.error("identities are for gemini:// URLs");
+                    Vec::new()
+                }
+                Err(e) => {
+                    ctx.error(format!("not a gemini URL: {e}"));
+                    Vec::new()
+                }
+            },
             Purpose::IdentityName { scope, then } => {
                 let name = text.trim().to_string();
                 if name.is_empty() {

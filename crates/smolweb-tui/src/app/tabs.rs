@@ -22,6 +22,14 @@ pub enum View {
         /// The row under the cursor (approvals, then identities).
         selected: usize,
     },
+    /// A step of a restored session, not fetched yet: fetched (once) when it is shown, and
+    /// put where the reader was.
+    Unloaded {
+        /// Where the reader was.
+        top: Pos,
+        /// Its fetch was sent.
+        asked: bool,
+    },
 }
 
 /// A page on screen with its scroll state.

@@ -424,11 +424,16 @@ impl Uploads {
             self.flow = None;
             return Vec::new();
         }
+        // The size said once: exact bytes, and the short form beside them when it differs.
+        let amount = if size < 1024 {
+            format!("{size} bytes")
+        } else {
+            format!("{} ({size} bytes)", smolweb_core::text::human_bytes(size))
+        };
         let question = format!(
-            "{}Upload {size} bytes ({}) of {} from {} to {}? y goes on (a token is asked next, \
+            "{}Upload {amount} of {} from {} to {}? y goes on (a token is asked next, \
              empty for none), m changes the MIME type, n cancels",
             note.unwrap_or_default(),
-            smolweb_core::text::human_bytes(size),
             d.mime,
             what_of(&d.source),
             flow.target

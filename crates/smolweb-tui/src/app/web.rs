@@ -33,22 +33,31 @@ fn transport(info: &RequestInfo) -> &'static str {
     }
 }
 
-/// The status line's note on a page of one of the small protocols (nex, finger, spartan,
-/// scroll, gophers): the protocol and its security, "TLS, certificate pinned (TOFU)" or "not
-/// encrypted". None on other pages (Gemini and Gopher say theirs elsewhere).
+/// The status line's note on a page of Gemini, Gopher or another small protocol (nex,
+/// finger, spartan, scroll, gophers): the protocol and its security, short enough to sit
+/// beside the other badges: "TLS, pinned" (the certificate checked against its pin: trust
+/// on first use) or "not encrypted". None on other pages (the web reader says its own), on
+/// the browser's own warning and error pages, and on a Gemini page not fetched on this visit
+/// (a kept copy: no TLS to speak of).
 pub(super) fn protocol_badge(e: Option<&Entry>) -> Option<String> {
+    use smolweb_core::url::Scheme;
     let e = e?;
-    let url = smolweb_core::url::Url::parse(&e.url).ok()?;
-    let scheme = url.scheme();
-    if !scheme.is_small_net() {
+    if let View::Doc(dv) = &e.view
+        && !matches!(dv.special, Special::None)
+    {
         return None;
     }
-    let security = if !scheme.is_tls() {
-        "not encrypted"
-    } else if e.info.as_ref().is_some_and(|i| i.tls.is_some()) {
-        "TLS, certificate pinned (TOFU)"
-    } else {
-        "TLS"
+    let url = smolweb_core::url::Url::parse(&e.url).ok()?;
+    let scheme = url.scheme();
+    let tls = e.info.as_ref().is_some_and(|i| i.tls.is_some());
+    let security = match scheme {
+        Scheme::Gemini if tls => "TLS, pinned",
+        Scheme::Gemini => return None,
+        Scheme::Gopher => "not encrypted",
+        s if !s.is_small_net() => return None,
+        s if !s.is_tls() => "not encrypted",
+        _ if tls => "TLS, pinned",
+        _ => "TLS",
     };
     Some(format!("{} · {security}", scheme.as_str()))
 }

@@ -6,7 +6,7 @@
 mod feeds;
 
 use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
-use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo, about};
+use smolweb_client::{Client, Decider, Fetched, OpenOptions, Outcome, RequestInfo, about};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_store::tofu::CertInfo;
@@ -560,6 +560,15 @@ impl StoreWorker {
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
+            StoreOp::ImportIdentity { cert, key, scope } => {
+                let home = std::env::var_os("HOME");
+                let (cert, key) = (expand_home(&cert, home.clone()), expand_home(&key, home));
+                let result = smolweb_store::identity::import::read_files(&cert, &key)
+                    .and_then(|imported| c.identities().import(imported, scope, None, false))
+                    .map_err(ShellError::from);
+                self.send(Msg::IdentityImported(result));
+                return;
+            }
             StoreOp::SetAgentUse {
                 fingerprint,
                 allowed,
@@ -617,7 +626,7 @@ impl StoreWorker {
                     format!("no certificate was pinned for {host}:{port}")
                 }
             })),
-            StoreOp::Approve { id } => done(c.approve(&id).map(|a| a.message)),
+            StoreOp::Approve { id } => done(c.approve(&id, Decider::Browser).map(|a| a.message)),
             StoreOp::Share { url, title, note } => done(
                 c.shared()
                     .add(&url, title.as_deref(), note.as_deref(), now)
@@ -648,7 +657,7 @@ impl StoreWorker {
                 }
             })),
             StoreOp::Deny { id } => done(
-                c.deny(&id)
+                c.deny(&id, Decider::Browser)
                     .map(|a| format!("denied: {}", a.request.describe())),
             ),
         };
@@ -682,7 +691,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
         Err(e) => {
             return Some(Outcome::Error {
                 info,
-                error: smolweb_net::FetchError::Internal(e.to_string()),
+                error: smolweb_net::FetchError::store(e),
             });
         }
     };

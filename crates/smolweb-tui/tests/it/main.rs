@@ -21,3 +21,4 @@ mod tui_transfer;
 mod tui_upload;
 mod tui_walk;
 mod tui_walk2;
+mod tui_walk3;

@@ -508,6 +508,30 @@ fn approval(id: &str) -> Approval {
     }
 }
 
+/// A 61 to a request that carried no identity (a Titan upload with a wrong token) does not
+/// speak of "the identity you presented" (issue 33, item 8).
+#[test]
+fn status_61_without_an_identity_is_not_about_one() {
+    let mut app = at_home();
+    let url = "gemini://home.test/post.gmi";
+    let refused = |info| Outcome::Certificate {
+        info,
+        status: 61,
+        message: "wrong token".into(),
+    };
+    go(&mut app, url, refused(info(url)));
+    let s = screen(&app);
+    assert!(s.contains("No identity was sent"), "{s}");
+    assert!(s.contains("token may be wrong"), "{s}");
+    assert!(!s.contains("recognised the identity"), "{s}");
+    let mut sent = info(url);
+    let mut t = tls(TofuState::Trusted);
+    t.client_cert = Some("sha256:cafe".into());
+    sent.tls = Some(t);
+    go(&mut app, url, refused(sent));
+    assert!(screen(&app).contains("recognised the identity you presented"));
+}
+
 #[test]
 fn status_61_and_62_are_explained_and_62_offers_replacement() {
     let mut app = at_home();
@@ -661,6 +685,36 @@ fn address_bar_completes_from_history_and_bookmarks() {
     type_text(&mut app, "marked");
     let (_, url, _) = fetch(&press(&mut app, &["tab", "enter"]));
     assert_eq!(url, "gemini://marks.test/");
+}
+
+/// Issue 33: a typed URL with the default port found nothing, history keeping URLs without
+/// it. The typed prefix is normalized as history is.
+#[test]
+fn completion_finds_a_typed_url_with_its_default_port() {
+    let mut app = at_home();
+    app.update(Msg::Lists {
+        history: vec![
+            ("gemini://host.test/gemlog/".into(), Some("Gemlog".into())),
+            ("gemini://host.test/about".into(), None),
+        ],
+        bookmarks: Vec::new(),
+    });
+    press(&mut app, &[":", "ctrl-u"]);
+    type_text(&mut app, "gemini://HOST.test:1965/ge");
+    let p = app.prompt().unwrap();
+    assert_eq!(
+        p.completions,
+        [(
+            "gemini://host.test/gemlog/".to_string(),
+            "Gemlog".to_string()
+        )]
+    );
+    press(&mut app, &["tab"]);
+    assert_eq!(app.prompt().unwrap().text, "gemini://host.test/gemlog/");
+    // Another port is another capsule: nothing.
+    press(&mut app, &["ctrl-u"]);
+    type_text(&mut app, "gemini://host.test:1966/ge");
+    assert!(app.prompt().unwrap().completions.is_empty());
 }
 
 #[test]

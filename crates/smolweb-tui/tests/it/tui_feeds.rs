@@ -370,11 +370,11 @@ fn a_network_failure_offers_the_offline_copy_and_c_shows_it_with_its_age() {
         url,
         Outcome::Error {
             info: info(url),
-            error: FetchError::Connection {
-                host: "ada.test".into(),
-                port: 1965,
-                message: "connection refused".into(),
-            },
+            error: FetchError::connection(
+                "ada.test",
+                1965,
+                std::io::ErrorKind::ConnectionRefused.into(),
+            ),
         },
     );
     assert!(

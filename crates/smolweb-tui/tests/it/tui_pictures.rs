@@ -12,10 +12,11 @@ use smolweb_tui::picture::{self, Graphics, Painter};
 use smolweb_tui::view;
 use tui_helpers::*;
 
-/// 24 × 16 pixels, red and blue rows in turn.
+/// 240 × 160 pixels, red and blue bands of 10 pixels in turn: at 10 × 20 pixels a cell,
+/// 24 columns and 8 rows, each cell red over blue.
 fn striped_png() -> Vec<u8> {
-    let img = image::RgbImage::from_fn(24, 16, |_, y| {
-        if y % 2 == 0 {
+    let img = image::RgbImage::from_fn(240, 160, |_, y| {
+        if (y / 10) % 2 == 0 {
             image::Rgb([220, 20, 20])
         } else {
             image::Rgb([20, 20, 200])
@@ -95,7 +96,10 @@ fn an_image_answer_is_shown_as_a_picture_with_its_size_and_type() {
     decoded(&mut app, url, &png);
     assert!(matches!(app.picture(url), Some(Slot::Ready(_))));
     let s = painted(&app);
-    let header = format!("image/png · 24 × 16 px · {} B", png.len());
+    let header = format!(
+        "image/png · 240 × 160 px · {}",
+        smolweb_core::text::human_bytes(png.len() as u64)
+    );
     assert!(s.contains(&header), "{s}");
     assert!(s.contains("s: save  o: open with xdg-open"), "{s}");
     let lines: Vec<&str> = s.lines().collect();
@@ -174,6 +178,38 @@ fn a_refused_picture_says_why_and_no_picture_is_painted() {
         app.status().text.contains("picture not shown"),
         "{}",
         app.status().text
+    );
+}
+
+/// Issue 33: a PNG whose data chunk fails its checksum said the decoder's debug dump. It
+/// says the image is damaged, in words, and `s` still saves the bytes as they came.
+#[test]
+fn a_damaged_picture_says_so_in_words_and_can_still_be_saved() {
+    let mut app = picture_app();
+    let url = "gemini://cap.test/damaged.png";
+    let mut png = striped_png();
+    let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
+    let len = u32::from_be_bytes(png[idat - 4..idat].try_into().unwrap()) as usize;
+    png[idat + 4 + len] ^= 0x55;
+    open(&mut app, url, page_with(url, "image/png", &png));
+    decoded(&mut app, url, &png);
+    let s = painted(&app);
+    assert!(
+        s.contains("the image is damaged (PNG checksum error)"),
+        "{s}"
+    );
+    assert!(s.contains("s: save"), "{s}");
+    assert!(!s.contains("ChunkType") && !s.contains('▀'), "{s}");
+    assert_eq!(
+        app.status().text,
+        "picture not shown: the image is damaged (PNG checksum error)"
+    );
+    let fx = press(&mut app, &["s"]);
+    assert!(
+        fx.iter().any(
+            |e| matches!(e, Effect::Save { page, name } if page.raw == png && name == "damaged.png")
+        ),
+        "{fx:?}"
     );
 }
 

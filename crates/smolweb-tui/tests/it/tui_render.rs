@@ -259,3 +259,33 @@ fn bidi_and_invisible_characters_never_reach_the_screen() {
     assert_clean("identities", &s);
     assert!(s.contains("(asked by agent\u{fffd}]0;pwned"), "{s}");
 }
+
+/// Issue 33: labels moved a column right from `[10]` on. They line up.
+#[test]
+fn link_labels_line_up_past_nine() {
+    let mut app = app();
+    let body: String = (1..=12)
+        .map(|i| format!("=> /{i}.gmi Chapter {i}, a title long enough to wrap at the text width of the page\n"))
+        .collect();
+    open(
+        &mut app,
+        "gemini://cap.test/",
+        gem("gemini://cap.test/", &format!("# Chapters\n{body}")),
+    );
+    let s = screen(&app);
+    let starts: Vec<usize> = s
+        .lines()
+        .filter(|l| l.contains("Chapter "))
+        .map(|l| l.find("Chapter").unwrap())
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] == w[1]), "{starts:?}\n{s}");
+    assert_snapshot("links_aligned", &s);
+}
+
+/// Issue 33: the outline over a page, its levels indented, the section under the cursor.
+#[test]
+fn the_outline() {
+    let mut app = page_app(80, 24);
+    press(&mut app, &["#", "j"]);
+    assert_snapshot("outline", &screen(&app));
+}

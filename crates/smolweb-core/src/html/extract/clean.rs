@@ -10,7 +10,9 @@
 //! item's header (a post's title on a listing), not the site's. It never removes an element that holds an `h1`, the page's headline, an
 //! `articleBody` or the `main` region, nor one that holds more than [`MAX_CHROME_SHARE`] of the page's text as
 //! prose (few links, or named as content), unless it is a comment section: a mislabelled
-//! wrapper (`sidebar-layout`) must not take the article with it. Formulas (MathML `math`,
+//! wrapper (`sidebar-layout`) must not take the article with it. On a forum page whose
+//! elements named as comments hold half of its text, those names say nothing: the posts are
+//! the thread, which forum software names comments. Formulas (MathML `math`,
 //! MathJax's `mjx-*` elements) are never chrome by their names (MathJax names its containers
 //! after its context menu).
 //!
@@ -35,6 +37,8 @@ use std::collections::HashSet;
 
 /// An element holding more than this share of the page's text is not removed as chrome.
 pub(crate) const MAX_CHROME_SHARE: f64 = 0.4;
+/// Elements named as comments that hold this share of the page's text are its posts.
+const THREAD_SHARE: f64 = 0.5;
 /// A teaser's text (title and excerpt) is shorter than this on average.
 const TEASER_CHARS: u32 = 400;
 /// Teaser blocks are removed when at least this many characters of other text remain.
@@ -96,15 +100,44 @@ fn protected(root: &NodeRef, headline: Option<&NodeRef>) -> HashSet<NodeId> {
     out
 }
 
-/// Is `node` chrome by its tag, role or names? (2 strong, 1 weak, 0 not; and whether its
-/// names say content, or comments.)
-fn chrome(node: &NodeRef) -> (u8, bool, bool) {
+/// Is this name token a comment section's (`comments`, `commentlist`, `disqus`)?
+fn comment_token(t: &str) -> bool {
+    t.starts_with("comment") && !t.starts_with("commentary") || t == "disqus"
+}
+
+/// Do `node`'s names say it is (in) a comment section?
+fn comment_named(node: &NodeRef) -> bool {
     let class = node.attr("class");
     let id = node.attr("id");
-    let tokens = names::tokens(class.as_deref(), id.as_deref());
-    let comments = tokens
+    names::tokens(class.as_deref(), id.as_deref())
         .iter()
-        .any(|t| t.starts_with("comment") && !t.starts_with("commentary") || t == "disqus");
+        .any(|t| comment_token(t))
+}
+
+/// Is the page a thread: do the outermost elements named as comments hold at least
+/// [`THREAD_SHARE`] of its text? Then the posts, however named, are the content.
+fn is_thread(body: &NodeRef, stats: &StatsMap, total: u32) -> bool {
+    let mut held = 0u32;
+    walk(body, |node| {
+        if comment_named(node) {
+            held = held.saturating_add(stats.get(&node.id).map(|s| s.chars).unwrap_or(0));
+            return false;
+        }
+        true
+    });
+    total > 0 && f64::from(held) >= THREAD_SHARE * f64::from(total)
+}
+
+/// Is `node` chrome by its tag, role or names? (2 strong, 1 weak, 0 not; and whether its
+/// names say content, or comments.) On a `thread`, names of comments say nothing.
+fn chrome(node: &NodeRef, thread: bool) -> (u8, bool, bool) {
+    let class = node.attr("class");
+    let id = node.attr("id");
+    let mut tokens = names::tokens(class.as_deref(), id.as_deref());
+    if thread {
+        tokens.retain(|t| !comment_token(t));
+    }
+    let comments = tokens.iter().any(|t| comment_token(t));
     let content = names::is_content(&tokens);
     let name = node.node_name().unwrap_or_default();
     if name.as_ref() == "math" || name.starts_with("mjx-") {
@@ -175,15 +208,21 @@ fn titles_list(node: &NodeRef, s: &Stats) -> bool {
 }
 
 /// Remove chrome from the page (see the module docs); returns how many elements went.
-pub(crate) fn prune(body: &NodeRef, stats: &StatsMap, headline: Option<&NodeRef>) -> usize {
+pub(crate) fn prune(
+    body: &NodeRef,
+    stats: &StatsMap,
+    headline: Option<&NodeRef>,
+    forum: bool,
+) -> usize {
     let keep = protected(body, headline);
     let total = stats.get(&body.id).map(|s| s.chars).unwrap_or(0);
+    let thread = forum && is_thread(body, stats, total);
     let mut doomed: Vec<NodeRef> = Vec::new();
     walk(body, |node| {
         if keep.contains(&node.id) {
             return true;
         }
-        let (level, content, comments) = chrome(node);
+        let (level, content, comments) = chrome(node, thread);
         let by_name = level > 0 && !chrome_by_tag_or_role(node);
         if level == 0 {
             return true;

@@ -28,6 +28,21 @@ const MIN_COVERAGE: f64 = 0.4;
 /// The longest `articleBody` of the page's JSON-LD, as paragraphs of plain text.
 pub(super) fn article_body(doc: &Document) -> Option<Vec<String>> {
     let mut best: Option<String> = None;
+    for value in values(doc) {
+        find(&value, 0, &mut best);
+    }
+    let body = best?;
+    let paragraphs: Vec<String> = paragraphs(&body)
+        .into_iter()
+        .filter(|p| !super::super::sanitize::addresses_ai(p))
+        .collect();
+    let chars: usize = paragraphs.iter().map(|p| p.chars().count()).sum();
+    (chars >= MIN_BODY_CHARS).then_some(paragraphs)
+}
+
+/// The page's JSON-LD blocks that parse (each at most [`MAX_SCRIPT_BYTES`]).
+pub(in crate::html) fn values(doc: &Document) -> Vec<Value> {
+    let mut out = Vec::new();
     for script in doc.select("script[type]").nodes() {
         let is_ld = script
             .attr("type")
@@ -39,18 +54,11 @@ pub(super) fn article_body(doc: &Document) -> Option<Vec<String>> {
         if text.len() > MAX_SCRIPT_BYTES {
             continue;
         }
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
-            continue;
-        };
-        find(&value, 0, &mut best);
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            out.push(value);
+        }
     }
-    let body = best?;
-    let paragraphs: Vec<String> = paragraphs(&body)
-        .into_iter()
-        .filter(|p| !super::super::sanitize::addresses_ai(p))
-        .collect();
-    let chars: usize = paragraphs.iter().map(|p| p.chars().count()).sum();
-    (chars >= MIN_BODY_CHARS).then_some(paragraphs)
+    out
 }
 
 /// Keep the longest `articleBody` string found under `value` in `best`.

@@ -4,7 +4,7 @@
 //! owner, the client's `about` module; [`bookmarks_note`] is what the browser adds to the first.
 
 use super::{PageAction, Reach, Special};
-use crate::keymap::{Action, Context, Keymap};
+use crate::keymap::Keymap;
 use smolweb_client::RequestInfo;
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
@@ -24,24 +24,17 @@ pub fn synth(name: &str, gemtext: &str) -> Option<Arc<Page>> {
 pub fn help_page(keymap: &Keymap) -> Option<Arc<Page>> {
     let mut g = String::from("# Keys\n\n");
     g.push_str("Every key can be changed in the config file: [tui.keys] maps an action name to a list of keys, e.g. quit = [\"q\", \"ctrl-q\"].\n\n");
-    g.push_str("* 1-9: type a link number, then Enter (it is followed at once when no longer number exists)\n");
-    g.push_str("* mouse: click a link to follow it; the wheel scrolls\n\n");
-    let mut section = |title: &str, ctx: Context| {
+    for (keys, what) in crate::keymap::NOT_ACTIONS {
+        let _ = writeln!(g, "* {keys}: {what}");
+    }
+    g.push('\n');
+    for (title, rows) in keymap.sections() {
         let _ = writeln!(g, "## {title}\n");
-        for &a in Action::ALL.iter().filter(|a| a.context() == ctx) {
-            let help = a
-                .help()
-                .trim_start_matches("identities: ")
-                .trim_start_matches("bookmarks: ")
-                .trim_start_matches("history: ");
-            let _ = writeln!(g, "* {}: {} ({})", keymap.describe(a), help, a.name());
+        for (keys, help, name) in rows {
+            let _ = writeln!(g, "* {keys}: {help} ({name})");
         }
         g.push('\n');
-    };
-    section("Everywhere", Context::Global);
-    section("On the identities screen", Context::Identities);
-    section("On the bookmarks page", Context::Bookmarks);
-    section("On the history page", Context::History);
+    }
     g.push_str("## Pages\n\n=> about:home Start page\n=> about:bookmarks Bookmarks\n=> about:history History\n=> about:identities Client identities and agent requests\n=> about:feeds Feeds you follow\n=> about:offline Pages saved for offline reading\n=> about:messages Messages the status line said\n");
     synth("help", &g)
 }
@@ -139,6 +132,14 @@ pub fn client_cert_page(
                     g.push_str(&PageAction::UseIdentity(id.fingerprint.clone()).link(&label));
                 }
             }
+        }
+        61 if presented.is_none() => {
+            let _ = write!(
+                g,
+                "# The capsule says you are not allowed here\n\n{shown}\n\nNo identity was sent with this request, and the capsule answered that it is not authorised (status 61): {message}\n\nIf this was an upload, its token may be wrong or missing; otherwise the capsule may want an identity it knows.\n\n{}{}",
+                PageAction::Back.link("Go back"),
+                PageAction::NewIdentity(Reach::Capsule).link("New identity for this whole capsule"),
+            );
         }
         61 => {
             let _ = write!(
@@ -340,12 +341,18 @@ pub fn agents_page(
                         }
                     }
                 }
-                Event::Consent { tool, step, what } => {
+                Event::Consent {
+                    tool,
+                    step,
+                    what,
+                    by,
+                    ..
+                } => {
                     let _ = writeln!(
                         g,
                         "* {at} {}: consent {}: {}",
                         line(tool),
-                        step.as_str(),
+                        step.said(*by),
                         line(what)
                     );
                 }

@@ -378,13 +378,10 @@ mod tests {
         assert!(drain(&mut rx).is_empty(), "no error to report");
 
         // A capsule's own refusal offers nothing; a refused connection offers the copy.
-        visit(&w, &error(FetchError::InvalidRequest("bad".into())));
+        visit(&w, &error(smolweb_net::RequestError::TitanOpened.into()));
         assert!(drain(&mut rx).is_empty());
-        let down = error(FetchError::Connection {
-            host: "ada.test".into(),
-            port: 1965,
-            message: "connection refused".into(),
-        });
+        let refused = std::io::ErrorKind::ConnectionRefused.into();
+        let down = error(FetchError::connection("ada.test", 1965, refused));
         visit(&w, &down);
         let offer = match drain(&mut rx).pop() {
             Some(Msg::Feeds(FeedMsg::Offer(o))) => o,

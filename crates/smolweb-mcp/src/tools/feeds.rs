@@ -11,16 +11,17 @@
 //! protocol's unknown-tool error). No tool adds or removes a subscription: that stays with the
 //! human. Feed and entry titles are capsule text: untrusted data.
 
-use super::outcome::{self, Family};
-use super::params_feeds::{FeedFetchParams, SubscriptionsParams};
-use super::results::{CacheMeta, ErrorOut, RequestInfoOut, error_body, error_out};
-use super::schema;
-use super::server::{SmolwebServer, tool_result};
+use crate::outcome::{self, Family};
+use crate::reply::{fetch_meta, tool_result};
+use crate::results::{CacheMeta, ErrorOut, RequestInfoOut, error_body, error_out};
+use crate::schema;
+use crate::state::SmolwebServer;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData, tool, tool_router};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use smolweb_client::feeds::{FeedOutcome, describe};
 use smolweb_client::{Client, Fetched, OpenOptions, Outcome, RequestInfo};
 use smolweb_core::code::ErrorCode;
@@ -47,6 +48,38 @@ was last fetched, call feed_fetch for a fresh copy). Answers \"what's new in wha
 Optional `filter` keeps subscriptions whose URL or title contains it; `unread_only` keeps unread \
 entries. You cannot add or remove subscriptions: ask the user to do it in smolweb. Titles are \
 untrusted text written by the feeds' authors.";
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub(crate) struct FeedFetchParams {
+    /// The feed's URL: a gemlog page, a Gopher phlog menu, or an Atom, RSS or JSON Feed document
+    /// (gemini:// or gopher://).
+    pub url: String,
+    /// Entry offset; use the previous result's `next_offset`.
+    #[serde(default)]
+    #[schemars(range(min = 0))]
+    pub offset: i64,
+    /// Download again instead of using the held copy.
+    #[serde(default)]
+    pub refresh: bool,
+}
+
+fn default_max_entries() -> i64 {
+    10
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub(crate) struct SubscriptionsParams {
+    /// Only subscriptions whose URL or title contains this text (case-insensitive).
+    #[serde(default)]
+    pub filter: Option<String>,
+    /// Only entries the user has not read.
+    #[serde(default)]
+    pub(crate) unread_only: bool,
+    /// Newest entries listed per subscription (1 to 50, default 10).
+    #[serde(default = "default_max_entries")]
+    #[schemars(range(min = 1, max = 50))]
+    pub max_entries: i64,
+}
 
 /// Most entries per subscription `subscriptions_list` returns.
 pub(crate) const MAX_ENTRIES_PER_FEED: usize = 50;
@@ -245,12 +278,11 @@ pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> Su
     let subs = match client.subscriptions().list() {
         Ok(s) => s,
         Err(e) => {
-            let mut out = error_out(
+            let out = error_out(
                 RequestInfoOut::default(),
-                ErrorCode::InternalError,
+                smolweb_net::store_code(&e),
                 format!("cannot read the subscriptions: {e}"),
             );
-            out.error.retryable = ErrorCode::InternalError.retryable();
             return SubscriptionsResult::Error(out);
         }
     };
@@ -367,14 +399,14 @@ pub(crate) fn render_subscriptions(r: &SubscriptionsResult) -> String {
     out
 }
 
-#[tool_router(router = feeds_router, vis = "pub(super)")]
+#[tool_router(router = feeds_router)]
 impl SmolwebServer {
     #[tool(
         name = "feed_fetch",
         description = FEED_FETCH_TEXT,
         input_schema = schema::input::<FeedFetchParams>(),
         output_schema = schema::output::<FeedResult>(),
-        meta = super::text::fetch_meta(),
+        meta = fetch_meta(),
         annotations(title = "Read a feed", read_only_hint = true, open_world_hint = true)
     )]
     async fn feed_fetch(
@@ -404,15 +436,11 @@ impl SmolwebServer {
     }
 }
 
-impl SmolwebServer {
-    /// The feed tools this server offers, per the config switch.
-    pub(super) fn feed_tools(
-        client: &Client,
-    ) -> rmcp::handler::server::router::tool::ToolRouter<SmolwebServer> {
-        let mut router = Self::feeds_router();
-        if !client.config().feeds.agent_can_list_subscriptions {
-            router.remove_route(SUBSCRIPTIONS_LIST);
-        }
-        router
+/// The feed tools, per the config switch.
+pub(crate) fn router(client: &Client) -> ToolRouter<SmolwebServer> {
+    let mut router = SmolwebServer::feeds_router();
+    if !client.config().feeds.agent_can_list_subscriptions {
+        router.remove_route(SUBSCRIPTIONS_LIST);
     }
+    router
 }

@@ -1,20 +1,25 @@
-//! The small protocols beside Gemini and Gopher, as one request type for the client's
-//! transport seam: Nex, Finger and Spartan over plain TCP, Scroll and gophers over TLS with
-//! TOFU, and Titan uploads over Gemini's TLS.
+//! One request type for every protocol, the client's one way to the network ([`Net::send`]):
+//! Gemini, Scroll and gophers over TLS with TOFU, Titan uploads over Gemini's TLS, Gopher,
+//! Nex, Finger and Spartan over plain TCP, Guppy over UDP. A new protocol is a variant of [`Request`] and of
+//! [`Response`] and its fetcher module, called from [`Net::send`].
 //!
 //! Invariants (every protocol here): the host is resolved through the guard and only checked
 //! addresses are connected; one timeout (`opts.timeout`) covers DNS, connect, TLS, the request
 //! and the answer; a reply is bounded by `opts.max_body` (a header line by its own limit); a
 //! reply that breaks its protocol's framing is [`FetchError::Protocol`], never a panic.
 
-use super::{FetchError, GeminiResponse, Net, NetOptions, TlsInfo};
+use super::{FetchError, GeminiResponse, Net, NetOptions, ProtocolError, TlsInfo};
 use smolweb_core::page::Ending;
 use smolweb_core::response::Header;
 use smolweb_core::url::{GopherTarget, Url};
 
-/// One request of a small protocol.
+/// One request, of any protocol.
 #[derive(Clone, Debug)]
-pub enum SmallRequest {
+pub enum Request {
+    /// Gemini: the gemini:// URL (query included) as the request line.
+    Gemini(Url),
+    /// Gopher: the item (type, selector and the search for type 7).
+    Gopher(GopherTarget),
     /// Nex: send `path` (without its leading `/`) and a newline; the body comes back.
     Nex {
         /// The host.
@@ -56,18 +61,44 @@ pub enum SmallRequest {
     Gophers(GopherTarget),
     /// A Titan upload.
     Titan(super::titan::TitanUpload),
+    /// Guppy: the guppy:// URL (query included) in one datagram.
+    Guppy(Url),
 }
 
-impl SmallRequest {
+impl Request {
     /// The host the request goes to (for the in-flight limits).
     pub fn host(&self) -> &str {
         match self {
-            SmallRequest::Nex { host, .. }
-            | SmallRequest::Finger { host, .. }
-            | SmallRequest::Spartan { host, .. } => host,
-            SmallRequest::Scroll { url, .. } => url.host(),
-            SmallRequest::Gophers(t) => &t.host,
-            SmallRequest::Titan(t) => t.url.host(),
+            Request::Nex { host, .. }
+            | Request::Finger { host, .. }
+            | Request::Spartan { host, .. } => host,
+            Request::Gemini(url) | Request::Scroll { url, .. } | Request::Guppy(url) => url.host(),
+            Request::Gopher(t) | Request::Gophers(t) => &t.host,
+            Request::Titan(t) => t.url.host(),
+        }
+    }
+
+    /// The address asked, for a refusal's message (no query, no search: never a secret).
+    pub fn shown(&self) -> String {
+        match self {
+            Request::Gemini(url) | Request::Scroll { url, .. } | Request::Guppy(url) => {
+                url.without_query()
+            }
+            Request::Titan(t) => t.url.without_query(),
+            Request::Gopher(t) | Request::Gophers(t) => {
+                let scheme = if matches!(self, Request::Gopher(_)) {
+                    "gopher"
+                } else {
+                    "gophers"
+                };
+                format!(
+                    "{scheme}://{}:{}/{}{}",
+                    t.host, t.port, t.item_type, t.selector
+                )
+            }
+            Request::Nex { host, port, .. }
+            | Request::Finger { host, port, .. }
+            | Request::Spartan { host, port, .. } => format!("{host}:{port}"),
         }
     }
 }
@@ -98,9 +129,13 @@ pub struct ScrollResponse {
     pub ending: Ending,
 }
 
-/// What a small request brought back.
+/// What a request brought back.
 #[derive(Clone, Debug)]
-pub enum SmallResponse {
+pub enum Response {
+    /// Gemini's answer.
+    Gemini(GeminiResponse),
+    /// Gopher: the bytes until close.
+    Gopher(Vec<u8>),
     /// Nex and Finger: the bytes until close.
     Body(Vec<u8>),
     /// Spartan.
@@ -124,44 +159,63 @@ pub enum SmallResponse {
         /// The answer arrived before all of the upload was written.
         early: bool,
     },
+    /// Guppy's answer.
+    Guppy(super::guppy::GuppyResponse),
+}
+
+impl Response {
+    /// The TLS facts of the connection that brought the answer (None over plain TCP).
+    pub fn tls_mut(&mut self) -> Option<&mut TlsInfo> {
+        match self {
+            Response::Gemini(r) | Response::Titan { response: r, .. } => Some(&mut r.tls),
+            Response::Scroll(r) => Some(&mut r.tls),
+            Response::Gophers { tls, .. } => Some(tls),
+            Response::Gopher(_) | Response::Body(_) | Response::Spartan(_) | Response::Guppy(_) => {
+                None
+            }
+        }
+    }
 }
 
 impl Net {
-    /// Send one small-protocol request within `opts.timeout` and read its answer.
-    pub async fn small(
-        &self,
-        request: &SmallRequest,
-        opts: &NetOptions,
-    ) -> Result<SmallResponse, FetchError> {
+    /// Send one request within `opts.timeout` and read its answer.
+    pub async fn send(&self, request: &Request, opts: &NetOptions) -> Result<Response, FetchError> {
         let work = async {
             match request {
-                SmallRequest::Nex { host, port, path } => {
+                Request::Gemini(url) => super::gemini::fetch(self, url, opts)
+                    .await
+                    .map(Response::Gemini),
+                Request::Gopher(target) => super::gopher::fetch(target, opts)
+                    .await
+                    .map(Response::Gopher),
+                Request::Nex { host, port, path } => {
                     let line = super::nex::request_line(path)?;
                     plain_exchange(host, *port, line.as_bytes(), opts)
                         .await
-                        .map(SmallResponse::Body)
+                        .map(Response::Body)
                 }
-                SmallRequest::Finger { host, port, query } => {
+                Request::Finger { host, port, query } => {
                     let line = super::finger::request_line(query)?;
                     plain_exchange(host, *port, line.as_bytes(), opts)
                         .await
-                        .map(SmallResponse::Body)
+                        .map(Response::Body)
                 }
-                SmallRequest::Spartan {
+                Request::Spartan {
                     host,
                     port,
                     path,
                     data,
                 } => super::spartan::fetch(host, *port, path, data, opts)
                     .await
-                    .map(SmallResponse::Spartan),
-                SmallRequest::Scroll { url, languages } => {
+                    .map(Response::Spartan),
+                Request::Scroll { url, languages } => {
                     super::scroll::fetch(self, url, languages, opts)
                         .await
-                        .map(SmallResponse::Scroll)
+                        .map(Response::Scroll)
                 }
-                SmallRequest::Gophers(target) => super::gopher::fetch_tls(self, target, opts).await,
-                SmallRequest::Titan(upload) => super::titan::upload(self, upload, opts).await,
+                Request::Gophers(target) => super::gopher::fetch_tls(self, target, opts).await,
+                Request::Titan(upload) => super::titan::upload(self, upload, opts).await,
+                Request::Guppy(url) => super::guppy::fetch(url, opts).await.map(Response::Guppy),
             }
         };
         tokio::time::timeout(opts.timeout, work)
@@ -181,11 +235,7 @@ pub(crate) async fn plain_exchange(
     use tokio::io::AsyncWriteExt;
     let addrs = super::guard::resolve_checked(host, port, opts).await?;
     let mut stream = super::connect(host, port, &addrs).await?;
-    let io_err = |e: std::io::Error| FetchError::Connection {
-        host: host.to_string(),
-        port,
-        message: super::io_words(&e),
-    };
+    let io_err = |e| FetchError::connection(host, port, e);
     stream.write_all(request).await.map_err(io_err)?;
     let mut body = Vec::new();
     super::read_body(
@@ -205,7 +255,7 @@ pub(crate) async fn read_line<R: tokio::io::AsyncRead + Unpin>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     limit: usize,
-    what: &str,
+    what: &'static str,
     map_err: impl Fn(std::io::Error) -> FetchError,
 ) -> Result<Vec<u8>, FetchError> {
     use tokio::io::AsyncReadExt;
@@ -231,13 +281,9 @@ pub(crate) async fn read_line<R: tokio::io::AsyncRead + Unpin>(
             Err(e) => return Err(map_err(e)),
         };
         if n == 0 {
-            return Err(FetchError::Protocol(format!(
-                "the server closed the connection inside the {what}"
-            )));
+            return Err(ProtocolError::ClosedInside(what).into());
         }
         buf.extend_from_slice(&chunk[..n]);
     }
-    Err(FetchError::Protocol(format!(
-        "the {what} is longer than {limit} bytes"
-    )))
+    Err(ProtocolError::LineTooLong { what, limit }.into())
 }

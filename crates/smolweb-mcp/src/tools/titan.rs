@@ -1,5 +1,5 @@
 //! `titan_upload`: an agent publishing to a capsule with Titan, a consent event. Every upload
-//! is put to the person first through the one consent flow ([`super::gate::confirm`]: an
+//! is put to the person first through the one consent flow ([`crate::gate::confirm`]: an
 //! elicitation on either protocol generation) with what would be sent: the URL (without its
 //! query), the size, the MIME type and the first lines of a text; `size=0` says it deletes.
 //! Nothing leaves before the person says yes: a decline is `USER_DECLINED`, and a client
@@ -12,13 +12,15 @@
 //! a failure). The token is sent and never echoed, logged or kept. An agent's upload is at
 //! most `network.max_response_bytes`.
 
-use super::gate::{Confirmed, confirm};
-use super::outcome::{Family, error_result, map_outcome, without_query};
-use super::results::*;
-use super::schema;
-use super::seal::digest;
-use super::server::{SmolwebServer, tool_result};
+use crate::gate::{Confirmed, confirm};
+use crate::outcome::{Family, error_result, map_outcome, refused};
+use crate::reply::tool_result;
+use crate::results::*;
+use crate::schema;
+use crate::seal::digest;
+use crate::state::SmolwebServer;
 use base64::Engine;
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResponse;
@@ -26,6 +28,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use smolweb_client::Client;
 use smolweb_client::smallnet::{TITAN_DEFAULT_MIME, Upload};
 use smolweb_core::code::ErrorCode;
 use smolweb_core::text::sanitize_line;
@@ -62,14 +65,6 @@ pub(crate) struct TitanUploadParams {
 /// Lines of a text shown in the question, and their width.
 const PREVIEW_LINES: usize = 6;
 const PREVIEW_WIDTH: usize = 100;
-
-fn refuse(url: &str, code: ErrorCode, message: impl Into<String>) -> FetchResult {
-    let info = RequestInfoOut {
-        url: Some(without_query(url.trim())).filter(|u| !u.is_empty()),
-        ..RequestInfoOut::default()
-    };
-    error_result(Family::Gemini, error_out(info, code, message))
-}
 
 /// What the person is asked: who, where, how much, what type, the first lines.
 fn question(agent: &str, url: &Url, body: &[u8], mime: &str, token: bool) -> String {
@@ -109,7 +104,7 @@ fn question(agent: &str, url: &Url, body: &[u8], mime: &str, token: bool) -> Str
     q
 }
 
-#[tool_router(router = titan_tools, vis = "pub(super)")]
+#[tool_router(router = titan_router)]
 impl SmolwebServer {
     #[tool(
         name = "titan_upload",
@@ -131,13 +126,38 @@ impl SmolwebServer {
         RequestState(state): RequestState,
         InputResponses(responses): InputResponses,
     ) -> Result<CallToolResponse, ErrorData> {
-        let retry = super::ask::Retry { state, responses };
+        let retry = crate::ask::Retry { state, responses };
         let r = self.upload(&p, &ctx, &retry).await;
         Ok(match r {
-            Ok(r) => tool_result(&r, vec![super::render::fetch(&r, 0)], r.is_error()).into(),
+            Ok(r) => tool_result(&r, vec![crate::render::fetch(&r, 0)], r.is_error()).into(),
             Err(input) => input.into(),
         })
     }
+}
+
+/// The titan:// URL and the body to send, within `cap` bytes; or why not.
+fn checked(p: &TitanUploadParams, cap: u64) -> Result<(Url, Vec<u8>), String> {
+    let url = match Url::parse(p.url.trim()) {
+        Ok(u) if u.scheme() == Scheme::Titan => u,
+        Ok(u) => return Err(format!("a titan:// URL is needed, not {}", u.without_query())),
+        Err(e) => return Err(e.to_string()),
+    };
+    let body = match (&p.text, &p.base64) {
+        (Some(t), None) => t.as_bytes().to_vec(),
+        (None, Some(b)) => base64::engine::general_purpose::STANDARD
+            .decode(b.trim())
+            .map_err(|e| format!("base64 does not decode: {e}"))?,
+        (Some(_), Some(_)) => return Err("give `text` or `base64`, not both".into()),
+        (None, None) => return Err("give the content as `text` or `base64` (empty deletes)".into()),
+    };
+    if body.len() as u64 > cap {
+        return Err(format!(
+            "the upload is {} bytes; an agent's upload is at most {cap} \
+             (network.max_response_bytes)",
+            body.len()
+        ));
+    }
+    Ok((url, body))
 }
 
 impl SmolwebServer {
@@ -145,39 +165,14 @@ impl SmolwebServer {
         &self,
         p: &TitanUploadParams,
         ctx: &RequestContext<RoleServer>,
-        retry: &super::ask::Retry,
+        retry: &crate::ask::Retry,
     ) -> Result<FetchResult, rmcp::model::InputRequiredResult> {
         let client = self.client();
-        let bad = |m: String| Ok(refuse(&p.url, ErrorCode::InvalidRequest, m));
-        let url = match Url::parse(p.url.trim()) {
-            Ok(u) if u.scheme() == Scheme::Titan => u,
-            Ok(u) => {
-                return bad(format!(
-                    "a titan:// URL is needed, not {}",
-                    u.without_query()
-                ));
-            }
-            Err(e) => return bad(e.to_string()),
-        };
-        let body = match (&p.text, &p.base64) {
-            (Some(t), None) => t.as_bytes().to_vec(),
-            (None, Some(b)) => match base64::engine::general_purpose::STANDARD.decode(b.trim()) {
-                Ok(bytes) => bytes,
-                Err(e) => return bad(format!("base64 does not decode: {e}")),
-            },
-            (Some(_), Some(_)) => return bad("give `text` or `base64`, not both".into()),
-            (None, None) => {
-                return bad("give the content as `text` or `base64` (empty deletes)".into());
-            }
-        };
         let cap = client.config().network.max_response_bytes;
-        if body.len() as u64 > cap {
-            return bad(format!(
-                "the upload is {} bytes; an agent's upload is at most {cap} \
-                 (network.max_response_bytes)",
-                body.len()
-            ));
-        }
+        let (url, body) = match checked(p, cap) {
+            Ok(checked) => checked,
+            Err(m) => return Ok(refused(&p.url, ErrorCode::InvalidRequest, m)),
+        };
         let mime = p
             .mime
             .clone()
@@ -226,7 +221,7 @@ impl SmolwebServer {
             token: p.token.clone(),
         };
         let outcome = client.titan_upload(&upload).await;
-        let limits = super::fetch::limits(client);
+        let limits = crate::fetch::limits(client);
         Ok(map_outcome(
             Family::Gemini,
             &outcome,
@@ -235,6 +230,11 @@ impl SmolwebServer {
             client.now(),
         ))
     }
+}
+
+/// The upload tool.
+pub(crate) fn router(_client: &Client) -> ToolRouter<SmolwebServer> {
+    SmolwebServer::titan_router()
 }
 
 #[cfg(test)]
