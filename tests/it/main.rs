@@ -12,6 +12,7 @@ mod architecture;
 mod cli;
 mod cli_bookmarks;
 mod cli_config;
+mod cli_exit_codes;
 mod cli_feeds;
 mod cli_get;
 mod cli_identity_import;
