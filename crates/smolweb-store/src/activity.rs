@@ -406,6 +406,55 @@ fn parse_lines(bytes: &[u8], log: &mut Log) {
     }
 }
 
+/// The log's bytes read as [`Activity::read`] reads them (whole lines only), for the fuzz
+/// targets (see [`super::fuzzing`]). Panics when an invariant breaks: every whole line that
+/// is not blank is an entry or skipped; an entry as a writer would write it
+/// ([`Entry::sanitized`]) is sanitized already when sanitized again, reads back from its JSON
+/// as itself, and is described on one line without control characters; the sessions hold
+/// every call and consent step.
+#[allow(clippy::panic)]
+pub(crate) fn fuzz_log(bytes: &[u8]) -> Log {
+    let mut log = Log::default();
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    parse_lines(&bytes[..whole], &mut log);
+    let lines = bytes[..whole]
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .count();
+    if log.entries.len() + log.skipped != lines {
+        panic!(
+            "{lines} lines gave {} entries and {} skipped",
+            log.entries.len(),
+            log.skipped
+        );
+    }
+    for e in &log.entries {
+        let clean = e.sanitized();
+        if clean.sanitized() != clean {
+            panic!("sanitizing twice changes an entry: {clean:?}");
+        }
+        let json = serde_json::to_vec(&clean).unwrap_or_default();
+        match serde_json::from_slice::<Entry>(&json) {
+            Ok(back) if back == clean => {}
+            other => panic!("{clean:?} reads back as {other:?}"),
+        }
+        let line = describe(&clean);
+        if line.chars().any(char::is_control) {
+            panic!("a described entry holds a control character: {line:?}");
+        }
+    }
+    let steps = log
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::Call { .. } | Event::Consent { .. }))
+        .count();
+    let grouped: usize = sessions(&log.entries).iter().map(|s| s.events.len()).sum();
+    if grouped != steps {
+        panic!("{steps} calls and consent steps, {grouped} in sessions");
+    }
+    log
+}
+
 impl Activity {
     /// The log at `path`, kept within `limits` (nothing is read or created yet).
     pub fn new(path: PathBuf, limits: Limits) -> Activity {
