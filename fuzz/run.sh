@@ -7,7 +7,8 @@
 #
 # Each target runs with libFuzzer under AddressSanitizer (leaks detected), one job and one
 # worker (`-jobs=1 -workers=1`: the machine is shared), a memory limit (FUZZ_RSS_MB, default
-# 2048), a per-input time limit of 1 s (`-timeout=1`) and a bounded input size per target.
+# 2048), a per-input time limit (`-timeout`: 1 s, 10 s for the PDF and picture readers, whose
+# legitimate work within their limits takes longer) and a bounded input size per target.
 # Corpora grow in fuzz/corpus/<target> (seeded from fuzz/seeds/<target>, written by
 # fuzz/seeds.py from the tests), findings land in fuzz/artifacts/<target>, logs and the
 # summary (fuzz/logs/summary.md) in fuzz/logs. Needs the nightly toolchain and cargo-fuzz
@@ -27,6 +28,14 @@ max_len() {
         gemini_header | url | cert) echo 4096 ;;
         window | charset | mcp_args) echo 16384 ;;
         *) echo 65536 ;;
+    esac
+}
+
+# Longest time one input may take (seconds).
+time_limit() {
+    case "$1" in
+        pdf | picture) echo 10 ;;
+        *) echo 1 ;;
     esac
 }
 
@@ -55,7 +64,7 @@ for t in "${TARGETS[@]}"; do
     touch "logs/$t/started"
     (cd "logs/$t" && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$BIN/$t" \
         "$FUZZ/corpus/$t" "$FUZZ/seeds/$t" \
-        -max_total_time="$TIME" -rss_limit_mb="$RSS" -timeout=1 \
+        -max_total_time="$TIME" -rss_limit_mb="$RSS" -timeout="$(time_limit "$t")" \
         -jobs=1 -workers=1 -max_len="$(max_len "$t")" -print_final_stats=1 \
         -artifact_prefix="$FUZZ/artifacts/$t/" "${dict[@]}" >/dev/null 2>&1)
     log="logs/$t/fuzz-0.log"

@@ -292,6 +292,60 @@ def certificates() -> list[bytes]:
     return out
 
 
+def pdfs() -> list[bytes]:
+    """Small PDFs: one page of text, two pages, no text, a broken cross-reference table."""
+
+    def pdf(pages: list[bytes]) -> bytes:
+        objs = [b"<< /Type /Catalog /Pages 2 0 R >>", None,
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+        kids = []
+        for content in pages:
+            stream = b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"
+            objs.append(stream)
+            objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                        b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % len(objs))
+            kids.append(b"%d 0 R" % len(objs))
+        objs[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % len(kids)
+        out = b"%PDF-1.4\n"
+        offsets = []
+        for i, o in enumerate(objs):
+            offsets.append(len(out))
+            out += b"%d 0 obj\n" % (i + 1) + o + b"\nendobj\n"
+        xref = len(out)
+        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+        out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+        out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+        return out
+
+    text = b"BT /F1 12 Tf 72 720 Td (Hello, fuzz) Tj ET"
+    two = [text, b"BT /F1 12 Tf 72 720 Td [(Second) -250 (page)] TJ T* (more) ' ET"]
+    one = pdf([text])
+    return [one, pdf(two), pdf([b"q 1 0 0 1 0 0 cm Q"]), one.replace(b"xref", b"xref\n0 zz"),
+            one[: len(one) // 2]]
+
+
+def pictures() -> list[bytes]:
+    """Tiny pictures in every format the browser decodes (PNG, GIF, BMP, PNM, QOI, ICO)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    big = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 2, 0, 0, 0))
+    gif = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00"
+           b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+    bmp_pixels = b"\x00\x00\xff\x00"
+    bmp = (b"BM" + struct.pack("<IHHI", 14 + 40 + len(bmp_pixels), 0, 0, 54)
+           + struct.pack("<IiiHHIIiiII", 40, 1, 1, 1, 24, 0, len(bmp_pixels), 2835, 2835, 0, 0) + bmp_pixels)
+    pnm = b"P6\n2 1\n255\n\xff\x00\x00\x00\xff\x00"
+    qoi = b"qoif" + struct.pack(">IIBB", 1, 1, 3, 0) + b"\xfe\xff\x00\x00" + b"\x00" * 7 + b"\x01"
+    return [png, big, gif, bmp, pnm, qoi, png[:30]]
+
+
 # ---------------------------------------------------------------- per target
 
 
@@ -372,6 +426,66 @@ def main() -> None:
           + [bytes([7]) + OFFLINE_PAGE, bytes([8]) + config])
 
     write("cert", certificates())
+
+    # The small protocols' answers (issue 36): literals of their tests and the testkit's
+    # servers, and a few answers written here.
+    small = literals("crates/smolweb-net/src/spartan.rs", "crates/smolweb-net/src/scroll.rs", "crates/smolweb-net/src/request.rs", "crates/smolweb-client/tests/it/client_smallnet.rs", "crates/smolweb-testkit/src/smallnet.rs", "tests/it/mcp_smallnet.rs")
+    spartan = [b"2 text/gemini\r\n# Spartan\n=: /echo Leave a note\n=> /up Up\n",
+               b"3 /moved\r\n", b"3 //other.example/x\r\n", b"3 /../../x\r\n",
+               b"4 not found\r\n", b"5 broken\r\n", b"2 text/plain; charset=iso-8859-1\r\n\xe9t\xe9",
+               b"2 text/gemini\n" + bench_gemtext(40)]
+    write("spartan", spartan + [s for s in small if s[:1] in b"2345" and b" " in s[:3]])
+    scroll = [b"20 text/gemini\r\nAlice\r\n2024-01-01\r\n\r\n# Doc\n=> /a A\n",
+              b"20 text/gemini; lang=en\r\n\r\n\r\n\r\nbody", b"31 /elsewhere\r\n",
+              b"51 not found\r\n", b"20 text/plain\r\nonly one line\r\n",
+              b"20 text/gemini\r\n" + b"a" * 1100 + b"\r\n"]
+    write("scroll", scroll + [s for s in small if s[:2].isdigit()])
+    write("nex", [b"\n=> docs/ Docs\n=> a.txt\n=> ../up\n", b"docs/\n" + bench_gemtext(40),
+                  b"a.txt\nplain text\n", b"img.png\n\x89PNG\r\n\x1a\n", b"d%0Ae/\n=> x\n",
+                  b"caf%C3%A9.gmi\n# caf\xc3\xa9\n"])
+    write("finger", [b"alice\nLogin: alice\r\nPlan:\r\nnothing\r\n", b"\nUsers online: 3\n",
+                     b"/W alice\nx", b"a%0D%0Ab\nx", b"alice@other.example\n\x1b[2Jhi"])
+    answers = header[:20] + [b"20 text/gemini\r\n# Uploaded\n", b"30 gemini://fuzz.example/new.gmi\r\n",
+                             b"31 /new\r\n", b"59 too large\r\n", b"60 certificate needed\r\n"]
+    titan = [b"titan://fuzz.example/wiki/page.gmi\ntext/gemini\ns3cr%et\n\x10\x00" + a for a in answers]
+    titan += [b"titan://fuzz.example/a;size=1\ntext/plain\n\n\x00\x00" + answers[0],
+              b"titan://fuzz.example/a?q\ntext/gemini\ntok en\n\xff\xff" + answers[1],
+              b"gemini://fuzz.example/\ntext/gemini\n\n\x01\x00" + answers[0]]
+    write("titan", titan)
+
+    # Guppy answers (datagrams split on 0xFF): a document in order, reordered and repeated,
+    # the three statuses, and packets past the end.
+    doc = [b"6 text/gemini\r\n# Guppy\n", b"7\r\n=> /a A\n", b"8\r\nmore\n", b"9\r\n"]
+    guppy = [doc, [doc[0], doc[2], doc[1], doc[1], doc[3]], [doc[1], doc[0], doc[3], doc[2]],
+             [b"1 your name?\r\n"], [b"3 guppy://other.example/\r\n"], [b"4 not found\r\n"],
+             [doc[0], doc[3], b"10\r\nafter the end"], [b"6 text/plain\r\n" + b"x" * 900, b"7\r\n"],
+             [b"0 zero\r\n"], [b"5\r\n"], [b"6 text/gemini\r\n"] + [b"%d\r\n" % n + b"y" * 512 for n in range(7, 20)]]
+    write("guppy", [b"\xff".join(d) for d in guppy])
+
+    # The agents' files (issue 36).
+    activity = [
+        b'{"at":"2026-01-01T00:00:00Z","session":"0a1b2c3d","event":"start","client":"claude","version":"1.0","pid":42}\n',
+        b'{"at":"2026-01-01T00:00:01.5Z","session":"0a1b2c3d","event":"call","tool":"gemini_fetch","url":"gemini://h/a","outcome":"gemtext","error":false,"bytes":120,"cached":false,"ms":3}\n',
+        b'{"at":"2026-01-01T00:00:02Z","session":"0a1b2c3d","event":"consent","tool":"trust_pin","step":"timed_out","what":"trust h\\u001b[2J"}\n',
+        b'{"at":"2026-01-01T00:00:03Z","session":"0a1b2c3d","event":"end"}\n',
+        b'{"at":"2026-01-01T00:00:04Z","session":"ffffffff","event":"call","tool":"x","urls":3,"outcome":"' + b"\\u0007" * 200 + b'","ms":1}\n',
+        b'{not json\n\x00\xff\n{"at":"2026-01-01T00:00:00Z","session":"a","ev',
+    ]
+    write("activity_log", activity + [b"".join(activity[:4]), b"".join(activity) * 3])
+    agent = [
+        """[[shared]]\nid = "0a1b2c3d"\nurl = "gemini://h/a"\ntitle = "A"\nnote = "look"\nat = "2026-01-01T00:00:00Z"\n""",
+        """[[suggestion]]\nid = "0a1b2c3d"\nurl = "gemini://h/a"\nnote = "see"\nclient = "bot"\nsession = "s1"\nat = "2026-01-01T00:00:00Z"\n""",
+        """[[browser]]\npid = 42\nseen = "2026-01-01T00:00:00Z"\n\n[[browser]]\npid = 4294967295\nseen = "2026-01-01T00:00:00+02:00"\n""",
+        """[[queued]]\nurl = "gemini://h/a"\nat = "2026-01-01T00:00:00Z"\nfrom = "gemini://h/feed"\ntries = 2\n""",
+        """[[allowance]]\nagent = "bot"\nscope = "gemini://h/wiki/"\nadded = "2026-01-01T00:00:00Z"\n""",
+    ]
+    write("agent_files", [bytes([i]) + a.encode() for i, a in enumerate(agent)]
+          + [bytes([i]) + b"x = 1\n" for i in range(5)])
+
+    # The PDF and picture front ends (issue 36): the testkit's PDFs are written by code, so
+    # a few small files are written here; pictures from the image crate's smallest forms.
+    write("pdf", pdfs())
+    write("picture", pictures())
 
 
 if __name__ == "__main__":

@@ -367,6 +367,7 @@ pub(crate) fn outcome_code(outcome: &Outcome) -> u8 {
         Outcome::Redirect { .. } => exit::REDIRECT,
         Outcome::Certificate { .. } => exit::CERTIFICATE,
         Outcome::Failure { .. } => exit::REMOTE,
+        Outcome::Error { error, .. } if error.refused_redirect() => exit::REDIRECT,
         Outcome::Error { error, .. } => match error.code() {
             ErrorCode::InvalidRequest | ErrorCode::NotFetchable => exit::INVALID,
             ErrorCode::DnsError

@@ -12,11 +12,20 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args = cli::Args::parse();
-    match cli::run(args) {
+    // Under --mcp the log (stderr or --log-file) has the warnings as they happen.
+    let logged = args.mcp;
+    let code = match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("smolweb: {e:#}");
             ExitCode::from(1)
         }
+    };
+    // Store files used although others can read them (`[data] loose_permissions = "warn"`).
+    for warning in smolweb_store::perms::take_warnings() {
+        if !logged {
+            eprintln!("smolweb: warning: {warning}");
+        }
     }
+    code
 }

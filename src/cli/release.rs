@@ -89,7 +89,7 @@ const EXIT_STATUS: &[(u8, &str)] = &[
     ),
     (
         super::exit::NETWORK,
-        "network: DNS, connection, timeout, protocol, too large, slow down; web: too many redirects, a redirect loop, a broken answer",
+        "network: DNS, connection, timeout, protocol (a redirect whose target is not a URL included), too large, slow down; web: too many redirects, a redirect loop, a broken answer",
     ),
     (
         super::exit::TLS,
@@ -109,11 +109,11 @@ const EXIT_STATUS: &[(u8, &str)] = &[
     ),
     (
         super::exit::REDIRECT,
-        "redirect to another host or scheme (not followed)",
+        "redirect not followed: to another host or scheme, or refused for where it leads (a `file:` or `javascript:` URL; on the web, anything but http and https)",
     ),
     (
         super::exit::BLOCKED,
-        "blocked by policy (address guard or robots.txt)",
+        "blocked by policy (address guard or robots.txt), a redirect's target included",
     ),
 ];
 

@@ -336,7 +336,7 @@ async fn a_corrupt_identity_file_is_named_and_blocks_nothing_else() {
     let ids = data.join("identities");
     std::fs::create_dir_all(&ids).unwrap();
     let bad = ids.join(format!("{}.toml", "e".repeat(64)));
-    std::fs::write(&bad, "this is [not toml").unwrap();
+    smolweb_store::perms::write_private(&bad, "this is [not toml").unwrap();
 
     let o = get(data.clone(), vec![server.url("/")]).await;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

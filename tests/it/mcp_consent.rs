@@ -426,7 +426,7 @@ async fn cert_list_names_a_corrupt_identity_file_and_lists_the_rest() {
     assert!(ok, "{out}");
     let dir = env.data_dir().join(smolweb_store::files::IDENTITIES_DIR);
     let bad = dir.join(format!("{}.toml", "ab".repeat(32)));
-    std::fs::write(&bad, "this is = = not toml").unwrap();
+    smolweb_store::perms::write_private(&bad, "this is = = not toml").unwrap();
     let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
     let r = call(&s, "gemini_client_cert_list", json!({})).await;
     assert!(!r.is_error.unwrap_or(false), "{:?}", sc(&r));

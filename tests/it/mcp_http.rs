@@ -16,10 +16,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// A running `smolweb --mcp --http 127.0.0.1:0`, killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-    token: String,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) port: u16,
+    pub(crate) token: String,
     /// Everything it wrote to stderr up to the address line.
     banner: String,
 }
@@ -36,7 +36,7 @@ fn config(extra: &str) -> Env {
 }
 
 impl Server {
-    fn start(env: &Env) -> Server {
+    pub(crate) fn start(env: &Env) -> Server {
         Server::start_with(env, &["--http", "127.0.0.1:0"])
     }
 

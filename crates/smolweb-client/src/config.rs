@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use smolweb_store::parse_failure::{Quote, describe_toml};
 use std::path::{Path, PathBuf};
 
+mod data;
 mod mcp_http;
 pub(crate) mod proxy;
 mod web;
+pub use data::Data;
 pub use mcp_http::McpHttp;
 pub(crate) use web::Web;
 
@@ -69,6 +71,8 @@ pub struct Config {
     pub agents: Agents,
     /// `[search]`.
     pub search: Search,
+    /// `[data]`.
+    pub data: Data,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -177,8 +181,18 @@ pub struct Mcp {
     pub batch_concurrency: usize,
     /// Largest JSON-RPC message (one stdin line) the server reads, in bytes.
     pub max_message_bytes: usize,
+    /// How long a question to the person (elicitation) waits for an answer, in seconds; then
+    /// the change waits in the approval queue instead (a prompt's answer: the agent gets it).
+    pub consent_timeout_seconds: u64,
     /// `[mcp.http]`: the server over Streamable HTTP.
     pub http: McpHttp,
+}
+
+impl Mcp {
+    /// [`Mcp::consent_timeout_seconds`] as a duration (at least one second).
+    pub fn consent_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.consent_timeout_seconds.max(1))
+    }
 }
 
 impl Default for Mcp {
@@ -188,6 +202,7 @@ impl Default for Mcp {
             max_menu_items: 1000,
             batch_concurrency: 5,
             max_message_bytes: 4 * 1024 * 1024,
+            consent_timeout_seconds: 300,
             http: McpHttp::default(),
         }
     }

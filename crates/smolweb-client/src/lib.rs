@@ -310,12 +310,12 @@ pub struct Client {
 }
 
 impl Client {
-    /// Build the client for a face. Creates the data directory if needed.
+    /// Build the client for a face. Creates the data directory if needed (0700, whatever the
+    /// umask), and sets this process's rule for store files others can read
+    /// (`[data] loose_permissions`, see `smolweb_store::perms`).
     pub fn new(config: Config, paths: Paths, face: Face) -> Result<Client, ClientError> {
-        std::fs::create_dir_all(&paths.data_dir).map_err(|source| StoreError::Io {
-            path: paths.data_dir.clone(),
-            source,
-        })?;
+        smolweb_store::perms::set_policy(config.data.loose_permissions);
+        smolweb_store::perms::create_private_dir(&paths.data_dir)?;
         let net = Net::new(
             KnownHosts::new(paths.known_hosts()),
             Identities::new(paths.identities_dir()),

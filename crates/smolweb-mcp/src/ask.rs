@@ -24,7 +24,7 @@ pub(crate) enum Ask<T> {
     Declined,
     /// The client cannot ask its user.
     Unsupported,
-    /// The question went unanswered within rmcp's request timeout.
+    /// The question went unanswered within `mcp.consent_timeout_seconds`.
     TimedOut,
     /// 2026-07-28: return this to the client; the answer comes with its retry.
     NeedInput(InputRequiredResult),
@@ -54,11 +54,12 @@ fn now_unix() -> i64 {
 }
 
 /// Ask `message` with a form of type `T`. `purpose` and `digest` bind a 2026 state to this
-/// question and these exact arguments.
+/// question and these exact arguments. An initialize-style question unanswered within
+/// `timeout` is [`Ask::TimedOut`] (`mcp.consent_timeout_seconds`).
 pub(crate) async fn ask<T>(
     ctx: &RequestContext<RoleServer>,
     retry: &Retry,
-    sealer: &Sealer,
+    (sealer, timeout): (&Sealer, std::time::Duration),
     purpose: &str,
     digest: &str,
     message: String,
@@ -67,7 +68,7 @@ where
     T: ElicitationSafe + DeserializeOwned,
 {
     if !is_modern(ctx) {
-        return ask_legacy(ctx, message).await;
+        return ask_legacy(ctx, message, timeout).await;
     }
     if !modern_form_supported(ctx) {
         return Ask::Unsupported;
@@ -111,7 +112,11 @@ where
     }
 }
 
-async fn ask_legacy<T>(ctx: &RequestContext<RoleServer>, message: String) -> Ask<T>
+async fn ask_legacy<T>(
+    ctx: &RequestContext<RoleServer>,
+    message: String,
+    timeout: std::time::Duration,
+) -> Ask<T>
 where
     T: ElicitationSafe + DeserializeOwned,
 {
@@ -122,7 +127,11 @@ where
     {
         return Ask::Unsupported;
     }
-    match ctx.peer.elicit::<T>(message).await {
+    match ctx
+        .peer
+        .elicit_with_timeout::<T>(message, Some(timeout))
+        .await
+    {
         Ok(Some(t)) => Ask::Answer(t),
         Ok(None) | Err(ElicitationError::NoContent) => Ask::Declined,
         Err(ElicitationError::UserDeclined) | Err(ElicitationError::UserCancelled) => Ask::Declined,

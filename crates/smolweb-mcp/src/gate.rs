@@ -95,7 +95,7 @@ impl ConsentCtx<'_> {
         let answer = ask::<Confirm>(
             self.ctx,
             self.retry,
-            self.sealer,
+            (self.sealer, self.client.config().mcp.consent_timeout()),
             "consent",
             call_digest,
             question,
@@ -168,7 +168,8 @@ pub(crate) async fn confirm(
     question: String,
     what: &str,
 ) -> Confirmed {
-    let answer = ask::<Confirm>(c.ctx, c.retry, c.sealer, "consent", call_digest, question).await;
+    let how = (c.sealer, c.client.config().mcp.consent_timeout());
+    let answer = ask::<Confirm>(c.ctx, c.retry, how, "consent", call_digest, question).await;
     let step = |s: ConsentStep| c.log.consent("titan_upload", s, what);
     let asked_now = match &answer {
         Ask::NeedInput(_) => true,

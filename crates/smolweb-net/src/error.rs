@@ -581,6 +581,19 @@ impl FetchError {
         }
     }
 
+    /// Is this a redirect that was refused for where it leads (a scheme smolweb does not
+    /// follow, a Spartan redirect off its host, a web redirect away from http and https)?
+    /// `smolweb get` exits 8 for it, as for a redirect it does not follow.
+    pub fn refused_redirect(&self) -> bool {
+        match self {
+            FetchError::Protocol(
+                ProtocolError::RedirectScheme { .. } | ProtocolError::SpartanRedirect(_),
+            ) => true,
+            FetchError::Web(e) => matches!(**e, WebError::RedirectRefused(_)),
+            _ => false,
+        }
+    }
+
     /// Did the network not answer (the name did not resolve, no connection, the budget ran
     /// out), as opposed to an answer, a policy refusal or a TLS failure?
     pub fn network_failed(&self) -> bool {
@@ -604,16 +617,17 @@ impl FetchError {
 }
 
 /// The contract code of a store failure: a file that cannot be read or written (or is
-/// corrupt, or not a regular file) is the store being unavailable, which may pass (retryable);
+/// corrupt, not a regular file, or open to others) is the store being unavailable, which may pass (retryable);
 /// a name that is missing or unusable is the request's fault; an existing entry is
 /// `CERTIFICATE_EXISTS`; a failed key generation is ours.
 pub fn store_code(e: &StoreError) -> ErrorCode {
     match e {
         StoreError::Exists(_) => ErrorCode::CertificateExists,
         StoreError::NotFound(_) | StoreError::Invalid(_) => ErrorCode::InvalidRequest,
-        StoreError::Io { .. } | StoreError::Corrupt { .. } | StoreError::NotRegular { .. } => {
-            ErrorCode::CertificateStoreUnavailable
-        }
+        StoreError::Io { .. }
+        | StoreError::Corrupt { .. }
+        | StoreError::NotRegular { .. }
+        | StoreError::Exposed { .. } => ErrorCode::CertificateStoreUnavailable,
         StoreError::Crypto(_) => ErrorCode::InternalError,
     }
 }
@@ -622,7 +636,7 @@ pub fn store_code(e: &StoreError) -> ErrorCode {
 fn web_code(e: &WebError) -> ErrorCode {
     match e {
         WebError::InvalidInput(_) => ErrorCode::InvalidRequest,
-        WebError::PolicyRejected { .. } => ErrorCode::Blocked,
+        WebError::PolicyRejected { .. } | WebError::RedirectRefused(_) => ErrorCode::Blocked,
         WebError::Dns { .. } => ErrorCode::DnsError,
         WebError::Connection { message, .. } if message.starts_with("TLS") => ErrorCode::TlsError,
         WebError::Connection { .. } | WebError::Offline { .. } => ErrorCode::ConnectionError,

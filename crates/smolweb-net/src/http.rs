@@ -338,10 +338,7 @@ impl HttpFetcher {
 pub fn parse_target(text: &str, redirect: bool) -> Result<url::Url, WebError> {
     let refuse = |message: String| {
         if redirect {
-            WebError::PolicyRejected {
-                message: format!("a redirect was refused: {message}"),
-                retryable: false,
-            }
+            WebError::RedirectRefused(message)
         } else {
             WebError::InvalidInput(message)
         }

@@ -37,7 +37,7 @@ pub use request::{Request, Response, ScrollResponse, SpartanResponse};
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing {
-    use crate::FetchError;
+    use crate::{FetchError, NetOptions};
     use smolweb_core::response::Header;
     use smolweb_store::tofu::CertInfo;
     use tokio::io::AsyncRead;
@@ -69,6 +69,69 @@ pub mod fuzzing {
     /// A server certificate (DER) as the TOFU verifier reads it; None when it does not parse.
     pub fn cert_details(der: &[u8]) -> Option<CertInfo> {
         crate::tls::verifier::cert_details(der).ok()
+    }
+
+    /// A Spartan answer read from `reader` as a fetch reads it (the body within `max_body`).
+    pub async fn spartan_answer<R: AsyncRead + Unpin>(
+        reader: &mut R,
+        max_body: u64,
+    ) -> Result<crate::SpartanResponse, FetchError> {
+        let opts = NetOptions {
+            max_body,
+            ..NetOptions::default()
+        };
+        crate::spartan::read_answer(reader, &opts, from_read).await
+    }
+
+    /// A Scroll answer read from `reader` as a fetch reads it: the header, the metadata lines
+    /// (success only), the body within `max_body` and how it ended.
+    pub async fn scroll_answer<R: AsyncRead + Unpin>(
+        reader: &mut R,
+        max_body: u64,
+    ) -> Result<
+        (
+            Header,
+            Option<smolweb_core::page::DocumentMeta>,
+            Vec<u8>,
+            crate::Ending,
+        ),
+        FetchError,
+    > {
+        let opts = NetOptions {
+            max_body,
+            ..NetOptions::default()
+        };
+        crate::scroll::read_answer(reader, &opts, from_read).await
+    }
+
+    /// The Nex request line for `path` (as sent: without its leading `/`).
+    pub fn nex_request_line(path: &str) -> Result<String, FetchError> {
+        crate::nex::request_line(path)
+    }
+
+    /// The Finger request line for `query`.
+    pub fn finger_request_line(query: &str) -> Result<String, FetchError> {
+        crate::finger::request_line(query)
+    }
+
+    /// A Titan request line for an upload of `size` bytes (the body is never looked at).
+    pub fn titan_request_line(
+        url: &smolweb_core::url::Url,
+        size: usize,
+        mime: &str,
+        token: Option<&str>,
+    ) -> Result<String, FetchError> {
+        crate::titan::request_line(&crate::titan::TitanUpload {
+            url: url.clone(),
+            body: vec![0; size],
+            mime: mime.to_string(),
+            token: token.map(str::to_string),
+        })
+    }
+
+    /// A read error of the fuzz targets' in-memory readers (never happens there).
+    fn from_read(e: std::io::Error) -> FetchError {
+        FetchError::connection("fuzz input", 0, e)
     }
 }
 

@@ -10,6 +10,7 @@
 use super::gemini::{Target, open_tls, read_error, read_header};
 use super::{FetchError, Net, NetOptions, RequestError, ScrollResponse};
 use smolweb_core::page::DocumentMeta;
+use smolweb_core::response::Header;
 use smolweb_core::response::StatusClass;
 use smolweb_core::url::{GEMINI_MAX_URL_BYTES, Scheme, Url};
 
@@ -53,26 +54,8 @@ pub(crate) async fn fetch(
         path: url.path(),
     };
     let (mut tls, info) = open_tls(net, &t, None, &line, opts).await?;
-    let io_err = |e| read_error(e, &t);
-    let (header, mut rest) = read_header(&mut tls, io_err).await?;
-    let mut body = Vec::new();
-    let mut metadata = None;
-    let mut ending = super::Ending::Clean;
-    if header.class() == StatusClass::Success {
-        let mut lines: [String; 3] = Default::default();
-        let names = ["author line", "publish-date line", "modification-date line"];
-        for (slot, what) in lines.iter_mut().zip(names) {
-            let raw =
-                super::request::read_line(&mut tls, &mut rest, MAX_METADATA_LINE, what, io_err)
-                    .await?;
-            *slot = String::from_utf8_lossy(&raw).into_owned();
-        }
-        let [author, published, modified] = lines;
-        metadata = Some(DocumentMeta::from_lines(&author, &published, &modified));
-        body = rest;
-        let progress = opts.progress.as_ref();
-        ending = super::read_body(&mut tls, &mut body, opts.max_body, progress, io_err).await?;
-    }
+    let (header, metadata, body, ending) =
+        read_answer(&mut tls, opts, |e| read_error(e, &t)).await?;
     Ok(ScrollResponse {
         header,
         metadata,
@@ -80,6 +63,38 @@ pub(crate) async fn fetch(
         tls: info,
         ending,
     })
+}
+
+/// A Scroll answer as read: the header, the metadata lines (success only), the body and how
+/// it ended.
+pub(crate) type Answer = (Header, Option<DocumentMeta>, Vec<u8>, super::Ending);
+
+/// Read an answer from `reader`: the Gemini header, then on success the three metadata lines
+/// (each bounded) and the body within `opts.max_body`.
+pub(crate) async fn read_answer<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut R,
+    opts: &NetOptions,
+    io_err: impl Fn(std::io::Error) -> FetchError + Copy,
+) -> Result<Answer, FetchError> {
+    let (header, mut rest) = read_header(reader, io_err).await?;
+    let mut body = Vec::new();
+    let mut metadata = None;
+    let mut ending = super::Ending::Clean;
+    if header.class() == StatusClass::Success {
+        let mut lines: [String; 3] = Default::default();
+        let names = ["author line", "publish-date line", "modification-date line"];
+        for (slot, what) in lines.iter_mut().zip(names) {
+            let raw = super::request::read_line(reader, &mut rest, MAX_METADATA_LINE, what, io_err)
+                .await?;
+            *slot = String::from_utf8_lossy(&raw).into_owned();
+        }
+        let [author, published, modified] = lines;
+        metadata = Some(DocumentMeta::from_lines(&author, &published, &modified));
+        body = rest;
+        let progress = opts.progress.as_ref();
+        ending = super::read_body(reader, &mut body, opts.max_body, progress, io_err).await?;
+    }
+    Ok((header, metadata, body, ending))
 }
 
 #[cfg(test)]

@@ -65,9 +65,19 @@ pub(crate) async fn fetch(
     let mut request = head.into_bytes();
     request.extend_from_slice(data);
     stream.write_all(&request).await.map_err(io_err)?;
+    read_answer(&mut stream, opts, io_err).await
+}
+
+/// Read an answer from `reader`: the bounded status line, then (status 2) the body within
+/// `opts.max_body`.
+pub(crate) async fn read_answer<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut R,
+    opts: &NetOptions,
+    io_err: impl Fn(std::io::Error) -> FetchError + Copy,
+) -> Result<super::SpartanResponse, FetchError> {
     let mut buf = Vec::new();
     let line = super::request::read_line(
-        &mut stream,
+        reader,
         &mut buf,
         MAX_HEADER_BYTES,
         "spartan status line",
@@ -79,7 +89,7 @@ pub(crate) async fn fetch(
     if status == 2 {
         body = buf;
         let progress = opts.progress.as_ref();
-        super::read_body(&mut stream, &mut body, opts.max_body, progress, io_err).await?;
+        super::read_body(reader, &mut body, opts.max_body, progress, io_err).await?;
     }
     Ok(super::SpartanResponse { status, meta, body })
 }

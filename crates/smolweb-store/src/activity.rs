@@ -22,7 +22,9 @@
 //! information, query, fragment and a Gopher search ([`clean_url`]). No entry has a field for
 //! a query, an input answer, page text or key material. A line that does not parse (a crash
 //! mid-write on a file system that tears writes, a hand edit) is skipped when reading and
-//! counted, never fatal.
+//! counted, never fatal. A last line without its newline (an append under way, or one a full
+//! disk stopped part way) is not read, and the next append cuts it off before writing
+//! ([`Activity::mend`]), so a torn write never swallows the entry after it.
 
 mod append;
 mod writer;
@@ -30,7 +32,7 @@ mod writer;
 use super::StoreError;
 use super::atomic::{self, Modes};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use time::OffsetDateTime;
@@ -346,6 +348,28 @@ struct Tail {
     lines: usize,
 }
 
+/// What one try of an append did.
+#[derive(Debug)]
+pub(super) enum Append {
+    /// The line was written; true when the log is now over its bounds.
+    Written(bool),
+    /// The last line was torn: nothing was written.
+    Torn,
+    /// The write failed (part of the line may be there).
+    Failed(StoreError),
+}
+
+/// Is the file empty or its last byte a newline? (`len` is its length.)
+pub(super) fn ends_a_line(file: &mut File, len: u64) -> std::io::Result<bool> {
+    if len == 0 {
+        return Ok(true);
+    }
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::Start(len - 1))?;
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
+}
+
 /// The activity log file.
 #[derive(Debug)]
 pub struct Activity {
@@ -390,6 +414,56 @@ fn parse_lines(bytes: &[u8], log: &mut Log) {
             Err(_) => log.skipped += 1,
         }
     }
+}
+
+/// The log's bytes read as [`Activity::read`] reads them (whole lines only), for the fuzz
+/// targets (see [`super::fuzzing`]). Panics when an invariant breaks: every whole line that
+/// is not blank is an entry or skipped; an entry as a writer would write it
+/// ([`Entry::sanitized`]) is sanitized already when sanitized again, reads back from its JSON
+/// as itself, and is described on one line without control characters; the sessions hold
+/// every call and consent step.
+#[cfg(any(test, feature = "fuzzing"))]
+#[allow(clippy::panic)]
+pub(crate) fn fuzz_log(bytes: &[u8]) -> Log {
+    let mut log = Log::default();
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    parse_lines(&bytes[..whole], &mut log);
+    let lines = bytes[..whole]
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .count();
+    if log.entries.len() + log.skipped != lines {
+        panic!(
+            "{lines} lines gave {} entries and {} skipped",
+            log.entries.len(),
+            log.skipped
+        );
+    }
+    for e in &log.entries {
+        let clean = e.sanitized();
+        if clean.sanitized() != clean {
+            panic!("sanitizing twice changes an entry: {clean:?}");
+        }
+        let json = serde_json::to_vec(&clean).unwrap_or_default();
+        match serde_json::from_slice::<Entry>(&json) {
+            Ok(back) if back == clean => {}
+            other => panic!("{clean:?} reads back as {other:?}"),
+        }
+        let line = describe(&clean);
+        if line.chars().any(char::is_control) {
+            panic!("a described entry holds a control character: {line:?}");
+        }
+    }
+    let steps = log
+        .entries
+        .iter()
+        .filter(|e| matches!(e.event, Event::Call { .. } | Event::Consent { .. }))
+        .count();
+    let grouped: usize = sessions(&log.entries).iter().map(|s| s.events.len()).sum();
+    if grouped != steps {
+        panic!("{steps} calls and consent steps, {grouped} in sessions");
+    }
+    log
 }
 
 impl Activity {
@@ -438,6 +512,7 @@ impl Activity {
                 kind: "a FIFO, socket or device",
             });
         }
+        super::perms::check_file(&self.path, &meta)?;
         Ok(file)
     }
 
@@ -458,6 +533,9 @@ impl Activity {
     /// Append one entry (sanitized first) in one write, now; compact when over the bounds.
     /// Lines this handle queued ([`Activity::queue`]) are written first, so the file keeps
     /// this process's order.
+    ///
+    /// A line torn by a full disk (the write stopped part way) is cut off again before
+    /// anything else is appended ([`Activity::mend`]), so it never swallows the next entry.
     pub fn append(&self, entry: &Entry) -> Result<(), StoreError> {
         let line = Activity::line_of(entry)?;
         self.flush();
@@ -490,12 +568,66 @@ impl Activity {
     /// bounds.
     fn append_lines(&self, lines: &[Vec<u8>]) -> Result<(), StoreError> {
         let mut appender = self.appender.lock().unwrap_or_else(|p| p.into_inner());
-        if appender.write(self, lines)? {
+        let mut mended = false;
+        let over = loop {
+            match appender.write(self, lines)? {
+                Append::Written(over) => break over,
+                Append::Torn if !mended => {
+                    appender.forget_tail();
+                    self.mend()?;
+                    mended = true;
+                }
+                Append::Torn => {
+                    return Err(io_err(
+                        &self.path,
+                        std::io::Error::other("its last line stays torn"),
+                    ));
+                }
+                Append::Failed(e) => {
+                    appender.forget_tail();
+                    // Best effort: the next append mends it otherwise.
+                    let _ = self.mend();
+                    return Err(e);
+                }
+            }
+        };
+        if over {
             appender.forget_tail();
             drop(appender);
             self.compact()?;
         }
         Ok(())
+    }
+
+    /// Under the exclusive lock (no append is under way): cut off a last line that does not
+    /// end with a newline. Appends are whole lines of at most [`MAX_LINE`] bytes, so such a
+    /// tail is a write that stopped part way; a longer one is not ours (a hand edit) and is
+    /// ended with a newline instead, so the next entry starts a line of its own.
+    pub fn mend(&self) -> Result<(), StoreError> {
+        let lock = atomic::lock_path(&self.path);
+        atomic::with_lock(&lock, true, || {
+            let Some(mut file) = atomic::open_data_file_rw(&self.path)? else {
+                return Ok(());
+            };
+            let err = |e| io_err(&self.path, e);
+            let len = file.metadata().map_err(err)?.len();
+            if ends_a_line(&mut file, len).map_err(err)? {
+                return Ok(());
+            }
+            let from = len.saturating_sub(MAX_LINE as u64);
+            file.seek(SeekFrom::Start(from)).map_err(err)?;
+            let mut tail = Vec::new();
+            file.read_to_end(&mut tail).map_err(err)?;
+            match tail.iter().rposition(|&b| b == b'\n') {
+                Some(i) => file.set_len(from + i as u64 + 1).map_err(err)?,
+                None if from == 0 => file.set_len(0).map_err(err)?,
+                None => {
+                    file.seek(SeekFrom::End(0)).map_err(err)?;
+                    file.write_all(b"\n").map_err(err)?;
+                }
+            }
+            file.sync_all().map_err(err)
+        })
     }
 
     fn count_from(&self, file: &mut File, from: u64) -> Result<usize, StoreError> {
@@ -547,7 +679,10 @@ impl Activity {
     pub fn read(&self) -> Result<Log, StoreError> {
         let mut log = Log::default();
         if let Some(bytes) = atomic::read_bytes(&self.path)? {
-            parse_lines(&bytes, &mut log);
+            // Only whole lines: a last line without its newline is being written, or was
+            // torn by a full disk and is cut off by the next append.
+            let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            parse_lines(&bytes[..whole], &mut log);
         }
         Ok(log)
     }

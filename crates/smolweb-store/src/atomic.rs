@@ -13,8 +13,11 @@
 //!   anything else is [`StoreError::NotRegular`] naming it. A write never replaces a link
 //!   (and `rename` would replace the link itself, never write through it); the temp file is
 //!   created with `create_new`, which refuses an existing name, link or not.
+//! - A writer killed between its temp file and the rename leaves the temp file; the next
+//!   writer of the same file, holding the same lock, removes it before writing its own.
 //! - A missing parent directory is created with mode 0700 (unix); existing directories keep
-//!   their mode unless the caller asks for it ([`Modes::enforce_dir`]).
+//!   their mode unless the caller asks for it ([`Modes::enforce_dir`]). An opened file others
+//!   can read or write, or a directory others can write, is refused ([`super::perms`]).
 
 use super::StoreError;
 use super::parse_failure::ParseFailure;
@@ -69,7 +72,8 @@ pub(crate) fn lock_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Create `dir` (and parents) if missing, with `modes.dir`; chmod it when `enforce_dir`.
+/// Create `dir` (and parents) if missing, with `modes.dir`; chmod it when `enforce_dir`. An
+/// existing directory others can write is refused ([`super::perms`]).
 pub(crate) fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
     if !dir.is_dir() {
         let mut builder = std::fs::DirBuilder::new();
@@ -77,8 +81,11 @@ pub(crate) fn ensure_dir(dir: &Path, modes: Modes) -> Result<(), StoreError> {
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, modes.dir);
         builder.create(dir).map_err(|e| io_err(dir, e))?;
-    } else if modes.enforce_dir {
-        set_mode(dir, modes.dir)?;
+    } else {
+        super::perms::check_dir(dir)?;
+        if modes.enforce_dir {
+            set_mode(dir, modes.dir)?;
+        }
     }
     Ok(())
 }
@@ -158,10 +165,12 @@ fn open_checked(path: &Path, mut opts: OpenOptions) -> Result<File, StoreError> 
     no_follow(&mut opts);
     let file = opts.open(path).map_err(|e| open_error(path, e))?;
     let meta = file.metadata().map_err(|e| io_err(path, e))?;
-    match not_regular(&meta) {
-        Some(kind) => Err(refuse(path, kind)),
-        None => Ok(file),
+    if let Some(kind) = not_regular(&meta) {
+        return Err(refuse(path, kind));
     }
+    super::perms::check_file(path, &meta)?;
+    super::perms::check_dir(parent_of(path))?;
+    Ok(file)
 }
 
 /// Open an existing data file for reading (None: it does not exist). A symbolic link or
@@ -169,6 +178,11 @@ fn open_checked(path: &Path, mut opts: OpenOptions) -> Result<File, StoreError> 
 pub(crate) fn open_data_file(path: &Path) -> Result<Option<File>, StoreError> {
     let mut opts = OpenOptions::new();
     opts.read(true);
+    open_existing(path, opts)
+}
+
+/// [`open_checked`], with a missing file as None.
+fn open_existing(path: &Path, opts: OpenOptions) -> Result<Option<File>, StoreError> {
     match open_checked(path, opts) {
         Ok(file) => Ok(Some(file)),
         Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
@@ -187,6 +201,14 @@ pub(crate) fn open_lock(lock_file: &Path) -> Result<File, StoreError> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
     open_checked(lock_file, opts)
+}
+
+/// Open an existing data file for reading and writing in place (None: it does not exist);
+/// refused like [`open_data_file`] when it is a link or not a regular file.
+pub(crate) fn open_data_file_rw(path: &Path) -> Result<Option<File>, StoreError> {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(true);
+    open_existing(path, opts)
 }
 
 /// Run `f` while holding the lock on `lock_file` (exclusive or shared). The lock file and its
@@ -229,8 +251,8 @@ pub(crate) fn lock_blocking(lock_file: &Path) -> Result<File, StoreError> {
 }
 
 /// Remove the temp files ([`write_file`]'s `.NAME.PID.N.tmp`) in `dir` older than `age`: a
-/// killed writer's leftovers. Best effort.
-pub(crate) fn sweep_temps(dir: &Path, age: std::time::Duration) {
+/// killed writer's leftovers, where no lock says the writers are done. Best effort.
+pub(crate) fn sweep_old_temps(dir: &Path, age: std::time::Duration) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -288,12 +310,45 @@ fn parse_or_default<T: Default, E: ParseFailure>(
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Is `entry` a temp file as [`write_file`] names them (`.<name>.<pid>.<n>.tmp`), of `name`
+/// (None: of any file)?
+fn is_temp_of(entry: &str, name: Option<&str>) -> bool {
+    let Some((stem, counter)) = entry
+        .strip_prefix('.')
+        .and_then(|e| e.strip_suffix(".tmp"))
+        .and_then(|e| e.rsplit_once('.'))
+    else {
+        return false;
+    };
+    let Some((target, pid)) = stem.rsplit_once('.') else {
+        return false;
+    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    digits(pid) && digits(counter) && !target.is_empty() && name.is_none_or(|n| n == target)
+}
+
+/// Remove the temp files of `name` (None: of every file) in `dir`: the leftovers of a writer
+/// killed between writing its temp file and renaming it. The caller holds the lock every
+/// writer of those files holds, so none of them is in use. Best effort.
+pub(crate) fn sweep_temps(dir: &Path, name: Option<&str>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if is_temp_of(&entry.file_name().to_string_lossy(), name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Atomically replace `path` with `contents` (temp file in the same directory, `sync_all`,
-/// rename, best-effort directory fsync). Does NOT lock: callers hold the lock.
+/// rename, best-effort directory fsync). Does NOT lock: callers hold the lock every writer of
+/// `path` takes, so the temp files of `path` that a killed writer left are removed first.
 pub(crate) fn write_file(path: &Path, contents: &[u8], modes: Modes) -> Result<(), StoreError> {
     let dir = parent_of(path);
     ensure_dir(dir, modes)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
+    sweep_temps(dir, Some(&name));
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     let temp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
     let result = write_temp(&temp, contents, modes).and_then(|()| {
@@ -407,21 +462,26 @@ mod tests {
         t.parse()
     }
 
+    /// [`update`] of a number file with `f`.
+    fn change(path: &Path, f: impl FnOnce(&mut u32)) {
+        update(
+            path,
+            parse_num,
+            |n| n.to_string(),
+            |n| {
+                f(n);
+                Ok(())
+            },
+        )
+        .unwrap();
+    }
+
     #[test]
     fn update_creates_dir_and_file_and_merges() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("sub/dir/n.txt");
         for _ in 0..3 {
-            update(
-                &path,
-                parse_num,
-                |n| n.to_string(),
-                |n| {
-                    *n += 1;
-                    Ok(())
-                },
-            )
-            .unwrap();
+            change(&path, |n| *n += 1);
         }
         assert_eq!(read(&path, parse_num).unwrap(), 3);
         #[cfg(unix)]
@@ -440,6 +500,33 @@ mod tests {
     }
 
     #[test]
+    fn a_killed_writers_temp_files_are_removed_by_the_next_write() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("n.txt");
+        // What a writer killed after writing its temp file leaves (pids of dead processes),
+        // and names that only look alike: another file's temp, a person's file.
+        let left = [".n.txt.4242.0.tmp", ".n.txt.17.3.tmp"];
+        let kept = [
+            ".m.txt.4242.0.tmp",
+            ".n.txt.x.0.tmp",
+            "n.txt.4242.0.tmp",
+            ".n.txt.tmp",
+            ".n.txt.4242.tmp",
+        ];
+        for name in left.iter().chain(&kept) {
+            crate::perms::write_private(tmp.path().join(name), "half").unwrap();
+        }
+        change(&path, |n| *n = 4);
+        assert_eq!(read(&path, parse_num).unwrap(), 4);
+        for name in left {
+            assert!(!tmp.path().join(name).exists(), "{name} left behind");
+        }
+        for name in kept {
+            assert!(tmp.path().join(name).exists(), "{name} removed");
+        }
+    }
+
+    #[test]
     fn missing_file_reads_as_default() {
         let tmp = tempfile::tempdir().unwrap();
         assert_eq!(read(&tmp.path().join("none"), parse_num).unwrap(), 0);
@@ -449,7 +536,7 @@ mod tests {
     fn corrupt_file_is_named_and_left_alone() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.txt");
-        std::fs::write(&path, "not a number").unwrap();
+        crate::perms::write_private(&path, "not a number").unwrap();
         let err = update(
             &path,
             parse_num,
@@ -469,7 +556,7 @@ mod tests {
     fn mutate_error_leaves_file_unchanged() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.txt");
-        std::fs::write(&path, "5").unwrap();
+        crate::perms::write_private(&path, "5").unwrap();
         let r: Result<(), _> = update(
             &path,
             parse_num,
@@ -503,7 +590,7 @@ mod tests {
     fn a_linked_target_is_refused_and_left_as_a_link() {
         let tmp = tempfile::tempdir().unwrap();
         let target = tmp.path().join("elsewhere");
-        std::fs::write(&target, "41").unwrap();
+        crate::perms::write_private(&target, "41").unwrap();
         let path = tmp.path().join("n.txt");
         std::os::unix::fs::symlink(&target, &path).unwrap();
         let err = read(&path, parse_num).unwrap_err();

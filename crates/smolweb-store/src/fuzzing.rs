@@ -6,7 +6,9 @@
 //! that second rendering is the same text (a file we wrote reads back as what we meant).
 
 use super::StoreError;
-use super::{approvals, history, list_file, subscriptions, tofu};
+use super::{
+    approvals, history, list_file, shared, subscriptions, suggestions, sync_queue, tofu, uploads,
+};
 use std::fmt::Display;
 
 /// Which file the bytes are.
@@ -20,6 +22,11 @@ pub enum File {
     Subscriptions,
     OfflineIndex,
     OfflinePage,
+    SharedPages,
+    Suggestions,
+    Browsers,
+    SyncQueue,
+    Uploads,
 }
 
 /// Every kind, in the order a fuzz input's first byte selects them.
@@ -32,6 +39,16 @@ pub const FILES: [File; 8] = [
     File::Subscriptions,
     File::OfflineIndex,
     File::OfflinePage,
+];
+
+/// The files the agents' side of the data directory adds (the `agent_files` target), in the
+/// order a fuzz input's first byte selects them.
+pub const AGENT_FILES: [File; 5] = [
+    File::SharedPages,
+    File::Suggestions,
+    File::Browsers,
+    File::SyncQueue,
+    File::Uploads,
 ];
 
 /// What reading, writing and reading again did.
@@ -62,7 +79,18 @@ pub fn round_trip(file: File, bytes: &[u8]) -> RoundTrip {
             list_file::round_trip::<subscriptions::Subscription>(text)
         }
         (File::OfflineIndex, Ok(text)) => super::offline::index_round_trip(text),
+        (File::SharedPages, Ok(text)) => list_file::round_trip::<shared::SharedPage>(text),
+        (File::Suggestions, Ok(text)) => list_file::round_trip::<suggestions::Suggestion>(text),
+        (File::Browsers, Ok(text)) => list_file::round_trip::<suggestions::Browser>(text),
+        (File::SyncQueue, Ok(text)) => list_file::round_trip::<sync_queue::Queued>(text),
+        (File::Uploads, Ok(text)) => list_file::round_trip::<uploads::Allowance>(text),
     }
+}
+
+/// The activity log's bytes as its readers take them (see [`super::activity`]), and what a
+/// writer would make of each entry; panics when an invariant breaks.
+pub fn activity_log(bytes: &[u8]) -> super::activity::Log {
+    super::activity::fuzz_log(bytes)
 }
 
 /// The round trip of a text file, with the store's own `parse` and `render`.

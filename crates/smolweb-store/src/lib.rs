@@ -6,8 +6,9 @@
 //! and never quoted ([`parse_failure`]: line, column and what went wrong, nothing of the file).
 //! A data file (or its lock) that is a symbolic link or not a regular file is refused with its
 //! name ([`StoreError::NotRegular`]), for reads and writes alike: smolweb never reads or writes
-//! through a link in its data directory. Paths are always injected by the caller; nothing here
-//! discovers directories.
+//! through a link in its data directory. A file others can read, or a directory others can
+//! write, is refused too ([`perms`], [`StoreError::Exposed`]). Paths are always injected by the
+//! caller; nothing here discovers directories.
 
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ pub mod mcp_token;
 pub mod offline;
 pub mod parse_failure;
 pub mod paths;
+pub mod perms;
 pub mod search_queue;
 pub mod session;
 pub mod shared;
@@ -68,6 +70,23 @@ pub enum StoreError {
         path: PathBuf,
         /// What it is instead ("a symbolic link", "a directory", ...).
         kind: &'static str,
+    },
+    /// A store file group or others can read or write, or a directory of the stores others
+    /// can write ([`perms`]): not used; says how to fix it.
+    #[error(
+        "{path} can be {what} by other users (mode {mode:04o}), so smolweb does not use it: \
+         run `chmod {fix} {path}` (or set loose_permissions = \"warn\" under [data] in the \
+         config to use it anyway with a warning)"
+    )]
+    Exposed {
+        /// The file or directory.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+        /// "read", "written" or "read and written".
+        what: &'static str,
+        /// The mode that fixes it ("600", "700").
+        fix: &'static str,
     },
     /// No such entry (an identity, approval, pin or subscription); says which.
     #[error("not found: {0}")]

@@ -4,7 +4,8 @@
 //! It is made on first use, under the file's lock, so two processes starting at once agree on
 //! one token; later uses read it back. A file that is not a token (edited by hand, truncated)
 //! is [`StoreError::Corrupt`] and is left as it is: the person removes it to get a new one.
-//! A file readable by others (copied with a loose umask) is narrowed back to 0600 when read.
+//! A file others can read is refused like every store file ([`crate::perms`]); when the config
+//! says to only warn about it, it is used and narrowed back to 0600.
 //! The token is a secret: never logged, never part of an error.
 
 use super::StoreError;
@@ -77,7 +78,8 @@ fn hex_lower(bytes: &[u8]) -> String {
     s
 }
 
-/// A token file others may read is set back to owner-only.
+/// A token file others may read (used under `loose_permissions = "warn"`) is set back to
+/// owner-only.
 fn narrow_mode(path: &Path) -> Result<(), StoreError> {
     #[cfg(unix)]
     {
@@ -117,9 +119,12 @@ mod tests {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600);
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-            load_or_create(&path).unwrap();
-            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600, "narrowed back");
+            let e = load_or_create(&path).unwrap_err();
+            assert!(matches!(e, StoreError::Exposed { .. }), "{e}");
+            assert!(e.to_string().contains("chmod 600"), "{e}");
+            assert!(!e.to_string().contains(first.expose()), "never quoted: {e}");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+            assert_eq!(load_or_create(&path).unwrap(), first);
         }
         let other = dir.path().join("other");
         assert_ne!(load_or_create(&other).unwrap(), first, "random per file");
@@ -129,7 +134,7 @@ mod tests {
     fn a_broken_file_is_corrupt_and_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mcp-token");
-        std::fs::write(&path, "hunter2\n").unwrap();
+        crate::perms::write_private(&path, "hunter2\n").unwrap();
         let e = load_or_create(&path).unwrap_err();
         assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
         assert!(!e.to_string().contains("hunter2"), "never quoted: {e}");

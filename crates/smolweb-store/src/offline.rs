@@ -8,6 +8,9 @@
 //!   is written inside that same critical section with [`atomic::write_file`] (temp file,
 //!   fsync, rename), so a killed writer leaves the old copy whole, and two processes storing
 //!   at once merge their rows. Files are 0600 in 0700 directories.
+//! - A writer killed between the page file and the index leaves a page file no row names;
+//!   the next store removes such files and temp files (it holds the index lock, under which
+//!   every page is written).
 //! - The page file is self-describing; the index is bookkeeping. A file whose header does not
 //!   name the URL asked for (or does not parse) is treated as missing, never shown.
 //! - Size bound: after each store, pages that are not saved are evicted least recently used
@@ -214,6 +217,7 @@ impl Offline {
             if saved.is_none() && bytes > self.max_bytes {
                 return Ok((false, false));
             }
+            self.remove_leftovers(index);
             atomic::write_file(&self.page_path(page.url), &encode(page), Modes::DATA)?;
             let row = OfflineEntry {
                 url: page.url.to_string(),
@@ -232,6 +236,30 @@ impl Offline {
         })?;
         self.sweep(STALE_TEMP);
         Ok(stored)
+    }
+
+    /// Under the index lock: remove what killed writers left in `pages/`, temp files and
+    /// page files no row names (a writer killed between its page and the index). Counting
+    /// the page files first keeps the usual case (none) to one directory listing.
+    fn remove_leftovers(&self, index: &Index) {
+        let dir = self.pages_dir();
+        atomic::sweep_temps(&dir, None);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return;
+        };
+        let pages: Vec<std::path::PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "page"))
+            .collect();
+        if pages.len() <= index.pages.len() {
+            return;
+        }
+        let named: std::collections::HashSet<PathBuf> =
+            index.pages.iter().map(|p| self.page_path(&p.url)).collect();
+        for page in pages.iter().filter(|p| !named.contains(*p)) {
+            let _ = std::fs::remove_file(page);
+        }
     }
 
     /// Drop unsaved rows (and files), least recently used first, until the total fits.
@@ -255,21 +283,26 @@ impl Offline {
     }
 
     /// Read the copy of `url` (None when there is none or it does not check out) and mark it
-    /// used.
+    /// used (when the index can be written: a full disk still gives the page).
     pub fn get(&self, url: &str, now: OffsetDateTime) -> Result<Option<StoredPage>, StoreError> {
         let Some(page) = self.peek(url)? else {
             return Ok(None);
         };
         let now = second(now);
-        self.update(|index| {
+        let touched = self.update(|index| {
             let row = index.pages.iter_mut().find(|p| p.url == url);
             let touched = row.is_some();
             if let Some(row) = row {
                 row.last_used = now;
             }
             Ok(((), touched))
-        })?;
-        Ok(Some(page))
+        });
+        // Marking the copy used is bookkeeping: a full disk does not keep the page from
+        // the reader (an unreadable or corrupt index still is an error).
+        match touched {
+            Ok(()) | Err(StoreError::Io { .. }) => Ok(Some(page)),
+            Err(e) => Err(e),
+        }
     }
 
     /// Read the copy of `url` without marking it used (None when there is none or it does
@@ -322,7 +355,7 @@ impl Offline {
 
     /// Remove temp files left by killed writers (older than `age`). Best effort.
     pub fn sweep(&self, age: std::time::Duration) {
-        atomic::sweep_temps(&self.pages_dir(), age);
+        atomic::sweep_old_temps(&self.pages_dir(), age);
     }
 }
 

@@ -170,7 +170,7 @@ impl SearchQueue {
 
     /// Remove temp files left by killed writers. Best effort.
     fn sweep(&self) {
-        atomic::sweep_temps(&self.dir, super::offline::STALE_TEMP);
+        atomic::sweep_old_temps(&self.dir, super::offline::STALE_TEMP);
     }
 }
 

@@ -188,7 +188,7 @@ mod tests {
         assert!(!q.contains("gemini://a.test/one").unwrap());
         assert_eq!(q.failed("gemini://a.test/one").unwrap(), None);
         // A file written before `tries` existed still reads (no tries yet).
-        std::fs::write(
+        crate::perms::write_private(
             &path,
             "[[queued]]\nurl = \"gemini://a.test/old\"\nat = \"2027-01-15T08:00:00Z\"\n",
         )
@@ -216,7 +216,7 @@ mod tests {
     fn a_corrupt_queue_is_an_error_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sync_queue.toml");
-        std::fs::write(&path, "this is = = not toml").unwrap();
+        crate::perms::write_private(&path, "this is = = not toml").unwrap();
         let q = SyncQueue::new(path.clone());
         assert!(q.list().is_err());
         assert!(q.add("gemini://a.test/", None, at(0)).is_err());

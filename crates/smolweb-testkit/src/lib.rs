@@ -12,6 +12,8 @@
 //! - [`pdf`]: PDFs written by the tests (text, image-only, encrypted, a bomb).
 //! - [`socks`]: a SOCKS5 proxy that resolves names from its own table and records what it was
 //!   asked; [`gemini_proxy`]: a Gemini proxy for http(s) URLs (answers 20, 53 and 43).
+//! - [`crash`]: every store's write path, numbered, and the check after a SIGKILL or a full
+//!   disk; the `smolweb-store-writer` binary runs one store's writes for the driver.
 #![warn(missing_docs)]
 // Test support: a broken fixture should fail the test where it happens.
 #![allow(
@@ -22,6 +24,7 @@
 )]
 
 pub mod certs;
+pub mod crash;
 pub mod gemini;
 pub mod gemini_proxy;
 pub mod gopher;

@@ -115,6 +115,7 @@ async fn fetch_robots(
         Ok(resp) => Ok(http_robots_answer(resp.status, &resp.body)),
         Err(
             e @ (WebError::PolicyRejected { .. }
+            | WebError::RedirectRefused(_)
             | WebError::InvalidInput(_)
             | WebError::Dns { .. }
             | WebError::Connection { .. }),

@@ -28,7 +28,7 @@ async fn about_identities_names_a_corrupt_file_and_lists_the_rest() {
         .path()
         .join(smolweb_store::files::IDENTITIES_DIR)
         .join(format!("{}.toml", "cd".repeat(32)));
-    std::fs::write(&bad, "= not toml =").unwrap();
+    smolweb_store::perms::write_private(&bad, "= not toml =").unwrap();
     let Outcome::Page { fetched, .. } = client
         .open("about:identities", &OpenOptions::default())
         .await

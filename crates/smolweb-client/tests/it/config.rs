@@ -64,6 +64,8 @@ downloads_dir = "/tmp/dl"
 quit = ["q", "ctrl-c"]
 [tui.theme]
 link = "#ff8800"
+[data]
+loose_permissions = "warn"
 "##;
     let c = Config::from_toml(text).unwrap();
     assert_eq!(c.network.timeout_seconds, 5);
@@ -98,6 +100,7 @@ link = "#ff8800"
     assert_eq!(c.tui.downloads_dir, "/tmp/dl");
     assert_eq!(c.tui.keys["quit"], vec!["q", "ctrl-c"]);
     assert_eq!(c.tui.theme.colours["link"], "#ff8800");
+    assert_eq!(c.data.loose_permissions, smolweb_store::perms::Loose::Warn);
     assert_eq!(
         c.tui.theme.base, "auto",
         "a table without a base keeps auto"
@@ -140,6 +143,7 @@ fn wrong_types_are_rejected() {
         "[cache]\nmax_entries = -1\n",
         "[tui]\ntext_width = 70000\n",
         "[tofu]\nrefuse_expired = 1\n",
+        "[data]\nloose_permissions = \"ignore\"\n",
         "network = 3\n",
     ] {
         assert!(Config::from_toml(text).is_err(), "accepted: {text}");

@@ -137,7 +137,8 @@ impl SmolwebServer {
             }
         };
         let question = answer_question(&p.url, &prompt, sensitive);
-        let asked = ask::<Answer>(&ctx, &retry, self.sealer(), "answer", &d, question).await;
+        let how = (self.sealer(), client.config().mcp.consent_timeout());
+        let asked = ask::<Answer>(&ctx, &retry, how, "answer", &d, question).await;
         let r = match asked {
             Ask::Answer(a) => with_answer(client, &p, &a).await,
             Ask::NeedInput(r) => return Ok(r.into()),

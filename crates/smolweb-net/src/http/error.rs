@@ -19,6 +19,11 @@ pub enum WebError {
         /// Worth trying again later.
         retryable: bool,
     },
+    /// A redirect to a URL the web reader does not open (another scheme than http and https,
+    /// no host, user@host); says why. A policy refusal for the agent (`POLICY_REJECTED`), a
+    /// refused redirect for `smolweb get` (exit 8, as Gemini's).
+    #[error("a redirect was refused: {0}")]
+    RedirectRefused(String),
     /// The host name did not resolve.
     #[error("cannot resolve {host}: {message}")]
     Dns {
@@ -87,7 +92,9 @@ impl WebError {
     pub fn code(&self) -> ErrorCode {
         match self {
             WebError::InvalidInput(_) => ErrorCode::InvalidInput,
-            WebError::PolicyRejected { .. } => ErrorCode::PolicyRejected,
+            WebError::PolicyRejected { .. } | WebError::RedirectRefused(_) => {
+                ErrorCode::PolicyRejected
+            }
             WebError::Dns { .. } => ErrorCode::DnsResolutionFailed,
             WebError::Connection { .. } => ErrorCode::ConnectionFailed,
             WebError::Timeout(_) => ErrorCode::Timeout,

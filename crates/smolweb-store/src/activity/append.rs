@@ -9,7 +9,7 @@
 //! opened again. A path that is gone (the data directory removed) drops everything held, and
 //! the next append starts afresh.
 
-use super::{Activity, StoreError, Tail, ino_of, io_err};
+use super::{Activity, Append, StoreError, Tail, ends_a_line, ino_of, io_err};
 use crate::atomic;
 use std::fs::File;
 use std::io::Write;
@@ -30,9 +30,14 @@ pub(super) struct Appender {
 }
 
 impl Appender {
-    /// Append `lines` (each a whole line, newline included) to `log` in order; true when the
-    /// log is now over its bounds (the caller compacts).
-    pub(super) fn write(&mut self, log: &Activity, lines: &[Vec<u8>]) -> Result<bool, StoreError> {
+    /// Append `lines` (each a whole line, newline included) to `log` in order, unless its last
+    /// line is torn (nothing written: the caller mends it and tries again); `Written(true)`
+    /// when the log is now over its bounds (the caller compacts).
+    pub(super) fn write(
+        &mut self,
+        log: &Activity,
+        lines: &[Vec<u8>],
+    ) -> Result<Append, StoreError> {
         let lock_path = atomic::lock_path(&log.path);
         let lock = match &mut self.lock {
             Some(f) => f,
@@ -42,7 +47,7 @@ impl Appender {
         let result = under_lock(&mut self.log, &mut self.tail, log, lines);
         // Closing the file would release the lock too; this one stays open.
         let _ = lock.unlock();
-        if result.is_err() {
+        if !matches!(result, Ok(Append::Written(_))) {
             // Start afresh next time: the directory may be gone, or the file replaced.
             *self = Appender::default();
         }
@@ -56,13 +61,13 @@ impl Appender {
 }
 
 /// The work under the shared lock: the open log (opened again when the path names another
-/// file), the writes, and the tail's count.
+/// file), the check that its last line is whole, the writes, and the tail's count.
 fn under_lock(
     open: &mut Option<OpenLog>,
     tail: &mut Option<Tail>,
     log: &Activity,
     lines: &[Vec<u8>],
-) -> Result<bool, StoreError> {
+) -> Result<Append, StoreError> {
     let now = std::fs::symlink_metadata(&log.path)
         .ok()
         .map(|m| ino_of(&m));
@@ -75,9 +80,15 @@ fn under_lock(
         }
     };
     let file = &mut open.insert(held).file;
+    let before = file.metadata().map_err(|e| io_err(&log.path, e))?.len();
+    if !ends_a_line(file, before).map_err(|e| io_err(&log.path, e))? {
+        return Ok(Append::Torn);
+    }
     let mut written = 0u64;
     for line in lines {
-        file.write_all(line).map_err(|e| io_err(&log.path, e))?;
+        if let Err(e) = file.write_all(line) {
+            return Ok(Append::Failed(io_err(&log.path, e)));
+        }
         written += line.len() as u64;
     }
     let meta = file.metadata().map_err(|e| io_err(&log.path, e))?;
@@ -98,5 +109,7 @@ fn under_lock(
         len,
         lines: count,
     });
-    Ok(count > log.limits.max_entries || len > log.limits.max_bytes)
+    Ok(Append::Written(
+        count > log.limits.max_entries || len > log.limits.max_bytes,
+    ))
 }

@@ -253,7 +253,7 @@ fn a_link_in_place_of_the_log_is_refused() {
     {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("elsewhere");
-        std::fs::write(&target, "").unwrap();
+        crate::perms::write_private(&target, "").unwrap();
         let path = dir.path().join("agent_activity.jsonl");
         std::os::unix::fs::symlink(&target, &path).unwrap();
         let log = Activity::new(path, Limits::default());
@@ -289,6 +289,45 @@ fn a_snapshot_parses_each_line_once_and_follows_compaction() {
     let snap = log.snapshot().unwrap();
     assert_eq!(*snap, log.read().unwrap().entries, "compacted: read again");
     assert_eq!(snap.last().unwrap().at, at(29));
+}
+
+#[test]
+fn a_line_torn_by_a_full_disk_is_cut_off_before_the_next_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_in(&dir, Limits::default());
+    log.append(&call("a", 1, "gemini://x/1")).unwrap();
+    // What a write stopped part way by a full disk leaves: half a line, no newline.
+    let mut f = OpenOptions::new().append(true).open(log.path()).unwrap();
+    f.write_all(br#"{"at":"2023-11-14T22:13:21Z","session":"a","ev"#)
+        .unwrap();
+    let read = log.read().unwrap();
+    assert_eq!(
+        (read.entries.len(), read.skipped),
+        (1, 0),
+        "the torn tail is not read"
+    );
+    log.append(&call("a", 2, "gemini://x/2")).unwrap();
+    let read = log.read().unwrap();
+    assert_eq!(
+        read.skipped, 0,
+        "the torn tail did not swallow the next entry"
+    );
+    let urls: Vec<_> = read
+        .entries
+        .iter()
+        .map(|e| match &e.event {
+            Event::Call { url, .. } => url.clone().unwrap(),
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(urls, ["gemini://x/1", "gemini://x/2"]);
+    // A tail longer than any entry is not ours: it is ended, not cut.
+    crate::perms::write_private(log.path(), vec![b'x'; MAX_LINE + 10]).unwrap();
+    log.append(&call("a", 3, "gemini://x/3")).unwrap();
+    let bytes = std::fs::read(log.path()).unwrap();
+    assert!(bytes.starts_with(&vec![b'x'; MAX_LINE + 10]));
+    let read = log.read().unwrap();
+    assert_eq!((read.entries.len(), read.skipped), (1, 1));
 }
 
 #[test]

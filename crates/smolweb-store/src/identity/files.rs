@@ -2,6 +2,12 @@
 //! PEM) and `<hex>.key` private key PEM, both 0600, in a 0700 directory whose modes are
 //! re-applied on every write. One directory lock (`<dir>/.lock`) covers all of them, so
 //! "no two identities with the same name and scope" holds across processes.
+//!
+//! An identity exists when its metadata file does: the key is written before the metadata
+//! and removed after it, so a process killed between the two steps leaves a key without
+//! metadata, never metadata without its key. Such a key belongs to no identity (a create
+//! or a removal that did not finish); the next write under the directory lock removes it,
+//! with any temp file a killed writer left.
 
 use super::{Identity, KeyMaterial, Scan, Unreadable};
 use crate::StoreError;
@@ -65,7 +71,11 @@ pub(super) fn load_one(dir: &Path, stem: &str) -> Result<Option<Identity>, Store
 pub(super) fn load_all(dir: &Path) -> Result<Vec<Identity>, StoreError> {
     let scan = scan(dir)?;
     match scan.unreadable.into_iter().next() {
-        Some(bad) => Err(bad.into_error()),
+        // A file others can read is reported as such (with its chmod), not as corrupt.
+        Some(bad) => Err(match parse_file(&bad.path) {
+            Err(e @ StoreError::Exposed { .. }) => e,
+            _ => bad.into_error(),
+        }),
         None => Ok(scan.identities),
     }
 }
@@ -96,6 +106,10 @@ pub(super) fn scan(dir: &Path) -> Result<Scan, StoreError> {
             Err(StoreError::NotRegular { path, kind }) => out.unreadable.push(Unreadable {
                 path,
                 reason: format!("it is {kind}, not a regular file"),
+            }),
+            Err(e @ StoreError::Exposed { .. }) => out.unreadable.push(Unreadable {
+                path,
+                reason: e.to_string(),
             }),
             Err(e) => return Err(e),
         }
@@ -142,6 +156,28 @@ pub(crate) fn round_trip(text: &str) -> crate::fuzzing::RoundTrip {
     crate::fuzzing::check(text, parse, render)
 }
 
+/// Remove the keys that have no metadata file (see the module docs) and the temp files of
+/// killed writers. Caller holds the exclusive directory lock. Best effort: a file that cannot
+/// be removed is tried again next time.
+fn remove_orphan_keys(dir: &Path) {
+    atomic::sweep_temps(dir, None);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let ours = path.extension().is_some_and(|x| x == "key")
+            && path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| stem(s).is_ok_and(|hex| hex == s));
+        let meta = path.with_extension("toml");
+        if ours && std::fs::symlink_metadata(&meta).is_err() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
 /// Write the metadata (and, for a new identity, the key first, so metadata never exists
 /// without its key). Caller holds the exclusive directory lock.
 pub(super) fn write_identity(
@@ -149,6 +185,7 @@ pub(super) fn write_identity(
     identity: &Identity,
     key_pem: Option<&str>,
 ) -> Result<(), StoreError> {
+    remove_orphan_keys(dir);
     let stem = stem(&identity.fingerprint)?;
     let key_path = dir.join(format!("{stem}.key"));
     if let Some(key) = key_pem {
@@ -165,9 +202,11 @@ pub(super) fn write_identity(
     written
 }
 
-/// Delete the key, then the metadata (a failed second step can be retried).
+/// Delete the metadata, then the key (see the module docs: a key left by a failed or killed
+/// second step is removed by the next write). Caller holds the exclusive directory lock.
 pub(super) fn remove_identity(dir: &Path, stem: &str) -> Result<(), StoreError> {
-    for ext in ["key", "toml"] {
+    remove_orphan_keys(dir);
+    for ext in ["toml", "key"] {
         let path = dir.join(format!("{stem}.{ext}"));
         match std::fs::remove_file(&path) {
             Ok(()) => {}

@@ -14,6 +14,7 @@ mod store_formats;
 mod store_identity;
 mod store_links;
 mod store_offline;
+mod store_perms;
 mod store_session;
 mod store_subscriptions;
 mod store_tofu;
@@ -40,3 +41,5 @@ pub(crate) fn run_two_children(test: &str, vars: &[(&str, &std::path::Path)]) {
         assert!(c.wait().unwrap().success(), "{test} failed in a child");
     }
 }
+
+pub(crate) use smolweb_store::perms::write_private;

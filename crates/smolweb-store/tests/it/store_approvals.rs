@@ -111,7 +111,7 @@ fn file_is_readable_toml() {
 fn corrupt_file_is_kept_and_named() {
     let (_tmp, ap) = store();
     std::fs::create_dir_all(ap.path().parent().unwrap()).unwrap();
-    std::fs::write(ap.path(), "[[approval]]\nid = \"x\"\n").unwrap();
+    crate::write_private(ap.path(), "[[approval]]\nid = \"x\"\n").unwrap();
     let err = ap.add(create("a"), "c", NOW).unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }));
     assert!(err.to_string().contains("approvals.toml"), "{err}");

@@ -37,7 +37,7 @@ fn bookmarks_add_retitle_remove() {
 fn bookmarks_read_a_hand_edited_file() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("bookmarks.gmi");
-    std::fs::write(&path, "# Mine\nsome text\n=>gemini://x/\tX site\n").unwrap();
+    crate::write_private(&path, "# Mine\nsome text\n=>gemini://x/\tX site\n").unwrap();
     let bm = Bookmarks::new(path);
     let list = bm.list().unwrap();
     assert_eq!(list.len(), 1);
@@ -82,7 +82,7 @@ fn history_is_capped() {
             "[[visit]]\nurl = \"gemini://h/{i}\"\nat = \"2026-01-01T00:00:00Z\"\n\n"
         ));
     }
-    std::fs::write(&path, text).unwrap();
+    crate::write_private(&path, text).unwrap();
     let h = History::new(path);
     h.record("gemini://h/new", None, NOW).unwrap();
     let list = h.list().unwrap();
@@ -98,7 +98,7 @@ fn history_is_capped() {
 fn corrupt_history_is_named_and_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("history.toml");
-    std::fs::write(&path, "[[visit]]\nurl = 5\n").unwrap();
+    crate::write_private(&path, "[[visit]]\nurl = 5\n").unwrap();
     let h = History::new(path.clone());
     let err = h.record("gemini://a/", None, NOW).unwrap_err();
     assert!(err.to_string().contains("history.toml"), "{err}");

@@ -20,7 +20,7 @@ fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf, String) {
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join(name);
-    std::fs::write(&path, &text).unwrap();
+    crate::write_private(&path, &text).unwrap();
     (tmp, path, text)
 }
 

@@ -212,6 +212,29 @@ fn remove_deletes_both_files() {
 }
 
 #[test]
+fn a_key_left_without_its_identity_is_removed_by_the_next_write() {
+    // A create killed between the key and the metadata leaves the key alone; so does a
+    // removal killed between the metadata and the key. Neither is an identity, and the
+    // secret does not stay on disk: the next write under the directory lock removes it.
+    let (_tmp, ids) = store();
+    let a = ids.create(new("a", scope("h", "/"), true), NOW).unwrap();
+    let hex_a = hex_of(&a.fingerprint).to_string();
+    std::fs::remove_file(ids.dir().join(format!("{hex_a}.toml"))).unwrap();
+    let stray = ids.dir().join(format!("{}.key", "ab".repeat(32)));
+    crate::write_private(&stray, "-----BEGIN PRIVATE KEY-----\n").unwrap();
+    // Not ours to touch: a name that is not a fingerprint.
+    let other = ids.dir().join("mine.key");
+    crate::write_private(&other, "the person's").unwrap();
+    assert!(ids.list().unwrap().is_empty(), "a key alone is no identity");
+    let b = ids.create(new("b", scope("h", "/b"), true), NOW).unwrap();
+    assert!(!ids.dir().join(format!("{hex_a}.key")).exists());
+    assert!(!stray.exists());
+    assert!(other.exists());
+    assert_eq!(ids.list().unwrap(), vec![b.clone()]);
+    ids.key_material(&b.fingerprint).unwrap();
+}
+
+#[test]
 fn export_writes_cert_and_private_key() {
     let (tmp, ids) = store();
     let id = ids
@@ -241,7 +264,7 @@ fn corrupt_metadata_is_an_error_naming_the_file() {
     let (_tmp, ids) = store();
     ids.create(new("a", scope("h", "/"), true), NOW).unwrap();
     let bad = ids.dir().join(format!("{}.toml", "f".repeat(64)));
-    std::fs::write(&bad, "name = [").unwrap();
+    crate::write_private(&bad, "name = [").unwrap();
     let err = ids.list().unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
     assert!(err.to_string().contains(&"f".repeat(64)), "{err}");

@@ -163,7 +163,7 @@ fn linked(file: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let link = data.join(file);
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     let target = tmp.path().join("passwd");
-    std::fs::write(&target, TARGET).unwrap();
+    crate::write_private(&target, TARGET).unwrap();
     symlink(&target, &link).unwrap();
     (tmp, data, target)
 }
@@ -241,7 +241,7 @@ fn a_corrupt_store_file_is_named_and_located_but_never_quoted() {
         let data = tmp.path().join("data");
         let file = data.join(case.file);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(&file, TARGET).unwrap();
+        crate::write_private(&file, TARGET).unwrap();
         let err = (case.read)(&data).expect_err(case.name);
         assert!(
             matches!(err, StoreError::Corrupt { .. }),
@@ -289,7 +289,7 @@ fn an_offline_page_file_that_is_a_link_is_refused() {
     offline.put(&page, NOW).unwrap();
     let file = offline.page_path(url);
     let target = tmp.path().join("passwd");
-    std::fs::write(&target, TARGET).unwrap();
+    crate::write_private(&target, TARGET).unwrap();
     std::fs::remove_file(&file).unwrap();
     symlink(&target, &file).unwrap();
     let err = offline.get(url, NOW).unwrap_err();

@@ -119,7 +119,7 @@ fn a_damaged_or_foreign_file_reads_as_missing() {
     let tmp = tempfile::tempdir().unwrap();
     let o = Offline::new(tmp.path().join("offline"), 1 << 20);
     o.put(&page("gemini://a/x", b"# hi\n", false), T0).unwrap();
-    std::fs::write(o.page_path("gemini://a/x"), b"half a head").unwrap();
+    crate::write_private(o.page_path("gemini://a/x"), b"half a head").unwrap();
     assert!(o.get("gemini://a/x", T0).unwrap().is_none());
     // A file naming another URL (as if hashes collided) is not shown either.
     o.put(&page("gemini://a/y", b"# y\n", false), T0).unwrap();
@@ -193,4 +193,33 @@ fn a_killed_write_leaves_the_old_copy() {
     o.sweep(std::time::Duration::ZERO);
     assert!(!temp_exists());
     assert!(o.get("gemini://a/big", T0).unwrap().is_some());
+}
+
+#[test]
+fn leftovers_of_killed_writers_are_removed_by_the_next_store() {
+    // A writer killed between its page file and the index leaves a page no row names, or a
+    // temp file; neither counts toward the bound, so neither may stay forever.
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Offline::new(tmp.path().join("offline"), 1 << 20);
+    o.put(&page("gemini://a/kept", b"kept", false), T0).unwrap();
+    let orphan = o.page_path("gemini://a/orphan");
+    crate::write_private(
+        &orphan,
+        b"smolweb-offline 1\nurl: gemini://a/orphan\n\nhalf",
+    )
+    .unwrap();
+    let pages = orphan.parent().unwrap().to_path_buf();
+    let temp = pages.join(format!(
+        ".{}.99999.0.tmp",
+        o.page_path("gemini://a/x")
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+    ));
+    crate::write_private(&temp, b"half a page").unwrap();
+    o.put(&page("gemini://a/new", b"new", false), T0).unwrap();
+    assert!(!orphan.exists(), "a page no row names is removed");
+    assert!(!temp.exists(), "a killed writer's temp file is removed");
+    assert_eq!(urls(&o), ["gemini://a/kept", "gemini://a/new"]);
+    assert_eq!(o.get("gemini://a/kept", T0).unwrap().unwrap().body, b"kept");
 }

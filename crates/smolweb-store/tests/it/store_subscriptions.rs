@@ -179,7 +179,7 @@ fn mark_all_read_per_feed_and_everywhere() {
 fn corrupt_file_is_named_and_kept() {
     let (_t, s) = store();
     std::fs::create_dir_all(s.path().parent().unwrap()).unwrap();
-    std::fs::write(s.path(), "[[subscription]]\nurl = 3\n").unwrap();
+    crate::write_private(s.path(), "[[subscription]]\nurl = 3\n").unwrap();
     let err = s.add("gemini://a.example/", NOW).unwrap_err();
     assert!(err.to_string().contains("subscriptions.toml"), "{err}");
     assert_eq!(

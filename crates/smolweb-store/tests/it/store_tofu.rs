@@ -162,7 +162,7 @@ fn file_is_readable_toml_with_pin_tables() {
 fn corrupt_file_is_an_error_naming_it_and_is_kept() {
     let (_tmp, kh) = store();
     std::fs::create_dir_all(kh.path().parent().unwrap()).unwrap();
-    std::fs::write(kh.path(), "[[pin]]\nhost = 3\n").unwrap();
+    crate::write_private(kh.path(), "[[pin]]\nhost = 3\n").unwrap();
     let a = cert("a", datetime!(2027-01-01 0:00 UTC));
     for err in [
         kh.list().unwrap_err(),
@@ -291,7 +291,7 @@ fn pins_stored_as_typed_by_an_older_version_are_found() {
     let (tmp, kh) = store();
     std::fs::create_dir_all(tmp.path().join("data")).unwrap();
     let fp = fingerprint_of(b"old");
-    std::fs::write(
+    crate::write_private(
         kh.path(),
         format!(
             "[[pin]]\nhost = \"[::1]\"\nport = 1965\nfingerprint = \"{fp}\"\n\
