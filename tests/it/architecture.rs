@@ -74,8 +74,11 @@ fn named_crates(text: &str) -> BTreeSet<String> {
             }
             let w: String = bytes[start..i].iter().collect();
             let w = w.trim_end_matches('-').to_string();
+            // After `::` it is a module path (`bin::smolweb-store-writer`), not a crate.
+            let in_path = start >= 1 && bytes[start - 1] == ':';
             if let Some(rest) = w.strip_prefix("smolweb-")
                 && !rest.is_empty()
+                && !in_path
             {
                 names.insert(w);
             }

@@ -164,7 +164,7 @@ mod tests {
     fn a_corrupt_file_is_named_and_never_written_over() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("session.toml");
-        std::fs::write(&path, "[[tab]\nnot toml").unwrap();
+        crate::perms::write_private(&path, "[[tab]\nnot toml").unwrap();
         let s = Session::new(path.clone());
         let e = s.load().unwrap_err();
         assert!(

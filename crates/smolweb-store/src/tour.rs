@@ -332,7 +332,7 @@ mod tests {
     fn a_corrupt_tour_is_an_error_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tour.toml");
-        std::fs::write(&path, "[[stop]]\nurl = 3\n").unwrap();
+        crate::perms::write_private(&path, "[[stop]]\nurl = 3\n").unwrap();
         let tour = Tour::new(path.clone());
         let err = tour.list().unwrap_err();
         assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");

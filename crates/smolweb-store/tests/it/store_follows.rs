@@ -2,6 +2,7 @@
 //! kept, two processes comparing in turn), and the health a refresh records on its
 //! subscription (failures in a row, moves and their adoption, implausible dates).
 
+use crate::write_private;
 use smolweb_core::feed::Entry;
 use smolweb_core::follow::{Counts, Diff, Memory, Watch};
 use smolweb_store::StoreError;
@@ -78,7 +79,7 @@ fn a_corrupt_copy_is_named_and_never_replaced() {
     let f = Follows::new(tmp.path().join("follows"));
     let path = f.path(PAGE);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, "url = 3\n").unwrap();
+    write_private(&path, "url = 3\n").unwrap();
     let e = f.get(PAGE).unwrap_err();
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
     assert!(e.to_string().contains(&path.display().to_string()), "{e}");
@@ -217,7 +218,7 @@ fn the_number_of_pages_followed_is_bounded() {
             )
         })
         .collect();
-    std::fs::write(s.path(), many).unwrap();
+    write_private(s.path(), many).unwrap();
     let e = s.follow(PAGE, Watch::Links, NOW).unwrap_err();
     assert!(e.to_string().contains("at most"), "{e}");
     // A feed is not a page: still welcome.

@@ -96,7 +96,7 @@ fn a_corrupt_tour_is_named_and_never_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tour.toml");
     let broken = "[[stop]]\nurl = \"gemini://a.test/\"\nat = \"not a time\"\n";
-    std::fs::write(&path, broken).unwrap();
+    crate::write_private(&path, broken).unwrap();
     let tour = Tour::new(path.clone());
     let link = NewStop {
         url: "gemini://b.test/".into(),
