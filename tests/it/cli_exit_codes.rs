@@ -13,16 +13,8 @@ use support::smallnet::{self, Protocol};
 use support::{gemini, http};
 
 async fn smolweb(data: &Path, args: &[&str]) -> Output {
-    tokio::process::Command::new(env!("CARGO_BIN_EXE_smolweb"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env_remove("SMOLWEB_CONFIG")
-        .env_remove("SMOLWEB_HOME")
-        .env_remove("SMOLWEB_LOG")
-        .output()
-        .await
-        .unwrap()
+    let mut cmd = tokio::process::Command::from(crate::smolweb_command(data));
+    cmd.args(args).output().await.unwrap()
 }
 
 async fn get(data: &Path, url: &str) -> Output {

@@ -71,15 +71,7 @@ fn make(dir: &Path, name: &str, kind: &str) {
 }
 
 fn run(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smolweb"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env_remove("SMOLWEB_CONFIG")
-        .env_remove("SMOLWEB_HOME")
-        .env_remove("SMOLWEB_LOG")
-        .output()
-        .unwrap()
+    crate::run_smolweb(data, args)
 }
 
 fn text(o: &Output) -> String {

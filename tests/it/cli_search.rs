@@ -14,15 +14,7 @@ use std::process::Output;
 use support::gemini::{self, Reply, Routes};
 
 fn smolweb(data: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_smolweb"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env_remove("SMOLWEB_CONFIG")
-        .env_remove("SMOLWEB_HOME")
-        .env_remove("SMOLWEB_LOG")
-        .output()
-        .unwrap()
+    crate::run_smolweb(data, args)
 }
 
 fn text(o: &Output) -> (String, String) {

@@ -70,3 +70,20 @@ mod web_mcp;
 mod web_memory;
 mod web_roots;
 mod web_types;
+
+/// The built `smolweb` on data directory `data`, with none of the caller's smolweb variables
+/// (a test never reads the real home or config).
+pub(crate) fn smolweb_command(data: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_smolweb"));
+    cmd.arg("--data-dir")
+        .arg(data)
+        .env_remove("SMOLWEB_CONFIG")
+        .env_remove("SMOLWEB_HOME")
+        .env_remove("SMOLWEB_LOG");
+    cmd
+}
+
+/// Run the built `smolweb` with `args` on data directory `data` and wait for it.
+pub(crate) fn run_smolweb(data: &std::path::Path, args: &[&str]) -> std::process::Output {
+    smolweb_command(data).args(args).output().unwrap()
+}
