@@ -18,7 +18,12 @@
 //!   each, the page built, the page parsed as gemtext), with 200 subscriptions of 50 entries
 //!   (150 feeds, 50 followed pages whose entries are changes; some failing, moved, quiet or
 //!   restless). Target: under 10 ms. `about_feeds_page/…` is the page builder alone.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stderr
+)]
 
 use smolweb_testkit as support;
 
