@@ -86,15 +86,26 @@ async fn a_followed_page_prints_its_changes_with_their_diff() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_names_the_failing_the_moved_and_the_quiet_and_sync_says_so() {
+    // Dates from today's, so the test says the same next year: a post six days old, and
+    // one 300 days old (quiet for 10 months).
+    let day = |ago: i64| {
+        let d = (time::OffsetDateTime::now_utc() - time::Duration::days(ago)).date();
+        format!("{}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+    };
+    let recent = day(6);
     let server = Server::start(
         Routes::new()
             .route(
                 "/good/",
-                Reply::gemtext("# Good\n=> a.gmi 2026-12-01 Recent post\n"),
+                Reply::gemtext(&format!("# Good\n=> a.gmi {recent} Recent post\n")),
             )
             .route(
                 "/quiet/",
-                Reply::gemtext("# Quiet\n=> a.gmi 2026-02-01 Old post\n"),
+                Reply::gemtext(&format!("# Quiet\n=> a.gmi {} Old post\n", day(300))),
+            )
+            .route(
+                "/page/",
+                Reply::gemtext("# A wiki page\n=> /one.gmi One\nSome text.\n"),
             )
             .route(
                 "/moved/",
@@ -117,6 +128,11 @@ async fn health_names_the_failing_the_moved_and_the_quiet_and_sync_says_so() {
     ] {
         run(data.path(), &["feeds", "add", &url]).await;
     }
+    run(
+        data.path(),
+        &["feeds", "add", &server.url("/page/"), "--changes", "text"],
+    )
+    .await;
     let o = run(data.path(), &["sync", "--max-time", "20"]).await;
     let (out, err) = text(&o);
     assert!(
@@ -129,6 +145,8 @@ async fn health_names_the_failing_the_moved_and_the_quiet_and_sync_says_so() {
     );
     let o = run(data.path(), &["feeds", "health"]).await;
     let (out, _) = text(&o);
+    // The evidence, shown with --nocapture.
+    println!("$ smolweb feeds health\n{out}");
     assert_eq!(o.status.code(), Some(3), "some need attention");
     let good = out.find(&server.url("/good/")).unwrap();
     for sick in [server.url("/quiet/"), server.url("/moved/"), dead.clone()] {
@@ -148,10 +166,17 @@ async fn health_names_the_failing_the_moved_and_the_quiet_and_sync_says_so() {
         "{out}"
     );
     assert!(
-        out.contains("feed · 1 entry · newest 2026-12-01 · last success"),
+        out.contains(&format!("feed · 1 entry · newest {recent} · last success")),
         "{out}"
     );
-    assert!(out.contains("4 subscriptions, 3 need attention"), "{out}");
+    assert!(out.contains("5 subscriptions, 3 need attention"), "{out}");
+    // The followed page is among the healthy: no change yet, its kind said.
+    let page = out.find(&server.url("/page/")).unwrap();
+    assert!(page > out.find(&dead).unwrap(), "{out}");
+    assert!(
+        out[page..].contains("page, any change · 0 changes"),
+        "{out}"
+    );
     let moved = server.url("/moved/");
     let o = run(data.path(), &["feeds", "adopt", &moved]).await;
     assert!(

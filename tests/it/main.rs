@@ -57,6 +57,7 @@ mod tui_tmux_agents;
 mod tui_tmux_driver;
 mod tui_tmux_editor;
 mod tui_tmux_feeds;
+mod tui_tmux_follow;
 mod tui_tmux_offline;
 mod tui_tmux_pictures;
 mod tui_tmux_proxy;

@@ -25,6 +25,18 @@ pub(crate) fn tmux_available(test: &str) -> bool {
     ok
 }
 
+/// The link number on the screen's line that holds `text` (the first digits on it).
+pub(crate) fn link_number(screen: &str, text: &str) -> String {
+    let line = screen
+        .lines()
+        .find(|l| l.contains(text))
+        .unwrap_or_else(|| panic!("no line with {text:?}:\n{screen}"));
+    line.split(|c: char| !c.is_ascii_digit())
+        .find(|d| !d.is_empty())
+        .unwrap()
+        .to_string()
+}
+
 pub(crate) struct Tmux {
     session: String,
     socket: String,

@@ -10,19 +10,10 @@ use crate::tui_tmux_driver;
 use smolweb_testkit as support;
 
 use support::gemini::{Reply, Routes, Server};
-use tui_tmux_driver::{Tmux, tmux_available};
+use tui_tmux_driver::{Tmux, link_number, tmux_available};
 
 fn show(label: &str, screen: &str) {
     println!("----- {label} -----\n{screen}");
-}
-
-/// The link number on the screen's line that holds `text`.
-fn link_number(screen: &str, text: &str) -> String {
-    let line = screen.lines().find(|l| l.contains(text)).unwrap();
-    line.split(|c: char| !c.is_ascii_digit())
-        .find(|d| !d.is_empty())
-        .unwrap()
-        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

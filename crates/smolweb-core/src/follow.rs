@@ -7,7 +7,8 @@
 //!   its own lines (fence alt texts dropped); a Gopher menu is a link line per item and a text
 //!   line per info line; plain text is one preformatted block. Control characters become
 //!   spaces, so a kept line can never split into two when shown again. A binary answer has no
-//!   follow text ([`NotText`]). The text is cut at [`MAX_TEXT_BYTES`] at a line end
+//!   follow text ([`NotText`]), nor has one called text whose first characters hold a NUL or
+//!   are more than a tenth control characters or bytes that did not decode. The text is cut at [`MAX_TEXT_BYTES`] at a line end
 //!   ([`Snapshot::cut`]): a page that grows without end is compared on its beginning only.
 //! - [`diff`] compares two follow texts in time linear in their size (see [`diff`]'s module:
 //!   a multiset of normalised items by hash, reported in page order) and gives a bounded
@@ -95,6 +96,11 @@ pub struct NotText {
 
 /// The follow text of a page (see the module docs).
 pub fn snapshot(page: &Page) -> Result<Snapshot, NotText> {
+    if !matches!(page.content, Content::Binary) && looks_binary(page.body.text()) {
+        return Err(NotText {
+            mime: format!("{} with binary bytes", page.mime.essence()),
+        });
+    }
     let mut out = Writer::default();
     match &page.content {
         Content::Gemtext(doc) => {
@@ -150,6 +156,24 @@ pub fn snapshot(page: &Page) -> Result<Snapshot, NotText> {
         cut: out.cut,
         title: page.title().map(crate::feed::one_line),
     })
+}
+
+/// Bytes called text that are not (an image or an archive served as `text/plain`): a NUL,
+/// or more than one in ten of the first characters a control character or one that did not
+/// decode.
+fn looks_binary(text: &str) -> bool {
+    let mut odd = 0usize;
+    let mut seen = 0usize;
+    for c in text.chars().take(8192) {
+        seen += 1;
+        match c {
+            '\0' => return true,
+            '\t' | '\n' | '\r' | '\x0c' => {}
+            c if c.is_control() || c == char::REPLACEMENT_CHARACTER => odd += 1,
+            _ => {}
+        }
+    }
+    odd * 10 > seen
 }
 
 /// Builds a follow text, line by line, up to [`MAX_TEXT_BYTES`].

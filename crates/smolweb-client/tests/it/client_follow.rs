@@ -344,3 +344,182 @@ async fn a_capsule_that_moved_for_good_is_recorded_as_moved() {
         "a temporary redirect is no move"
     );
 }
+
+/// The bad inputs on the web, followed with a healthy page and a healthy Atom feed whose
+/// entry was read, refreshed four times: binary answers (an image, bytes called text), a
+/// redirect loop, a page growing by a megabyte at each refresh, a feed turning into an HTML
+/// page, entries dated in year 0 and in the future.
+#[tokio::test]
+async fn bad_web_answers_each_give_a_bounded_clear_result_and_cost_the_others_nothing() {
+    use support::http::{Reply as WebReply, Server as WebServer};
+    let dir = tempfile::tempdir().unwrap();
+    let count = Counter::default();
+    let atom = |entries: &str| {
+        format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\
+             <title>Web log</title><id>urn:log</id><updated>2026-07-01T00:00:00Z</updated>{entries}</feed>"
+        )
+    };
+    let entry = |id: &str, date: &str| {
+        format!(
+            "<entry><title>Post {id}</title><id>urn:{id}</id><link href=\"/posts/{id}\"/>\
+             <updated>{date}</updated></entry>"
+        )
+    };
+    let web = WebServer::start({
+        let count = count.clone();
+        move |r| {
+            let n = count.next(r.path());
+            match r.path() {
+                "/image" => {
+                    WebReply::new(200, "image/png", &b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR"[..])
+                }
+                "/bytes" => WebReply::new(
+                    200,
+                    "text/plain",
+                    (0..4096u32)
+                        .map(|i| (i * 7 % 256) as u8)
+                        .collect::<Vec<u8>>(),
+                ),
+                "/loop-a" => WebReply::redirect(301, "/loop-b"),
+                "/loop-b" => WebReply::redirect(301, "/loop-a"),
+                "/grows" => WebReply::html(&format!(
+                    "<html><body><article><h1>Grows</h1>{}</article></body></html>",
+                    (0..24_000 * (n + 1))
+                        .map(|i| format!("<p>Paragraph {i:08} of a page that grows.</p>\n"))
+                        .collect::<String>()
+                )),
+                "/feed.xml" if n == 0 => WebReply::new(
+                    200,
+                    "application/atom+xml",
+                    atom(
+                        &[
+                            entry("year0", "0000-01-01T00:00:00Z"),
+                            entry("future", "9999-12-31T00:00:00Z"),
+                            entry("fine", "2026-06-30T00:00:00Z"),
+                        ]
+                        .concat(),
+                    ),
+                ),
+                "/feed.xml" => WebReply::html(
+                    "<html><head><title>We moved</title></head><body><p>Our blog is \
+                     elsewhere now.</p></body></html>",
+                ),
+                "/good.xml" => WebReply::new(
+                    200,
+                    "application/atom+xml",
+                    atom(
+                        &(0..=n)
+                            .map(|i| {
+                                entry(
+                                    &format!("good{i}"),
+                                    &format!("2026-07-{:02}T00:00:00Z", 1 + i),
+                                )
+                            })
+                            .collect::<String>(),
+                    ),
+                ),
+                "/good" => WebReply::html(&format!(
+                    "<html><head><title>Good page</title></head><body><article><h1>Good page</h1>\
+                     <p>A page of links that grows by one at every refresh, long enough to be \
+                     read as the page's main text.</p>{}</article></body></html>",
+                    (0..=n)
+                        .map(|i| format!(
+                            "<p>The post of week {i} is out: read <a href=\"/post/{i}\">post \
+                             number {i}</a> for what happened in the garden.</p>"
+                        ))
+                        .collect::<String>()
+                )),
+                _ => WebReply::new(404, "text/plain", "no"),
+            }
+        }
+    })
+    .await;
+    let c = client(&dir);
+    let subs = c.subscriptions();
+    let mut urls = HashMap::new();
+    for (path, watch) in [
+        ("/image", Watch::Text),
+        ("/bytes", Watch::Text),
+        ("/loop-a", Watch::Links),
+        ("/grows", Watch::Text),
+        ("/good", Watch::Links),
+    ] {
+        let (url, _) = subs.follow(&web.url(path), watch, c.now()).unwrap();
+        urls.insert(path, url);
+    }
+    for path in ["/feed.xml", "/good.xml"] {
+        let (url, _) = subs.add(&web.url(path), c.now()).unwrap();
+        urls.insert(path, url);
+    }
+    let mut runs = vec![feeds::refresh_all(&c, |_, _, _| {}).await.unwrap()];
+    // The person reads the healthy feed's first post: that stays read.
+    let first_post = web.url("/posts/good0");
+    assert!(subs.mark_read(&first_post).unwrap(), "{:?}", subs.list());
+    for _ in 0..3 {
+        runs.push(feeds::refresh_all(&c, |_, _, _| {}).await.unwrap());
+    }
+    let new = |path: &str| -> Vec<usize> {
+        runs.iter()
+            .map(|r| result(r, &urls[path]).new_entries.len())
+            .collect()
+    };
+    let errors = |path: &str| -> Vec<String> {
+        runs.iter()
+            .map(|r| {
+                result(r, &urls[path])
+                    .error
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    let sub = |path: &str| subs.get(&urls[path]).unwrap().unwrap();
+    // The healthy ones: every refresh brought its new post or link; the read one stays read.
+    assert_eq!(new("/good.xml"), [1, 1, 1, 1], "{:?}", errors("/good.xml"));
+    assert_eq!(new("/good"), [0, 1, 1, 1], "{:?}", errors("/good"));
+    let good = sub("/good.xml");
+    assert_eq!(good.entries.len(), 4);
+    assert!(good.entries.iter().any(|e| e.url == first_post && e.read));
+    assert_eq!(good.unread(), 3);
+    // Binary answers: each refresh fails in plain words, counted in a row.
+    for path in ["/image", "/bytes"] {
+        let s = sub(path);
+        assert_eq!(s.failures, 4, "{path}: {:?}", errors(path));
+        assert!(s.entries.is_empty() && c.follows().get(&urls[path]).unwrap().is_none());
+        let e = s.error.unwrap();
+        assert!(
+            e.contains("not text") || e.contains("binary"),
+            "{path}: {e}"
+        );
+    }
+    // A redirect loop: failures that name the loop.
+    let looped = sub("/loop-a");
+    assert_eq!(looped.failures, 4);
+    assert!(
+        looped.error.as_deref().unwrap().contains("redirect"),
+        "{:?}",
+        looped.error
+    );
+    // Grows by a megabyte at each refresh: compared on its beginning, kept bounded.
+    let grows = sub("/grows");
+    assert!(grows.error.is_none(), "{:?}", errors("/grows"));
+    let copy = c.follows().get(&urls["/grows"]).unwrap().unwrap();
+    assert!(copy.text.len() <= MAX_TEXT_BYTES, "{}", copy.text.len());
+    assert!(grows.cut && copy.cut);
+    assert_eq!(new("/grows"), [0, 0, 0, 0]);
+    // A feed that became an HTML page: each refresh after says it is not a feed, and the
+    // entries it had are kept; year 0 and the year 9999 are kept undated.
+    let log = sub("/feed.xml");
+    assert_eq!(log.entries.len(), 3);
+    for e in &errors("/feed.xml")[1..] {
+        assert!(e.contains("not a feed"), "{e}");
+    }
+    for odd in ["Post year0", "Post future"] {
+        let e = log.entries.iter().find(|e| e.title == odd).unwrap();
+        assert_eq!(e.published, None, "{odd}");
+    }
+    let fine = log.entries.iter().find(|e| e.title == "Post fine").unwrap();
+    assert_eq!(fine.published.as_deref(), Some("2026-06-30T00:00:00Z"));
+}

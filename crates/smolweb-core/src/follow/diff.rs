@@ -16,6 +16,7 @@
 use super::{MAX_ITEM_CHARS, MAX_LISTED, Watch};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// A link listed in a [`Diff`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,11 +149,18 @@ pub fn digest(text: &str, watch: Watch) -> u64 {
 pub(super) fn compare(old: &str, new: &str, watch: Watch) -> (Diff, f64, u64) {
     let old_items = items(old, watch);
     let new_items = items(new, watch);
-    let added = unmatched(&new_items, &old_items);
-    let removed = unmatched(&old_items, &new_items);
+    // Each item's key once; the new text's shapes once (the digest needs them all), the old
+    // text's only for its leftovers.
+    let old_keys: Vec<u64> = old_items.iter().map(Item::key).collect();
+    let new_keys: Vec<u64> = new_items.iter().map(Item::key).collect();
+    let new_shapes: Vec<u64> = new_items.iter().map(Item::shape).collect();
+    let added = unmatched(&new_keys, &old_keys);
+    let removed = unmatched(&old_keys, &new_keys);
+    let removed_shapes: Vec<u64> = removed.iter().map(|&n| old_items[n].shape()).collect();
+    let added_shapes: Vec<u64> = added.iter().map(|&n| new_shapes[n]).collect();
     // Noise: leftovers of one side that pair with leftovers of the other by shape.
-    let added_real = unpaired(&new_items, &added, &old_items, &removed);
-    let removed_real = unpaired(&old_items, &removed, &new_items, &added);
+    let added_real = unpaired(&added, &added_shapes, &removed_shapes);
+    let removed_real = unpaired(&removed, &removed_shapes, &added_shapes);
     let noise = (added.len() - added_real.len()) as u64;
     let mut d = Diff {
         counts: Counts {
@@ -186,9 +194,9 @@ pub(super) fn compare(old: &str, new: &str, watch: Watch) -> (Diff, f64, u64) {
     } else {
         changed as f64 / total as f64
     };
-    let digest = new_items
+    let digest = new_shapes
         .iter()
-        .fold(0u64, |sum, i| sum.wrapping_add(mix(i.shape())));
+        .fold(0u64, |sum, &s| sum.wrapping_add(mix(s)));
     (d, share, digest)
 }
 
@@ -359,40 +367,56 @@ fn block_of(line: &str) -> (BlockKind, &str) {
     }
 }
 
-/// The indexes of `side`'s items that find no equal item left in `other` (page order).
-fn unmatched(side: &[Item<'_>], other: &[Item<'_>]) -> Vec<usize> {
-    let mut left: HashMap<u64, u32> = HashMap::with_capacity(other.len());
-    for i in other {
-        *left.entry(i.key()).or_default() += 1;
+/// Counts of keys; the keys are already hashes, so the map does not hash them again.
+type Tally = HashMap<u64, u32, BuildHasherDefault<Passthrough>>;
+
+/// The hasher of a [`Tally`]: a key that is already a 64-bit hash is its own hash.
+#[derive(Default)]
+struct Passthrough(u64);
+
+impl Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
     }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+fn tally(keys: impl Iterator<Item = u64>, size: usize) -> Tally {
+    let mut t = Tally::with_capacity_and_hasher(size, BuildHasherDefault::default());
+    for k in keys {
+        *t.entry(k).or_default() += 1;
+    }
+    t
+}
+
+/// The indexes of the keys of `side` that find no equal key left in `other` (page order).
+fn unmatched(side: &[u64], other: &[u64]) -> Vec<usize> {
+    let mut left = tally(other.iter().copied(), other.len());
+    take_or_keep(side.iter().copied().enumerate(), &mut left)
+}
+
+/// Of the leftovers `leftovers` (with their shapes), those that find no leftover of the
+/// other side with the same shape.
+fn unpaired(leftovers: &[usize], shapes: &[u64], other_shapes: &[u64]) -> Vec<usize> {
+    if other_shapes.is_empty() {
+        return leftovers.to_vec();
+    }
+    let mut left = tally(other_shapes.iter().copied(), other_shapes.len());
     take_or_keep(
-        side.iter().enumerate().map(|(n, i)| (n, i.key())),
+        leftovers.iter().copied().zip(shapes.iter().copied()),
         &mut left,
     )
 }
 
-/// Of `side`'s leftovers, those that find no leftover of `other` with the same shape.
-fn unpaired(
-    side: &[Item<'_>],
-    leftovers: &[usize],
-    other: &[Item<'_>],
-    other_leftovers: &[usize],
-) -> Vec<usize> {
-    if other_leftovers.is_empty() {
-        return leftovers.to_vec();
-    }
-    let mut left: HashMap<u64, u32> = HashMap::with_capacity(other_leftovers.len());
-    for &n in other_leftovers {
-        *left.entry(other[n].shape()).or_default() += 1;
-    }
-    take_or_keep(leftovers.iter().map(|&n| (n, side[n].shape())), &mut left)
-}
-
 /// Walk `(index, key)` in order: take one count of the key from `left`, or keep the index.
-fn take_or_keep(
-    keys: impl Iterator<Item = (usize, u64)>,
-    left: &mut HashMap<u64, u32>,
-) -> Vec<usize> {
+fn take_or_keep(keys: impl Iterator<Item = (usize, u64)>, left: &mut Tally) -> Vec<usize> {
     let mut kept = Vec::new();
     for (n, key) in keys {
         match left.get_mut(&key) {
@@ -413,49 +437,60 @@ fn mix(mut x: u64) -> u64 {
 /// FNV-1a, 64 bits: stable across builds and versions (digests are kept on disk).
 struct Fnv(u64);
 
-const MONTHS_AND_DAYS: &[&str] = &[
-    "jan",
-    "january",
-    "feb",
-    "february",
-    "mar",
-    "march",
-    "apr",
-    "april",
-    "may",
-    "jun",
-    "june",
-    "jul",
-    "july",
-    "aug",
-    "august",
-    "sep",
-    "sept",
-    "september",
-    "oct",
-    "october",
-    "nov",
-    "november",
-    "dec",
-    "december",
-    "mon",
-    "monday",
-    "tue",
-    "tues",
-    "tuesday",
-    "wed",
-    "wednesday",
-    "thu",
-    "thur",
-    "thurs",
-    "thursday",
-    "fri",
-    "friday",
-    "sat",
-    "saturday",
-    "sun",
-    "sunday",
-];
+/// Is `word` an English month or weekday name or its usual abbreviation (any case)?
+fn month_or_day(word: &[u8]) -> bool {
+    let mut low = [0u8; 9];
+    let Some(low) = low.get_mut(..word.len()) else {
+        return false;
+    };
+    for (l, w) in low.iter_mut().zip(word) {
+        *l = w.to_ascii_lowercase();
+    }
+    matches!(
+        &*low,
+        b"jan"
+            | b"january"
+            | b"feb"
+            | b"february"
+            | b"mar"
+            | b"march"
+            | b"apr"
+            | b"april"
+            | b"may"
+            | b"jun"
+            | b"june"
+            | b"jul"
+            | b"july"
+            | b"aug"
+            | b"august"
+            | b"sep"
+            | b"sept"
+            | b"september"
+            | b"oct"
+            | b"october"
+            | b"nov"
+            | b"november"
+            | b"dec"
+            | b"december"
+            | b"mon"
+            | b"monday"
+            | b"tue"
+            | b"tues"
+            | b"tuesday"
+            | b"wed"
+            | b"wednesday"
+            | b"thu"
+            | b"thur"
+            | b"thurs"
+            | b"thursday"
+            | b"fri"
+            | b"friday"
+            | b"sat"
+            | b"saturday"
+            | b"sun"
+            | b"sunday"
+    )
+}
 
 impl Fnv {
     fn new(tag: u8) -> Fnv {
@@ -505,11 +540,7 @@ impl Fnv {
                     .position(|c| !c.is_ascii_alphabetic())
                     .map_or(bytes.len(), |n| i + n);
                 let word = &bytes[i..end];
-                let named = word.len() <= 9
-                    && MONTHS_AND_DAYS
-                        .iter()
-                        .any(|m| m.as_bytes().eq_ignore_ascii_case(word));
-                if named {
+                if month_or_day(word) {
                     self.byte(b'@');
                 } else {
                     self.bytes(word);

@@ -67,6 +67,26 @@ fn a_binary_answer_has_nothing_to_compare() {
     );
     let e = snapshot(&page).unwrap_err();
     assert!(e.to_string().contains("image/png"), "{e}");
+    // Bytes called text that are not (a NUL among them); a page with a few odd characters
+    // is still text.
+    let page = Page::from_gemini(
+        Url::parse("gemini://cap.test/f.txt").unwrap(),
+        mime_of("text/plain"),
+        (0..4096u32)
+            .map(|i| (i * 7 % 256) as u8)
+            .collect::<Vec<u8>>(),
+    );
+    let e = snapshot(&page).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("not text (text/plain with binary bytes)"),
+        "{e}"
+    );
+    let page = gemtext_page(
+        "gemini://cap.test/",
+        "# Odd\nA bell \x07 and a form feed \x0c.\n",
+    );
+    assert!(snapshot(&page).is_ok());
 }
 
 #[test]
