@@ -847,6 +847,24 @@ fn a_short_intro_does_not_stand_for_a_page_of_short_entries() {
     for want in ["Project 0", "Studio number 17", "Project 29"] {
         assert!(md.contains(want), "{want}: {md}");
     }
+    // A longer intro (some 2,500 characters, under a third of the text) does not either.
+    let entries: String = (0..240)
+        .map(|i| {
+            format!("<div class=\"entry\"><h3>Project {i}</h3><div>Studio number {i}</div></div>")
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The year's award winners</title></head><body><div id=\"page\">\
+         <h1>The year's award winners</h1><div class=\"intro\">{}</div>\
+         <div class=\"results\">{entries}</div></div></body></html>",
+        prose("the awards", 20)
+    );
+    let c = convert_html(&html, "https://design.example/awards", Extract::Main);
+    let md = &c.markdown;
+    assert!(md.contains("Paragraph 19 about the awards"), "{md}");
+    for want in ["Project 0", "Studio number 117", "Project 239"] {
+        assert!(md.contains(want), "{want}: {md}");
+    }
 }
 
 #[test]
