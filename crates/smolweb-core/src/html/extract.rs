@@ -132,7 +132,7 @@ fn main_text(
                 signals.region_fallback = true;
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
-                clean::tidy(&nodes, &scores, &stats, &top.inner);
+                clean::tidy(&nodes, &scores, &stats, &top.inner, page_type == T::Article);
                 for n in &nodes {
                     credits::strip(n);
                 }

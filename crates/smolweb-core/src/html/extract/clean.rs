@@ -21,8 +21,8 @@
 //! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
 //! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
 //! more: ...", breadcrumbs), teaser blocks (two or more headings that are links to other
-//! pages, with short texts; unless they are most of the content, as on a listing under its
-//! intro), slideshows (items that
+//! pages, with short texts; unless they are most of the content of a page that is not an
+//! article, as on a listing under its intro), slideshows (items that
 //! each repeat the gallery's heading, under the same condition), lists of short links
 //! (pagination), and, in the manner of
 //! Readability's conditional cleaning, blocks with a negative score, several images and no
@@ -269,7 +269,13 @@ pub(crate) fn prune(
 /// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs). The
 /// chosen candidate `inner` and the wrappers around it are not judged as blocks (their
 /// contents are).
-pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: &NodeRef) {
+pub(crate) fn tidy(
+    nodes: &[NodeRef],
+    scores: &Scores,
+    stats: &StatsMap,
+    inner: &NodeRef,
+    article: bool,
+) {
     let chain: HashSet<NodeId> = std::iter::once(*inner)
         .chain(inner.ancestors_it(None))
         .map(|n| n.id)
@@ -300,10 +306,10 @@ pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: 
         .iter()
         .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
         .sum();
-    // Teasers beside an article go; when they are most of the content (a listing under its
-    // intro, a grid of cards) they are the content.
+    // Teasers beside an article go; on another page, when they are most of the content (a
+    // listing under its intro, a grid of cards), they are the content.
     let rest = total.saturating_sub(teaser_chars);
-    if rest >= ARTICLE_BESIDE_TEASERS && rest >= teaser_chars {
+    if rest >= ARTICLE_BESIDE_TEASERS && (article || rest >= teaser_chars) {
         doomed.extend(teasers);
     }
     for top in nodes {
