@@ -132,7 +132,7 @@ fn main_text(
                 signals.region_fallback = true;
                 body.children_it(false).filter(|n| n.is_element()).collect()
             } else {
-                clean::tidy(&nodes, &scores, &stats, &top.inner);
+                clean::tidy(&nodes, &scores, &stats, &top.inner, page_type == T::Article);
                 for n in &nodes {
                     credits::strip(n);
                 }
@@ -169,7 +169,7 @@ fn main_text(
 /// Chosen blocks holding less than this share of what pruning left ...
 const WIDEN_SHARE: f64 = 0.4;
 /// ... and fewer characters than this (an article beside other long texts is itself) ...
-const WIDEN_MAX_CHARS: u32 = 2000;
+const WIDEN_MAX_CHARS: u32 = 3000;
 /// ... give way to their nearest ancestor holding this share of it ...
 const WIDEN_COVER: f64 = 0.5;
 /// ... when at most this share of its text is links.

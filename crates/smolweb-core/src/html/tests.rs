@@ -333,6 +333,80 @@ fn cards_built_as_one_link_are_a_listing_s_content_and_an_article_s_teasers() {
 }
 
 #[test]
+fn a_listing_of_teasers_under_a_long_intro_keeps_its_entries() {
+    // Each entry is a teaser (a heading that links elsewhere, a line of summary); the page's
+    // intro is long enough to read as an article beside them, but the entries are most of it.
+    let entry = |n: u32| {
+        format!(
+            "<li><article><h3><a href='/reviews/{n}'>The best kettle of {n} we tested</a></h3>\
+             <p>By Ann Lee</p><p>After {n} weeks of boiling water in our test kitchen, this one \
+             was quiet, quick and easy to pour.</p></article></li>"
+        )
+    };
+    let section = |from: u32| {
+        format!(
+            "<section><h2>Group {from}</h2><ul>{}</ul></section>",
+            (from..from + 4).map(entry).collect::<String>()
+        )
+    };
+    let html = format!(
+        "<html><head><title>Kitchen</title></head><body><nav><a href='/'>Home</a> \
+         <a href='/about'>About</a></nav><main><article><header><h1>Kitchen</h1><p>From kettles \
+         and toasters to blenders, scales and coffee grinders, our team has spent thousands of \
+         hours testing the gear that makes a kitchen work, cooking, boiling and grinding until \
+         only the best was left standing on the counter at the end of every single test. \
+         Here is what we recommend, group by group, with what we learned along the way.</p>\
+         </header><div>{}{}{}</div></article></main><footer>All rights reserved</footer>\
+         </body></html>",
+        section(1),
+        section(5),
+        section(9)
+    );
+    let c = convert_html(&html, "https://reviews.example/kitchen/", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    assert!(md.contains("our team has spent thousands"), "{md}");
+    for n in 1..=12 {
+        assert!(md.contains(&format!("The best kettle of {n} we")), "{md}");
+        assert!(md.contains(&format!("After {n} weeks")), "{md}");
+    }
+    assert!(!md.contains("All rights reserved"), "{md}");
+}
+
+#[test]
+fn a_page_wrapper_named_like_chrome_keeps_its_grid_of_products() {
+    // The shop names the wrapper of the whole result page after search; its text is mostly
+    // the products' names, which are links.
+    let product = |n: u32| {
+        format!(
+            "<li><a href='/p/{n}'>Hand-thrown stoneware mug number {n}, glazed in sea green</a>\
+             <span>$2{n}.00</span></li>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Mugs</title></head><body><h1>Mugs</h1><div id='searchPage' \
+         class='search'><ul class='grid'>{}</ul></div><footer>All rights reserved</footer>\
+         </body></html>",
+        (1..=12).map(product).collect::<String>()
+    );
+    let c = convert_html(&html, "https://shop.example/mugs", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    for n in 1..=12 {
+        assert!(
+            c.markdown.contains(&format!("stoneware mug number {n},")),
+            "{}",
+            c.markdown
+        );
+    }
+    assert!(c.markdown.contains("$21.00"), "{}", c.markdown);
+    assert!(
+        !c.markdown.contains("All rights reserved"),
+        "{}",
+        c.markdown
+    );
+}
+
+#[test]
 fn a_signposted_list_of_links_after_the_article_goes_and_signposted_prose_stays() {
     let para = "<p>The harbour authority opened the new breakwater on Monday, ending two years \
         of work that had kept the fishing fleet in the outer basin through every winter storm.</p>";
@@ -771,6 +845,24 @@ fn a_short_intro_does_not_stand_for_a_page_of_short_entries() {
     let md = &c.markdown;
     assert!(md.contains("The twentieth awards"), "{md}");
     for want in ["Project 0", "Studio number 17", "Project 29"] {
+        assert!(md.contains(want), "{want}: {md}");
+    }
+    // A longer intro (some 2,500 characters, under a third of the text) does not either.
+    let entries: String = (0..240)
+        .map(|i| {
+            format!("<div class=\"entry\"><h3>Project {i}</h3><div>Studio number {i}</div></div>")
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The year's award winners</title></head><body><div id=\"page\">\
+         <h1>The year's award winners</h1><div class=\"intro\">{}</div>\
+         <div class=\"results\">{entries}</div></div></body></html>",
+        prose("the awards", 20)
+    );
+    let c = convert_html(&html, "https://design.example/awards", Extract::Main);
+    let md = &c.markdown;
+    assert!(md.contains("Paragraph 19 about the awards"), "{md}");
+    for want in ["Project 0", "Studio number 117", "Project 239"] {
         assert!(md.contains(want), "{want}: {md}");
     }
 }

@@ -10,7 +10,9 @@
 //! item's header (a post's title on a listing), not the site's. It never removes an element that holds an `h1`, the page's headline, an
 //! `articleBody` or the `main` region, nor one that holds more than [`MAX_CHROME_SHARE`] of the page's text as
 //! prose (few links, or named as content), unless it is a comment section: a mislabelled
-//! wrapper (`sidebar-layout`) must not take the article with it. On a forum page whose
+//! wrapper (`sidebar-layout`) must not take the article with it; nor, by its names, one that
+//! holds more than [`PAGE_WRAPPER_SHARE`] of the text however many links it has (the page's
+//! own wrapper, `searchPage` around a grid of products). On a forum page whose
 //! elements named as comments hold half of its text, those names say nothing: the posts are
 //! the thread, which forum software names comments. Formulas (MathML `math`,
 //! MathJax's `mjx-*` elements) are never chrome by their names (MathJax names its containers
@@ -19,7 +21,8 @@
 //! [`tidy`] removes, inside the content, blocks that read as chrome: labels standing alone (an
 //! advertisement's marker, a picture credit), short paragraphs that are mostly a link ("Read
 //! more: ...", breadcrumbs), teaser blocks (two or more headings that are links to other
-//! pages, with short texts; unless little else is left, as on a listing), slideshows (items that
+//! pages, with short texts; unless they are most of the content of a page that is not an
+//! article, as on a listing under its intro), slideshows (items that
 //! each repeat the gallery's heading, under the same condition), lists of short links
 //! (pagination), and, in the manner of
 //! Readability's conditional cleaning, blocks with a negative score, several images and no
@@ -37,6 +40,9 @@ use std::collections::HashSet;
 
 /// An element holding more than this share of the page's text is not removed as chrome.
 pub(crate) const MAX_CHROME_SHARE: f64 = 0.4;
+/// An element holding more than this share of the page's text is the page's wrapper: its
+/// names never remove it, even when most of its text is links (a grid of products).
+const PAGE_WRAPPER_SHARE: f64 = 0.8;
 /// Elements named as comments that hold this share of the page's text are its posts.
 const THREAD_SHARE: f64 = 0.5;
 /// A teaser's text (title and excerpt) is shorter than this on average.
@@ -243,7 +249,10 @@ pub(crate) fn prune(
             && (content || holds_named_content(node, stats));
         // A wrapper is protected by its share of the text only against its names: an `aside`
         // or a navigation role says what the element is.
-        let shielded = by_name && big && prose;
+        // One that holds nearly all of it is the page's own wrapper (`searchPage`,
+        // `sidebar-layout`), whatever its share of links.
+        let wrapper = f64::from(s.chars) > PAGE_WRAPPER_SHARE * f64::from(total);
+        let shielded = by_name && (big && prose || wrapper);
         if weak_ok && (comments || !shielded && !named_article) {
             doomed.push(*node);
             return false;
@@ -260,7 +269,13 @@ pub(crate) fn prune(
 /// Remove chrome-like blocks inside the chosen content `nodes` (see the module docs). The
 /// chosen candidate `inner` and the wrappers around it are not judged as blocks (their
 /// contents are).
-pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: &NodeRef) {
+pub(crate) fn tidy(
+    nodes: &[NodeRef],
+    scores: &Scores,
+    stats: &StatsMap,
+    inner: &NodeRef,
+    article: bool,
+) {
     let chain: HashSet<NodeId> = std::iter::once(*inner)
         .chain(inner.ancestors_it(None))
         .map(|n| n.id)
@@ -287,12 +302,14 @@ pub(crate) fn tidy(nodes: &[NodeRef], scores: &Scores, stats: &StatsMap, inner: 
             true
         });
     }
-    // Teasers beside an article go; on a page of little else (a listing) they are the content.
     let teaser_chars: u32 = teasers
         .iter()
         .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
         .sum();
-    if total.saturating_sub(teaser_chars) >= ARTICLE_BESIDE_TEASERS {
+    // Teasers beside an article go; on another page, when they are most of the content (a
+    // listing under its intro, a grid of cards), they are the content.
+    let rest = total.saturating_sub(teaser_chars);
+    if rest >= ARTICLE_BESIDE_TEASERS && (article || rest >= teaser_chars) {
         doomed.extend(teasers);
     }
     for top in nodes {
