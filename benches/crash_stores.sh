@@ -4,7 +4,8 @@
 # tmpfs (mounting one needs root; without it the full-disk half prints *** SKIP). Prints one
 # table per half: kills, opens OK, partial records, acknowledged writes lost, leftovers.
 # The tests are crates/smolweb-testkit/tests/it/crash.rs, which `cargo test` runs with a few
-# kills per store. SMOLWEB_CRASH_SEED=<n> replays a run; the counts can be overridden.
+# kills per store. SMOLWEB_CRASH_SEED=<n> replays a run; the counts can be overridden, and
+# SMOLWEB_CRASH_STORES=tour,follows (store names, comma-separated) runs only those stores.
 set -eu
 cd "$(dirname "$0")/.."
 export SMOLWEB_CRASH_KILLS="${SMOLWEB_CRASH_KILLS:-1000}"
