@@ -13,8 +13,9 @@ export SMOLWEB_CRASH_FULL_KILLS="${SMOLWEB_CRASH_FULL_KILLS:-1000}"
 # The run takes a while: the writer and the test binary run from copies, so a build meanwhile
 # does not replace them under it.
 cargo build -q -p smolweb-testkit --bin smolweb-store-writer
+# The test binary's artifact (the writer binary is an artifact of the same build: pick the test).
 test_bin=$(cargo test -q -p smolweb-testkit --test it --no-run --message-format=json 2>/dev/null |
-    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+    grep '"kind":\["test"\]' | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp target/debug/smolweb-store-writer "$test_bin" "$copy/"
