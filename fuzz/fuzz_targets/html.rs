@@ -57,6 +57,8 @@ fuzz_target!(|data: &[u8]| {
         truncated: false,
         tls: None,
         redirects: Vec::new(),
+        validators: Default::default(),
+        moved_to: None,
     };
     let Ok(page) = web_page(
         resp,
