@@ -99,10 +99,11 @@ impl Store {
     /// The search queue is the exception: a queued file is written by any process without a
     /// lock, so a killed writer's temp file can only be told from one being written by its
     /// age, and the writer holding the index lock sweeps those older than ten minutes
-    /// (`smolweb_store::search_queue`). Its leftovers are counted, never judged.
+    /// (`smolweb_store::search_queue`). Its leftovers are counted, never judged; the same for
+    /// the search index, whose every write is first a queued file.
     pub fn in_flight_leftovers(self) -> usize {
         match self {
-            Store::SearchQueue => usize::MAX,
+            Store::SearchQueue | Store::SearchIndex => usize::MAX,
             Store::Identities | Store::Offline => 2,
             _ => 1,
         }
