@@ -27,6 +27,7 @@ max_len() {
         html | feed) echo 200000 ;;
         gemini_header | url | cert) echo 4096 ;;
         window | charset | mcp_args) echo 16384 ;;
+        search_query) echo 8192 ;;
         *) echo 65536 ;;
     esac
 }

@@ -482,6 +482,40 @@ def main() -> None:
     write("agent_files", [bytes([i]) + a.encode() for i, a in enumerate(agent)]
           + [bytes([i]) + b"x = 1\n" for i in range(5)])
 
+    # Issue 36 on issues 34 and 35: a followed page's copy and the tour (the store's unit
+    # test holds the same files), two versions of a followed page, search queries and search
+    # queue files.
+    followed = ('url = "gemini://h/log.gmi"\nfetched = "2026-01-02T00:00:00Z"\n'
+                'text = "# Log\\n=> gemini://h/1.gmi One\\n"\n\n[memory]\n'
+                'recent = ["00000000000000ff", "0123456789abcdef"]\nstreak = 1\nrestless = false\n\n'
+                '[[change]]\nat = "2026-01-02T00:00:00Z"\nsince = "2026-01-01T00:00:00Z"\n\n'
+                '[change.diff]\n\n[[change.diff.links_added]]\nurl = "gemini://h/1.gmi"\nlabel = "One"\n\n'
+                '[[change.diff.removed]]\nkind = "heading"\ntext = "Old"\n\n[change.diff.counts]\n'
+                'links_added = 1\nlinks_removed = 0\nadded = 0\nremoved = 1\nnoise = 2\n')
+    tour = ('[[stop]]\nurl = "gemini://h/a"\nat = "2026-01-01T00:00:00Z"\nlabel = "A"\n\n'
+            '[[stop]]\nurl = "gopher://g/1/"\nat = "2026-01-01T00:00:01Z"\n\n[stop.agent]\n'
+            'client = "bot"\nsession = "s1"\nreason = "read this"\n')
+    write("follow_tour_files", [b"\x00" + followed.encode(), b"\x01" + tour.encode(),
+                                b"\x00url = 1\n", b"\x01[[stop]]\n"])
+    old = (b"# Log\n\nUpdated 2026-01-01 at 10:00\n=> /a.gmi First post\n=> /b.gmi?v=1 Second\n"
+           b"* a list item\n> a quote\n```\npre line\n\npre two\n```\nVisitors: 1041\n")
+    new = (b"# Log\n\nUpdated 2026-01-02 at 11:30\n=> /c.gmi Third post\n=> /a.gmi First post\n"
+           b"=> /b.gmi?v=2 Second\n* a new item\n> a quote\n```\npre line\n```\nVisitors: 1042\n"
+           + b"word " * 80 + b"\n")
+    write("follow_diff", [bytes([w]) + a + b"\x00" + b for w in (0, 1) for (a, b) in
+                          ((old, new), (new, old), (old, old), (b"", new), (old, b""))]
+          + [b"\x01" + bench_gemtext(60) + b"\x00" + bench_gemtext(80)])
+    queries = ['tardigrades "in moss" crypto* -water site:Example.ORG -"dry season"',
+               "moss \"in the", "the of and", "m* moss", "site:gemini://a.moss.example:1965/x moss",
+               "moss\x1b[31m\x07red", "- moss", "-moss", "\u30af\u30de\u30e0\u30b7", "wasser*",
+               " ".join("w%d" % i for i in range(40)), "moss " * 300, "\"to be or not to be\""]
+    ops = [b'{"op":"add","url":"gemini://a.b.example/x","title":"T","text":"moss and water","source":"history","lang":"en","time":"2026-01-01T00:00:00Z"}',
+           b'{"op":"add","url":"https://x.example/","title":null,"text":"caf\xc3\xa9 \xe2\x80\x94 tea","source":"agent","time":"2026-01-01T00:00:00Z"}',
+           b'{"op":"forget","url":"gemini://h/a?q","sources":["history","offline"]}',
+           b'{"op":"clear","source":"feed"}', b'{"op":"nothing"}']
+    write("search_query", [bytes([0, k]) + q.encode() for q in queries for k in (0, 1, 6, 0x45)]
+          + [b"\x01" + o for o in ops])
+
     # The PDF and picture front ends (issue 36): the testkit's PDFs are written by code, so
     # a few small files are written here; pictures from the image crate's smallest forms.
     write("pdf", pdfs())

@@ -60,3 +60,16 @@ pub mod mcp {
         FrontEnd::new(Arc::new(client))
     });
 }
+
+/// The small search index queries run over (`search_query`), built once per process.
+pub mod search {
+    use smolweb_search::fuzzing::Index;
+    use std::sync::LazyLock;
+
+    pub static INDEX: LazyLock<Index> = LazyLock::new(|| {
+        // Under the fuzz package's own target/, rebuilt by every run.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/search-data");
+        let _ = std::fs::remove_dir_all(&dir);
+        Index::new(dir).expect("the fuzzing index")
+    });
+}

@@ -26,6 +26,10 @@
 #![warn(missing_docs)]
 
 pub mod doc;
+/// The fuzz targets' door (`fuzz/`): only with the `fuzzing` feature. Not an API.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod index;
 pub mod query;
 mod results;

@@ -42,7 +42,7 @@ pub(crate) fn url_key(url: &str) -> u64 {
 }
 
 /// The host of a URL and its parent domains (`a.b.test`, `b.test`, `test`), for `site:`.
-fn hosts(url: &str) -> Vec<String> {
+pub(crate) fn hosts(url: &str) -> Vec<String> {
     let Ok(u) = smolweb_core::url::Url::parse(url) else {
         return Vec::new();
     };

@@ -220,6 +220,20 @@ fn render(slot: &Slot, url: &str) -> Result<String, StoreError> {
     ))
 }
 
+/// Read, write and read again (the fuzz targets' check; see [`super::fuzzing`]): the copy is
+/// written under the URL it names.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(super) fn round_trip(text: &str) -> super::fuzzing::RoundTrip {
+    super::fuzzing::check(
+        text,
+        |t: &str| parse(t, ""),
+        |slot: &Slot| match &slot.0 {
+            Some(copy) => render(slot, &copy.url),
+            None => render(slot, ""),
+        },
+    )
+}
+
 /// A copy read from `path` must be `url`'s.
 fn check(copy: Option<PageCopy>, url: &str, path: &Path) -> Result<Option<PageCopy>, StoreError> {
     match copy {

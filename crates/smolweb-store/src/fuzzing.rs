@@ -7,7 +7,8 @@
 
 use super::StoreError;
 use super::{
-    approvals, history, list_file, shared, subscriptions, suggestions, sync_queue, tofu, uploads,
+    approvals, history, list_file, shared, subscriptions, suggestions, sync_queue, tofu, tour,
+    uploads,
 };
 use std::fmt::Display;
 
@@ -27,6 +28,8 @@ pub enum File {
     Browsers,
     SyncQueue,
     Uploads,
+    FollowedPage,
+    Tour,
 }
 
 /// Every kind, in the order a fuzz input's first byte selects them.
@@ -50,6 +53,11 @@ pub const AGENT_FILES: [File; 5] = [
     File::SyncQueue,
     File::Uploads,
 ];
+
+/// The files the pages followed for their changes and the tour add (the `follow_tour_files`
+/// target): a followed page's kept copy (`follows/<sha256>.toml`: its text, memory and last
+/// changes) and `tour.toml`, in the order a fuzz input's first byte selects them.
+pub const FOLLOW_TOUR_FILES: [File; 2] = [File::FollowedPage, File::Tour];
 
 /// What reading, writing and reading again did.
 #[derive(Debug, PartialEq, Eq)]
@@ -84,6 +92,8 @@ pub fn round_trip(file: File, bytes: &[u8]) -> RoundTrip {
         (File::Browsers, Ok(text)) => list_file::round_trip::<suggestions::Browser>(text),
         (File::SyncQueue, Ok(text)) => list_file::round_trip::<sync_queue::Queued>(text),
         (File::Uploads, Ok(text)) => list_file::round_trip::<uploads::Allowance>(text),
+        (File::FollowedPage, Ok(text)) => super::follows::round_trip(text),
+        (File::Tour, Ok(text)) => list_file::round_trip::<tour::Stop>(text),
     }
 }
 
@@ -147,6 +157,40 @@ mod tests {
         assert_eq!(round_trip(File::OfflinePage, page), RoundTrip::Stable);
         assert_eq!(
             round_trip(File::OfflinePage, b"not a page\n\nbody"),
+            RoundTrip::Refused
+        );
+    }
+
+    /// The seeds of `follow_tour_files` (fuzz/seeds.py writes the same files): a followed
+    /// page's copy with a change, and a tour with a stop of the person's and an agent's.
+    const FOLLOWED_PAGE: &str = "url = \"gemini://h/log.gmi\"\n\
+        fetched = \"2026-01-02T00:00:00Z\"\ntext = \"# Log\\n=> gemini://h/1.gmi One\\n\"\n\n\
+        [memory]\nrecent = [\"00000000000000ff\", \"0123456789abcdef\"]\nstreak = 1\n\
+        restless = false\n\n[[change]]\nat = \"2026-01-02T00:00:00Z\"\n\
+        since = \"2026-01-01T00:00:00Z\"\n\n[change.diff]\n\n\
+        [[change.diff.links_added]]\nurl = \"gemini://h/1.gmi\"\nlabel = \"One\"\n\n\
+        [[change.diff.removed]]\nkind = \"heading\"\ntext = \"Old\"\n\n\
+        [change.diff.counts]\nlinks_added = 1\nlinks_removed = 0\nadded = 0\nremoved = 1\n\
+        noise = 2\n";
+    const TOUR: &str = "[[stop]]\nurl = \"gemini://h/a\"\n\
+        at = \"2026-01-01T00:00:00Z\"\nlabel = \"A\"\n\n[[stop]]\nurl = \"gopher://g/1/\"\n\
+        at = \"2026-01-01T00:00:01Z\"\n\n[stop.agent]\nclient = \"bot\"\nsession = \"s1\"\n\
+        reason = \"read this\"\n";
+
+    #[test]
+    fn followed_pages_and_the_tour_read_back() {
+        assert_eq!(
+            round_trip(File::FollowedPage, FOLLOWED_PAGE.as_bytes()),
+            RoundTrip::Stable
+        );
+        assert_eq!(round_trip(File::Tour, TOUR.as_bytes()), RoundTrip::Stable);
+        let unknown = format!("{FOLLOWED_PAGE}extra = 1\n");
+        assert_eq!(
+            round_trip(File::FollowedPage, unknown.as_bytes()),
+            RoundTrip::Refused
+        );
+        assert_eq!(
+            round_trip(File::Tour, b"[[stop]]\nurl = 3\n"),
             RoundTrip::Refused
         );
     }

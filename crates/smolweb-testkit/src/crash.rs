@@ -56,11 +56,21 @@ pub enum Store {
     /// The MCP server's bearer token (`mcp-token`, made once per data directory: one
     /// directory per write).
     McpToken,
+    /// The copies of followed pages (`follows/`): odd writes keep a page's first copy, even
+    /// ones refresh it (a new text and the change found, as a refresh does).
+    Follows,
+    /// The tour (`tour.toml`): a link per write, every tenth added by an agent with a reason.
+    Tour,
+    /// The search index's queue (`search-queue/`: one file per operation).
+    SearchQueue,
+    /// The search index (`search/`, tantivy): a page queued and committed per write, through
+    /// the calls the CLI makes (`queue_now`, then `flush`).
+    SearchIndex,
 }
 
 impl Store {
     /// Every store, in the order the report lists them.
-    pub const ALL: [Store; 15] = [
+    pub const ALL: [Store; 19] = [
         Store::Pins,
         Store::Identities,
         Store::Approvals,
@@ -76,13 +86,24 @@ impl Store {
         Store::SyncQueue,
         Store::Uploads,
         Store::McpToken,
+        Store::Follows,
+        Store::Tour,
+        Store::SearchQueue,
+        Store::SearchIndex,
     ];
 
     /// Most leftovers ([`Found::leftovers`]) one killed write may leave: a temp file; for an
     /// identity, its key and the metadata's temp file; for an offline copy, its page and the
     /// index's temp file.
+    ///
+    /// The search queue is the exception: a queued file is written by any process without a
+    /// lock, so a killed writer's temp file can only be told from one being written by its
+    /// age, and the writer holding the index lock sweeps those older than ten minutes
+    /// (`smolweb_store::search_queue`). Its leftovers are counted, never judged; the same for
+    /// the search index, whose every write is first a queued file.
     pub fn in_flight_leftovers(self) -> usize {
         match self {
+            Store::SearchQueue | Store::SearchIndex => usize::MAX,
             Store::Identities | Store::Offline => 2,
             _ => 1,
         }
@@ -106,6 +127,10 @@ impl Store {
             Store::SyncQueue => "sync-queue",
             Store::Uploads => "uploads",
             Store::McpToken => "mcp-token",
+            Store::Follows => "follows",
+            Store::Tour => "tour",
+            Store::SearchQueue => "search-queue",
+            Store::SearchIndex => "search-index",
         }
     }
 
@@ -123,7 +148,28 @@ impl Store {
             Store::Shared => 96,
             Store::Identities | Store::McpToken => 64,
             Store::ReadState => 500,
+            Store::SearchIndex => 200,
             _ => 400,
+        }
+    }
+
+    /// The longest wait before a kill, from the run's (`base`): the search index's writer
+    /// opens tantivy and commits per write, which takes several times longer than the other
+    /// stores' writes, so its kills are spread over a longer span to land inside them.
+    pub fn max_delay(self, base: std::time::Duration) -> std::time::Duration {
+        match self {
+            Store::SearchIndex => base * 8,
+            _ => base,
+        }
+    }
+
+    /// The most free space left on a nearly full disk, from the run's (`base`): a tantivy
+    /// commit writes several files (segment, meta, temp copies) whose sum is over the other
+    /// stores' room, so the index gets eight times as much, or no write would ever land.
+    pub fn free_at_most(self, base: u64) -> u64 {
+        match self {
+            Store::SearchIndex => base * 8,
+            _ => base,
         }
     }
 }
@@ -324,6 +370,143 @@ pub fn write(store: Store, dir: &Path, n: u64) -> Result<(), StoreError> {
         Store::McpToken => {
             mcp_token::load_or_create(&token_dir(dir, n).join(files::MCP_TOKEN))?;
         }
+        Store::Follows => {
+            let k = n.div_ceil(2);
+            follows::Follows::new(p.follows_dir()).update(&url(k), |slot| {
+                let text = follow_text(n);
+                let watch = smolweb_core::follow::Watch::Text;
+                match slot {
+                    Some(copy) => {
+                        let diff = smolweb_core::follow::diff(&copy.text, &text, watch);
+                        copy.push_change(follows::StoredChange {
+                            at: now,
+                            since: copy.fetched,
+                            restless: false,
+                            cut: false,
+                            diff,
+                        });
+                        copy.text = text;
+                    }
+                    None => {
+                        *slot = Some(follows::PageCopy {
+                            url: url(k),
+                            fetched: now,
+                            cut: false,
+                            memory: smolweb_core::follow::Memory::first(&text, watch),
+                            text,
+                            changes: Vec::new(),
+                        });
+                    }
+                }
+                Ok(((), true))
+            })?;
+        }
+        Store::Tour => {
+            let t = tour::Tour::new(p.tour());
+            let added = if n.is_multiple_of(10) {
+                t.add_for_agent(&url(n), &title(n), "crash harness", "c0ffee00", now)?
+            } else {
+                let stop = tour::NewStop {
+                    url: url(n),
+                    label: Some(title(n)),
+                };
+                t.add(&[stop], now)?
+            };
+            if added.added != 1 {
+                return Err(StoreError::Invalid(format!(
+                    "not added: {:?}",
+                    added.refused
+                )));
+            }
+        }
+        Store::SearchQueue => {
+            p.search_queue().push(&queue_text(n))?;
+        }
+        Store::SearchIndex => index_page(dir, n)?,
+    }
+    Ok(())
+}
+
+/// The follow text write `n` keeps of page `n.div_ceil(2)`: 1 to 16 KiB that name `n`.
+pub fn follow_text(n: u64) -> String {
+    let k = n.div_ceil(2);
+    let kib = 1 + (n * 29) % 16;
+    let line = format!("version {n} of page {k}, a paragraph of its text\n");
+    let body = line.repeat((kib as usize * 1024) / line.len() + 1);
+    format!("# Page {k}\n=> {} link of write {n}\n{body}", url(n))
+}
+
+/// The text of search queue file `n` (1 to 32 KiB, naming `n`).
+fn queue_text(n: u64) -> String {
+    let pad = "x".repeat(((1 + (n * 13) % 32) * 1024) as usize);
+    format!("{{\"crash\":{n},\"pad\":\"{pad}\"}}")
+}
+
+/// The one word every page the search index writer adds holds.
+const INDEX_WORD: &str = "crashharness";
+
+/// A search index with no store to rebuild from: a rebuild loses everything, and the check
+/// counts that as lost.
+struct NoCorpus;
+
+impl smolweb_search::Corpus for NoCorpus {
+    fn documents(&self) -> Result<Vec<smolweb_search::Doc>, String> {
+        Ok(Vec::new())
+    }
+}
+
+fn search_index(dir: &Path) -> smolweb_search::SearchIndex {
+    let p = paths(dir);
+    smolweb_search::SearchIndex::new(
+        p.search_dir(),
+        p.search_queue(),
+        std::sync::Arc::new(NoCorpus),
+    )
+}
+
+fn search_error(e: smolweb_search::SearchError) -> StoreError {
+    StoreError::Invalid(e.to_string())
+}
+
+/// Write `n` of the search index: page `n` queued, then committed (waiting for the lock).
+fn index_page(dir: &Path, n: u64) -> Result<(), StoreError> {
+    use std::sync::{Mutex, OnceLock};
+    // One index per writer process (opening tantivy per write would be most of the time).
+    static OPEN: OnceLock<Mutex<Option<(std::path::PathBuf, smolweb_search::SearchIndex)>>> =
+        OnceLock::new();
+    let mut open = OPEN
+        .get_or_init(|| Mutex::new(None))
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if open.as_ref().is_none_or(|(d, _)| d != dir) {
+        *open = Some((dir.to_path_buf(), search_index(dir)));
+    }
+    let Some((_, index)) = open.as_ref() else {
+        return Err(StoreError::Invalid("no index".into()));
+    };
+    let doc = smolweb_search::Doc {
+        url: url(n),
+        title: Some(title(n)),
+        text: format!(
+            "{INDEX_WORD} {}",
+            "words of the page, written whole. ".repeat(1 + (n as usize * 7) % 200)
+        ),
+        source: smolweb_search::Source::History,
+        feed: None,
+        lang: Some("en".into()),
+        time: now(),
+    };
+    index
+        .queue_now(&smolweb_search::Op::Add(doc))
+        .map_err(search_error)?;
+    let flushed = index
+        .flush(std::time::Duration::from_secs(30))
+        .map_err(search_error)?;
+    if flushed.queued > 0 {
+        return Err(StoreError::Invalid(format!(
+            "{} operations still queued after the commit",
+            flushed.queued
+        )));
     }
     Ok(())
 }
@@ -582,8 +765,119 @@ pub fn check(store: Store, dir: &Path) -> Result<Found, StoreError> {
             }
         }
         Store::McpToken => check_tokens(dir, &mut f),
+        Store::Follows => check_follows(dir, &mut f)?,
+        Store::Tour => {
+            for s in tour::Tour::new(p.tour()).list()? {
+                let whole = |n: u64| {
+                    let by_agent = n.is_multiple_of(10);
+                    match &s.agent {
+                        Some(a) => by_agent && a.reason == title(n) && s.label.is_none(),
+                        None => !by_agent && s.label.as_deref() == Some(title(n).as_str()),
+                    }
+                };
+                record(&mut f, url_number(&s.url), whole, "tour stop");
+            }
+        }
+        Store::SearchQueue => {
+            let (queued, unreadable) = p.search_queue().pending()?;
+            for bad in unreadable {
+                f.partial
+                    .push(format!("search queue file {}: {}", bad.name, bad.error));
+            }
+            for q in queued {
+                let n = q
+                    .text
+                    .strip_prefix("{\"crash\":")
+                    .and_then(|t| t.split(',').next())
+                    .and_then(|t| t.parse().ok());
+                record(&mut f, n, |n| q.text == queue_text(n), "queued operation");
+            }
+        }
+        Store::SearchIndex => check_index(dir, &mut f)?,
     }
     Ok(f)
+}
+
+/// Every copy in `follows/`: page `k`'s copy holds write `2k - 1`'s text and no change, or
+/// write `2k`'s text and the one change from the first.
+fn check_follows(dir: &Path, f: &mut Found) -> Result<(), StoreError> {
+    let p = paths(dir);
+    let store = smolweb_store::follows::Follows::new(p.follows_dir());
+    let files = std::fs::read_dir(p.follows_dir())
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".toml"))
+                .count()
+        })
+        .unwrap_or(0);
+    let mut copies = 0;
+    for k in 1..=Store::Follows.writes_per_dir().div_ceil(2) + 1 {
+        let Some(copy) = store.get(&url(k))? else {
+            continue;
+        };
+        copies += 1;
+        let (first, second) = (2 * k - 1, 2 * k);
+        let first_whole = copy.text == follow_text(first) && copy.changes.is_empty();
+        let refreshed = copy.text == follow_text(second)
+            && copy.changes.len() == 1
+            && copy.changes.iter().all(|c| {
+                c.diff.counts.links_added == 1 && c.diff.links_added[0].url == url(second)
+            });
+        record(
+            f,
+            Some(first),
+            |_| first_whole || refreshed,
+            "followed page's copy",
+        );
+        if refreshed {
+            record(f, Some(second), |_| true, "followed page's refresh");
+        }
+    }
+    if files != copies {
+        f.partial.push(format!(
+            "follows: {files} files for {copies} copies of the pages written"
+        ));
+    }
+    Ok(())
+}
+
+/// The pages the search index finds by the word they all hold, window after window.
+///
+/// An index that was never committed (the writer died or met a full disk before its first
+/// commit) is made by the first search; on a disk still full that fails, and the store is
+/// counted as empty (nothing was acknowledged into it). An index that existed and had to be
+/// rebuilt was broken by the kill: that is a partial record.
+fn check_index(dir: &Path, f: &mut Found) -> Result<(), StoreError> {
+    let index = search_index(dir);
+    let made = paths(dir).search_dir().join("meta.json").exists();
+    let mut offset = 0;
+    loop {
+        let found = match index.search(&smolweb_search::Request {
+            query: INDEX_WORD,
+            scope: smolweb_search::Scope::Person,
+            sources: None,
+            since: None,
+            offset,
+            limit: smolweb_search::MAX_WINDOW,
+        }) {
+            Ok(found) => found,
+            Err(smolweb_search::SearchError::Rebuild { .. }) if !made => return Ok(()),
+            Err(e) => return Err(search_error(e)),
+        };
+        if let (Some(r), true) = (&found.rebuilt, made) {
+            f.partial
+                .push(format!("search index rebuilt: {}", r.message()));
+        }
+        for hit in &found.hits {
+            let whole = |n| hit.title.as_deref() == Some(title(n).as_str()) && hit.also.is_empty();
+            record(f, url_number(&hit.url), whole, "indexed page");
+        }
+        match found.next_offset {
+            Some(next) if next > offset => offset = next,
+            _ => break,
+        }
+    }
+    Ok(())
 }
 
 /// Files `*.<ext>` in `dir` without their `*.<twin>` beside them (`twin` empty: for which

@@ -278,11 +278,13 @@ pub fn run(opts: &Options, store: Store, root: &Path, rng: &mut Rng) -> Figures 
             dir = root.join(format!("{}-{generation}", store.name()));
             last = 0;
         }
-        if let (Some(b), Some(free)) = (&ballast, opts.free_at_most) {
+        if let (Some(b), Some(free)) = (&ballast, opts.free_at_most.map(|f| store.free_at_most(f)))
+        {
             // Mostly a little room, sometimes none: halved 0 to 5 times.
             b.fill(rng.below(free + 1) >> rng.below(6));
         }
-        let delay = Duration::from_micros(rng.below(opts.max_delay.as_micros() as u64 + 1));
+        let most = store.max_delay(opts.max_delay);
+        let delay = Duration::from_micros(rng.below(most.as_micros() as u64 + 1));
         let out = match run_writer(opts, store, &dir, last + 1, delay) {
             Ok(out) => out,
             Err(e) => {

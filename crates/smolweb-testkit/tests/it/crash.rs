@@ -26,18 +26,30 @@ fn writer() -> std::path::PathBuf {
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_smolweb-store-writer").into())
 }
 
+/// The stores to run: `SMOLWEB_CRASH_STORES` (names, comma-separated) when set, else all.
+fn stores() -> Vec<Store> {
+    let Ok(names) = std::env::var("SMOLWEB_CRASH_STORES") else {
+        return Store::ALL.to_vec();
+    };
+    names
+        .split(',')
+        .map(|n| Store::from_name(n.trim()).unwrap_or_else(|| panic!("no store named {n:?}")))
+        .collect()
+}
+
 fn run_all(opts: &Options, root: &std::path::Path, title: &str) -> Vec<Figures> {
     let mut rng = Rng::from_env();
     let seed = rng.seed();
-    let rows: Vec<Figures> = Store::ALL
-        .iter()
-        .map(|&store| driver::run(opts, store, root, &mut rng))
+    let rows: Vec<Figures> = stores()
+        .into_iter()
+        .map(|store| driver::run(opts, store, root, &mut rng))
         .collect();
     eprintln!("{}(seed {seed})", driver::table(&rows, title));
     rows
 }
 
 fn assert_clean(rows: &[Figures], kills: usize) {
+    assert!(!rows.is_empty(), "no store ran");
     for r in rows {
         assert_eq!(r.kills, kills, "{}: {:?}", r.store, r.notes);
         assert!(r.clean(), "{}: {r:?}", r.store);
