@@ -26,7 +26,9 @@ mod corpus;
 mod engines;
 mod page;
 
-pub use engines::{ENGINES, Engine, EngineError, engine_query, engine_url, is_engine_host};
+pub use engines::{
+    Choice, ENGINES, Engine, EngineError, choices, engine_query, engine_url, is_engine_host,
+};
 pub use page::{FilterError, Filters, parse_filters, parse_since, search_page};
 pub use smolweb_search::{
     Doc, Flushed, Hit, MAX_WINDOW, Op, QueryError, Rebuilt, Request, Results, Scope, SearchError,

@@ -62,6 +62,44 @@ pub(crate) struct Opened {
     pub(crate) fields: Fields,
     /// The version mark's text when it was opened (a rebuild changes it).
     pub(crate) mark: String,
+    /// The stamp of tantivy's `meta.json` the reader was last loaded at (see
+    /// [`Opened::searcher`]).
+    pub(crate) loaded: Mutex<String>,
+}
+
+impl Opened {
+    /// A searcher over the last commit. The reader is loaded again only when `meta.json`
+    /// changed (every commit, of any process, replaces it): loading opens every segment
+    /// again and drops the stored-text cache, which cost more than most searches.
+    pub(crate) fn searcher(&self, dir: &Path) -> tantivy::Searcher {
+        let now = file_stamp(&dir.join("meta.json"));
+        let mut loaded = lock(&self.loaded);
+        if *loaded != now {
+            match self.reader.reload() {
+                Ok(()) => *loaded = now,
+                Err(e) => tracing::warn!("search index: reloading the reader: {e}"),
+            }
+        }
+        self.reader.searcher()
+    }
+}
+
+/// A cheap signature of a file: inode, size and modification time ("-" when missing; a link
+/// is not followed). Equal stamps: the file was not replaced or written since.
+pub fn file_stamp(path: &Path) -> String {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return "-".into();
+    };
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let ino = 0;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    format!("{ino}-{}-{modified}", meta.len())
 }
 
 /// What a directory holds.
@@ -322,6 +360,9 @@ pub(crate) fn health(dir: &Path) -> Result<Health, SearchError> {
         return Ok(Health::Rebuild("its fields are not this version's".into()));
     };
     schema::register(&index);
+    // Stamped before the reader loads: a commit in between costs one more load, never a
+    // missed one.
+    let loaded = Mutex::new(file_stamp(&dir.join("meta.json")));
     let reader = match index
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
@@ -336,6 +377,7 @@ pub(crate) fn health(dir: &Path) -> Result<Health, SearchError> {
         reader,
         fields,
         mark,
+        loaded,
     })))
 }
 
@@ -432,11 +474,17 @@ fn build_into(
     let fail = |e: &dyn std::fmt::Display| rebuild_error(&inner.dir, e);
     std::fs::create_dir_all(fresh).map_err(|e| fail(&e))?;
     let (schema, fields) = schema::build();
-    let index = Index::create_in_dir(fresh, schema).map_err(|e| fail(&e))?;
+    let index = Index::builder()
+        .schema(schema)
+        .settings(schema::settings())
+        .create_in_dir(fresh)
+        .map_err(|e| fail(&e))?;
     schema::register(&index);
     let mut w = index
         .writer_with_num_threads::<tantivy::TantivyDocument>(2, REBUILD_BUDGET)
         .map_err(|e| fail(&e))?;
+    // No merges while building: the segments are merged into one once, after the commit.
+    w.set_merge_policy(Box::new(tantivy::indexer::NoMergePolicy));
     for doc in docs {
         writer::add(&w, &fields, doc).map_err(|e| fail(&e))?;
     }
@@ -446,6 +494,13 @@ fn build_into(
         .map_err(|e| fail(&writer::describe(&e)))?;
     prepared.set_payload(&writer::payload(stamps));
     prepared.commit().map_err(|e| fail(&writer::describe(&e)))?;
+    // One segment: the smallest index (one term dictionary per field, the stored text in
+    // full blocks), and the fastest searches. Incremental commits add small segments that
+    // tantivy's merge policy folds in later.
+    let segments = index.searchable_segment_ids().map_err(|e| fail(&e))?;
+    if segments.len() > 1 {
+        w.merge(&segments).wait().map_err(|e| fail(&e))?;
+    }
     w.wait_merging_threads().map_err(|e| fail(&e))?;
     let documents = index.reader().map(|r| r.searcher().num_docs()).unwrap_or(0);
     write_mark(fresh, build).map_err(|e| fail(&e))?;

@@ -38,7 +38,7 @@ mod tokenize;
 mod writer;
 
 pub use doc::{Doc, Kind, MAX_TEXT_BYTES, Op, Scope, Source, page_text, refusal};
-pub use index::{Corpus, Flushed, Rebuilt, SearchIndex, Stats, Synced};
+pub use index::{Corpus, Flushed, Rebuilt, SearchIndex, Stats, Synced, file_stamp};
 pub use query::{QueryError, parse};
 pub use results::{Hit, MAX_RANKED, MAX_WINDOW, Request, Results, Snippet};
 

@@ -12,8 +12,8 @@ use crate::{Rebuilt, SearchError};
 use std::ops::{Bound, Range};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, EmptyQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RangeQuery, TermQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhrasePrefixQuery,
+    PhraseQuery, Query, RangeQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
@@ -220,16 +220,21 @@ fn build(o: &Opened, parsed: &Parsed, sources: &[Source], since: Option<i64>) ->
     if !all.iter().any(|(o, _)| *o == Occur::Must) {
         all.push((Occur::Must, Box::new(AllQuery)));
     }
-    // The privacy filter: only the sources this searcher may see (and asked for).
-    let allowed: Vec<(Occur, Box<dyn Query>)> = sources
-        .iter()
-        .map(|s| {
-            let t = Term::from_field_text(f.source, s.as_str());
-            let q: Box<dyn Query> = Box::new(TermQuery::new(t, IndexRecordOption::Basic));
-            (Occur::Should, q)
-        })
-        .collect();
-    all.push((Occur::Must, Box::new(BooleanQuery::new(allowed))));
+    // The privacy filter: only the sources this searcher may see (and asked for). It scores
+    // nothing (a page's rank never depends on how rare its source is), and when every
+    // source is visible there is nothing to filter.
+    if !Source::ALL.iter().all(|s| sources.contains(s)) {
+        let allowed: Vec<(Occur, Box<dyn Query>)> = sources
+            .iter()
+            .map(|s| {
+                let t = Term::from_field_text(f.source, s.as_str());
+                let q: Box<dyn Query> = Box::new(TermQuery::new(t, IndexRecordOption::Basic));
+                (Occur::Should, q)
+            })
+            .collect();
+        let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(allowed)), 0.0);
+        all.push((Occur::Must, Box::new(filter)));
+    }
     if let Some(since) = since {
         let range = RangeQuery::new(
             Bound::Included(Term::from_field_i64(f.time, since)),
@@ -260,8 +265,7 @@ impl SearchIndex {
         let synced = self.sync_stores();
         let since = req.since.map(OffsetDateTime::unix_timestamp);
         let (mut results, rebuilt) = self.with_opened(|o| {
-            let _ = o.reader.reload();
-            let searcher = o.reader.searcher();
+            let searcher = o.searcher(self.dir());
             let q = build(o, &parsed, &sources, since);
             let (ranked, count) = searcher
                 .search(

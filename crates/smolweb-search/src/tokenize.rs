@@ -59,8 +59,40 @@ impl Tokenizer for SmolTokenizer {
 }
 
 impl SmolStream<'_> {
-    /// The next token's byte range from `self.at`, or None at the end.
+    /// The next token's byte range from `self.at`, or None at the end. ASCII (most of what
+    /// is indexed, and every snippet's text) is read byte by byte; any other character goes
+    /// the way of [`SmolStream::next_range_chars`].
     fn next_range(&mut self) -> Option<(usize, usize)> {
+        let bytes = self.text.as_bytes();
+        let mut i = self.at;
+        while i < bytes.len() && bytes[i].is_ascii() && !bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return None;
+        }
+        if !bytes[i].is_ascii() {
+            self.at = i;
+            return self.next_range_chars();
+        }
+        let from = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i < bytes.len() && !bytes[i].is_ascii() {
+            // A word going on in letters beyond ASCII ("café"): as far as they go.
+            for (j, n) in self.text[i..].char_indices() {
+                if !n.is_alphanumeric() || unspaced(n) {
+                    return Some((from, i + j));
+                }
+            }
+            return Some((from, bytes.len()));
+        }
+        Some((from, i))
+    }
+
+    /// [`SmolStream::next_range`] for text that does not start with ASCII.
+    fn next_range_chars(&mut self) -> Option<(usize, usize)> {
         let rest = &self.text[self.at..];
         let mut chars = rest.char_indices().peekable();
         loop {
@@ -142,6 +174,11 @@ mod tests {
             ),
             ("moss苔", &["moss", "苔"]),
             ("ภาษาไทย", &["ภ", "า", "ษ", "า", "ไ", "ท", "ย"]),
+            ("Café au lait, naïve", &["Café", "au", "lait", "naïve"]),
+            ("ab苔cd", &["ab", "苔", "cd"]),
+            ("é", &["é"]),
+            ("x\u{301}y z", &["x", "y", "z"]),
+            ("  \t\n42 ", &["42"]),
             ("", &[]),
             ("-- ,, ..", &[]),
         ];

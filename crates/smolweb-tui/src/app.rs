@@ -15,7 +15,8 @@
 //! `identities::Identities`, `lists::Bookmarks`, `download::Downloads` and the web reader
 //! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
 //! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`; `outline` is
-//! the headings popup and the section the reader is in; `session` turns the tabs into what
+//! the headings popup and the section the reader is in; `engines` is the list of search
+//! engines words typed in the address bar go to (picked for the session); `session` turns the tabs into what
 //! the store keeps for the next start and makes them again from it; `tour` is the tour keys
 //! (links to read next, shared with agents) over the page shown and `about:tour`.
 //! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
@@ -33,6 +34,7 @@ mod agents;
 mod ctx;
 mod dialog;
 mod download;
+mod engines;
 mod feeds;
 mod identities;
 mod keys;
@@ -62,6 +64,7 @@ pub use agents::AgentsSeen;
 pub(crate) use ctx::{Ctx, Opening, Then};
 pub use dialog::{Dialog, Popup};
 pub(crate) use download::handler_for;
+pub use engines::Engines;
 pub(crate) use feeds::{CHOOSE_FEED, FEEDS_HEALTH};
 pub use feeds::{FeedError, FeedMsg, FeedOp, Feeds, Offer, RefreshSummary};
 pub(crate) use keys::Digits;
@@ -249,6 +252,8 @@ pub struct App {
     upload: upload::Uploads,
     /// Decoded pictures, by URL.
     pictures: Pictures,
+    /// The search engines the engine key offers.
+    engines: Vec<smolweb_client::search::Choice>,
     /// The terminal's size and the active page's laid-out rows.
     screen: Screen,
     /// Milliseconds since start (the last tick).
@@ -276,6 +281,7 @@ impl App {
             feeds: Feeds::default(),
             upload: upload::Uploads::default(),
             pictures: Pictures::default(),
+            engines: Vec::new(),
             now: 0,
             quit: false,
         }

@@ -259,6 +259,7 @@ actions! {
     PrevTab, "prev_tab", Global, ["ctrl-p", "f1"], "previous tab";
     Search, "search", Global, ["/"], "search in the page (smart case: lowercase matches any case)";
     SearchRead, "search_read", Global, ["ctrl-k"], "search what you and your agents read (about:search; filters: source:, since:)";
+    SearchEngine, "search_engine", Global, ["K"], "pick the Geminispace search engine that words typed in the address bar go to (kennedy, tlgs, geminispace, or the URL of [search] engine), for this session";
     SearchNext, "search_next", Global, ["n"], "next search match";
     SearchPrev, "search_prev", Global, ["N"], "previous search match";
     TogglePreformat, "toggle_preformat", Global, ["p"], "fold or unfold preformatted blocks";

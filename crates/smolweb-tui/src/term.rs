@@ -152,6 +152,7 @@ pub(crate) async fn run(client: Arc<Client>, start: Option<String>) -> Result<()
     app.set_web_external(config.web.open_external);
     app.set_work_offline(client.working_offline());
     app.set_system_opener(on_path("xdg-open").then(|| "xdg-open".to_string()));
+    app.set_search_engines(smolweb_client::search::choices(&config.search.engine));
     match client.search_engine() {
         Ok(engine) => app.set_search_engine(Some(engine)),
         Err(e) => tracing::warn!("{e}: words in the address bar are read as addresses"),

@@ -571,6 +571,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
             );
         }
         Some(Popup::Outline(o)) => draw_outline(f, app, o, page),
+        Some(Popup::Engines(e)) => draw_engines(f, app, e, page),
         None => {}
     }
 }
@@ -613,6 +614,41 @@ fn draw_outline(f: &mut Frame, app: &App, o: &crate::app::Outline, page: Rect) {
     ));
     f.render_widget(Clear, area);
     let block = Block::default().borders(Borders::ALL).title(" Outline ");
+    f.render_widget(Paragraph::new(lines).block(block).style(t.popup), area);
+}
+
+/// The search engines: one numbered line each (name, URL, what it is), the one in use
+/// marked, the one under the cursor highlighted.
+fn draw_engines(f: &mut Frame, app: &App, e: &crate::app::Engines, page: Rect) {
+    let t = app.theme();
+    let w = page.width.saturating_sub(4).min(90);
+    let h = (e.choices.len() as u16 + 4).min(page.height);
+    let area = centered(page, w, h);
+    let inner = usize::from(w.saturating_sub(2));
+    let mut lines: Vec<Line> = e
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mark = if e.current == Some(i) { "*" } else { " " };
+            let text = format!("{mark}{}. {} — {} ({})", i + 1, c.name, c.url, c.about);
+            let text = truncate_cells(&sanitize(&text, false), inner);
+            let style = if i == e.selected { t.selected } else { t.popup };
+            Line::styled(text, style)
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::styled(
+        truncate_cells(
+            "enter or 1-9: use it for this session (* in use)  esc: close",
+            inner,
+        ),
+        t.status,
+    ));
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Search engine for words in the address bar ");
     f.render_widget(Paragraph::new(lines).block(block).style(t.popup), area);
 }
 

@@ -21,21 +21,9 @@ pub(crate) struct Stores {
     activity: smolweb_store::activity::Limits,
 }
 
-/// A cheap signature of a file: inode, size and modification time ("-" when missing).
+/// A cheap signature of a file (the index's own, [`smolweb_search::file_stamp`]).
 fn stamp(path: &Path) -> String {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return "-".into();
-    };
-    #[cfg(unix)]
-    let ino = std::os::unix::fs::MetadataExt::ino(&meta);
-    #[cfg(not(unix))]
-    let ino = 0;
-    let modified = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    format!("{ino}-{}-{modified}", meta.len())
+    smolweb_search::file_stamp(path)
 }
 
 fn file_time(path: &Path) -> OffsetDateTime {

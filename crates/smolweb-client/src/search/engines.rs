@@ -34,6 +34,40 @@ pub const ENGINES: &[Engine] = &[
     },
 ];
 
+/// One line of the browser's list of engines to choose from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The name `[search] engine` takes (`custom` for a configured URL).
+    pub name: String,
+    /// The URL that takes the words as its input.
+    pub url: String,
+    /// What it is, in a line.
+    pub about: String,
+}
+
+/// The engines the browser offers to choose from: [`ENGINES`], then the URL `setting` gives
+/// when it is none of theirs (a `[search] engine` that names no engine adds nothing).
+pub fn choices(setting: &str) -> Vec<Choice> {
+    let mut out: Vec<Choice> = ENGINES
+        .iter()
+        .map(|e| Choice {
+            name: e.name.to_string(),
+            url: e.url.to_string(),
+            about: e.about.to_string(),
+        })
+        .collect();
+    if let Ok(url) = engine_url(setting)
+        && !out.iter().any(|c| c.url == url)
+    {
+        out.push(Choice {
+            name: "custom".to_string(),
+            about: "the gemini:// URL set by [search] engine in the config".to_string(),
+            url,
+        });
+    }
+    out
+}
+
 /// Is `host` one of [`ENGINES`]' (an agent refused by its robots.txt is told it is a search
 /// engine that forbids bots)?
 pub fn is_engine_host(host: &str) -> bool {
@@ -110,6 +144,21 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(engine_query(input).as_deref(), want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn the_choices_are_the_engines_and_a_configured_url() {
+        let names = |v: Vec<Choice>| v.into_iter().map(|c| c.name).collect::<Vec<_>>();
+        assert_eq!(names(choices("tlgs")), ["kennedy", "tlgs", "geminispace"]);
+        assert_eq!(names(choices("bing")), ["kennedy", "tlgs", "geminispace"]);
+        let with = choices("gemini://my.test/s");
+        assert_eq!(
+            names(with.clone()),
+            ["kennedy", "tlgs", "geminispace", "custom"]
+        );
+        assert_eq!(with[3].url, "gemini://my.test/s");
+        // The URL of a named engine is that engine, not a second line.
+        assert_eq!(choices("gemini://tlgs.one/search").len(), 3);
     }
 
     #[test]

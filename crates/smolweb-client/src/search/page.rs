@@ -122,11 +122,14 @@ fn help(client: &Client) -> String {
         Some(Err(e)) => g.push_str(&format!("The index cannot be read: {e}\n")),
         None => g.push_str("The index is switched off ([search] index = false).\n"),
     }
-    g.push_str("\n## Searching Geminispace\n\nWords typed in the address bar (or ?words) go to the search engine set by [search] engine in the config:\n\n");
+    g.push_str(
+        "\n## Searching Geminispace\n\nWords typed in the address bar (or ?words) go to the \
+         search engine set by [search] engine in the config; K picks another for this session:\n\n",
+    );
     let current = client.search_engine().ok();
     for e in super::ENGINES {
         let mark = if current.as_deref() == Some(e.url) {
-            " (the one set)"
+            " (set in the config)"
         } else {
             ""
         };
@@ -206,15 +209,12 @@ fn results(g: &mut String, raw: &str, f: &Filters, r: &Results) {
         ));
     }
     for (spec, label) in [
-        ("1d", "a day"),
-        ("7d", "a week"),
-        ("30d", "a month"),
-        ("1y", "a year"),
+        ("1d", "Seen in the last day"),
+        ("7d", "Seen in the last week"),
+        ("30d", "Seen in the last 30 days"),
+        ("1y", "Seen in the last year"),
     ] {
-        g.push_str(&link(
-            &format!("{base} since:{spec}"),
-            &format!("Seen in the last {label}"),
-        ));
+        g.push_str(&link(&format!("{base} since:{spec}"), label));
     }
     g.push_str("\n## Results\n");
     for h in &r.hits {

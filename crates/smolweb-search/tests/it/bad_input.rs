@@ -106,3 +106,48 @@ fn huge_pages_are_cut_and_still_found_and_their_snippets_are_short() {
         );
     }
 }
+
+#[test]
+fn scripts_without_spaces_are_found_by_their_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = index_in(tmp.path(), Arc::default());
+    // Japanese and Thai: no spaces between words. Javanese is not a script the tokenizer cuts:
+    // a run of its letters longer than a token may be is left out, the page's other words
+    // stay.
+    let javanese: String = std::iter::repeat_n("ꦲꦏꦱꦫꦗꦮ", 40).collect();
+    commit(
+        &index,
+        vec![
+            Op::Add(doc(
+                "gemini://ja.test/",
+                "苔",
+                "庭の苔の中にクマムシが住んでいる。乾燥に強い。",
+                Source::History,
+            )),
+            Op::Add(doc(
+                "gemini://th.test/",
+                "Thai",
+                "หมีน้ำอาศัยอยู่ในมอส",
+                Source::History,
+            )),
+            Op::Add(doc(
+                "gemini://jv.test/",
+                "Javanese",
+                &format!("{javanese} lumut"),
+                Source::History,
+            )),
+        ],
+    );
+    let r = person(&index, "クマムシ");
+    assert_eq!(urls(&r), ["gemini://ja.test/"]);
+    let s = &r.hits[0].snippet;
+    let marked: String = s.highlights.iter().map(|h| &s.text[h.clone()]).collect();
+    assert_eq!(marked, "クマムシ", "{s:?}");
+    // A part of a word is found too (the characters in that order), never a lone
+    // character of another word.
+    assert_eq!(urls(&person(&index, "ムシ")), ["gemini://ja.test/"]);
+    assert_eq!(person(&index, "シム").total, 0);
+    assert_eq!(urls(&person(&index, "\"หมีน้ำ\"")), ["gemini://th.test/"]);
+    assert_eq!(urls(&person(&index, "lumut")), ["gemini://jv.test/"]);
+    assert_eq!(person(&index, &javanese[..60]).total, 0);
+}

@@ -18,6 +18,8 @@ pub enum Popup {
     Download(String),
     /// The page's headings, one under the cursor (the outline key).
     Outline(super::outline::Outline),
+    /// The search engines to choose from (the engine key).
+    Engines(super::engines::Engines),
 }
 
 /// What a "yes" does.

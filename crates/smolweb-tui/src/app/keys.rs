@@ -107,6 +107,9 @@ impl App {
         if matches!(self.dialog.popup, Some(Popup::Outline(_))) {
             return super::in_room!(self, |ctx| super::outline::key(key, &mut ctx));
         }
+        if matches!(self.dialog.popup, Some(Popup::Engines(_))) {
+            return self.engines_key(key);
+        }
         if self.dialog.close() {
             return Vec::new();
         }
@@ -199,6 +202,7 @@ impl App {
                 self.digits.clear();
                 self.prompt.open(Purpose::Address, &mut super::lend!(self));
             }
+            Action::SearchEngine => return self.open_engines(),
             Action::SearchRead => {
                 self.digits.clear();
                 self.prompt
