@@ -42,10 +42,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "smolweb-client",
         ],
     ),
-    // The testkit computes fingerprints with the core's one helper, as the stores do.
+    // The testkit computes fingerprints with the core's one helper, as the stores do, and its
+    // crash harness drives every store's writer, the search index's included.
     (
         "smolweb-testkit",
-        &["smolweb-core", "smolweb-store", "smolweb-net"],
+        &["smolweb-core", "smolweb-store", "smolweb-net", "smolweb-search"],
     ),
     (
         "smolweb",
