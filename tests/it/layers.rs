@@ -46,7 +46,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // crash harness drives every store's writer, the search index's included.
     (
         "smolweb-testkit",
-        &["smolweb-core", "smolweb-store", "smolweb-net", "smolweb-search"],
+        &[
+            "smolweb-core",
+            "smolweb-store",
+            "smolweb-net",
+            "smolweb-search",
+        ],
     ),
     (
         "smolweb",
