@@ -86,7 +86,17 @@ pub struct PageCopy {
 
 impl PageCopy {
     /// Add a change, keeping the newest [`MAX_CHANGES`].
-    pub fn push_change(&mut self, change: StoredChange) {
+    ///
+    /// Two changes found within one second (two refreshes in a row) would share an id, and
+    /// the second would hide behind the first: a change is dated at least a second after
+    /// the one before it.
+    pub fn push_change(&mut self, mut change: StoredChange) {
+        if let Some(last) = self.changes.last() {
+            let after = last.at + time::Duration::seconds(1);
+            if change.at < after {
+                change.at = after;
+            }
+        }
         super::list_file::push_bounded(&mut self.changes, change, MAX_CHANGES);
     }
     /// The change with this id.

@@ -74,6 +74,25 @@ fn a_copy_is_written_read_back_and_keeps_its_newest_changes() {
 }
 
 #[test]
+fn changes_found_within_one_second_each_keep_their_own_id() {
+    let mut c = copy(PAGE, "text");
+    for added in 1..=3 {
+        c.push_change(change(NOW, added));
+    }
+    let ids: Vec<i64> = c.changes.iter().map(StoredChange::id).collect();
+    assert_eq!(
+        ids,
+        [0, 1, 2].map(|s| (NOW + Duration::seconds(s)).unix_timestamp())
+    );
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(c.change(*id).unwrap().diff.counts.added, i as u64 + 1);
+    }
+    // A clock set back does not date a change before the one it follows.
+    c.push_change(change(NOW - Duration::hours(2), 4));
+    assert_eq!(c.changes[3].at, NOW + Duration::seconds(3));
+}
+
+#[test]
 fn a_corrupt_copy_is_named_and_never_replaced() {
     let tmp = tempfile::tempdir().unwrap();
     let f = Follows::new(tmp.path().join("follows"));
