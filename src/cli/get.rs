@@ -21,6 +21,9 @@ pub(super) fn print_outcome(
             if let Some(tls) = &info.tls {
                 tofu_note(tls, &info.host, info.port);
             }
+            if !raw {
+                reading_note(info);
+            }
             let page = &fetched.page;
             if raw && !page.ending.is_clean() {
                 // The bytes are likely to be kept as a file: say so before writing them.
@@ -84,6 +87,24 @@ pub(super) fn print_outcome(
         }
     }
     Ok(outcome_code(outcome))
+}
+
+/// Say on stderr what a converted web page is and how far to trust its main text ("article ·
+/// quality 0.92"); under 0.5, that `--full` gives the whole page. Stdout stays the page.
+fn reading_note(info: &smolweb_client::RequestInfo) {
+    let Some((shown, reading)) = info.web.and_then(|w| Some((w, w.reading?))) else {
+        return;
+    };
+    let said = reading.short();
+    if shown.is_fallback() {
+        eprintln!("smolweb: {said} (no main text found: the whole page follows)");
+    } else if reading.is_poor() {
+        eprintln!(
+            "smolweb: {said}: the main text found is likely poor; --full gives the whole page"
+        );
+    } else {
+        eprintln!("smolweb: {said}");
+    }
 }
 
 /// Say on stderr what trust on first use did: a new host's certificate pinned (a note, with

@@ -69,6 +69,7 @@ mod tui_tmux_walk3;
 mod web_get;
 mod web_mcp;
 mod web_memory;
+mod web_reading;
 mod web_roots;
 mod web_types;
 

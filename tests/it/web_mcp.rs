@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use support::http::{Reply, Request, Server};
 use support::pdf::{Layout, encrypted_pdf, text_pdf};
 
-const CONFIG: &str = "\
+pub(crate) const CONFIG: &str = "\
 [network]
 allowed_hosts = [\"127.0.0.1\"]
 timeout_seconds = 5

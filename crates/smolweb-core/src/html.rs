@@ -27,6 +27,7 @@ pub mod window;
 
 pub use kind::PageType;
 pub use meta::Metadata;
+pub use quality::Reading;
 
 use dom_query::{Document, NodeRef};
 use dom_smoothie::Readability;
@@ -114,6 +115,15 @@ pub struct Converted {
     /// against the page's main content; under [`quality::POOR`] it is likely poor and the
     /// whole page is worth a look (see [`quality`]). 1 for the whole page asked for.
     pub extraction_quality: f32,
+}
+
+impl Converted {
+    /// What the faces say of this page: its type, and the quality figure when the main text
+    /// was asked for (found or not); for the whole page asked for, no figure.
+    pub fn reading(&self) -> Reading {
+        let quality = (self.extraction != Extraction::Full).then_some(self.extraction_quality);
+        Reading::new(self.page_type, quality)
+    }
 }
 
 /// The note left where a form was.

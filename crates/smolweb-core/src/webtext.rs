@@ -13,7 +13,7 @@
 //!   feeds read them as feeds.
 //! - Type parameters (`charset`, `profile`, ...) never change the kind.
 
-use crate::html::Extraction;
+use crate::html::{Extraction, Reading};
 use crate::pdf::pages_words;
 
 /// What a web body is.
@@ -174,13 +174,16 @@ pub fn pretty_json(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// What a face shows of a web page: the kind of body and, for HTML, which part was kept.
+/// What a face shows of a web page: the kind of body and, for HTML, which part was kept and
+/// what the page is (its type and the extraction's quality figure).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown {
     /// What the body is.
     pub kind: BodyKind,
     /// Which part of an HTML page was kept (`Extraction::None` when nothing was converted).
     pub extraction: Extraction,
+    /// A converted HTML page: its type and quality figure (None when nothing was converted).
+    pub reading: Option<Reading>,
 }
 
 impl Shown {

@@ -3,6 +3,7 @@
 //! that a refused destination was never contacted), and misbehaviours (slow drip, endless
 //! body, raw precompressed bodies). Each response closes its connection. The TLS mode uses a
 //! test CA ([`TestCa`]) whose PEM file a test names in `[web] extra_root_certificates`.
+//! [`chrome_only_page`] is a page for the extraction's quality figure: almost no text of its own.
 
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use std::net::SocketAddr;
@@ -340,4 +341,22 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     }
     let _ = stream.flush().await;
     let _ = stream.shutdown().await;
+}
+
+/// A page that is nearly all chrome (a menu of 40 links, a footer of links) with one line of
+/// its own: the main text found on it is likely poor (`extraction_quality` under 0.5).
+pub fn chrome_only_page() -> String {
+    let menu: String = (0..40)
+        .map(|i| format!("<li><a href=\"/section/{i}\">Section number {i} of the site</a></li>"))
+        .collect();
+    let footer: String = (0..30)
+        .map(|i| format!("<a href=\"/legal/{i}\">Legal notice {i}</a> "))
+        .collect();
+    format!(
+        "<!doctype html><html><head><title>Welcome</title></head><body>\
+         <header><nav><ul>{menu}</ul></nav></header>\
+         <div id=\"app\"><p>Loading.</p></div>\
+         <footer><p>{footer}</p><p>Copyright the company, all rights reserved, every year \
+         since the company began.</p></footer></body></html>"
+    )
 }

@@ -607,6 +607,12 @@ impl App {
             .or_else(|| web::protocol_badge(self.current()))
     }
 
+    /// What the web page shown is and how far to trust its main text ("article · quality
+    /// 0.92"), for the status line (None on other pages).
+    pub fn web_reading(&self) -> Option<String> {
+        web::Reader.reading_badge(self.current())
+    }
+
     /// The section the reader is in on a long page (its heading, for the status line).
     pub fn section(&self) -> Option<String> {
         let dv = self.doc_view()?;

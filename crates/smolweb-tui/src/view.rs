@@ -395,6 +395,9 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     if let Some(web) = app.web_badge() {
         info.push(web);
     }
+    // What the web page is ("article · quality 0.92"), placed after the web badge; it gives
+    // way to a message that it would cut (see below).
+    let reading_at = info.len();
     if let Some(who) = app.identity_badge() {
         info.push(who);
     }
@@ -420,7 +423,7 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
         Some(p) => info.push(format!("{p}%")),
         None => {}
     }
-    let info = format!(" {} ", info.join("  "));
+    let reading = app.web_reading();
     // While loading, the way to cancel is said last and never cut: the URL gives way.
     let cancel = format!("  ({} cancels)", app.keymap().hint(Action::Cancel));
     let (left, tail) = match app.tab().and_then(|t| t.loading.as_ref()) {
@@ -468,10 +471,24 @@ fn draw_bottom(f: &mut Frame, app: &App, area: Rect) {
     } else {
         t.status
     };
-    let room = usize::from(area.width).saturating_sub(display_width(&right) + display_width(&info));
     // Messages carry remote text (status meta, URLs): never a control character.
     let clean = sanitize(&left, false);
     let said = app.tab().is_none_or(|t| t.loading.is_none()) && left == app.status().text;
+    let joined = |with_reading: bool| {
+        let mut parts = info.clone();
+        if let Some(r) = reading.as_ref().filter(|_| with_reading) {
+            parts.insert(reading_at, r.clone());
+        }
+        format!(" {} ", parts.join("  "))
+    };
+    let free = |info: &str| {
+        usize::from(area.width).saturating_sub(display_width(&right) + display_width(info))
+    };
+    let info = match joined(true) {
+        full if said && display_width(&clean) > free(&full) => joined(false),
+        full => full,
+    };
+    let room = free(&info);
     let left = if said && display_width(&clean) > room {
         // Cut: say where the whole message is.
         let more = format!(" … ({}: all)", app.keymap().hint(Action::Messages));

@@ -5,7 +5,7 @@
 //! the text is, in the words every face uses.
 
 use smolweb_core::charset::{self, Charset, Origin};
-use smolweb_core::html::{self, Extract, Extraction, Hint, Metadata, invisible};
+use smolweb_core::html::{self, Extract, Extraction, Hint, Metadata, Reading, invisible};
 use smolweb_core::pdf::{PdfError, PdfText};
 use smolweb_core::webtext::{self, BodyKind, Shown};
 use smolweb_core::window::Body;
@@ -47,6 +47,9 @@ pub struct WebPage {
     pub truncated: bool,
     /// Which part of the page was kept.
     pub extraction: Extraction,
+    /// HTML converted: what the page is and, for its main text, the quality figure (kept
+    /// with the page, so a copy served from the cache says the same).
+    pub reading: Option<Reading>,
     /// What the body is (None: not text, `binary`).
     pub(crate) kind: Option<BodyKind>,
     /// What was noticed in the page (hidden text removed, JavaScript needed).
@@ -92,6 +95,7 @@ impl WebPage {
         Some(Shown {
             kind: self.kind?,
             extraction: self.extraction,
+            reading: self.reading,
         })
     }
 }
@@ -138,6 +142,7 @@ pub fn build(
     let mut text = decoded.text;
     let mut raw = kept;
     let mut extraction = Extraction::None;
+    let mut reading = None;
     let mut hints = Vec::new();
     let mut meta = Metadata::default();
     let mut forms = 0;
@@ -145,6 +150,7 @@ pub fn build(
         (WebFormat::Raw, _) => {}
         (WebFormat::Markdown, BodyKind::Html) => {
             let c = html::convert_html(&text, &resp.final_url, extract);
+            reading = Some(c.reading());
             let source = std::mem::replace(&mut text, c.markdown);
             raw = raw.or(Some(source.into_bytes()));
             (extraction, hints, meta, forms) = (c.extraction, c.hints, c.meta, c.forms_removed);
@@ -167,6 +173,7 @@ pub fn build(
         bytes,
         truncated: resp.truncated,
         extraction,
+        reading,
         kind: Some(kind),
         hints,
         meta,
@@ -207,6 +214,7 @@ pub fn build_pdf(
         bytes: resp.body.len() as u64,
         truncated: resp.truncated || pdf.truncated,
         extraction: Extraction::None,
+        reading: None,
         kind: Some(BodyKind::Pdf { pages: pdf.pages }),
         hints: Vec::new(),
         meta,
@@ -261,6 +269,7 @@ fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
         bytes: resp.body.len() as u64,
         truncated: resp.truncated,
         extraction: Extraction::None,
+        reading: None,
         kind: None,
         hints: Vec::new(),
         meta: Metadata::default(),

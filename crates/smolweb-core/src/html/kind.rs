@@ -33,6 +33,18 @@ pub enum PageType {
 }
 
 impl PageType {
+    /// Every page type, in the order the faces list them.
+    pub const ALL: [PageType; 8] = [
+        PageType::Article,
+        PageType::Forum,
+        PageType::Product,
+        PageType::Collection,
+        PageType::Listing,
+        PageType::Documentation,
+        PageType::Service,
+        PageType::Other,
+    ];
+
     /// The type's name: `article`, `forum`, `product`, `collection`, `listing`,
     /// `documentation`, `service` or `other`.
     pub fn as_str(self) -> &'static str {

@@ -10,12 +10,59 @@
 //! of the [`PageType`], fitted once on a public development set of pages of seven types (see
 //! `benches/extract/README.md` for how well it flags poor extractions there). For
 //! `extract=full` it is 1: nothing was left out.
+//!
+//! [`Reading`] is what the faces say of a converted page (`fetch_url`'s `page_type` and
+//! `extraction_quality`, the reader's status line and page info, `smolweb get`): the type,
+//! and the figure rounded to hundredths for a main-text extraction only (for the whole page
+//! asked for there is nothing to estimate, so no figure is given).
 
 use super::extract::Signals;
 use super::kind::PageType;
 
 /// Under this figure an extraction is called poor.
 pub const POOR: f32 = 0.5;
+
+/// What the faces say of a converted page: its type and, for a main-text extraction, the
+/// quality figure in hundredths (the two decimals every face shows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reading {
+    /// What kind of page this is.
+    pub page_type: PageType,
+    /// The figure in hundredths (0 to 100); None when the whole page was asked for.
+    pub quality: Option<u8>,
+}
+
+impl Reading {
+    /// The reading of a page whose extraction figure is `quality` (None: the whole page was
+    /// asked for). The figure is rounded to hundredths; one that is not a number counts as 0.
+    pub fn new(page_type: PageType, quality: Option<f32>) -> Reading {
+        let hundredths = |q: f32| (q.clamp(0.0, 1.0) * 100.0).round() as u8;
+        Reading {
+            page_type,
+            quality: quality.map(|q| if q.is_nan() { 0 } else { hundredths(q) }),
+        }
+    }
+
+    /// The figure as a number from 0 to 1 with two decimals.
+    pub fn quality(self) -> Option<f64> {
+        self.quality.map(|h| f64::from(h) / 100.0)
+    }
+
+    /// Is the main text likely poor (the figure under [`POOR`])? Then the whole page is
+    /// worth a look.
+    pub fn is_poor(self) -> bool {
+        self.quality
+            .is_some_and(|h| f64::from(h) < f64::from(POOR) * 100.0)
+    }
+
+    /// A few words for a face: "article · quality 0.92", or "article" without a figure.
+    pub fn short(self) -> String {
+        match self.quality() {
+            Some(q) => format!("{} · quality {q:.2}", self.page_type.as_str()),
+            None => self.page_type.as_str().to_string(),
+        }
+    }
+}
 
 /// The figure for a main-text extraction (`fell_back`: the whole page was given instead).
 pub(super) fn estimate(s: &Signals, page: PageType, fell_back: bool) -> f32 {
@@ -91,6 +138,26 @@ mod tests {
             declared: false,
             result_chars: result,
         }
+    }
+
+    #[test]
+    fn a_reading_rounds_to_hundredths_and_says_poor_under_half() {
+        let r = Reading::new(PageType::Forum, Some(0.4951));
+        assert_eq!(r.quality, Some(50));
+        assert!(!r.is_poor());
+        assert_eq!(r.short(), "forum · quality 0.50");
+        let r = Reading::new(PageType::Listing, Some(0.31));
+        assert!(r.is_poor());
+        assert_eq!(r.quality(), Some(0.31));
+        assert_eq!(r.short(), "listing · quality 0.31");
+        let full = Reading::new(PageType::Article, None);
+        assert!(!full.is_poor());
+        assert_eq!(full.short(), "article");
+        assert_eq!(
+            Reading::new(PageType::Other, Some(f32::NAN)).quality,
+            Some(0)
+        );
+        assert_eq!(Reading::new(PageType::Other, Some(1.7)).quality, Some(100));
     }
 
     #[test]

@@ -119,10 +119,12 @@ fn every_shown_kind_is_named() {
     let html = |extraction| Shown {
         kind: BodyKind::Html,
         extraction,
+        reading: None,
     };
     let other = |kind| Shown {
         kind,
         extraction: Extraction::None,
+        reading: None,
     };
     assert_eq!(html(Extraction::Main).describe(), "main content");
     assert_eq!(html(Extraction::Full).describe(), "full page");

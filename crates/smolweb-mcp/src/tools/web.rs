@@ -3,7 +3,9 @@
 //! Parameters and `structuredContent` keep the names of safe-fetch-mcp-server's tool of that
 //! name (camelCase results, no `kind`): a success is a page object; a failure is an object with
 //! `error` (`code`, `retryable`, `message`) and, when the server did answer (4xx/5xx), the page
-//! fields too. The fetch, guard and conversion are the client's (`Client::fetch_web`); this
+//! fields too. smolweb's own additions take snake_case names as the other tools' fields do:
+//! `request_info`, and `page_type` / `extraction_quality` (what the page is and how far to
+//! trust its main text, [`smolweb_core::html::Reading`]). The fetch, guard and conversion are the client's (`Client::fetch_web`); this
 //! file validates, cuts the window and writes the result and its text block.
 
 use crate::reply::{fetch_meta, tool_result};
@@ -18,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use smolweb_client::Client;
 use smolweb_client::web::{WebFetched, WebFormat, WebQuery};
 use smolweb_core::code::ErrorCode;
-use smolweb_core::html::Extract;
+use smolweb_core::html::{Extract, PageType};
 use smolweb_core::html::window::web_window;
 use smolweb_net::http::WebError;
 
@@ -34,7 +36,9 @@ Markdown, plain text, XML (feeds included: feed_fetch reads those as entries) an
 come back as sent, JSON pretty-printed; a PDF comes back as its text, page by page under \
 '--- page N of M ---' lines (an encrypted or image-only PDF is UNSUPPORTED_CONTENT_TYPE saying \
 why); images and other binary types are refused with their type and size. extraction is 'none' \
-for everything that is not HTML. Long texts come in windows of max_chars: when \
+for everything that is not HTML. HTML converted to markdown also gives page_type (article, \
+forum, product, collection, listing, documentation, service, other) and, for extract='main', \
+extraction_quality: under 0.5 the main text found is likely poor, ask for extract='full'. Long texts come in windows of max_chars: when \
 nextStartIndex is not null, call again with start_index=nextStartIndex (served from smolweb's \
 copy, no new request). Private and local addresses, dangerous ports and robots.txt refusals \
 give POLICY_REJECTED: do not retry another way. A 4xx/5xx answer is an error that still carries \
@@ -134,6 +138,15 @@ pub(crate) struct PageOut {
     pub extraction: String,
     /// `suspicious-hidden-content-removed`, `likely-requires-javascript`.
     pub hints: Vec<String>,
+    /// What the page is, read from the page (HTML converted to markdown only).
+    #[serde(rename = "page_type", skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "page_type_schema")]
+    pub page_type: Option<&'static str>,
+    /// Estimated share of the page's main-text words kept, 0 to 1 (extract=main only); under
+    /// 0.5 ask for extract=full.
+    #[serde(rename = "extraction_quality", skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub extraction_quality: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,6 +167,12 @@ pub(crate) struct PageOut {
     /// https: the request's TLS facts (the contract's `request_info` keys).
     #[serde(rename = "request_info", skip_serializing_if = "Option::is_none")]
     pub request_info: Option<WebRequestInfo>,
+}
+
+/// The schema of `page_type`: one of the core's page type names.
+fn page_type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = PageType::ALL.iter().map(|t| t.as_str()).collect();
+    schemars::json_schema!({ "type": "string", "enum": names })
 }
 
 /// What is known about the https connection of a page (absent for plain http).
@@ -287,6 +306,8 @@ fn page_out(f: &WebFetched, start: usize, max_chars: usize) -> PageOut {
         offline_age_seconds: None,
         extraction: page.extraction.as_str().to_string(),
         hints: page.hints.iter().map(|h| h.as_str().to_string()).collect(),
+        page_type: page.reading.map(|r| r.page_type.as_str()),
+        extraction_quality: page.reading.and_then(|r| r.quality()),
         title: meta.title.clone(),
         byline: meta.byline.clone(),
         site_name: meta.site_name.clone(),

@@ -4,7 +4,7 @@
 
 use super::loads::Request;
 use super::{Ctx, Effect, Special, StoreOp, Then};
-use crate::keymap::{Code, Key};
+use crate::keymap::{Action, Code, Key};
 use std::sync::Arc;
 
 /// A popup over the page.
@@ -338,7 +338,7 @@ pub(super) fn page_info(ctx: &Ctx) -> Vec<(String, String)> {
             }
         }
     }
-    if let Some(rows) = super::web::Reader.info_rows(ctx.current()) {
+    if let Some(rows) = super::web::Reader.info_rows(ctx.current(), &ctx.hint(Action::ReaderFull)) {
         out.extend(rows);
         return out;
     }

@@ -8,6 +8,9 @@
 //! shown is: the client's [`Shown`](smolweb_core::webtext::Shown) in the request info names it
 //! (the article, the full page, the full page because no article was found, JSON, a PDF's
 //! text...), so `v` on a page without an article view says why instead of fetching again.
+//! Its reading ([`Reading`]) says what the page is and how far to trust its main text
+//! ("article · quality 0.92") beside the badge and in page info; a page whose figure is under
+//! 0.5 says on arrival that its main text is likely poor and which key shows the full page.
 //!
 //! There is no trust on first use on the web: an https page the client shows had its
 //! certificate verified against the trusted roots (a failed check is an error page), and an
@@ -17,6 +20,7 @@ use super::{Ctx, DocView, Effect, Entry, FetchOptions, Settings, Special, Then, 
 use crate::keymap::Action;
 use crate::layout::external_scheme;
 use smolweb_client::RequestInfo;
+use smolweb_core::html::Reading;
 
 /// Is `url` a web address (http or https)?
 pub(super) fn is_web(url: &str) -> bool {
@@ -136,6 +140,7 @@ impl Reader {
             return;
         };
         let browser = format!("{}: browser", ctx.hint(Action::OpenInBrowser));
+        let poor = info.web.and_then(|w| w.reading).filter(|r| r.is_poor());
         let text = match info.web {
             _ if via_gemini_proxy(url, info) => format!(
                 "web page through the Gemini proxy {}:{} ({browser})",
@@ -145,6 +150,11 @@ impl Reader {
             Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
                 format!("web page ({browser})")
             }
+            // The main text found is likely poor: the key to the full page comes first.
+            _ if !full && let Some(q) = poor.and_then(Reading::quality) => format!(
+                "quality {q:.2}, likely poor: {}: full page",
+                ctx.hint(Action::ReaderFull)
+            ),
             _ => format!(
                 "web page ({}: {} · {browser})",
                 ctx.hint(Action::ReaderFull),
@@ -166,6 +176,16 @@ impl Reader {
             None => (if dv.web_full { "full" } else { "main" }).to_string(),
         };
         Some(format!("web · {} · {shown}", transport(info)))
+    }
+
+    /// What the web page shown is and how far to trust its main text, for the status line:
+    /// "article · quality 0.92" ("article" for the full page asked for). None on other pages.
+    pub(crate) fn reading_badge(self, e: Option<&Entry>) -> Option<String> {
+        let (url, _, info) = web_view(e)?;
+        if via_gemini_proxy(url, info) {
+            return None;
+        }
+        Some(info.web?.reading?.short())
     }
 
     /// Fetch the current web page again, converted the other way (main content / full page).
@@ -223,7 +243,12 @@ impl Reader {
     }
 
     /// The page info rows of a web page (in place of the Gemini certificate rows).
-    pub(crate) fn info_rows(self, e: Option<&Entry>) -> Option<Vec<(String, String)>> {
+    /// `full_key` names the key that shows the full page (said when the main text is poor).
+    pub(crate) fn info_rows(
+        self,
+        e: Option<&Entry>,
+        full_key: &str,
+    ) -> Option<Vec<(String, String)>> {
         let (_, dv, info) = web_view(e)?;
         let shown = match info.web {
             Some(shown) => shown.describe(),
@@ -233,6 +258,19 @@ impl Reader {
             "Kind".to_string(),
             format!("web page (reader view: {shown})"),
         )];
+        if let Some(r) = info.web.and_then(|w| w.reading) {
+            out.push(("Page type".into(), r.page_type.as_str().into()));
+            if let Some(q) = r.quality() {
+                let poor = match r.is_poor() {
+                    true => format!("; likely poor, {full_key}: full page"),
+                    false => String::new(),
+                };
+                out.push((
+                    "Quality".into(),
+                    format!("{q:.2} (estimated share of the main text kept{poor})"),
+                ));
+            }
+        }
         match &info.tls {
             Some(t) => {
                 out.push(("TLS".into(), t.version.clone()));

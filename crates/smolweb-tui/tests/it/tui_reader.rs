@@ -502,3 +502,74 @@ fn the_toggle_keeps_the_paragraph_being_read() {
     assert!(screen(&app).contains("· full"), "{}", screen(&app));
     assert_eq!(first_row(&app), before, "the same paragraph is on top");
 }
+
+#[test]
+fn the_status_line_and_page_info_say_what_the_page_is() {
+    let reading = converted(POST, ARTICLE, Extract::Main)
+        .reading
+        .expect("a converted page has a reading");
+    let said = reading.short();
+    assert!(
+        said.contains(" · quality 0.") && !reading.is_poor(),
+        "{said}"
+    );
+    let mut app = at_post();
+    // At 80 columns the arrival message keeps its room: the reading gives way to it.
+    let s = screen(&app);
+    let status_line = s.lines().last().unwrap();
+    assert!(
+        status_line.contains("web page (v: full page · E: browser)"),
+        "{status_line}"
+    );
+    app.update(Msg::Resize {
+        width: 140,
+        height: 24,
+    });
+    let s = screen(&app);
+    let status_line = s.lines().last().unwrap();
+    assert!(
+        status_line.contains("web page (v: full page · E: browser)")
+            && status_line.contains(&format!("web · certificate verified · main  {said}")),
+        "{status_line}"
+    );
+    assert_eq!(info_row(&mut app, "Page type"), reading.page_type.as_str());
+    let quality = info_row(&mut app, "Quality");
+    assert!(
+        quality.starts_with("0.") && quality.ends_with("(estimated share of the main text kept)"),
+        "{quality}"
+    );
+    // The whole page asked for: the type, no figure.
+    let (id, _, _) = fetch(&press(&mut app, &["v"]));
+    answer(&mut app, id, web(POST, ARTICLE, Extract::Full));
+    let s = screen(&app);
+    let status_line = s.lines().last().unwrap();
+    assert!(
+        status_line.contains(&format!(
+            "web · certificate verified · full  {}",
+            reading.page_type.as_str()
+        )) && !status_line.contains("quality"),
+        "{status_line}"
+    );
+}
+
+#[test]
+fn a_likely_poor_main_text_names_the_key_to_the_full_page() {
+    let page = converted(POST, &support::http::chrome_only_page(), Extract::Main);
+    let reading = page.reading.expect("a reading");
+    assert!(reading.is_poor(), "{reading:?}");
+    let mut app = at_post_with(page);
+    let s = screen(&app);
+    let status_line = s.lines().last().unwrap();
+    assert!(
+        status_line.starts_with(&format!(
+            "quality {:.2}, likely poor: v: full page",
+            reading.quality().unwrap()
+        )),
+        "{status_line}"
+    );
+    let quality = info_row(&mut app, "Quality");
+    assert!(quality.contains("likely poor, v: full page"), "{quality}");
+    let (_, url, opts) = fetch(&press(&mut app, &["v"]));
+    assert_eq!(url, POST);
+    assert!(opts.web_full, "v asks for the full page");
+}
