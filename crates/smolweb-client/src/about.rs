@@ -67,13 +67,13 @@ pub(super) fn page_text(
         // an agent already knows from a refused handshake.
         "identities" => identities(client).map_err(|e| FetchError::from(CertStoreError::from(e))),
         "feeds" if query == Some("health") => {
-            client.subscriptions().list().map_err(store).map(|s| {
+            client.subscriptions().shared().map_err(store).map(|s| {
                 about_follow::health_page(&s, client.now(), client.face() == super::Face::Human)
             })
         }
         "changes" => changes(client, query).map_err(store),
         "feeds" => {
-            client.subscriptions().list().map_err(store).map(|s| {
+            client.subscriptions().shared().map_err(store).map(|s| {
                 about_feeds::feeds_page_view(&s, about_feeds::FeedsView::from_query(query))
             })
         }

@@ -16,6 +16,8 @@ use smolweb_core::text::human_bytes;
 use smolweb_store::offline::OfflineEntry;
 use smolweb_store::subscriptions::{StoredEntry, Subscription};
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// The mark in front of an unread entry's label.
 pub(crate) const UNREAD: &str = "● ";
@@ -23,10 +25,12 @@ pub(crate) const UNREAD: &str = "● ";
 /// Text for one line of the page: borrowed when it is already a clean, short line (the
 /// common case: titles were made one line when stored), else made so by [`one_line`].
 fn line(s: &str) -> Cow<'_, str> {
+    // Printable ASCII is clean at a glance; anything else is looked at char by char.
     let clean = s.len() <= MAX_TITLE_CHARS
-        && !s
-            .chars()
-            .any(|c| c.is_control() || (c.is_whitespace() && c != ' '));
+        && (s.bytes().all(|b| (b' '..=b'~').contains(&b))
+            || !s
+                .chars()
+                .any(|c| c.is_control() || (c.is_whitespace() && c != ' ')));
     if clean {
         Cow::Borrowed(s)
     } else {
@@ -95,29 +99,8 @@ pub(crate) fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> Str
         .filter(|s| only.as_ref().is_none_or(|u| *u == s.url))
         .collect();
     let names: Vec<Cow<'_, str>> = subs.iter().map(|s| line(s.name())).collect();
-    let mut rows: Vec<(Cow<'_, str>, &StoredEntry, usize)> = subs
-        .iter()
-        .enumerate()
-        .flat_map(|(n, s)| s.entries.iter().map(move |e| (e.sort_key(), e, n)))
-        .collect();
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
-    if view == FeedsView::ByFeed {
-        // Stable: each subscription's entries stay newest first.
-        rows.sort_by_key(|(_, _, n)| *n);
-    }
-    // One entry URL is one entry, whichever feeds list it (a gemlog and its own Atom feed):
-    // listed once, under the first subscription that has it, read when any copy is read.
-    let read_somewhere: std::collections::HashSet<&str> = rows
-        .iter()
-        .filter(|(_, e, _)| e.read)
-        .map(|(_, e, _)| e.url.as_str())
-        .collect();
-    let mut listed = std::collections::HashSet::new();
-    rows.retain(|(_, e, _)| listed.insert(e.url.as_str()));
-    let unread = rows
-        .iter()
-        .filter(|(_, e, _)| !e.read && !read_somewhere.contains(e.url.as_str()))
-        .count();
+    let rows = entry_rows(&subs, view);
+    let unread = rows.iter().filter(|r| !r.read).count();
     let mut out = String::with_capacity(64 + rows.len() * 112);
     match (&only, view) {
         (Some(_), _) => {
@@ -163,7 +146,13 @@ pub(crate) fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> Str
     }
     let mut day = "";
     let mut feed = usize::MAX;
-    for (key, e, n) in &rows {
+    for Row {
+        key,
+        entry: e,
+        sub: n,
+        read,
+    } in &rows
+    {
         if view == FeedsView::ByFeed && only.is_none() {
             if *n != feed {
                 feed = *n;
@@ -185,7 +174,7 @@ pub(crate) fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> Str
         out.push_str("=> ");
         out.push_str(&e.url);
         out.push(' ');
-        if !e.read && !read_somewhere.contains(e.url.as_str()) {
+        if !read {
             out.push_str(UNREAD);
         }
         out.push_str(&line(&e.title));
@@ -223,6 +212,55 @@ pub(crate) fn feeds_page_view(subs: &[Subscription], view: FeedsView<'_>) -> Str
     }
     out.push_str("=> about:feeds?health Health of every subscription\n");
     out
+}
+
+/// One line of the entries: an entry, the time it is sorted by, its subscription (an index
+/// into the subscriptions shown), and whether it is read (here or in another subscription).
+struct Row<'a> {
+    key: Cow<'a, str>,
+    entry: &'a StoredEntry,
+    sub: usize,
+    read: bool,
+}
+
+/// The entries to list, in the view's order: newest first (by feed: grouped by subscription,
+/// each newest first). One entry URL is one entry, whichever feeds list it (a gemlog and its
+/// own Atom feed): listed once, under the first subscription that has it, read when any copy
+/// is read. One sort and one pass with one lookup per entry.
+fn entry_rows<'a>(subs: &[&'a Subscription], view: FeedsView<'_>) -> Vec<Row<'a>> {
+    let mut all: Vec<Row<'a>> = subs
+        .iter()
+        .enumerate()
+        .flat_map(|(n, s)| {
+            s.entries.iter().map(move |e| Row {
+                key: e.sort_key(),
+                entry: e,
+                sub: n,
+                read: e.read,
+            })
+        })
+        .collect();
+    match view {
+        // Stable: each subscription's entries stay newest first.
+        FeedsView::ByFeed => all.sort_by(|a, b| a.sub.cmp(&b.sub).then(b.key.cmp(&a.key))),
+        _ => all.sort_by(|a, b| b.key.cmp(&a.key)),
+    }
+    let mut first: HashMap<&'a str, usize> = HashMap::with_capacity(all.len());
+    let mut rows: Vec<Row<'a>> = Vec::with_capacity(all.len());
+    for row in all {
+        match first.entry(row.entry.url.as_str()) {
+            Entry::Occupied(kept) => {
+                if let Some(k) = rows.get_mut(*kept.get()) {
+                    k.read |= row.read;
+                }
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(rows.len());
+                rows.push(row);
+            }
+        }
+    }
+    rows
 }
 
 /// The `about:offline` page: `saved` is the reading list, `total_bytes` what all offline copies

@@ -294,9 +294,11 @@ pub fn candidates(page: &Page) -> Vec<Candidate> {
 }
 
 impl Client {
-    /// The subscriptions store of this client's data directory.
+    /// The subscriptions store of this client's data directory. Every clone shares the
+    /// client's parsed copy of the file, re-read only when the file changed (by this process
+    /// or another): keep the clone or ask again, both are cheap.
     pub fn subscriptions(&self) -> Subscriptions {
-        Subscriptions::new(self.paths.subscriptions())
+        self.subscriptions.clone()
     }
 
     /// Fetch `url` and read it as a feed.

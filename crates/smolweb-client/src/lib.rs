@@ -294,6 +294,9 @@ pub struct Client {
     suggestions: smolweb_store::suggestions::Suggestions,
     browsers: smolweb_store::suggestions::Browsers,
     shared: smolweb_store::shared::SharedPages,
+    /// One store for the client's life, so its parsed copy of the subscriptions is shared by
+    /// every call (see [`Client::subscriptions`]).
+    subscriptions: smolweb_store::subscriptions::Subscriptions,
     transport: Arc<dyn Transport>,
     cache: Cache,
     robots: RobotsCache,
@@ -364,6 +367,7 @@ impl Client {
             suggestions: smolweb_store::suggestions::Suggestions::new(paths.suggestions()),
             browsers: smolweb_store::suggestions::Browsers::new(paths.browsers()),
             shared: smolweb_store::shared::SharedPages::new(paths.shared()),
+            subscriptions: smolweb_store::subscriptions::Subscriptions::new(paths.subscriptions()),
             cache: Cache::new(
                 ttl,
                 config.cache.max_entries,

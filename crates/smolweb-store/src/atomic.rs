@@ -20,10 +20,12 @@
 //!   can read or write, or a directory others can write, is refused ([`super::perms`]).
 
 use super::StoreError;
+use super::file_cache::FileCache;
 use super::parse_failure::ParseFailure;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// File and directory modes (unix permission bits; ignored elsewhere).
@@ -422,15 +424,67 @@ pub(crate) fn update_if<T: Default, R, E: ParseFailure>(
     render: impl FnOnce(&T) -> Result<String, StoreError>,
     mutate: impl FnOnce(&mut T) -> Result<(R, bool), StoreError>,
 ) -> Result<R, StoreError> {
+    locked_update(
+        path,
+        modes,
+        || parse_or_default(path, parse),
+        render,
+        mutate,
+        |_, _| (),
+    )
+}
+
+/// Under the exclusive lock: `load` the value, `mutate` it, and when it says something changed
+/// replace the file with `render(&value)` and hand the text and value to `wrote`.
+fn locked_update<T, R>(
+    path: &Path,
+    modes: Modes,
+    load: impl FnOnce() -> Result<T, StoreError>,
+    render: impl FnOnce(&T) -> Result<String, StoreError>,
+    mutate: impl FnOnce(&mut T) -> Result<(R, bool), StoreError>,
+    wrote: impl FnOnce(String, T),
+) -> Result<R, StoreError> {
     ensure_dir(parent_of(path), modes)?;
     with_lock(&lock_path(path), true, || {
-        let mut value = parse_or_default(path, parse)?;
+        let mut value = load()?;
         let (result, changed) = mutate(&mut value)?;
         if changed {
-            write_file(path, render(&value)?.as_bytes(), modes)?;
+            let text = render(&value)?;
+            write_file(path, text.as_bytes(), modes)?;
+            wrote(text, value);
         }
         Ok(result)
     })
+}
+
+/// [`read`] through `cache`: the parsed copy while the file is the one it was parsed from
+/// (see [`super::file_cache`]), shared, not copied.
+pub(crate) fn read_cached<T: Default, E: ParseFailure>(
+    path: &Path,
+    cache: &FileCache<T>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<Arc<T>, StoreError> {
+    with_lock(&lock_path(path), false, || cache.load(path, parse))
+}
+
+/// [`update_if`] through `cache`: the re-read under the exclusive lock takes the parsed copy
+/// when the file has not changed, and what is written is kept as the new copy.
+pub(crate) fn update_cached<T: Default + Clone, R, E: ParseFailure>(
+    path: &Path,
+    modes: Modes,
+    cache: &FileCache<T>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+    render: impl FnOnce(&T) -> Result<String, StoreError>,
+    mutate: impl FnOnce(&mut T) -> Result<(R, bool), StoreError>,
+) -> Result<R, StoreError> {
+    locked_update(
+        path,
+        modes,
+        || cache.load(path, parse).map(|copy| T::clone(&copy)),
+        render,
+        mutate,
+        |text, value| cache.wrote(path, text, value),
+    )
 }
 
 /// Parse TOML text into `T`, for use as a `parse` argument (the TOML error, described without

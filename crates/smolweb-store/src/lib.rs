@@ -16,6 +16,7 @@ pub mod activity;
 pub mod approvals;
 pub(crate) mod atomic;
 pub mod bookmarks;
+pub(crate) mod file_cache;
 pub mod follows;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]

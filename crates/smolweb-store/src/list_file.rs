@@ -11,6 +11,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use super::file_cache::FileCache;
 #[cfg(any(test, feature = "fuzzing"))]
 use super::fuzzing::RoundTrip;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
@@ -18,6 +19,7 @@ use serde::ser::SerializeStruct;
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One entry of a list file.
 pub(crate) trait ListItem: serde::Serialize + DeserializeOwned {
@@ -85,6 +87,30 @@ impl<T: ListItem> ListFile<T> {
         atomic::update_if(
             &self.path,
             Modes::DATA,
+            parse::<T>,
+            |items| render(items),
+            mutate,
+        )
+    }
+}
+
+impl<T: ListItem + Clone> ListFile<T> {
+    /// [`ListFile::read`] through `cache` (parsed once per change of the file, shared).
+    pub(crate) fn read_cached(&self, cache: &FileCache<Vec<T>>) -> Result<Arc<Vec<T>>, StoreError> {
+        atomic::read_cached(&self.path, cache, parse::<T>)
+    }
+
+    /// [`ListFile::update`] through `cache` (the re-read takes the copy when the file has not
+    /// changed; what is written becomes the copy).
+    pub(crate) fn update_cached<R>(
+        &self,
+        cache: &FileCache<Vec<T>>,
+        mutate: impl FnOnce(&mut Vec<T>) -> Result<(R, bool), StoreError>,
+    ) -> Result<R, StoreError> {
+        atomic::update_cached(
+            &self.path,
+            Modes::DATA,
+            cache,
             parse::<T>,
             |items| render(items),
             mutate,

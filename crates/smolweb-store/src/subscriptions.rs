@@ -15,11 +15,13 @@
 //! ([`smolweb_core::feed::plausible_date`]).
 
 use super::StoreError;
+use super::file_cache::FileCache;
 use super::list_file::{ListFile, ListItem};
 use smolweb_core::feed::{self, Entry};
 use smolweb_core::follow::Watch;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use time::OffsetDateTime;
 
 /// Most entries remembered per subscription.
@@ -249,10 +251,13 @@ fn second(t: OffsetDateTime) -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
 }
 
-/// The subscriptions file.
+/// The subscriptions file, and its parsed copy ([`crate::file_cache`]): the clones of one
+/// store share the copy, so a process that keeps one store (the client does) parses the file
+/// once per change, by whichever process, instead of at every read.
 #[derive(Clone, Debug)]
 pub struct Subscriptions {
     file: ListFile<Subscription>,
+    cache: Arc<FileCache<Vec<Subscription>>>,
 }
 
 impl Subscriptions {
@@ -260,6 +265,7 @@ impl Subscriptions {
     pub fn new(path: PathBuf) -> Subscriptions {
         Subscriptions {
             file: ListFile::new(path),
+            cache: Arc::default(),
         }
     }
     /// The file this store reads and writes.
@@ -271,18 +277,24 @@ impl Subscriptions {
         &self,
         mutate: impl FnOnce(&mut Vec<Subscription>) -> Result<(R, bool), StoreError>,
     ) -> Result<R, StoreError> {
-        self.file.update(mutate)
+        self.file.update_cached(&self.cache, mutate)
     }
 
     /// All subscriptions, in the order they were added.
     pub fn list(&self) -> Result<Vec<Subscription>, StoreError> {
-        self.file.read()
+        Ok(self.shared()?.as_ref().clone())
+    }
+
+    /// All subscriptions, in the order they were added, as the file holds them now: the
+    /// parsed copy itself, shared (no copy of 10,000 entries for a page that only reads them).
+    pub fn shared(&self) -> Result<Arc<Vec<Subscription>>, StoreError> {
+        self.file.read_cached(&self.cache)
     }
 
     /// One subscription by URL (normalized first).
     pub fn get(&self, url: &str) -> Result<Option<Subscription>, StoreError> {
         let url = normalize(url)?;
-        Ok(self.list()?.into_iter().find(|s| s.url == url))
+        Ok(self.shared()?.iter().find(|s| s.url == url).cloned())
     }
 
     /// Follow `url`. Returns the stored (normalized) URL and whether it was new.

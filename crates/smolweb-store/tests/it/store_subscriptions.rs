@@ -188,6 +188,48 @@ fn corrupt_file_is_named_and_kept() {
     );
 }
 
+#[test]
+fn a_change_by_another_process_is_seen_at_the_next_read() {
+    let (_t, mine) = store();
+    let (url, _) = mine.add("gemini://log.example/", NOW).unwrap();
+    // What a second process holds: its own store (and its own parsed copy) of the same file.
+    let theirs = Subscriptions::new(mine.path().to_path_buf());
+    let titled = |t: &str| ok("Log", vec![entry("gemini://log.example/1", t, None)]);
+    mine.record(&url, &titled("aaaa"), NOW).unwrap();
+    let copy = mine.shared().unwrap();
+    assert_eq!(copy[0].entries[0].title, "aaaa");
+    assert!(
+        std::sync::Arc::ptr_eq(&copy, &mine.shared().unwrap()),
+        "an unchanged file is not parsed again"
+    );
+    let before = std::fs::metadata(mine.path()).unwrap();
+    theirs.record(&url, &titled("bbbb"), NOW).unwrap();
+    // The same size and the very same modification time: only the file's identity and
+    // its bytes tell the two apart.
+    let f = std::fs::File::options()
+        .write(true)
+        .open(mine.path())
+        .unwrap();
+    f.set_modified(before.modified().unwrap()).unwrap();
+    assert_eq!(std::fs::metadata(mine.path()).unwrap().len(), before.len());
+    assert_eq!(mine.shared().unwrap()[0].entries[0].title, "bbbb");
+    // Read state set there is seen here, and kept by this process's next write.
+    assert!(theirs.mark_read("gemini://log.example/1").unwrap());
+    assert_eq!(mine.list().unwrap()[0].unread(), 0);
+    mine.set_sync_links(&url, Some(true)).unwrap();
+    assert_eq!(theirs.list().unwrap()[0].unread(), 0);
+    assert_eq!(theirs.list().unwrap()[0].sync_links, Some(true));
+    // A file spoiled after it was read is reported, never answered from the old copy.
+    crate::write_private(mine.path(), "[[subscription]]\nurl = 3\n").unwrap();
+    let err = mine.list().unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    assert!(mine.mark_read("gemini://log.example/1").is_err());
+    assert_eq!(
+        std::fs::read_to_string(mine.path()).unwrap(),
+        "[[subscription]]\nurl = 3\n"
+    );
+}
+
 /// Child half of the two-process test: refreshes every feed 30 times with entries named after
 /// this process, and marks its own first entries read. Run only when spawned.
 #[test]
