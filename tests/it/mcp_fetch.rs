@@ -235,6 +235,77 @@ async fn window_walk_rebuilds_a_large_body_from_one_download() {
     s.cancel().await.unwrap();
 }
 
+/// A window read from the held copy after a refresh shows the new text: the parsed document
+/// windows are cut from goes with the page it was parsed from.
+#[tokio::test]
+async fn a_window_after_a_refresh_shows_the_new_text() {
+    let page = |version: &str| -> String {
+        (0..4000)
+            .map(|i| format!("{version} line {i}: words that fill a long page.\n"))
+            .collect()
+    };
+    let (old, new) = (page("old"), page("new"));
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let routes = {
+        let (served, old, new) = (served.clone(), old.clone(), new.clone());
+        Routes::new().handler(move |req| {
+            if req.path != "/page" {
+                return Reply::status(51, "not found");
+            }
+            let n = served.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Reply::gemtext(if n == 0 { &old } else { &new })
+        })
+    };
+    let server = gemini::Server::start(routes).await;
+    let env = Env::loopback();
+    let s = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let url = server.url("/page");
+    let window = |offset: u64, refresh: bool| {
+        let args = json!({"url": url, "offset": offset, "refresh": refresh});
+        let s = &s;
+        async move { sc(&call(s, "gemini_fetch", args).await) }
+    };
+    let first = window(0, false).await;
+    let next = first["next_offset"].as_u64().unwrap();
+    let held = window(next, false).await;
+    assert_eq!(held["cached"], true);
+    let first_line = |v: &Value| {
+        v["document"]["lines"][0]["content"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        first_line(&held).starts_with("old line"),
+        "{}",
+        first_line(&held)
+    );
+
+    let fresh = window(0, true).await;
+    assert_eq!(fresh["cached"], false);
+    assert!(first_line(&fresh).starts_with("new line"));
+    let (mut offset, mut rebuilt) = (fresh["next_offset"].as_u64(), String::new());
+    for l in fresh["document"]["lines"].as_array().unwrap() {
+        rebuilt.push_str(l["content"].as_str().unwrap());
+        rebuilt.push('\n');
+    }
+    while let Some(at) = offset {
+        let v = window(at, false).await;
+        assert_eq!(v["cached"], true, "later windows come from the new copy");
+        for l in v["document"]["lines"].as_array().unwrap() {
+            rebuilt.push_str(l["content"].as_str().unwrap());
+            rebuilt.push('\n');
+        }
+        offset = v["next_offset"].as_u64();
+    }
+    assert_eq!(
+        rebuilt, new,
+        "every window after the refresh is the new text"
+    );
+    assert_eq!(served.load(std::sync::atomic::Ordering::SeqCst), 2);
+    s.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn input_answer_redirects_and_binary() {
     let routes = Routes::new()

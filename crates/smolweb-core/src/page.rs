@@ -296,6 +296,11 @@ impl LazyDocument {
     pub fn is_parsed(&self) -> bool {
         self.doc.get().is_some()
     }
+    /// True when the document is parsed from exactly `body`'s text (the same memory), so its
+    /// lines are the body's lines.
+    pub fn is_of(&self, body: &Body) -> bool {
+        std::ptr::eq(self.text.as_str(), body.text())
+    }
 }
 
 impl std::ops::Deref for LazyDocument {

@@ -139,6 +139,59 @@ pub fn gemtext_window<'a>(
     }
 }
 
+/// A gemtext window cut from a page's whole parsed document: its lines are a slice of the
+/// document's, found by a binary search on the body's line starts, so a held page is never
+/// parsed again for a window. Everything else is what [`gemtext_window`] says of the window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldWindow<'a> {
+    /// The window's lines, a slice of the whole document's.
+    pub lines: &'a [Line],
+    /// Char offset of the window start.
+    pub offset: usize,
+    /// Chars in this window.
+    pub chars: usize,
+    /// Char offset of the next window, None at the end.
+    pub next_offset: Option<usize>,
+    /// Chars in the whole body.
+    pub total_chars: usize,
+    /// True when more remains after this window.
+    pub truncated: bool,
+}
+
+/// The window [`gemtext_window`] cuts at `offset`, as a slice of `whole`, the document parsed
+/// from the whole of `body` (with the same base). None when the window is a piece of a line
+/// longer than the limit (its one unparsed line is no line of the document; cut it with
+/// [`gemtext_window`]), or when `whole` has not one line per line of `body`.
+pub fn held_gemtext_window<'a>(
+    body: &Body,
+    whole: &'a Document,
+    offset: usize,
+    limit: usize,
+) -> Option<HeldWindow<'a>> {
+    let limit = limit.max(1);
+    let span = if offset >= body.total_chars() {
+        empty_span(body)
+    } else {
+        gemtext_span(body, offset, limit)
+    };
+    let starts = body.line_starts();
+    if span.partial || starts.len() != whole.lines.len() {
+        return None;
+    }
+    // A window that is not a piece starts at a line start and ends at a line end (or the end).
+    let first = starts.partition_point(|&s| s < span.start);
+    let past = starts.partition_point(|&s| s < span.end);
+    let next_offset = next_offset(body, offset, span.chars);
+    Some(HeldWindow {
+        lines: whole.lines.get(first..past)?,
+        offset,
+        chars: span.chars,
+        next_offset,
+        total_chars: body.total_chars(),
+        truncated: next_offset.is_some(),
+    })
+}
+
 /// The span of a gemtext window starting inside the body.
 fn gemtext_span(body: &Body, offset: usize, limit: usize) -> Span {
     let b = body.text().as_bytes();

@@ -9,9 +9,11 @@ use super::results::*;
 use smolweb_client::{Fetched, Outcome, RequestInfo};
 use smolweb_core::gemtext::{Line, LineKind};
 use smolweb_core::gopher::MenuItem;
-use smolweb_core::page::{Content, Page};
+use smolweb_core::page::{Content, LazyDocument, Page};
 use smolweb_core::text::scan;
-use smolweb_core::window::{gemtext_window, item_window, text_window};
+use smolweb_core::window::{
+    HeldWindow, gemtext_window, held_gemtext_window, item_window, text_window,
+};
 use smolweb_net::FetchError;
 use time::OffsetDateTime;
 
@@ -171,6 +173,27 @@ fn binary_note(page: &Page) -> String {
     )
 }
 
+/// A window of a page held in the memory cache, cut from its whole parsed document (parsed
+/// once, on the first window read from the cache, and held with the page, so a refresh or an
+/// eviction drops it with the page): a slice, not a parse. None, and the window's text parsed
+/// alone, for a page just downloaded (a page read once is never parsed whole) and for a kept
+/// copy read while working offline (built anew from disk for each call, so a whole parse
+/// would be thrown away), unless its document is parsed already; None too for a piece of an
+/// over-long line and for a document of another text or base.
+fn held_window<'a>(
+    fetched: &'a Fetched,
+    doc: &'a LazyDocument,
+    offset: usize,
+    limits: Limits,
+) -> Option<HeldWindow<'a>> {
+    let page = &fetched.page;
+    let held = doc.is_parsed() || (fetched.cached && !limits.offline);
+    if !held || doc.base() != &page.url || !doc.is_of(&page.body) {
+        return None;
+    }
+    held_gemtext_window(&page.body, doc, offset, limits.chars)
+}
+
 /// A fetched page as the result kind of its family, windowed at `offset`.
 pub(crate) fn page_result(
     family: Family,
@@ -187,22 +210,30 @@ pub(crate) fn page_result(
         ..info
     };
     match (&page.content, family) {
-        (Content::Gemtext(_), _) => {
-            let w = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);
-            let lines: Vec<LineOut> = w.document.lines.iter().map(line_out).collect();
+        (Content::Gemtext(doc), _) => {
+            let held = held_window(fetched, doc, offset, limits);
+            let parsed;
+            let (lines, meta, partial_line) = match &held {
+                Some(h) => (h.lines, (h.truncated, h.total_chars, h.next_offset), false),
+                None => {
+                    parsed = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);
+                    let w = &parsed;
+                    let meta = (w.truncated, w.total_chars, w.next_offset);
+                    (w.document.lines.as_slice(), meta, w.partial_line)
+                }
+            };
+            let found = lines
+                .iter()
+                .fold(Default::default(), |f: smolweb_core::text::Found, l| {
+                    f.or(scan(&l.content))
+                });
+            let lines: Vec<LineOut> = lines.iter().map(line_out).collect();
             // Only destinations are listed; a refused link stays in its line, flagged.
             let links = lines
                 .iter()
                 .filter_map(|l| l.link.clone())
                 .filter(|k| k.refused_scheme.is_none())
                 .collect();
-            let found = w
-                .document
-                .lines
-                .iter()
-                .fold(Default::default(), |f: smolweb_core::text::Found, l| {
-                    f.or(scan(&l.content))
-                });
             FetchResult::Gemini(GeminiResult::Gemtext(GemtextOut {
                 request_info: info,
                 cache,
@@ -210,8 +241,8 @@ pub(crate) fn page_result(
                 charset: charset(page),
                 lang: page.lang.clone(),
                 size: page.size() as u64,
-                window: window_meta(w.truncated, w.total_chars, w.next_offset),
-                partial_line: w.partial_line,
+                window: window_meta(meta.0, meta.1, meta.2),
+                partial_line,
                 hints: text_hints(found, page),
                 input_from_user: None,
             }))

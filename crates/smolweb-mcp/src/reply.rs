@@ -18,12 +18,16 @@ pub(crate) fn tool_result<T: Serialize>(
         json!({"kind": "error", "request_info": {}, "error": {
             "code": ErrorCode::InternalError, "message": e.to_string(), "retryable": false}})
     });
+    // Not rmcp's `CallToolResult::structured`: it also renders the whole value as a JSON text
+    // block, which these results replace with their own (for a 50,000-char window that
+    // rendering was a third of the call's work, thrown away).
+    let content = texts.into_iter().map(ContentBlock::text).collect();
     let mut r = if is_error {
-        CallToolResult::structured_error(value)
+        CallToolResult::error(content)
     } else {
-        CallToolResult::structured(value)
+        CallToolResult::success(content)
     };
-    r.content = texts.into_iter().map(ContentBlock::text).collect();
+    r.structured_content = Some(value);
     r
 }
 

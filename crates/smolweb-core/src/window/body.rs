@@ -15,6 +15,8 @@ pub struct Body {
     checkpoints: Vec<usize>,
     /// Byte starts of lines beginning with "```", found on first use by a gemtext window.
     fences: OnceLock<Vec<usize>>,
+    /// Byte starts of every line, found on first use by a window cut from a held document.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl Body {
@@ -30,6 +32,7 @@ impl Body {
             total_chars,
             checkpoints,
             fences: OnceLock::new(),
+            line_starts: OnceLock::new(),
         }
     }
     /// The whole text.
@@ -77,6 +80,26 @@ impl Body {
     pub(super) fn fences(&self) -> &[usize] {
         self.fences.get_or_init(|| find_fences(&self.text))
     }
+    /// Byte starts of the lines, in order: one per line the gemtext parser yields (none for
+    /// an empty text; a final terminator opens no line).
+    pub(super) fn line_starts(&self) -> &[usize] {
+        self.line_starts
+            .get_or_init(|| find_line_starts(&self.text))
+    }
+}
+
+fn find_line_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    while start < b.len() {
+        out.push(start);
+        match memchr_line_end(b, start) {
+            Some(next) => start = next,
+            None => break,
+        }
+    }
+    out
 }
 
 /// Count chars and record a checkpoint every [`STRIDE`] chars. Counts 64-byte blocks at a

@@ -195,6 +195,18 @@ fn gemtext_window_document_comes_from_window_text_with_state() {
 }
 
 #[test]
+fn held_window_refuses_a_document_of_another_body() {
+    let b = body("one\ntwo\n");
+    let other = gemtext::parse("one\n", None);
+    assert!(held_gemtext_window(&b, &other, 0, 100).is_none());
+    let whole = gemtext::parse(b.text(), None);
+    let h = held_gemtext_window(&b, &whole, 4, 100).unwrap();
+    assert_eq!(h.lines.len(), 1);
+    assert_eq!(h.lines[0].content, "two");
+    assert!(held_gemtext_window(&body(""), &gemtext::parse("", None), 0, 5).is_some());
+}
+
+#[test]
 fn item_window_table() {
     let items: Vec<u32> = (0..10).collect();
     // (offset, limit, items, next_offset)
@@ -306,6 +318,25 @@ proptest! {
         let b = Body::new(s);
         let _ = text_window(&b, offset, limit);
         let _ = gemtext_window(&b, None, offset, limit);
+    }
+
+    #[test]
+    fn held_windows_are_the_parsed_windows(s in arb_body(), offset in 0usize..400, limit in 1usize..40) {
+        let b = Body::new(s);
+        let base = Url::parse("gemini://example.org/dir/page").ok();
+        let whole = gemtext::parse(b.text(), base.as_ref());
+        let w = gemtext_window(&b, base.as_ref(), offset, limit);
+        match held_gemtext_window(&b, &whole, offset, limit) {
+            Some(h) => {
+                prop_assert!(!w.partial_line);
+                prop_assert_eq!(h.lines, w.document.lines.as_slice());
+                prop_assert_eq!(
+                    (h.offset, h.chars, h.next_offset, h.total_chars, h.truncated),
+                    (w.offset, w.chars, w.next_offset, w.total_chars, w.truncated)
+                );
+            }
+            None => prop_assert!(w.partial_line, "only a piece of a long line is refused"),
+        }
     }
 
     #[test]
