@@ -81,14 +81,22 @@ impl<T: Weigh + ?Sized> Weigh for Arc<T> {
     }
 }
 
-/// The parsed lines or items of a page are counted as this many times its text until they are
-/// built: weighing must not force a parse (`smolweb get` streams a 20 MB page without ever
-/// building its document), yet the budget keeps room for the parse a later window does.
-const UNPARSED_FACTOR: usize = 2;
+/// The parsed lines or items of a page are counted before they are built as what a parse
+/// holds: a copy of the text and one line or item record per line. Weighing must not force a
+/// parse (`smolweb get` streams a 20 MB page without ever building its document), yet the
+/// budget keeps room for the parse a later window does (the entry is weighed once, when it is
+/// put: a page parsed afterwards does not grow past its weight).
+fn unparsed(text: &str, record: usize) -> usize {
+    let lines = text.bytes().filter(|b| *b == b'\n').count() + 1;
+    text.len() + lines * record
+}
 
 impl Weigh for CacheEntry {
     fn weight(&self) -> usize {
+        use smolweb_core::gemtext::Line;
+        use smolweb_core::gopher::MenuItem;
         use smolweb_core::page::Content;
+        use std::mem::size_of;
         let page = &self.page;
         let text = page.body.text().len();
         let parsed = match &page.content {
@@ -100,14 +108,24 @@ impl Weigh for CacheEntry {
                         .link
                         .as_ref()
                         .map_or(0, |k| k.url.len() + k.text.as_ref().map_or(0, String::len));
-                    l.content.len() + l.text.as_ref().map_or(0, String::len) + link
+                    size_of::<Line>()
+                        + l.content.len()
+                        + l.text.as_ref().map_or(0, String::len)
+                        + link
                 })
                 .sum(),
             Content::Menu(items) if items.is_parsed() => items
                 .iter()
-                .map(|i| i.title.len() + i.selector.len() + i.host.len() + i.next_url.len())
+                .map(|i| {
+                    size_of::<MenuItem>()
+                        + i.title.len()
+                        + i.selector.len()
+                        + i.host.len()
+                        + i.next_url.len()
+                })
                 .sum(),
-            Content::Gemtext(_) | Content::Menu(_) => text * UNPARSED_FACTOR,
+            Content::Gemtext(_) => unparsed(page.body.text(), size_of::<Line>()),
+            Content::Menu(_) => unparsed(page.body.text(), size_of::<MenuItem>()),
             Content::Text | Content::Binary => 0,
         };
         page.raw.len() + text + parsed
@@ -350,6 +368,29 @@ mod tests {
         };
         assert!(!parsed, "weighing must not build the document");
         assert!(w >= page.raw.len() + 2 * page.body.text().len(), "{w}");
+    }
+
+    #[test]
+    fn a_page_of_short_lines_weighs_its_parse_before_it_is_parsed() {
+        use smolweb_core::page::{Content, Page, mime_of};
+        let url = smolweb_core::url::Url::parse("gemini://example.org/").unwrap();
+        let body = "=> /a link\nA line of text\n".repeat(20_000).into_bytes();
+        let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
+        let entry = CacheEntry {
+            tls: None,
+            page: page.clone(),
+            cached_at: T0,
+            sent_at: T0,
+        };
+        let before = entry.weight();
+        let Content::Gemtext(doc) = &page.content else {
+            unreachable!("gemtext expected")
+        };
+        assert_eq!(doc.lines.len(), 40_000, "parsed now");
+        let after = entry.weight();
+        // Each line's record is counted, not twice its few bytes of text.
+        assert!(after >= 40_000 * std::mem::size_of::<smolweb_core::gemtext::Line>());
+        assert!(2 * before >= after, "before {before}, parsed {after}");
     }
 
     #[test]
