@@ -6,7 +6,8 @@
 //! A refresh fetches through [`fetch_fresh`]: http(s) through
 //! [`Client::fetch_web_conditional`], conditional on the validators the subscription keeps
 //! (`If-None-Match`, `If-Modified-Since`; a 304 is a success with nothing new), every other
-//! scheme through [`Client::open_following_moves`]; both say where a leading run of permanent
+//! scheme through [`Client::open_following_moves`] (a web page followed for its links is read
+//! whole, one followed for its text in the reader view); both say where a leading run of permanent
 //! redirects led (the subscription moved). A followed page's answer becomes its follow text
 //! ([`smolweb_core::follow::snapshot`]; HTML and other text from a capsule in the reader view
 //! first), compared with the kept copy under the copy's lock on a blocking thread
@@ -82,10 +83,18 @@ pub(crate) async fn fetch_fresh(client: &Client, target: &Target) -> Fresh {
             },
         };
     };
+    // Followed for its links, a web page is read whole: an index's list of posts is the
+    // part the main-text finder drops as link-heavy, and its new link the change wanted
+    // (the chrome's links change rarely, and reordered links are no change). Its text is
+    // followed as the reader view shows it.
+    let extract = match target.changes {
+        Some(Watch::Links) => Extract::Full,
+        _ => Extract::Main,
+    };
     let query = WebQuery {
         url: url.to_string(),
         format: WebFormat::Markdown,
-        extract: Extract::Main,
+        extract,
         max_bytes: None,
     };
     let info = RequestInfo {

@@ -311,6 +311,50 @@ async fn web_pages_are_asked_conditionally_and_a_permanent_move_is_adopted() {
     assert!(c.subscriptions().get(&url).unwrap().is_none());
 }
 
+/// A blog's index on the web, followed for its links: the list of posts is what the reader
+/// view's main-text finder drops as link-heavy, and a new post in it is the change wanted.
+#[tokio::test]
+async fn a_new_post_in_a_web_index_is_a_new_link() {
+    use support::http::{Reply as WebReply, Server as WebServer};
+    let dir = tempfile::tempdir().unwrap();
+    let count = Counter::default();
+    let web = WebServer::start({
+        let count = count.clone();
+        move |r| {
+            let n = count.next(r.path());
+            let mut posts = String::from(
+                "<li><a href=\"/tides.html\">Tides and the harbour</a></li>\
+                 <li><a href=\"/light.html\">Notes on the lighthouse</a></li>",
+            );
+            if n >= 1 {
+                posts.push_str("<li><a href=\"/dunes.html\">A winter walk on the dunes</a></li>");
+            }
+            WebReply::html(&format!(
+                "<html><head><title>Harbour notes</title></head><body>\
+                 <header><nav><a href=\"/\">Home</a></nav></header><main><h1>Harbour notes</h1>\
+                 <p>A small page about the harbour, the tides and the boats that come and go, \
+                 kept by a retired pilot who writes when the weather allows.</p>\
+                 <ul>{posts}</ul></main></body></html>"
+            ))
+        }
+    })
+    .await;
+    let c = client(&dir);
+    let (url, _) = c
+        .subscriptions()
+        .follow(&web.url("/index.html"), Watch::Links, c.now())
+        .unwrap();
+    let first = c.refresh_feed(&url).await;
+    assert!(first.error.is_none(), "{:?}", first.error);
+    let r = c.refresh_feed(&url).await;
+    assert_eq!(r.new_entries.len(), 1, "{r:?}");
+    assert_eq!(r.new_entries[0].title, "1 link added");
+    let copy = c.follows().get(&url).unwrap().unwrap();
+    let added = &copy.changes[0].diff.links_added;
+    assert_eq!(added.len(), 1, "{added:?}");
+    assert_eq!(added[0].url, web.url("/dunes.html"));
+}
+
 #[tokio::test]
 async fn a_capsule_that_moved_for_good_is_recorded_as_moved() {
     let dir = tempfile::tempdir().unwrap();
