@@ -12,7 +12,8 @@
 # 2048), a per-input time limit (`-timeout`: 1 s, 10 s for the PDF and picture readers, whose
 # legitimate work within their limits takes longer) and a bounded input size per target.
 # Corpora grow in fuzz/corpus/<target> (seeded from fuzz/seeds/<target>, written by
-# fuzz/seeds.py from the tests), findings land in fuzz/artifacts/<target>, logs and the
+# fuzz/seeds.py from the tests, and from the small corpus kept in the repo,
+# fuzz/corpora/<target>, which fuzz/keep_corpora.sh refreshes after a campaign), findings land in fuzz/artifacts/<target>, logs and the
 # summary (fuzz/logs/summary.md) in fuzz/logs. Needs the nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`). Not run in CI.
 set -u
@@ -74,12 +75,14 @@ for t in "${TARGETS[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t" "logs/$t"
     dict=()
     [ -f "dicts/$t.dict" ] && dict=("-dict=$FUZZ/dicts/$t.dict")
+    kept=()
+    [ -d "corpora/$t" ] && kept=("$FUZZ/corpora/$t")
     echo "== $t: ${TIME}s (max_len $(max_len "$t"))"
     # -jobs=1 runs the fuzzer in one worker process whose output is logs/$t/fuzz-0.log.
     start=$SECONDS
     touch "logs/$t/started"
     (cd "logs/$t" && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$BIN/$t" \
-        "$FUZZ/corpus/$t" "$FUZZ/seeds/$t" \
+        "$FUZZ/corpus/$t" "$FUZZ/seeds/$t" "${kept[@]}" \
         -max_total_time="$TIME" -rss_limit_mb="$RSS" -timeout="$(time_limit "$t")" \
         -jobs=1 -workers=1 -max_len="$(max_len "$t")" -print_final_stats=1 \
         -artifact_prefix="$FUZZ/artifacts/$t/" "${dict[@]}" >/dev/null 2>&1)

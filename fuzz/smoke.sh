@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI's short fuzzing pass: every target for a few seconds (FUZZ_SMOKE_TIME, default 5) from
-# its seeds, failing on the first crash, timeout or leak. The long campaigns are fuzz/run.sh.
+# its seeds and its kept corpus (fuzz/corpora), failing on the first crash, timeout or leak.
+# The long campaigns are fuzz/run.sh.
 #
 # The build is a debug one without sanitizer (`cargo fuzz build --dev -s none`): it compiles
 # in a fraction of the time of run.sh's optimised AddressSanitizer build, and panics and
@@ -21,7 +22,11 @@ for t in "${TARGETS[@]}"; do
     # there to catch crashes and real hangs; run.sh's optimised campaigns keep tight limits.
     limit=10
     case "$t" in pdf | picture) limit=30 ;; esac
-    if "$BIN/$t" "$work" "$FUZZ/seeds/$t" -max_total_time="$TIME" -timeout="$limit" \
+    # The seeds, and the corpus kept in the repo (inputs earlier campaigns found: replayed
+    # here, so a fix that regresses on one fails CI).
+    kept=()
+    [ -d "corpora/$t" ] && kept=("$FUZZ/corpora/$t")
+    if "$BIN/$t" "$work" "$FUZZ/seeds/$t" "${kept[@]}" -max_total_time="$TIME" -timeout="$limit" \
         -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$work/" >"$work/log" 2>&1; then
         echo "fuzz smoke: $t ok ($(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/log" | tail -1) runs)"
     else
