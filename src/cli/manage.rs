@@ -224,6 +224,10 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
                     i.scope.url(),
                     date(Some(i.not_after))
                 );
+                // Said now, not only when the key is next presented and refused.
+                if let Err(e) = ids.check_key(&i) {
+                    eprintln!("smolweb: warning: {}", sanitize_line(&e.to_string()));
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -108,6 +108,15 @@ fn a_private_key_others_can_read_is_refused_with_the_chmod_that_fixes_it() {
         .join("identities")
         .join(format!("{}.key", fp.trim_start_matches("sha256:")));
     chmod(&key, 0o644);
+    // The listing says so at once (the key is not read to list it), and still lists.
+    let o = run(&data, &["identity", "list"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&fp));
+    assert!(
+        err(&o).contains(&format!("run `chmod 600 {}`", key.display())),
+        "{}",
+        err(&o)
+    );
     let export = tmp.path().join("export");
     std::fs::create_dir(&export).unwrap();
     let ex = |data: &Path| run(data, &["identity", "export", &fp, export.to_str().unwrap()]);

@@ -232,6 +232,19 @@ impl Identities {
     pub fn scan(&self) -> Result<Scan, StoreError> {
         files::with_dir_lock(&self.dir, false, || files::scan(&self.dir))
     }
+    /// Is `identity`'s private key private? The refusal its use would meet when group or
+    /// others can read or write it ([`StoreError::Exposed`], naming the key and the chmod),
+    /// so a listing can say so before the key is needed. Only a regular file is judged.
+    pub fn check_key(&self, identity: &Identity) -> Result<(), StoreError> {
+        let key = self
+            .dir
+            .join(format!("{}.key", files::stem(&identity.fingerprint)?));
+        match std::fs::symlink_metadata(&key) {
+            Ok(meta) if meta.is_file() => super::perms::check_file(&key, &meta),
+            // Missing, or not a regular file: its use says so in its own words.
+            _ => Ok(()),
+        }
+    }
     /// Generate a key pair and a self-signed certificate (CN = name, valid from one minute
     /// before `now` for `days` days) and store both. Refuses a second identity with the same
     /// name and scope.
