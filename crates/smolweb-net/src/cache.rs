@@ -349,18 +349,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn weighing_a_page_does_not_parse_it() {
-        use smolweb_core::page::{Content, Page, mime_of};
+    /// A cache entry holding `body` as a Gemini page (not parsed yet), and the page.
+    fn gemtext_entry(body: String) -> (CacheEntry, Arc<smolweb_core::page::Page>) {
+        use smolweb_core::page::{Page, mime_of};
         let url = smolweb_core::url::Url::parse("gemini://example.org/").unwrap();
-        let body = "=> /a link\n".repeat(1000).into_bytes();
-        let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
+        let page = Arc::new(Page::from_gemini(
+            url,
+            mime_of("text/gemini"),
+            body.into_bytes(),
+        ));
         let entry = CacheEntry {
             tls: None,
             page: page.clone(),
             cached_at: T0,
             sent_at: T0,
         };
+        (entry, page)
+    }
+
+    #[test]
+    fn weighing_a_page_does_not_parse_it() {
+        use smolweb_core::page::Content;
+        let (entry, page) = gemtext_entry("=> /a link\n".repeat(1000));
         let w = entry.weight();
         let parsed = match &page.content {
             Content::Gemtext(doc) => doc.is_parsed(),
@@ -372,16 +382,8 @@ mod tests {
 
     #[test]
     fn a_page_of_short_lines_weighs_its_parse_before_it_is_parsed() {
-        use smolweb_core::page::{Content, Page, mime_of};
-        let url = smolweb_core::url::Url::parse("gemini://example.org/").unwrap();
-        let body = "=> /a link\nA line of text\n".repeat(20_000).into_bytes();
-        let page = Arc::new(Page::from_gemini(url, mime_of("text/gemini"), body));
-        let entry = CacheEntry {
-            tls: None,
-            page: page.clone(),
-            cached_at: T0,
-            sent_at: T0,
-        };
+        use smolweb_core::page::Content;
+        let (entry, page) = gemtext_entry("=> /a link\nA line of text\n".repeat(20_000));
         let before = entry.weight();
         let Content::Gemtext(doc) = &page.content else {
             unreachable!("gemtext expected")
