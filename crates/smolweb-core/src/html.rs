@@ -25,6 +25,9 @@ mod meta;
 pub(crate) mod sanitize;
 pub mod window;
 
+pub use extract::rule::{
+    MAX_REGIONS, MAX_REMOVE, MAX_SELECTOR, Region, RuleError, RuleUse, SiteRule,
+};
 pub use kind::PageType;
 pub use meta::Metadata;
 pub use quality::Reading;
@@ -115,6 +118,9 @@ pub struct Converted {
     /// against the page's main content; under [`quality::POOR`] it is likely poor and the
     /// whole page is worth a look (see [`quality`]). 1 for the whole page asked for.
     pub extraction_quality: f32,
+    /// How the site's rule took part (None: no rule was given, or the whole page was asked
+    /// for).
+    pub rule: Option<RuleUse>,
 }
 
 impl Converted {
@@ -122,7 +128,7 @@ impl Converted {
     /// was asked for (found or not); for the whole page asked for, no figure.
     pub fn reading(&self) -> Reading {
         let quality = (self.extraction != Extraction::Full).then_some(self.extraction_quality);
-        Reading::new(self.page_type, quality)
+        Reading::new(self.page_type, quality).with_rule(self.rule)
     }
 }
 
@@ -135,6 +141,19 @@ const SHELL_MAX_CHARS: usize = 80;
 /// Convert an HTML page (already decoded) to markdown. `page_url` is the absolute URL the page
 /// came from (after redirects); relative links resolve against it or its `<base href>`.
 pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
+    convert_html_with(html, page_url, extract, None)
+}
+
+/// [`convert_html`] under the person's rule for the page's site, if any: for the main text,
+/// what the rule's content selector keeps (less what it removes) when it keeps any text on
+/// this page, else the main text found as without a rule (the reading says the rule did not
+/// match). The whole page is the whole page, rule or not.
+pub fn convert_html_with(
+    html: &str,
+    page_url: &str,
+    extract: Extract,
+    rule: Option<&SiteRule>,
+) -> Converted {
     let doc = Document::from(html);
     let mut meta = meta::from_document(&doc, page_url);
     let report = sanitize::sanitize(&doc, page_url);
@@ -147,34 +166,45 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
     if report.had_scripts && text_chars(&doc) < SHELL_MAX_CHARS {
         hints.push(Hint::RequiresJavascript);
     }
-    let (markdown, extraction, extraction_quality) = match extract {
-        Extract::Full => {
+    let rule = rule.filter(|_| extract == Extract::Main);
+    let mut rule_use = rule.map(|_| RuleUse::Unmatched);
+    let ruled = rule.and_then(|r| extract::rule::apply(&doc, r, html.len()));
+    let (markdown, extraction, extraction_quality) = match (extract, ruled) {
+        // The person chose this region for the site: nothing to estimate.
+        (_, Some(md)) => {
+            rule_use = Some(RuleUse::Applied);
+            drop(doc);
+            (md, Extraction::Main, 1.0)
+        }
+        (Extract::Full, None) => {
             drop_repeated_menus(&doc);
             let md = doc.md(None);
             drop(doc);
             (tidy(&md), Extraction::Full, 1.0)
         }
-        Extract::Main => match extract::main(&doc, meta.title.as_deref(), html.len(), page_type) {
-            (Some(md), signals) => (
-                md,
-                Extraction::Main,
-                quality::estimate(&signals, page_type, false),
-            ),
-            (None, signals) => {
-                // Extraction changed the tree; the whole page is made again from the source.
-                drop(doc);
-                let doc = Document::from(html);
-                sanitize::sanitize(&doc, page_url);
-                drop_repeated_menus(&doc);
-                let md = doc.md(None);
-                drop(doc);
-                (
-                    tidy(&md),
-                    Extraction::FallbackFull,
-                    quality::estimate(&signals, page_type, true),
-                )
+        (Extract::Main, None) => {
+            match extract::main(&doc, meta.title.as_deref(), html.len(), page_type) {
+                (Some(md), signals) => (
+                    md,
+                    Extraction::Main,
+                    quality::estimate(&signals, page_type, false),
+                ),
+                (None, signals) => {
+                    // Extraction changed the tree; the whole page is made again from the source.
+                    drop(doc);
+                    let doc = Document::from(html);
+                    sanitize::sanitize(&doc, page_url);
+                    drop_repeated_menus(&doc);
+                    let md = doc.md(None);
+                    drop(doc);
+                    (
+                        tidy(&md),
+                        Extraction::FallbackFull,
+                        quality::estimate(&signals, page_type, true),
+                    )
+                }
             }
-        },
+        }
     };
     // Copied only when there was something to strip (a large page is not held twice).
     let stripped = match invisible::strip(&markdown) {
@@ -191,7 +221,17 @@ pub fn convert_html(html: &str, page_url: &str, extract: Extract) -> Converted {
         forms_removed: report.forms_removed,
         page_type,
         extraction_quality,
+        rule: rule_use,
     }
+}
+
+/// The regions of a page a person may pick as its site's content (see [`SiteRule`]), the
+/// one most like a main text first, at most [`MAX_REGIONS`].
+pub fn regions(html: &str, page_url: &str) -> Vec<Region> {
+    let doc = Document::from(html);
+    sanitize::sanitize(&doc, page_url);
+    doc.select("script").remove();
+    extract::rule::regions(&doc)
 }
 
 /// Fill `meta` from what dom_smoothie reads (JSON-LD, its cleaned title) and give the

@@ -19,6 +19,7 @@ mod credits;
 mod jsonld;
 mod names;
 mod repeats;
+pub(super) mod rule;
 mod score;
 mod stats;
 

@@ -30,6 +30,8 @@ pub struct Reading {
     pub page_type: PageType,
     /// The figure in hundredths (0 to 100); None when the whole page was asked for.
     pub quality: Option<u8>,
+    /// How the person's rule for the site took part, if there is one.
+    pub rule: Option<super::RuleUse>,
 }
 
 impl Reading {
@@ -40,7 +42,14 @@ impl Reading {
         Reading {
             page_type,
             quality: quality.map(|q| if q.is_nan() { 0 } else { hundredths(q) }),
+            rule: None,
         }
+    }
+
+    /// The same reading, saying how the site's rule took part.
+    pub fn with_rule(mut self, rule: Option<super::RuleUse>) -> Reading {
+        self.rule = rule;
+        self
     }
 
     /// The figure as a number from 0 to 1 with two decimals.
@@ -56,10 +65,19 @@ impl Reading {
     }
 
     /// A few words for a face: "article · quality 0.92", or "article" without a figure.
+    /// With a site rule: "article · site rule", or "... · site rule unmatched" when it did
+    /// not match.
     pub fn short(self) -> String {
-        match self.quality() {
-            Some(q) => format!("{} · quality {q:.2}", self.page_type.as_str()),
-            None => self.page_type.as_str().to_string(),
+        use super::RuleUse;
+        let kind = self.page_type.as_str();
+        match (self.rule, self.quality()) {
+            (Some(RuleUse::Applied), _) => format!("{kind} · site rule"),
+            (Some(RuleUse::Unmatched), Some(q)) => {
+                format!("{kind} · quality {q:.2} · site rule unmatched")
+            }
+            (Some(RuleUse::Unmatched), None) => format!("{kind} · site rule unmatched"),
+            (None, Some(q)) => format!("{kind} · quality {q:.2}"),
+            (None, None) => kind.to_string(),
         }
     }
 }
