@@ -32,6 +32,7 @@ pub mod perms;
 pub mod search_queue;
 pub mod session;
 pub mod shared;
+pub mod site_rules;
 pub mod subscriptions;
 pub mod suggestions;
 pub mod sync_queue;
@@ -129,6 +130,8 @@ pub mod files {
     pub const SHARED: &str = "shared_pages.toml";
     /// Agents allowed to upload under a scope ([`crate::uploads::Uploads`]).
     pub(crate) const UPLOADS: &str = "upload_allowances.toml";
+    /// Which part of a site's web pages the reader keeps ([`crate::site_rules::SiteRules`]).
+    pub const SITE_RULES: &str = "site_rules.toml";
     /// Pages to fetch at the next `smolweb sync` ([`crate::sync_queue::SyncQueue`]).
     pub(crate) const SYNC_QUEUE: &str = "sync_queue.toml";
     /// The copies of pages followed for their changes ([`crate::follows::Follows`]).

@@ -119,6 +119,10 @@ impl Paths {
     pub fn uploads(&self) -> PathBuf {
         self.data_dir.join(files::UPLOADS)
     }
+    /// `site_rules.toml` in the data directory (the person's site rules for the reader).
+    pub fn site_rules(&self) -> PathBuf {
+        self.data_dir.join(files::SITE_RULES)
+    }
     /// `sync_queue.toml` in the data directory.
     pub fn sync_queue(&self) -> PathBuf {
         self.data_dir.join(files::SYNC_QUEUE)
