@@ -19,6 +19,7 @@ mod get;
 mod manage;
 mod mcp_http;
 mod release;
+mod rules;
 mod search;
 mod sync;
 mod titan;
@@ -128,6 +129,9 @@ pub(crate) enum Command {
     Tour(tour::TourCommand),
     /// Search what you and your agents read (the local index), or rebuild it (--reindex).
     Search(search::SearchArgs),
+    /// Site rules: which part of a site's web pages the reader, `get` and agents keep.
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
 }
 
 /// Exit codes of `smolweb get`, one per class of outcome.
@@ -339,6 +343,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             init_logging(args.log_file.as_ref(), "error")?;
             let client = make_client(&args, Face::Human)?;
             tour::run(&client, cmd)
+        }
+        Some(Command::Rules(cmd)) => {
+            init_logging(args.log_file.as_ref(), "error")?;
+            let client = make_client(&args, Face::Human)?;
+            rules::run(&client, cmd)
         }
         Some(Command::Search(search_args)) => {
             init_logging(args.log_file.as_ref(), "error")?;

@@ -84,6 +84,9 @@ pub struct RequestInfo {
     pub tls: Option<TlsInfo>,
     /// Web: what the text shown is (the kind of body, and for HTML which part was kept).
     pub web: Option<smolweb_core::webtext::Shown>,
+    /// Web: the person's rule for the page's site that the text was read by, as
+    /// `<content selector> (<site>)`; whether it matched is the reading's `rule`.
+    pub site_rule: Option<String>,
 }
 
 impl RequestInfo {
@@ -226,6 +229,7 @@ pub mod offline;
 mod pipeline;
 mod politeness;
 pub mod search;
+mod site_rules;
 pub mod smallnet;
 pub mod sync;
 mod tour;

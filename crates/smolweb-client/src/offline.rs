@@ -34,6 +34,7 @@ use smolweb_net::FetchError;
 use smolweb_net::http::{HttpResponse, WebError};
 use smolweb_store::StoreError;
 use smolweb_store::offline::{NewPage, Offline, OfflineEntry, StoredPage};
+use smolweb_store::site_rules::SiteRuleEntry;
 use std::sync::Arc;
 use time::OffsetDateTime;
 
@@ -135,7 +136,7 @@ pub(crate) fn rebuild(url: Url, stored: StoredPage, extract: Extract) -> Option<
             Some(Page::from_gopher(url, item, stored.body))
         }
         Scheme::Http | Scheme::Https => {
-            let web = kept_web_page(&url, stored, WebFormat::Markdown, extract, true)?;
+            let web = kept_web_page(&url, stored, WebFormat::Markdown, extract, None, true)?;
             let fetched = WebFetched {
                 page: Arc::new(web),
                 from_cache: true,
@@ -155,6 +156,7 @@ fn kept_web_page(
     stored: StoredPage,
     format: WebFormat,
     extract: Extract,
+    rule: Option<&SiteRuleEntry>,
     keep_binary: bool,
 ) -> Option<WebPage> {
     let resp = HttpResponse {
@@ -170,7 +172,7 @@ fn kept_web_page(
         validators: Default::default(),
         moved_to: None,
     };
-    super::web::web_page(resp, format, extract, stored.fetched, keep_binary).ok()
+    super::web::web_page_ruled(resp, format, extract, rule, stored.fetched, keep_binary).ok()
 }
 
 impl Client {
@@ -354,8 +356,15 @@ impl Client {
                 Ok(None) => return not_kept(info),
                 Err(e) => return unreadable(info, e),
             };
-            let Some(web) = kept_web_page(&parsed, stored, WebFormat::Markdown, extract, true)
-            else {
+            let q = WebQuery {
+                url: parsed.to_string(),
+                format: WebFormat::Markdown,
+                extract,
+                max_bytes: None,
+            };
+            let rule = self.rule_for_query(&q, &q.url);
+            let kept = kept_web_page(&parsed, stored, q.format, extract, rule.as_ref(), true);
+            let Some(web) = kept else {
                 return not_kept(info);
             };
             let fetched = WebFetched {
@@ -406,8 +415,9 @@ impl Client {
             return Err(not_kept());
         };
         let human = self.face == Face::Human;
-        let mut page =
-            kept_web_page(&parsed, stored, q.format, q.extract, human).ok_or_else(not_kept)?;
+        let rule = self.rule_for_query(q, &parsed.to_string());
+        let mut page = kept_web_page(&parsed, stored, q.format, q.extract, rule.as_ref(), human)
+            .ok_or_else(not_kept)?;
         if !human {
             page.raw = Vec::new();
         }

@@ -18,20 +18,26 @@ mod pdf;
 mod reader;
 mod robots;
 
-pub use page::{WebFormat, WebPage, build as web_page, build_pdf as web_pdf_page};
+pub use page::{
+    WebFormat, WebPage, build as web_page, build_pdf as web_pdf_page, build_ruled as web_page_ruled,
+};
 pub use pdf::PDF_THREAD;
 pub(super) use reader::open_reader;
 pub(crate) use reader::web_error_as_fetch;
-pub use reader::{failure_words, readable_page, reader_outcome, reader_page};
+pub use reader::{
+    failure_words, page_regions, page_under_rule, readable_page, reader_outcome, reader_page,
+};
 
 use super::{Client, Face};
 use crate::config::Config;
+use crate::site_rules::rule_tag;
 use smolweb_core::html::Extract;
 use smolweb_net::cache::{Cache, Clock};
 use smolweb_net::http::{
     HttpFetcher, HttpRequest, HttpResponse, HttpSetup, SystemRoots, Validators, WebError, tls,
 };
 use smolweb_net::policy::RobotsCache;
+use smolweb_store::site_rules::SiteRuleEntry;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -83,12 +89,27 @@ impl WebState {
     }
 }
 
-/// The cache key of a URL under conversion options.
-fn cache_key(url: &str, format: WebFormat, extract: Extract, cap: u64) -> String {
-    format!("{url} {} {} {cap}", format.as_str(), extract.as_str())
+/// The cache key of a URL under conversion options and the site rule in force (its
+/// [`rule_tag`](crate::site_rules::rule_tag)).
+fn cache_key(url: &str, format: WebFormat, extract: Extract, cap: u64, rule: &str) -> String {
+    format!(
+        "{url} {} {} {cap} {rule}",
+        format.as_str(),
+        extract.as_str()
+    )
 }
 
 impl Client {
+    /// The person's rule for the site of `url` when the query asks for the main text of a
+    /// converted page (rules change nothing else).
+    pub(crate) fn rule_for_query(&self, q: &WebQuery, url: &str) -> Option<SiteRuleEntry> {
+        if q.format != WebFormat::Markdown || q.extract != Extract::Main {
+            return None;
+        }
+        let host = url::Url::parse(url).ok()?.host_str()?.to_string();
+        self.site_rule_for(&host)
+    }
+
     /// The body cap of this face, lowered by `max_bytes` when given.
     pub(crate) fn web_body_cap(&self, max_bytes: Option<u64>) -> u64 {
         let face_cap = match self.face {
@@ -154,16 +175,18 @@ impl Client {
             return false;
         };
         let cap = self.web_body_cap(q.max_bytes);
+        let tag = rule_tag(self.rule_for_query(q, url.as_str()).as_ref());
         self.web
             .cache
-            .remove(&cache_key(url.as_str(), q.format, q.extract, cap))
+            .remove(&cache_key(url.as_str(), q.format, q.extract, cap, &tag))
     }
 
     /// The page held in the cache for this query, if any (no network).
     pub(crate) fn cached_web(&self, q: &WebQuery) -> Option<WebFetched> {
         let url = smolweb_net::http::parse_target(&q.url, false).ok()?;
         let cap = self.web_body_cap(q.max_bytes);
-        let key = cache_key(url.as_str(), q.format, q.extract, cap);
+        let tag = rule_tag(self.rule_for_query(q, url.as_str()).as_ref());
+        let key = cache_key(url.as_str(), q.format, q.extract, cap, &tag);
         let page = self.web.cache.get(&key)?;
         Some(WebFetched {
             page,
@@ -267,7 +290,9 @@ impl Client {
             resp.body = body;
             page::build_pdf(resp, read, self.now(), human)?
         } else {
-            page::build(resp, q.format, q.extract, self.now(), human)?
+            // The rule of the site the page came from (after redirects).
+            let rule = self.rule_for_query(q, &resp.final_url);
+            page::build_ruled(resp, q.format, q.extract, rule.as_ref(), self.now(), human)?
         };
         if self.face == Face::Agent {
             // Agents read the text only: do not hold the body twice.
@@ -276,9 +301,11 @@ impl Client {
         self.index_agent_web(&page);
         let page = Arc::new(page);
         if page.status < 400 {
-            let key = cache_key(url.as_str(), q.format, q.extract, cap);
+            let tag = rule_tag(self.rule_for_query(q, url.as_str()).as_ref());
+            let key = cache_key(url.as_str(), q.format, q.extract, cap, &tag);
             self.web.cache.put(&key, page.clone());
-            let final_key = cache_key(&page.final_url, q.format, q.extract, cap);
+            let tag = rule_tag(page.site_rule.as_ref());
+            let final_key = cache_key(&page.final_url, q.format, q.extract, cap, &tag);
             self.web.cache.put(&final_key, page.clone());
         }
         Ok(WebAnswer {

@@ -77,6 +77,11 @@ pub(crate) fn policy(client: &Client) -> Value {
                 .collect::<Vec<_>>(),
             "search_history": c.agents.search_history,
         },
+        "site_rules": {
+            "count": client.site_rules().map(|r| r.len()).unwrap_or(0),
+            "agents_see": "the person's rule for a page's site, in fetch_url's site_rule, when \
+                           it chose the page's text; agents cannot make, change or remove rules",
+        },
     })
 }
 

@@ -10,6 +10,7 @@ use smolweb_core::pdf::{PdfError, PdfText};
 use smolweb_core::webtext::{self, BodyKind, Shown};
 use smolweb_core::window::Body;
 use smolweb_net::http::{HttpResponse, WebError, WebTls};
+use smolweb_store::site_rules::SiteRuleEntry;
 use time::OffsetDateTime;
 
 /// Converted (markdown) or as sent (raw).
@@ -68,6 +69,9 @@ pub struct WebPage {
     pub(crate) unknown_charset: Option<String>,
     /// Forms removed from the text.
     pub forms_removed: usize,
+    /// The person's rule for the page's site it was read by (whether it matched: the
+    /// reading's `rule`).
+    pub site_rule: Option<SiteRuleEntry>,
     /// TLS details of an https connection.
     pub tls: Option<WebTls>,
     /// The redirects followed, in order.
@@ -110,6 +114,19 @@ pub fn build(
     now: OffsetDateTime,
     keep_binary: bool,
 ) -> Result<WebPage, WebError> {
+    build_ruled(resp, format, extract, None, now, keep_binary)
+}
+
+/// [`build`] under the person's rule for the page's site (see
+/// [`smolweb_core::html::convert_html_with`]); the page keeps the rule it was read by.
+pub fn build_ruled(
+    resp: HttpResponse,
+    format: WebFormat,
+    extract: Extract,
+    rule: Option<&SiteRuleEntry>,
+    now: OffsetDateTime,
+    keep_binary: bool,
+) -> Result<WebPage, WebError> {
     let ct = resp.content_type.as_deref();
     let kind = match webtext::classify(ct, &resp.body) {
         Some(BodyKind::Pdf { .. }) | None => return refuse(resp, now, keep_binary, None),
@@ -149,7 +166,8 @@ pub fn build(
     match (format, kind) {
         (WebFormat::Raw, _) => {}
         (WebFormat::Markdown, BodyKind::Html) => {
-            let c = html::convert_html(&text, &resp.final_url, extract);
+            let site_rule = rule.map(SiteRuleEntry::rule);
+            let c = html::convert_html_with(&text, &resp.final_url, extract, site_rule.as_ref());
             reading = Some(c.reading());
             let source = std::mem::replace(&mut text, c.markdown);
             raw = raw.or(Some(source.into_bytes()));
@@ -183,6 +201,7 @@ pub fn build(
         charset: Some(decoded.charset),
         unknown_charset: decoded.unknown_label,
         forms_removed: forms,
+        site_rule: reading.and_then(|r| r.rule).and(rule.cloned()),
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,
@@ -224,6 +243,7 @@ pub fn build_pdf(
         charset: None,
         unknown_charset: None,
         forms_removed: 0,
+        site_rule: None,
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,
@@ -279,6 +299,7 @@ fn binary_page(resp: HttpResponse, now: OffsetDateTime) -> WebPage {
         charset: None,
         unknown_charset: None,
         forms_removed: 0,
+        site_rule: None,
         tls: resp.tls,
         redirects: resp.redirects,
         fetched_at: now,

@@ -107,6 +107,60 @@ pub fn readable_page(page: &Page) -> Option<Page> {
     Some(out)
 }
 
+/// The HTML source of a reader-view page (a web page shown by the reader, or HTML a capsule
+/// served), decoded as it was for reading; None for another kind of page.
+fn html_source(page: &Page) -> Option<String> {
+    use smolweb_core::webtext::{BodyKind, classify};
+    let essence = page.mime.essence();
+    if classify(Some(&essence), &page.raw)? != BodyKind::Html {
+        return None;
+    }
+    let origin = match page.url.scheme() {
+        smolweb_core::url::Scheme::Http | smolweb_core::url::Scheme::Https => {
+            smolweb_core::charset::Origin::Web { html: true }
+        }
+        _ => smolweb_core::charset::Origin::Gemini,
+    };
+    let declared = page.mime.charset.as_deref();
+    Some(smolweb_core::charset::decode(&page.raw, declared, origin).text)
+}
+
+/// The regions of a reader-view page's HTML a person may pick as its site's content
+/// ([`smolweb_core::html::regions`]); none for a page that is not HTML.
+pub fn page_regions(page: &Page) -> Vec<smolweb_core::html::Region> {
+    match html_source(page) {
+        Some(html) => smolweb_core::html::regions(&html, &page.url.to_string()),
+        None => Vec::new(),
+    }
+}
+
+/// A reader-view page read again from its HTML under `rule` (None: as without a rule), for
+/// the browser's preview while the person picks a region (pure). The page keeps its URL,
+/// type, bytes and charset, and comes with its reading; None for a page that is not HTML,
+/// and when the rule keeps no text on it.
+pub fn page_under_rule(
+    page: &Page,
+    rule: Option<&smolweb_core::html::SiteRule>,
+) -> Option<(Page, smolweb_core::html::Reading)> {
+    use smolweb_core::html::{RuleUse, convert_html_with};
+    let html = html_source(page)?;
+    let c = convert_html_with(&html, &page.url.to_string(), Extract::Main, rule);
+    if rule.is_some() && c.rule != Some(RuleUse::Applied) {
+        return None;
+    }
+    let body = reader_gemtext(&c.markdown, c.meta.title.as_deref());
+    let mut mime = mime_of("text/gemini");
+    mime.charset = Some("utf-8".into());
+    let mut out = Page::from_gemini(page.url.clone(), mime, body.into_bytes());
+    out.mime = page.mime.clone();
+    out.charset = page.charset.or(out.charset);
+    out.unknown_charset = page.unknown_charset.clone();
+    out.lang = page.lang.clone();
+    out.raw = page.raw.clone();
+    out.ending = page.ending;
+    Some((out, c.reading()))
+}
+
 /// The gemtext of a converted page's markdown, headed by the page's title (pure).
 /// Readability drops a heading that repeats the title: the reader gets it back.
 pub(crate) fn reader_gemtext(markdown: &str, title: Option<&str>) -> String {
@@ -213,6 +267,11 @@ pub fn reader_outcome(url: Url, mut info: RequestInfo, fetched: &WebFetched) -> 
     info.timestamp = Some(fetched.page.fetched_at);
     info.url = fetched.page.final_url.clone();
     info.web = fetched.page.shown();
+    info.site_rule = fetched
+        .page
+        .site_rule
+        .as_ref()
+        .map(|r| format!("{} ({})", r.content, r.site));
     info.tls = fetched.page.tls.as_ref().map(|t| TlsInfo {
         version: t.version.clone().unwrap_or_else(|| "TLS".into()),
         cipher: String::new(),

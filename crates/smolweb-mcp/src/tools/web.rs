@@ -38,7 +38,8 @@ come back as sent, JSON pretty-printed; a PDF comes back as its text, page by pa
 why); images and other binary types are refused with their type and size. extraction is 'none' \
 for everything that is not HTML. HTML converted to markdown also gives page_type (article, \
 forum, product, collection, listing, documentation, service, other) and, for extract='main', \
-extraction_quality: under 0.5 the main text found is likely poor, ask for extract='full'. Long texts come in windows of max_chars: when \
+extraction_quality: under 0.5 the main text found is likely poor, ask for extract='full'; \
+site_rule: the person's rule for the site chose the text. Long texts come in windows of max_chars: when \
 nextStartIndex is not null, call again with start_index=nextStartIndex (served from smolweb's \
 copy, no new request). Private and local addresses, dangerous ports and robots.txt refusals \
 give POLICY_REJECTED: do not retry another way. A 4xx/5xx answer is an error that still carries \
@@ -147,6 +148,10 @@ pub(crate) struct PageOut {
     #[serde(rename = "extraction_quality", skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub extraction_quality: Option<f64>,
+    /// The person's rule for this site, which chose the text in place of the main-text
+    /// search (extract=main only; agents cannot change rules).
+    #[serde(rename = "site_rule", skip_serializing_if = "Option::is_none")]
+    pub site_rule: Option<SiteRuleOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,6 +172,26 @@ pub(crate) struct PageOut {
     /// https: the request's TLS facts (the contract's `request_info` keys).
     #[serde(rename = "request_info", skip_serializing_if = "Option::is_none")]
     pub request_info: Option<WebRequestInfo>,
+}
+
+/// The person's rule for a page's site, as it was used.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
+pub(crate) struct SiteRuleOut {
+    /// The site (host) the rule is for.
+    pub site: String,
+    /// The CSS selector of the content kept.
+    pub content: String,
+    /// CSS selectors removed inside it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+    /// `applied` (the text is what the rule selects) or `unmatched` (the rule selected
+    /// nothing on this page: the main text was found as usual).
+    #[schemars(schema_with = "rule_status_schema")]
+    pub status: &'static str,
+}
+
+fn rule_status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": ["applied", "unmatched"] })
 }
 
 /// The schema of `page_type`: one of the core's page type names.
@@ -308,6 +333,14 @@ fn page_out(f: &WebFetched, start: usize, max_chars: usize) -> PageOut {
         hints: page.hints.iter().map(|h| h.as_str().to_string()).collect(),
         page_type: page.reading.map(|r| r.page_type.as_str()),
         extraction_quality: page.reading.and_then(|r| r.quality()),
+        site_rule: page.site_rule.as_ref().and_then(|r| {
+            Some(SiteRuleOut {
+                site: r.site.clone(),
+                content: r.content.clone(),
+                remove: r.remove.clone(),
+                status: page.reading?.rule?.as_str(),
+            })
+        }),
         title: meta.title.clone(),
         byline: meta.byline.clone(),
         site_name: meta.site_name.clone(),
