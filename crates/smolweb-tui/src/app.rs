@@ -16,7 +16,7 @@
 //! `web::Reader`; `upload::Uploads` prepares a Titan upload (dialog, editor or file, size
 //! and MIME confirmation, masked token) and leaves the sending to `nav::Nav`; `outline` is
 //! the headings popup and the section the reader is in; `engines` is the list of search
-//! engines words typed in the address bar go to (picked for the session); `session` turns the tabs into what
+//! engines words typed in the address bar go to (picked for the session); `regions` is the region picker (the site rule the person teaches the reader); `session` turns the tabs into what
 //! the store keeps for the next start and makes them again from it; `tour` is the tour keys
 //! (links to read next, shared with agents) over the page shown and `about:tour`.
 //! [`Tabs`], [`Status`] and [`Lists`] are shared: a room reaches them through the `Ctx` the
@@ -45,6 +45,7 @@ mod nav;
 mod outline;
 mod pictures;
 mod prompt;
+mod regions;
 mod screen;
 mod search;
 mod session;
@@ -73,6 +74,7 @@ pub use messages::{Effect, FetchOptions, Msg, ShellError, StoreOp};
 pub use outline::{Heading, Outline};
 pub use pictures::{Pictures, Slot};
 pub use prompt::{Prompt, Purpose};
+pub use regions::Regions;
 pub use screen::Screen;
 pub use search::Search;
 pub use special::{PageAction, Reach, Special, pages};

@@ -289,6 +289,7 @@ actions! {
     HistoryDelete, "history_delete", History, ["d"], "history: forget the selected visit (asks first)";
     HistoryClear, "history_clear", History, ["D"], "history: forget every visit (asks first)";
     ReaderFull, "reader_full", Global, ["v"], "web page: toggle main content / full page";
+    PickRegion, "pick_region", Global, ["V"], "web page: pick the region of the page that is its text and keep it as the site's rule (again: the next region; Enter keeps it, esc puts the page back; smolweb rules lists them)";
     OpenInBrowser, "open_in_browser", Global, ["E"], "open the page in the external browser ($BROWSER, else xdg-open)";
     Subscribe, "subscribe", Global, ["S"], "follow the page's feed (again: unfollow; on about:feeds the selected one)";
     Feeds, "feeds", Global, ["F"], "feeds you follow, newest first (about:feeds)";

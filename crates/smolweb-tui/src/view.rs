@@ -589,6 +589,7 @@ fn draw_popups(f: &mut Frame, app: &App, page: Rect) {
         }
         Some(Popup::Outline(o)) => draw_outline(f, app, o, page),
         Some(Popup::Engines(e)) => draw_engines(f, app, e, page),
+        Some(Popup::Regions(r)) => draw_regions(f, app, r, page),
         None => {}
     }
 }
@@ -666,6 +667,65 @@ fn draw_engines(f: &mut Frame, app: &App, e: &crate::app::Engines, page: Rect) {
     let block = Block::default()
         .borders(Borders::ALL)
         .title(" Search engine for words in the address bar ");
+    f.render_widget(Paragraph::new(lines).block(block).style(t.popup), area);
+}
+
+/// The region picker, at the bottom so the page above shows what the region under the
+/// cursor keeps: a numbered line per region (selector, size, how its text starts), then "no
+/// rule", then the keys.
+fn draw_regions(f: &mut Frame, app: &App, r: &crate::app::Regions, page: Rect) {
+    let t = app.theme();
+    let lines_wanted = r.items.len() as u16 + 5;
+    let h = lines_wanted.min(page.height / 2).max(5).min(page.height);
+    let area = Rect::new(page.x, page.y + page.height - h, page.width, h);
+    let inner = usize::from(page.width.saturating_sub(2));
+    let rows = usize::from(h.saturating_sub(4));
+    // Keep the cursor's line in view.
+    let first = r.selected.saturating_sub(rows.saturating_sub(1));
+    let mut lines: Vec<Line> = Vec::new();
+    for i in first..(r.items.len() + 1).min(first + rows) {
+        let text = match r.items.get(i) {
+            Some(item) => {
+                let many = match item.matches {
+                    1 => String::new(),
+                    n => format!(", {n} blocks"),
+                };
+                format!(
+                    " {}. {} — {} characters{many} — {}",
+                    i + 1,
+                    item.selector,
+                    item.chars,
+                    item.preview
+                )
+            }
+            None => format!(" {}. no rule: the main text smolweb finds", i + 1),
+        };
+        let text = truncate_cells(&sanitize(&text, false), inner);
+        let style = if i == r.selected { t.selected } else { t.popup };
+        lines.push(Line::styled(text, style));
+    }
+    lines.push(Line::default());
+    let now = match &r.current {
+        Some(rule) => format!("now: {rule}"),
+        None => "now: no rule".into(),
+    };
+    lines.push(Line::styled(
+        truncate_cells(
+            &sanitize(
+                &format!(
+                    "V/↓: next (shown above)  enter: keep for {}  esc: put back  ({now})",
+                    r.site
+                ),
+                false,
+            ),
+            inner,
+        ),
+        t.status,
+    ));
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" The text of this site's pages: pick its region ");
     f.render_widget(Paragraph::new(lines).block(block).style(t.popup), area);
 }
 

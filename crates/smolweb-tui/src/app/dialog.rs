@@ -20,6 +20,8 @@ pub enum Popup {
     Outline(super::outline::Outline),
     /// The search engines to choose from (the engine key).
     Engines(super::engines::Engines),
+    /// The regions of a web page to keep as its site's rule (the region key).
+    Regions(super::regions::Regions),
 }
 
 /// What a "yes" does.

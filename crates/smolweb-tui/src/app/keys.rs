@@ -110,6 +110,9 @@ impl App {
         if matches!(self.dialog.popup, Some(Popup::Engines(_))) {
             return self.engines_key(key);
         }
+        if matches!(self.dialog.popup, Some(Popup::Regions(_))) {
+            return self.regions_key(key);
+        }
         if self.dialog.close() {
             return Vec::new();
         }
@@ -203,6 +206,7 @@ impl App {
                 self.prompt.open(Purpose::Address, &mut super::lend!(self));
             }
             Action::SearchEngine => return self.open_engines(),
+            Action::PickRegion => return self.open_regions(),
             Action::SearchRead => {
                 self.digits.clear();
                 self.prompt

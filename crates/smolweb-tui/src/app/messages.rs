@@ -269,6 +269,18 @@ pub enum StoreOp {
     },
     /// Forget every visit.
     ClearHistory,
+    /// Make or replace the person's rule for a web site (the region picker).
+    SetSiteRule {
+        /// The site (host).
+        site: String,
+        /// The CSS selector of its content.
+        content: String,
+    },
+    /// Remove a web site's rule.
+    RemoveSiteRule {
+        /// The site (host).
+        site: String,
+    },
     /// Reload history, bookmarks, identities and approvals.
     LoadLists,
     /// Make a new identity.

@@ -20,7 +20,7 @@ use super::{Ctx, DocView, Effect, Entry, FetchOptions, Settings, Special, Then, 
 use crate::keymap::Action;
 use crate::layout::external_scheme;
 use smolweb_client::RequestInfo;
-use smolweb_core::html::Reading;
+use smolweb_core::html::{Reading, RuleUse};
 
 /// Is `url` a web address (http or https)?
 pub(super) fn is_web(url: &str) -> bool {
@@ -150,6 +150,19 @@ impl Reader {
             Some(shown) if shown.is_fallback() || !shown.has_article_view() => {
                 format!("web page ({browser})")
             }
+            // The person's rule for the site no longer finds its region here.
+            _ if !full
+                && info
+                    .web
+                    .and_then(|w| w.reading)
+                    .is_some_and(|r| r.rule == Some(RuleUse::Unmatched)) =>
+            {
+                format!(
+                    "this site's rule matched nothing on this page: the main text was found as \
+                     usual ({}: pick a region again)",
+                    ctx.hint(Action::PickRegion)
+                )
+            }
             // The main text found is likely poor: the key to the full page comes first.
             _ if !full && let Some(q) = poor.and_then(Reading::quality) => format!(
                 "quality {q:.2}, likely poor: {}: full page",
@@ -260,7 +273,19 @@ impl Reader {
         )];
         if let Some(r) = info.web.and_then(|w| w.reading) {
             out.push(("Page type".into(), r.page_type.as_str().into()));
-            if let Some(q) = r.quality() {
+            let rule = info.site_rule.as_deref().unwrap_or("the site's rule");
+            match r.rule {
+                Some(RuleUse::Applied) => out.push((
+                    "Site rule".into(),
+                    format!("{rule}: the text is what it keeps (V picks another)"),
+                )),
+                Some(RuleUse::Unmatched) => out.push((
+                    "Site rule".into(),
+                    format!("{rule} matched nothing here: the main text was found as usual"),
+                )),
+                None => {}
+            }
+            if let Some(q) = r.quality().filter(|_| r.rule != Some(RuleUse::Applied)) {
                 let poor = match r.is_poor() {
                     true => format!("; likely poor, {full_key}: full page"),
                     false => String::new(),

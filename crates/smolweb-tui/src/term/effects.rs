@@ -544,6 +544,14 @@ impl StoreWorker {
                     format!("{url} was not in the history")
                 }
             })),
+            StoreOp::SetSiteRule { site, content } => done(
+                c.set_site_rule(&site, &smolweb_core::html::SiteRule::content(&content))
+                    .map(|r| format!("rule kept for {}: i shows it", r.site)),
+            ),
+            StoreOp::RemoveSiteRule { site } => done(
+                c.remove_site_rule(&site)
+                    .map(|r| format!("rule removed for {}", r.site)),
+            ),
             StoreOp::ClearHistory => done(c.history().clear().map(|n| {
                 format!(
                     "history cleared ({})",
