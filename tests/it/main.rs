@@ -61,6 +61,7 @@ mod tui_tmux_follow;
 mod tui_tmux_offline;
 mod tui_tmux_pictures;
 mod tui_tmux_proxy;
+mod tui_tmux_rules;
 mod tui_tmux_search;
 mod tui_tmux_smallnet;
 mod tui_tmux_titan;
@@ -71,6 +72,7 @@ mod web_mcp;
 mod web_memory;
 mod web_reading;
 mod web_roots;
+mod web_rules;
 mod web_types;
 
 /// The built `smolweb` on data directory `data`, with none of the caller's smolweb variables
