@@ -390,6 +390,11 @@ def main() -> None:
              b"\x80text/html; charset=windows-1251\n<p>\xc0\xc1</p>",
              b"\x84application/octet-stream\n\x00\x01binary"])
 
+    sels = [b"div.post", b"#thread > div", b"main, aside.about", b"article p:nth-child(2)", b"div[", b"::x(", b""]
+    rems = [b"", b".share", b"nav;footer", b"div["]
+    pages = [s for s in html if b"<body" in s or b"<div" in s][:40]
+    write("site_rules", [sel + b"\n" + rem + b"\n" + p for p in pages for sel, rem in zip(sels, rems * 2)])
+
     feeds = sorted((ROOT / "crates/smolweb-core/tests/fixtures/feeds").iterdir())
     fixture = [f.read_bytes() for f in feeds]
     feed_lits = literals("crates/smolweb-core/src/feed", "crates/smolweb-client/src/feeds.rs", "tests/it/cli_feeds.rs")
@@ -495,8 +500,12 @@ def main() -> None:
     tour = ('[[stop]]\nurl = "gemini://h/a"\nat = "2026-01-01T00:00:00Z"\nlabel = "A"\n\n'
             '[[stop]]\nurl = "gopher://g/1/"\nat = "2026-01-01T00:00:01Z"\n\n[stop.agent]\n'
             'client = "bot"\nsession = "s1"\nreason = "read this"\n')
+    rules = ('[[rule]]\nsite = "forum.example"\ncontent = "div.post"\nremove = [".share"]\n'
+             'added = "2026-12-01T00:00:00Z"\n\n[[rule]]\nsite = "b.example"\ncontent = "main"\n'
+             'added = "2026-12-01T00:00:01Z"\n')
     write("follow_tour_files", [b"\x00" + followed.encode(), b"\x01" + tour.encode(),
-                                b"\x00url = 1\n", b"\x01[[stop]]\n"])
+                                b"\x02" + rules.encode(),
+                                b"\x00url = 1\n", b"\x01[[stop]]\n", b"\x02[[rule]]\n"])
     old = (b"# Log\n\nUpdated 2026-01-01 at 10:00\n=> /a.gmi First post\n=> /b.gmi?v=1 Second\n"
            b"* a list item\n> a quote\n```\npre line\n\npre two\n```\nVisitors: 1041\n")
     new = (b"# Log\n\nUpdated 2026-01-02 at 11:30\n=> /c.gmi Third post\n=> /a.gmi First post\n"

@@ -1,6 +1,6 @@
-//! The files following pages and the tour add to the data directory: byte 0 chooses the file
-//! (a followed page's kept copy in `follows/`, with its text, memory and last changes; and
-//! `tour.toml`), the rest is its content. A file the store accepts must write back to a file
+//! The files following pages, the tour and site rules add to the data directory: byte 0
+//! chooses the file (a followed page's kept copy in `follows/`, with its text, memory and
+//! last changes; `tour.toml`; `site_rules.toml`), the rest is its content. A file the store accepts must write back to a file
 //! that reads back the same (`store::fuzzing::round_trip`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;

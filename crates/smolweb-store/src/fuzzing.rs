@@ -7,8 +7,8 @@
 
 use super::StoreError;
 use super::{
-    approvals, history, list_file, shared, subscriptions, suggestions, sync_queue, tofu, tour,
-    uploads,
+    approvals, history, list_file, shared, site_rules, subscriptions, suggestions, sync_queue,
+    tofu, tour, uploads,
 };
 use std::fmt::Display;
 
@@ -30,6 +30,7 @@ pub enum File {
     Uploads,
     FollowedPage,
     Tour,
+    SiteRules,
 }
 
 /// Every kind, in the order a fuzz input's first byte selects them.
@@ -54,10 +55,11 @@ pub const AGENT_FILES: [File; 5] = [
     File::Uploads,
 ];
 
-/// The files the pages followed for their changes and the tour add (the `follow_tour_files`
-/// target): a followed page's kept copy (`follows/<sha256>.toml`: its text, memory and last
-/// changes) and `tour.toml`, in the order a fuzz input's first byte selects them.
-pub const FOLLOW_TOUR_FILES: [File; 2] = [File::FollowedPage, File::Tour];
+/// The files the pages followed for their changes, the tour and the site rules add (the
+/// `follow_tour_files` target): a followed page's kept copy (`follows/<sha256>.toml`: its
+/// text, memory and last changes), `tour.toml` and `site_rules.toml`, in the order a fuzz
+/// input's first byte selects them.
+pub const FOLLOW_TOUR_FILES: [File; 3] = [File::FollowedPage, File::Tour, File::SiteRules];
 
 /// What reading, writing and reading again did.
 #[derive(Debug, PartialEq, Eq)]
@@ -94,6 +96,7 @@ pub fn round_trip(file: File, bytes: &[u8]) -> RoundTrip {
         (File::Uploads, Ok(text)) => list_file::round_trip::<uploads::Allowance>(text),
         (File::FollowedPage, Ok(text)) => super::follows::round_trip(text),
         (File::Tour, Ok(text)) => list_file::round_trip::<tour::Stop>(text),
+        (File::SiteRules, Ok(text)) => list_file::round_trip::<site_rules::SiteRuleEntry>(text),
     }
 }
 
@@ -176,6 +179,20 @@ mod tests {
         at = \"2026-01-01T00:00:00Z\"\nlabel = \"A\"\n\n[[stop]]\nurl = \"gopher://g/1/\"\n\
         at = \"2026-01-01T00:00:01Z\"\n\n[stop.agent]\nclient = \"bot\"\nsession = \"s1\"\n\
         reason = \"read this\"\n";
+
+    #[test]
+    fn site_rules_read_back() {
+        let rules = "[[rule]]\nsite = \"forum.example\"\ncontent = \"div.post\"\n\
+            remove = [\".share\"]\nadded = \"2026-12-01T00:00:00Z\"\n";
+        assert_eq!(
+            round_trip(File::SiteRules, rules.as_bytes()),
+            RoundTrip::Stable
+        );
+        assert_eq!(
+            round_trip(File::SiteRules, b"[[rule]]\nsite = 1\n"),
+            RoundTrip::Refused
+        );
+    }
 
     #[test]
     fn followed_pages_and_the_tour_read_back() {

@@ -16,6 +16,7 @@ mod store_links;
 mod store_offline;
 mod store_perms;
 mod store_session;
+mod store_site_rules;
 mod store_subscriptions;
 mod store_tofu;
 mod store_tour;

@@ -142,8 +142,11 @@ fn outermost<'a>(doc: &'a Document, m: &Matcher) -> Vec<NodeRef<'a>> {
 }
 
 /// The markdown of what `rule` selects on the sanitized `doc`, or None when it selects
-/// nothing with text (the document is then unchanged). `capacity`: room to reserve.
+/// nothing with text or does not [`check`](SiteRule::check) (the document is then unchanged). `capacity`: room to reserve.
 pub(crate) fn apply(doc: &Document, rule: &SiteRule, capacity: usize) -> Option<String> {
+    // A rule spoiled by hand (any selector that does not parse) is not used at all: half a
+    // rule would keep what the person meant to remove.
+    rule.check().ok()?;
     let content = matcher(&rule.content).ok()?;
     let nodes = outermost(doc, &content);
     let has_text = |n: &NodeRef| n.text().chars().any(|c| !c.is_whitespace());
@@ -164,7 +167,7 @@ pub(crate) fn apply(doc: &Document, rule: &SiteRule, capacity: usize) -> Option<
         out.end_block();
     }
     let md = out.finish();
-    (super::visible_chars(&md) > 0).then_some(md)
+    md.chars().any(|c| !c.is_whitespace()).then_some(md)
 }
 
 /// The regions of the sanitized `doc` a person may pick (see the module docs).
@@ -293,6 +296,12 @@ fn stable_name(name: &str) -> bool {
 /// landmark `main` / `article` / `[role=main]`; None for an element with no such name.
 fn selector_of(n: &NodeRef) -> Option<String> {
     let tag = n.node_name()?.to_ascii_lowercase();
+    // An element name a selector can say (the parser keeps odd names such as `a.b`).
+    let nameable = tag.starts_with(|c: char| c.is_ascii_alphabetic())
+        && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if !nameable {
+        return None;
+    }
     if let Some(id) = n.attr("id").filter(|id| stable_name(id.trim())) {
         return Some(format!("{tag}#{}", id.trim()));
     }

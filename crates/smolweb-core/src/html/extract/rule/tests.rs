@@ -109,6 +109,13 @@ fn bad_selectors_are_refused_by_check_and_never_panic_in_use() {
     };
     assert_eq!(many.check(), Err(RuleError::TooManyRemovals));
     assert_eq!(SiteRule::content("#thread > div.post").check(), Ok(()));
+    // One bad selector to remove spoils the whole rule: not half applied.
+    let half = SiteRule {
+        content: "div.post".into(),
+        remove: vec![".share".into(), "div[".into()],
+    };
+    let c = convert_html_with(&thread(), "https://f.example/", Extract::Main, Some(&half));
+    assert_eq!(c.rule, Some(RuleUse::Unmatched));
 }
 
 #[test]
