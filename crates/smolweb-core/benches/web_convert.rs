@@ -2,7 +2,9 @@
 //! page, main content and full page (target: <= 25 ms for main content); and the article pages
 //! of the extraction bench (benches/extract, trafilatura's real pages): all of them per
 //! iteration (the time per page is the time shown divided by their number, printed first), and
-//! the page of median size alone. Target: a median under 15 ms per page.
+//! the page of median size alone. Target: a median under 15 ms per page. Site rules on the
+//! 500 KB page: the main text kept by a rule (`main_with_rule`), and the candidate regions a
+//! person picks from (`regions`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
@@ -14,7 +16,7 @@ mod extract_bench;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use smolweb_core::charset::{self, Origin};
-use smolweb_core::html::{Extract, convert_html};
+use smolweb_core::html::{Extract, SiteRule, convert_html, convert_html_with, regions};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -27,6 +29,20 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("full", |b| {
         b.iter(|| convert_html(black_box(&page), "https://bench.example/a", Extract::Full))
+    });
+    let rule = regions(&page, "https://bench.example/a")
+        .first()
+        .map(|r| SiteRule::content(&r.selector))
+        .unwrap_or_else(|| SiteRule::content("article"));
+    println!("web_convert_500k: the rule keeps {}", rule.content);
+    g.bench_function("main_with_rule", |b| {
+        b.iter(|| {
+            let url = "https://bench.example/a";
+            convert_html_with(black_box(&page), url, Extract::Main, Some(&rule))
+        })
+    });
+    g.bench_function("regions", |b| {
+        b.iter(|| regions(black_box(&page), "https://bench.example/a"))
     });
     g.finish();
 }

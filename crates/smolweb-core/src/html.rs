@@ -190,18 +190,18 @@ pub fn convert_html_with(
                     quality::estimate(&signals, page_type, false),
                 ),
                 (None, signals) => {
-                    // Extraction changed the tree; the whole page is made again from the source.
+                    // Extraction changed the tree; the page is made again from the source:
+                    // its declared main region without the chrome inside, when it has one
+                    // that holds text and is not the whole page, else the whole page.
                     drop(doc);
                     let doc = Document::from(html);
                     sanitize::sanitize(&doc, page_url);
                     drop_repeated_menus(&doc);
-                    let md = doc.md(None);
-                    drop(doc);
-                    (
-                        tidy(&md),
-                        Extraction::FallbackFull,
-                        quality::estimate(&signals, page_type, true),
-                    )
+                    let q = quality::estimate(&signals, page_type, true);
+                    match extract::landmark(&doc, html.len()) {
+                        Some(md) => (md, Extraction::Main, q),
+                        None => (tidy(&doc.md(None)), Extraction::FallbackFull, q),
+                    }
                 }
             }
         }

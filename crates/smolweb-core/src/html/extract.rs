@@ -167,6 +167,60 @@ fn main_text(
     Some(markdown)
 }
 
+/// The page's declared main region, tried in this order when no main text was found.
+const LANDMARKS: [&str; 4] = [
+    "main, [role=main]",
+    "article",
+    "#content, #main-content",
+    "#main",
+];
+/// A landmark holding more than this share of the page's text is the page itself.
+const LANDMARK_MAX_SHARE: f64 = 0.9;
+
+/// When no main text was found: the page's declared main region (`main`, `[role=main]`, a
+/// single `article`, `#content`, `#main`) without the chrome inside it (navigation, headers,
+/// footers, asides, forms), as markdown, if one holds at least [`FEW_CHARS`] characters and
+/// is not most of the page; None otherwise (the whole page is given). `doc` is sanitized;
+/// the chrome inside the landmark is taken out of it.
+pub(super) fn landmark(doc: &Document, capacity: usize) -> Option<String> {
+    let body = doc.body()?;
+    let total = visible_text_chars(&body);
+    let node = LANDMARKS.iter().find_map(|sel| {
+        let found = doc.select(sel);
+        let nodes = found.nodes();
+        (nodes.len() == 1).then(|| nodes[0])
+    })?;
+    let chars = visible_text_chars(&node);
+    if chars < FEW_CHARS || chars as f64 > LANDMARK_MAX_SHARE * total as f64 {
+        return None;
+    }
+    let chrome: Vec<NodeRef> = node
+        .descendants_it()
+        .filter(|n| {
+            n.is_element()
+                && (["nav", "header", "footer", "aside", "menu", "form"]
+                    .iter()
+                    .any(|t| n.has_name(t))
+                    || n.attr("role").is_some_and(|r| {
+                        matches!(r.trim(), "navigation" | "banner" | "contentinfo" | "search")
+                    }))
+        })
+        .collect();
+    for c in chrome {
+        c.remove_from_parent();
+    }
+    let md = render(doc, None, &[], &[node], capacity);
+    (visible_chars(&md) >= FEW_CHARS).then_some(md)
+}
+
+/// Characters of text under `node` that are not whitespace.
+fn visible_text_chars(node: &NodeRef) -> usize {
+    node.descendants_it()
+        .filter(|n| n.is_text())
+        .map(|n| n.text().chars().filter(|c| !c.is_whitespace()).count())
+        .sum()
+}
+
 /// Chosen blocks holding less than this share of what pruning left ...
 const WIDEN_SHARE: f64 = 0.4;
 /// ... and fewer characters than this (an article beside other long texts is itself) ...

@@ -962,3 +962,58 @@ fn a_threads_posts_named_as_comments_are_its_content() {
     );
     assert!(!c.markdown.contains("Post 2: I tried"), "{}", c.markdown);
 }
+
+/// When no main text is found, the page's `main` region less the chrome inside it stands in
+/// for the whole page; not when it is most of the page, holds almost nothing, or there is
+/// none (the whole page is given then).
+#[test]
+fn without_a_main_text_the_declared_main_region_is_given() {
+    let cards: String = (1..=12)
+        .map(|i| {
+            format!("<li><a href=\"/recipes/{i}\">Tomato sauce number {i}, slow cooked</a></li>")
+        })
+        .collect();
+    let links: String = (1..=40)
+        .map(|i| format!("<li><a href=\"/section/{i}\">Section {i}</a></li>"))
+        .collect();
+    let footer = "<footer><p>Follow us. Newsletter. About. Careers. Privacy policy and terms \
+                  of use of this site, all rights reserved by the publisher since 1999.</p></footer>";
+    let page = |main: &str| {
+        let html = format!(
+            "<html><body><header><nav><ul>{links}</ul></nav></header>{main}{footer}</body></html>"
+        );
+        let doc = Document::from(html.as_str());
+        super::sanitize::sanitize(&doc, "https://sauce.example/tomato");
+        super::extract::landmark(&doc, html.len())
+    };
+    let md = page(&format!(
+        "<main><h1>Tomato Sauce Recipes</h1><nav class=\"tags\"><a href=\"/a\">Mains</a> \
+         <a href=\"/b\">Pastas</a></nav><ul class=\"grid\">{cards}</ul></main>"
+    ))
+    .expect("the main region");
+    assert!(
+        md.contains("Tomato Sauce Recipes") && md.contains("Tomato sauce number 12"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("Section 40") && !md.contains("Privacy policy"),
+        "{md}"
+    );
+    assert!(
+        !md.contains("Pastas"),
+        "the navigation inside main is chrome: {md}"
+    );
+    // A region of a few words, or none at all: the whole page is given.
+    assert_eq!(page("<main><p>Loading…</p></main>"), None);
+    assert_eq!(
+        page(&format!("<div class=\"grid\"><ul>{cards}</ul></div>")),
+        None
+    );
+    // Two `main` elements: which one is meant is not known.
+    assert_eq!(
+        page(&format!(
+            "<main><ul>{cards}</ul></main><main><ul>{cards}</ul></main>"
+        )),
+        None
+    );
+}
