@@ -283,6 +283,8 @@ impl Client {
                 moved_to,
             });
         }
+        // The person's rule for the asked page's site, read once for this fetch.
+        let asked_rule = self.rule_for_query(q, url.as_str());
         let human = self.face == Face::Human;
         let mut page = if smolweb_core::pdf::is_pdf(&resp.body) {
             let body = std::mem::take(&mut resp.body);
@@ -290,8 +292,14 @@ impl Client {
             resp.body = body;
             page::build_pdf(resp, read, self.now(), human)?
         } else {
-            // The rule of the site the page came from (after redirects).
-            let rule = self.rule_for_query(q, &resp.final_url);
+            // The rule of the site the page came from (after redirects): the one read for
+            // the asked URL when the host did not change.
+            let moved =
+                url::Url::parse(&resp.final_url).map_or(true, |f| f.host_str() != url.host_str());
+            let rule = match moved {
+                true => self.rule_for_query(q, &resp.final_url),
+                false => asked_rule.clone(),
+            };
             page::build_ruled(resp, q.format, q.extract, rule.as_ref(), self.now(), human)?
         };
         if self.face == Face::Agent {
@@ -301,7 +309,7 @@ impl Client {
         self.index_agent_web(&page);
         let page = Arc::new(page);
         if page.status < 400 {
-            let tag = rule_tag(self.rule_for_query(q, url.as_str()).as_ref());
+            let tag = rule_tag(asked_rule.as_ref());
             let key = cache_key(url.as_str(), q.format, q.extract, cap, &tag);
             self.web.cache.put(&key, page.clone());
             let tag = rule_tag(page.site_rule.as_ref());

@@ -293,11 +293,7 @@ fn drop_repeated_menus(doc: &Document) {
 
 /// Characters of the page's text that are not whitespace.
 fn text_chars(doc: &Document) -> usize {
-    doc.root()
-        .descendants_it()
-        .filter(|n| n.is_text())
-        .map(|n| n.text().chars().filter(|c| !c.is_whitespace()).count())
-        .sum()
+    extract::text_chars_under(&doc.root())
 }
 
 /// Trim trailing spaces on lines, collapse runs of blank lines (outside code fences), end with

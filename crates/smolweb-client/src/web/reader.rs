@@ -97,14 +97,20 @@ pub fn readable_page(page: &Page) -> Option<Page> {
         BodyKind::Pdf { .. } => return None,
         BodyKind::Text | BodyKind::Xml => (text, "text/plain"),
     };
-    let mut mime = mime_of(shown);
+    Some(shown_as(page, shown, body))
+}
+
+/// `page` shown as `body`, text of type `essence` in UTF-8, keeping the page's own type,
+/// bytes, charset and ending for page info and saving.
+fn shown_as(page: &Page, essence: &str, body: String) -> Page {
+    let mut mime = mime_of(essence);
     mime.charset = Some("utf-8".into());
     let mut out = Page::from_gemini(page.url.clone(), mime, body.into_bytes());
     out.mime = page.mime.clone();
     out.charset = page.charset.or(out.charset);
     out.raw = page.raw.clone();
     out.ending = page.ending;
-    Some(out)
+    out
 }
 
 /// The HTML source of a reader-view page (a web page shown by the reader, or HTML a capsule
@@ -149,15 +155,9 @@ pub fn page_under_rule(
         return None;
     }
     let body = reader_gemtext(&c.markdown, c.meta.title.as_deref());
-    let mut mime = mime_of("text/gemini");
-    mime.charset = Some("utf-8".into());
-    let mut out = Page::from_gemini(page.url.clone(), mime, body.into_bytes());
-    out.mime = page.mime.clone();
-    out.charset = page.charset.or(out.charset);
+    let mut out = shown_as(page, "text/gemini", body);
     out.unknown_charset = page.unknown_charset.clone();
     out.lang = page.lang.clone();
-    out.raw = page.raw.clone();
-    out.ending = page.ending;
     Some((out, c.reading()))
 }
 

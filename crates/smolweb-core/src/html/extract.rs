@@ -184,13 +184,13 @@ const LANDMARK_MAX_SHARE: f64 = 0.9;
 /// the chrome inside the landmark is taken out of it.
 pub(super) fn landmark(doc: &Document, capacity: usize) -> Option<String> {
     let body = doc.body()?;
-    let total = visible_text_chars(&body);
+    let total = text_chars_under(&body);
     let node = LANDMARKS.iter().find_map(|sel| {
         let found = doc.select(sel);
         let nodes = found.nodes();
         (nodes.len() == 1).then(|| nodes[0])
     })?;
-    let chars = visible_text_chars(&node);
+    let chars = text_chars_under(&node);
     if chars < FEW_CHARS || chars as f64 > LANDMARK_MAX_SHARE * total as f64 {
         return None;
     }
@@ -214,7 +214,7 @@ pub(super) fn landmark(doc: &Document, capacity: usize) -> Option<String> {
 }
 
 /// Characters of text under `node` that are not whitespace.
-fn visible_text_chars(node: &NodeRef) -> usize {
+pub(super) fn text_chars_under(node: &NodeRef) -> usize {
     node.descendants_it()
         .filter(|n| n.is_text())
         .map(|n| n.text().chars().filter(|c| !c.is_whitespace()).count())
