@@ -31,6 +31,7 @@ pub mod doc;
 #[doc(hidden)]
 pub mod fuzzing;
 mod index;
+mod phrase;
 pub mod query;
 mod results;
 mod schema;

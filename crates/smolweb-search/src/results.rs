@@ -6,6 +6,7 @@
 
 use crate::doc::{Scope, Source};
 use crate::index::{Opened, SearchIndex};
+use crate::phrase::{InBody, TextPhrase};
 use crate::query::{self, Parsed, Term as QTerm};
 use crate::schema::{Fields, LANGUAGES, PLAIN};
 use crate::{Rebuilt, SearchError};
@@ -143,57 +144,68 @@ fn word_fields(f: &Fields) -> Vec<(Field, String, f32)> {
     out
 }
 
-/// The tokens `text` becomes under `analyzer` on `field`.
-fn terms(o: &Opened, field: Field, analyzer: &str, text: &str) -> Vec<Term> {
+/// The tokens `text` becomes under `analyzer`.
+fn tokens(o: &Opened, analyzer: &str, text: &str) -> Vec<String> {
     let Some(mut a) = o.index.tokenizers().get(analyzer) else {
         return Vec::new();
     };
     let mut stream = a.token_stream(text);
     let mut out = Vec::new();
     while stream.advance() {
-        out.push(Term::from_field_text(field, &stream.token().text));
+        out.push(stream.token().text.clone());
     }
     out
 }
 
-/// A term or a phrase of terms (None: no token).
-fn term_or_phrase(ts: Vec<Term>) -> Option<Box<dyn Query>> {
-    match ts.len() {
-        0 => None,
-        1 => ts
-            .into_iter()
-            .next()
-            .map(|t| Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>),
-        _ => Some(Box::new(PhraseQuery::new(ts))),
+/// A word or a phrase in one field: a term, or a phrase of terms by tantivy's positions
+/// (titles and URLs keep them). `prefix`: the last token is a prefix. None: no token.
+fn words_query(field: Field, words: &[String], prefix: bool) -> Option<Box<dyn Query>> {
+    let terms: Vec<Term> = words
+        .iter()
+        .map(|w| Term::from_field_text(field, w))
+        .collect();
+    match (terms.len(), prefix) {
+        (0, _) => None,
+        (_, true) => Some(Box::new(PhrasePrefixQuery::new(terms))),
+        (1, false) => Some(Box::new(TermQuery::new(
+            terms[0].clone(),
+            IndexRecordOption::WithFreqs,
+        ))),
+        (_, false) => Some(Box::new(PhraseQuery::new(terms))),
     }
 }
 
-/// One clause's query over every field it may match in.
+/// One clause's query over every field it may match in. A phrase (or a word the tokenizer
+/// cuts in several) in the bodies, which keep no positions, is one [`TextPhrase`] over them
+/// all; a single word is a term in each.
 fn clause_query(o: &Opened, term: &QTerm) -> Box<dyn Query> {
     let f = &o.fields;
-    let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    match term {
+    let (text, prefix) = match term {
         QTerm::Site(host) => {
             let t = Term::from_field_text(f.host, host);
             return Box::new(TermQuery::new(t, IndexRecordOption::Basic));
         }
-        QTerm::Word(text) | QTerm::Phrase(text) => {
-            for (field, analyzer, boost) in word_fields(f) {
-                if let Some(q) = term_or_phrase(terms(o, field, &analyzer, text)) {
-                    any.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
-                }
-            }
+        QTerm::Word(text) | QTerm::Phrase(text) => (text, false),
+        QTerm::Prefix(text) => (text, true),
+    };
+    let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    // Every analyzer cuts the text alike (one tokenizer), so this says for all fields.
+    let phrase = tokens(o, PLAIN, text).len() > 1;
+    let mut bodies = Vec::new();
+    for (field, analyzer, boost) in word_fields(f) {
+        // Prefixes are matched as written (lowercased), in every field.
+        let words = tokens(o, if prefix { PLAIN } else { &analyzer }, text);
+        if phrase && f.bodies.contains(&field) {
+            let read_as = o.index.tokenizers().get(&analyzer);
+            bodies.push(read_as.map(|a| InBody::new(field, words, a, prefix)));
+            continue;
         }
-        QTerm::Prefix(text) => {
-            // Prefixes are matched as written (lowercased), in every field.
-            for (field, _, boost) in word_fields(f) {
-                let ts = terms(o, field, PLAIN, text);
-                if !ts.is_empty() {
-                    let q = Box::new(PhrasePrefixQuery::new(ts));
-                    any.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
-                }
-            }
+        if let Some(q) = words_query(field, &words, prefix) {
+            any.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
         }
+    }
+    if let Some(q) = TextPhrase::new(bodies, f.text, f.lang, prefix) {
+        any.push((Occur::Should, Box::new(q)));
     }
     match any.is_empty() {
         true => Box::new(EmptyQuery),

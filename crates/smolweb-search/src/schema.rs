@@ -5,8 +5,10 @@
 //! tantivy has a stemmer for it (`en`, `fr`, `de`, ... see [`LANGUAGES`]), else in `body`,
 //! unstemmed. A query word is looked up in every body field through that field's own
 //! analyzer, so "mosses" finds an English page that says "moss", and a page of no stated
-//! language only by its words as written. The text itself is kept once, compressed, in the
-//! stored-only `text` field, for snippets.
+//! language only by its words as written. The bodies keep no word positions (a third of the
+//! index): a phrase in them is checked against the stored text (`phrase.rs`); titles and
+//! URLs keep theirs. The text itself is kept once, compressed, in the stored-only `text`
+//! field, for snippets and phrases.
 //! [`SCHEMA_VERSION`] changes with any change here; an index of another version is rebuilt.
 
 use crate::tokenize::SmolTokenizer;
@@ -19,7 +21,7 @@ use tantivy::{Index, IndexSettings};
 
 /// Bump when the schema, an analyzer or the settings change: an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// The stored text's blocks: zstd compresses prose to about a third (lz4: a half), and a
 /// block holds several pages so their common words compress together. A hit reads one
@@ -152,11 +154,11 @@ pub(crate) fn build() -> (Schema, Fields) {
     let time = b.add_i64_field("time", INDEXED | FAST | STORED);
     let text = b.add_text_field("text", STORED);
     let cut = b.add_u64_field("cut", STORED);
-    let mut bodies = vec![b.add_text_field("body", indexed_text(PLAIN, true))];
+    let mut bodies = vec![b.add_text_field("body", indexed_text(PLAIN, false))];
     for (code, _) in LANGUAGES {
         let name = format!("body_{code}");
         let analyzer = format!("{PLAIN}_{code}");
-        bodies.push(b.add_text_field(&name, indexed_text(&analyzer, true)));
+        bodies.push(b.add_text_field(&name, indexed_text(&analyzer, false)));
     }
     let fields = Fields {
         key,

@@ -68,6 +68,40 @@ fn words_phrases_prefixes_exclusions_and_sites() {
     let r = person(&index, "\"dry season\"");
     assert_eq!(urls(&r), ["gopher://stones.test/0/dry.txt"]);
     assert!(person(&index, "\"season dry\"").hits.is_empty());
+    // Words on one page but apart are not the phrase.
+    assert!(person(&index, "\"season stones\"").hits.is_empty());
+    // A phrase on a stemmed page is read as the page was indexed: "lives in moss" is
+    // "live in mosses".
+    let r = person(&index, "\"lives in moss\"");
+    assert_eq!(urls(&r), ["gemini://moss.test/tardigrades.gmi"]);
+    // Leaving out a phrase leaves out only the pages that have it.
+    let r = person(&index, "moss -\"dry season\"");
+    assert!(
+        !urls(&r).contains(&"gopher://stones.test/0/dry.txt"),
+        "{:?}",
+        urls(&r)
+    );
+    let r = person(&index, "moss -\"season dry\"");
+    assert!(
+        urls(&r).contains(&"gopher://stones.test/0/dry.txt"),
+        "{:?}",
+        urls(&r)
+    );
+    // A prefix of several tokens is a phrase whose last word is a prefix.
+    let r = person(&index, "moss-gro*");
+    assert_eq!(urls(&r), ["gopher://stones.test/0/dry.txt"]);
+    assert!(person(&index, "grows-mo*").hits.is_empty());
+    // The snippet marks a phrase's words.
+    let r = person(&index, "\"moss grows\"");
+    assert_eq!(urls(&r), ["gopher://stones.test/0/dry.txt"]);
+    assert!(
+        r.hits[0]
+            .snippet
+            .marked("[", "]")
+            .contains("[moss] [grows]"),
+        "{:?}",
+        r.hits[0].snippet
+    );
     // A prefix.
     let r = person(&index, "lich*");
     assert_eq!(urls(&r), ["gemini://moss.test/tardigrades.gmi"]);
