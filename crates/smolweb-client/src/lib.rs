@@ -226,6 +226,7 @@ mod guppy;
 pub mod health;
 mod limits;
 pub mod offline;
+mod ops;
 mod pipeline;
 mod politeness;
 pub mod search;
@@ -428,11 +429,11 @@ impl Client {
         &self.approvals
     }
     /// The bookmarks.
-    pub fn bookmarks(&self) -> &Bookmarks {
+    pub(crate) fn bookmarks(&self) -> &Bookmarks {
         &self.bookmarks
     }
     /// The history of visits.
-    pub fn history(&self) -> &History {
+    pub(crate) fn history(&self) -> &History {
         &self.history
     }
     /// The agents the person allows to upload (Titan) under a scope without asking.

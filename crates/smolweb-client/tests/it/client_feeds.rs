@@ -266,7 +266,7 @@ async fn a_post_visited_before_its_gemlog_was_followed_starts_read() {
     let c = client(&dir, Face::Human);
     let log = server.url("/log/");
     let post = server.url("/log/a.gmi");
-    c.history().record(&post, Some("A"), c.now()).unwrap();
+    c.record_visit(&post, Some("A")).unwrap();
     c.subscriptions().add(&log, c.now()).unwrap();
     let results = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
     assert_eq!(results.len(), 1);

@@ -416,14 +416,14 @@ impl StoreWorker {
 
     fn load_lists(&mut self) {
         let c = Arc::clone(&self.client);
-        let history = match c.history().list() {
+        let history = match c.history_list() {
             Ok(list) => list.into_iter().map(|v| (v.url, v.title)).collect(),
             Err(e) => {
                 self.send(Msg::Done(Err(e.into())));
                 Vec::new()
             }
         };
-        let bookmarks = match c.bookmarks().list() {
+        let bookmarks = match c.bookmarks_list() {
             Ok(list) => list,
             Err(e) => {
                 self.send(Msg::Done(Err(e.into())));
@@ -513,31 +513,25 @@ impl StoreWorker {
                 self.load_lists();
                 return;
             }
-            StoreOp::RecordHistory { url, title } => {
-                match c.history().record(&url, title.as_deref(), now) {
-                    Ok(()) => return,
-                    Err(e) => Msg::Done(Err(e.into())),
+            StoreOp::RecordHistory { url, title } => match c.record_visit(&url, title.as_deref()) {
+                Ok(()) => return,
+                Err(e) => Msg::Done(Err(e.into())),
+            },
+            StoreOp::AddBookmark { url, title } => done(c.add_bookmark(&url, &title).map(|new| {
+                if new {
+                    format!("bookmarked {url}")
+                } else {
+                    format!("bookmark renamed: {title}")
                 }
-            }
-            StoreOp::AddBookmark { url, title } => {
-                done(c.bookmarks().add(&url, &title).map(|new| {
-                    if new {
-                        format!("bookmarked {url}")
-                    } else {
-                        format!("bookmark renamed: {title}")
-                    }
+            })),
+            StoreOp::MoveBookmark { url, folder } => {
+                done(c.move_bookmark(&url, &folder).map(|there| match there {
+                    false => format!("{url} is not bookmarked"),
+                    true if folder.is_empty() => format!("{url} moved to the top level"),
+                    true => format!("{url} filed in {folder}"),
                 }))
             }
-            StoreOp::MoveBookmark { url, folder } => done(
-                c.bookmarks()
-                    .move_to(&url, &folder)
-                    .map(|there| match there {
-                        false => format!("{url} is not bookmarked"),
-                        true if folder.is_empty() => format!("{url} moved to the top level"),
-                        true => format!("{url} filed in {folder}"),
-                    }),
-            ),
-            StoreOp::RemoveVisit { url } => done(c.history().remove(&url).map(|gone| {
+            StoreOp::RemoveVisit { url } => done(c.forget_visit(&url).map(|gone| {
                 if gone {
                     format!("forgot the visit of {url}")
                 } else {
@@ -552,15 +546,14 @@ impl StoreWorker {
                 c.remove_site_rule(&site)
                     .map(|r| format!("rule removed for {}", r.site)),
             ),
-            StoreOp::ClearHistory => done(c.history().clear().map(|n| {
+            StoreOp::ClearHistory => done(c.clear_history().map(|n| {
                 format!(
                     "history cleared ({})",
                     smolweb_core::text::count(n, "visit", "visits")
                 )
             })),
             StoreOp::RemoveBookmark { url } => done(
-                c.bookmarks()
-                    .remove(&url)
+                c.remove_bookmark(&url)
                     .map(|_| format!("bookmark removed: {url}")),
             ),
             StoreOp::CreateIdentity { new, then } => {
@@ -724,13 +717,12 @@ fn tour_added(a: &smolweb_store::tour::Added) -> String {
 /// list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
-        "about:bookmarks" => client.bookmarks().list().map(|b| {
+        "about:bookmarks" => client.bookmarks_list().map(|b| {
             let note = pages::bookmarks_note(b.is_empty());
             about::bookmarks_page(&b, Some(note))
         }),
         "about:history" => client
-            .history()
-            .list()
+            .history_list()
             .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
         "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
         "about:agents" => agents_page(client),
