@@ -416,16 +416,12 @@ impl Client {
     pub fn face(&self) -> Face {
         self.face
     }
-    /// The pinned server certificates (TOFU).
-    pub fn known_hosts(&self) -> &KnownHosts {
-        &self.known_hosts
-    }
     /// The client identities.
-    pub fn identities(&self) -> &Identities {
+    pub(crate) fn identities(&self) -> &Identities {
         &self.identities
     }
     /// Pending and decided approval requests.
-    pub fn approvals(&self) -> &Approvals {
+    pub(crate) fn approvals(&self) -> &Approvals {
         &self.approvals
     }
     /// The bookmarks.
@@ -682,19 +678,6 @@ impl Client {
             }
             current = next;
         }
-    }
-
-    /// Forget the certificate pinned for `host:port`, and the answers of that capsule held in
-    /// the cache: they were read over the forgotten trust, so the next visit checks the
-    /// certificate again (and is a first visit, pinned anew). Returns whether a pin was held.
-    pub fn forget_pin(&self, host: &str, port: u16) -> Result<bool, smolweb_store::StoreError> {
-        let existed = self.known_hosts.remove(host, port)?;
-        let host = smolweb_core::url::normalize_host(host).unwrap_or_else(|_| host.to_string());
-        self.cache.remove_where(|key| {
-            Url::parse(key)
-                .is_ok_and(|u| u.scheme().is_tls() && u.host() == host && u.port() == port)
-        });
-        Ok(existed)
     }
 
     /// Drop a cached page (e.g. before a reload). Returns whether one was held.

@@ -403,10 +403,10 @@ impl StoreWorker {
         }
         let seen = self.agents_seen();
         self.send(Msg::Agents(seen));
-        if let Ok(list) = self.client.approvals().pending(self.client.now()) {
+        if let Ok(list) = self.client.pending_approvals() {
             self.send(Msg::Approvals(list));
         }
-        if let Ok(list) = self.client.identities().scan().map(|s| s.identities)
+        if let Ok(list) = self.client.scan_identities().map(|s| s.identities)
             && self.identities.as_ref() != Some(&list)
         {
             self.identities = Some(list.clone());
@@ -432,7 +432,7 @@ impl StoreWorker {
         };
         self.send(Msg::Lists { history, bookmarks });
         // A corrupt identity file is named, and the readable identities are still shown.
-        match c.identities().scan() {
+        match c.scan_identities() {
             Ok(scan) => {
                 for bad in scan.unreadable {
                     self.send(Msg::Done(Err(bad.into_error().into())));
@@ -442,7 +442,7 @@ impl StoreWorker {
             }
             Err(e) => self.send(Msg::Done(Err(e.into()))),
         }
-        if let Ok(list) = c.approvals().pending(c.now()) {
+        if let Ok(list) = c.pending_approvals() {
             self.send(Msg::Approvals(list));
         }
         self.send(feeds::lists(&c));
@@ -557,7 +557,7 @@ impl StoreWorker {
                     .map(|_| format!("bookmark removed: {url}")),
             ),
             StoreOp::CreateIdentity { new, then } => {
-                let result = c.identities().create(new, now).map_err(ShellError::from);
+                let result = c.create_identity(new).map_err(ShellError::from);
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
@@ -565,7 +565,7 @@ impl StoreWorker {
                 let home = std::env::var_os("HOME");
                 let (cert, key) = (expand_home(&cert, home.clone()), expand_home(&key, home));
                 let result = smolweb_store::identity::import::read_files(&cert, &key)
-                    .and_then(|imported| c.identities().import(imported, scope, None, false))
+                    .and_then(|imported| c.import_identity(imported, scope, None, false))
                     .map_err(ShellError::from);
                 self.send(Msg::IdentityImported(result));
                 return;
@@ -573,14 +573,10 @@ impl StoreWorker {
             StoreOp::SetAgentUse {
                 fingerprint,
                 allowed,
-            } => done(
-                c.identities()
-                    .update(&fingerprint, |i| i.agent_use = allowed)
-                    .map(|i| {
-                        let may = if allowed { "may" } else { "may not" };
-                        format!("agents {may} use '{}'", i.name)
-                    }),
-            ),
+            } => done(c.set_identity_agent_use(&fingerprint, allowed).map(|i| {
+                let may = if allowed { "may" } else { "may not" };
+                format!("agents {may} use '{}'", i.name)
+            })),
             StoreOp::ExportIdentity { fingerprint } => {
                 let dir = self.downloads_dir();
                 let r = std::fs::create_dir_all(&dir)
@@ -588,14 +584,13 @@ impl StoreWorker {
                         path: dir.clone(),
                         source: e,
                     })
-                    .and_then(|_| c.identities().export(&fingerprint, &dir));
+                    .and_then(|_| c.export_identity(&fingerprint, &dir));
                 done(
                     r.map(|(crt, key)| format!("exported {} and {}", crt.display(), key.display())),
                 )
             }
             StoreOp::DeleteIdentity { fingerprint } => done(
-                c.identities()
-                    .remove(&fingerprint)
+                c.remove_identity(&fingerprint)
                     .map(|i| format!("deleted identity '{}'", i.name)),
             ),
             StoreOp::Pin {
@@ -612,11 +607,9 @@ impl StoreWorker {
                             not_before: now,
                             not_after,
                         };
-                        c.known_hosts().pin(&host, port, &cert, now)
+                        c.pin_certificate(&host, port, &cert)
                     }
-                    Err(_) => c
-                        .known_hosts()
-                        .pin_fingerprint(&host, port, &fingerprint, now),
+                    Err(_) => c.pin_fingerprint(&host, port, &fingerprint),
                 };
                 done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
@@ -724,7 +717,7 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
         "about:history" => client
             .history_list()
             .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
-        "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
+        "about:trust" => client.pinned_hosts().map(|p| pages::pins_page(&p)),
         "about:agents" => agents_page(client),
         "about:tour" => client
             .tour()
@@ -973,7 +966,8 @@ mod tests {
             created_by: CreatedBy::Agent,
             agent_use: true,
         };
-        w.client.identities().create(new, w.client.now()).unwrap();
+        let other = smolweb_store::identity::Identities::new(w.client.paths().identities_dir());
+        other.create(new, w.client.now()).unwrap();
         w.poll();
         let got = drain(&mut rx);
         assert!(
@@ -1053,13 +1047,7 @@ mod tests {
         assert!(text("about:bookmarks").contains("No bookmarks yet"));
         assert!(text("about:trust").contains("No certificates are pinned"));
         w.client
-            .known_hosts()
-            .pin_fingerprint(
-                "cap.test",
-                1965,
-                &format!("sha256:{}", "ab".repeat(32)),
-                w.client.now(),
-            )
+            .pin_fingerprint("cap.test", 1965, &format!("sha256:{}", "ab".repeat(32)))
             .unwrap();
         let t = text("about:trust");
         assert!(
