@@ -432,25 +432,9 @@ impl Client {
     pub(crate) fn history(&self) -> &History {
         &self.history
     }
-    /// The agents the person allows to upload (Titan) under a scope without asking.
-    pub fn uploads(&self) -> &smolweb_store::uploads::Uploads {
-        &self.uploads
-    }
     /// What agents did (the activity log, bounded per `[agents]`).
-    pub fn activity(&self) -> &smolweb_store::activity::Activity {
+    pub(crate) fn activity(&self) -> &smolweb_store::activity::Activity {
         &self.activity
-    }
-    /// Pages agents suggested to the person.
-    pub fn suggestions(&self) -> &smolweb_store::suggestions::Suggestions {
-        &self.suggestions
-    }
-    /// The running browsers' presence file.
-    pub fn browsers(&self) -> &smolweb_store::suggestions::Browsers {
-        &self.browsers
-    }
-    /// Pages the person shared with agents.
-    pub fn shared(&self) -> &smolweb_store::shared::SharedPages {
-        &self.shared
     }
 
     /// Would this face's fetch of `url` pass the address guard (one lookup, bounded by the

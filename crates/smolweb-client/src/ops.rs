@@ -6,14 +6,19 @@
 //! client's own, built once for its data directory), takes the time from the client's clock
 //! when the store wants one, and answers the store's own error ([`smolweb_store::StoreError`]).
 //! What changes the person's trust (pinning a certificate, making, importing, exporting or
-//! removing an identity) is for the human face only: on the agent's face it is refused; an
-//! agent asks for it through an approval instead, which the person performs (`approve`).
+//! removing an identity, letting an agent upload without asking) is for the human face only:
+//! on the agent's face it is refused; an agent asks for it through an approval instead, which
+//! the person performs (`approve`).
 
+mod activity;
 mod approvals;
 mod bookmarks;
 mod history;
 mod identities;
 mod pins;
+mod shared;
+mod suggestions;
+mod uploads;
 
 use crate::{Client, Face};
 use smolweb_store::StoreError;

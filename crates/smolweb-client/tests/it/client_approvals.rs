@@ -151,6 +151,17 @@ fn the_persons_changes_are_refused_on_the_agents_face() {
     refused(agent.remove_identity(FP).map(drop));
     refused(agent.set_identity_agent_use(FP, true).map(drop));
     refused(agent.export_identity(FP, dir.path()).map(drop));
+    refused(
+        agent
+            .allow_uploads("agent", "gemini://example.org/")
+            .map(drop),
+    );
+    refused(
+        agent
+            .revoke_uploads("agent", "gemini://example.org/")
+            .map(drop),
+    );
+    assert!(agent.upload_allowances().unwrap().is_empty());
     // Asking is the agent's, and the person's client performs it.
     let request = Request::TrustPin {
         host: "example.org".into(),

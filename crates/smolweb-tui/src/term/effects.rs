@@ -292,7 +292,7 @@ impl Shell {
     /// The browser is leaving: its heartbeat goes from the presence file (agents' show_to_user
     /// then says no browser runs).
     pub(super) fn leave(&self) {
-        let _ = self.client.browsers().leave(std::process::id());
+        let _ = self.client.browser_leaving();
     }
 
     pub(super) fn abort_all(&mut self) {
@@ -397,8 +397,7 @@ impl StoreWorker {
     /// Pending approvals, and the identities when another process changed them (an approval
     /// from `smolweb identity approve` makes one).
     fn poll(&mut self) {
-        let now = self.client.now();
-        if let Err(e) = self.client.browsers().heartbeat(std::process::id(), now) {
+        if let Err(e) = self.client.browser_heartbeat() {
             tracing::debug!("cannot write the browser's heartbeat: {e}");
         }
         let seen = self.agents_seen();
@@ -454,9 +453,9 @@ impl StoreWorker {
     /// when its file changed).
     fn agents_seen(&mut self) -> crate::app::AgentsSeen {
         let c = &self.client;
-        let stamp = c.activity().stamp();
+        let stamp = c.activity_stamp();
         if stamp != self.agents.stamp {
-            if let Ok(entries) = c.activity().snapshot() {
+            if let Ok(entries) = c.activity_snapshot() {
                 self.agents.sessions = smolweb_store::activity::sessions(&entries);
             }
             self.agents.stamp = stamp;
@@ -471,8 +470,8 @@ impl StoreWorker {
                 .filter(|s| s.active(now))
                 .map(|s| s.label())
                 .collect(),
-            suggestions: c.suggestions().pending().unwrap_or_default(),
-            shared: c.shared().list().map_or(0, |l| l.len()),
+            suggestions: c.pending_suggestions().unwrap_or_default(),
+            shared: c.shared_pages().map_or(0, |l| l.len()),
             log_stamp: stamp_number(stamp),
         }
     }
@@ -622,8 +621,7 @@ impl StoreWorker {
             })),
             StoreOp::Approve { id } => done(c.approve(&id, Decider::Browser).map(|a| a.message)),
             StoreOp::Share { url, title, note } => done(
-                c.shared()
-                    .add(&url, title.as_deref(), note.as_deref(), now)
+                c.share_page(&url, title.as_deref(), note.as_deref())
                     .map(|p| format!("shared with agents as smolweb://shared/{}", p.id)),
             ),
             StoreOp::QueueSync { url, from } => {
@@ -639,8 +637,7 @@ impl StoreWorker {
                 }))
             }
             StoreOp::Unshare { id } => done(
-                c.shared()
-                    .remove(&id)
+                c.unshare_page(&id)
                     .map(|p| format!("no longer shared with agents: {}", p.url)),
             ),
             StoreOp::TourAdd { links } => done(c.tour_add(&links).map(|a| tour_added(&a))),
@@ -660,7 +657,7 @@ impl StoreWorker {
                     smolweb_core::text::count(n, "link", "links")
                 )
             })),
-            StoreOp::TakeSuggestion { id, opened } => done(c.suggestions().take(&id).map(|s| {
+            StoreOp::TakeSuggestion { id, opened } => done(c.take_suggestion(&id).map(|s| {
                 if opened {
                     format!("opened the page {} suggested", s.client)
                 } else {
@@ -751,10 +748,10 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 /// about:agents from the activity log, the suggestions and the shared pages.
 fn agents_page(client: &Client) -> Result<String, smolweb_store::StoreError> {
     // Incremental: the store thread's poll has parsed the log already; only new lines are read.
-    let entries = client.activity().snapshot()?;
+    let entries = client.activity_snapshot()?;
     let sessions = smolweb_store::activity::sessions(&entries);
-    let suggestions = client.suggestions().pending()?;
-    let shared = client.shared().list()?;
+    let suggestions = client.pending_suggestions()?;
+    let shared = client.shared_pages()?;
     Ok(pages::agents_page(
         &sessions,
         &suggestions,
