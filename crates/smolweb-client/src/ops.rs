@@ -17,6 +17,7 @@ mod history;
 mod identities;
 mod pins;
 mod shared;
+mod subscriptions;
 mod suggestions;
 mod uploads;
 
