@@ -40,13 +40,12 @@ fn line(e: &Entry) -> String {
 /// Run `smolweb agents ...`.
 pub(crate) fn run(client: &Client, cmd: &AgentsCommand) -> Result<ExitCode> {
     let AgentsCommand::Log { follow, session } = cmd;
-    let log = client.activity();
     let keep = |e: &Entry| session.as_deref().is_none_or(|s| e.session == s);
     let mut cursor = Cursor::default();
     let mut last_printed: Option<Entry> = None;
     let mut out = std::io::stdout().lock();
     loop {
-        let (got, reset) = match log.read_since(&mut cursor) {
+        let (got, reset) = match client.read_activity_since(&mut cursor) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("smolweb: cannot read the activity log: {e}");
@@ -57,7 +56,7 @@ pub(crate) fn run(client: &Client, cmd: &AgentsCommand) -> Result<ExitCode> {
             eprintln!(
                 "smolweb: skipped {} unreadable line(s) of {}",
                 got.skipped,
-                log.path().display()
+                client.paths().activity().display()
             );
         }
         let mut entries = got.entries.iter().filter(|e| keep(e)).peekable();

@@ -22,10 +22,9 @@ pub(crate) enum BookmarksCommand {
 }
 
 pub(super) fn run(client: &Client, cmd: &BookmarksCommand) -> Result<ExitCode> {
-    let store = client.bookmarks();
     match cmd {
         BookmarksCommand::List => {
-            let list = match store.list() {
+            let list = match client.bookmarks_list() {
                 Ok(l) => l,
                 Err(e) => {
                     eprintln!("smolweb: {e}");
@@ -65,7 +64,7 @@ pub(super) fn run(client: &Client, cmd: &BookmarksCommand) -> Result<ExitCode> {
                     return Ok(ExitCode::from(2));
                 }
             };
-            match store.add_all(&found) {
+            match client.import_bookmarks(&found) {
                 Ok((added, skipped)) => {
                     println!(
                         "{} from {} ({kind}); {} already bookmarked or unusable",

@@ -125,7 +125,7 @@ pub(super) fn run(client: &Arc<Client>, cmd: &FeedsCommand) -> Result<ExitCode> 
             sync_links,
             changes: Some(watch),
         } => follow_page(client, url, *sync_links, watch.watch()),
-        FeedsCommand::Remove { url } => Ok(match client.subscriptions().remove(url) {
+        FeedsCommand::Remove { url } => Ok(match client.unsubscribe(url) {
             Ok(s) => {
                 println!("unsubscribed from {} ({})", line(s.name()), line(&s.url));
                 ExitCode::SUCCESS
@@ -152,7 +152,7 @@ fn sync_links(client: &Client, url: &str, state: LinksState) -> ExitCode {
         LinksState::Off => Some(false),
         LinksState::Default => None,
     };
-    match client.subscriptions().set_sync_links(url, links) {
+    match client.set_sync_links(url, links) {
         Ok(s) => {
             println!("{}: {}", line(&s.url), links_words(&s, client));
             ExitCode::SUCCESS
@@ -174,14 +174,14 @@ fn links_words(s: &Subscription, client: &Client) -> &'static str {
 }
 
 fn list(client: &Client) -> ExitCode {
-    let subs = match client.subscriptions().list() {
+    let subs = match client.subscriptions_list() {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
     if subs.is_empty() {
         eprintln!("no subscriptions (add one with `smolweb feeds add URL`)");
     }
-    for s in subs {
+    for s in subs.iter() {
         let when = s.last_try();
         let links = match s.sync_links {
             Some(true) => ", sync keeps linked pages",
@@ -205,11 +205,11 @@ fn list(client: &Client) -> ExitCode {
 }
 
 fn add(client: &Arc<Client>, url: &str, with_links: bool) -> Result<ExitCode> {
-    let (url, new) = match client.subscriptions().add(url, client.now()) {
+    let (url, new) = match client.subscribe(url) {
         Ok(r) => r,
         Err(e) => return Ok(fail(&e)),
     };
-    if with_links && let Err(e) = client.subscriptions().set_sync_links(&url, Some(true)) {
+    if with_links && let Err(e) = client.set_sync_links(&url, Some(true)) {
         return Ok(fail(&e));
     }
     if !new {
@@ -323,11 +323,11 @@ fn follow_page(
     with_links: bool,
     watch: Watch,
 ) -> Result<ExitCode> {
-    let (url, new) = match client.subscriptions().follow(url, watch, client.now()) {
+    let (url, new) = match client.follow_page(url, watch) {
         Ok(r) => r,
         Err(e) => return Ok(fail(&e)),
     };
-    if with_links && let Err(e) = client.subscriptions().set_sync_links(&url, Some(true)) {
+    if with_links && let Err(e) = client.set_sync_links(&url, Some(true)) {
         return Ok(fail(&e));
     }
     let what = match watch {
@@ -361,7 +361,7 @@ fn follow_page(
 
 /// `feeds health`: every subscription, the ones that need attention first.
 fn health(client: &Client) -> ExitCode {
-    let subs = match client.subscriptions().list() {
+    let subs = match client.subscriptions_list() {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };

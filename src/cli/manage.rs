@@ -92,7 +92,7 @@ fn date(t: Option<time::OffsetDateTime>) -> String {
 }
 
 fn pending(client: &Client, identity: bool) -> Result<ExitCode> {
-    let list = client.approvals().pending(client.now())?;
+    let list = client.pending_approvals()?;
     let list: Vec<_> = list
         .into_iter()
         .filter(|a| a.request.is_identity() == identity)
@@ -115,11 +115,7 @@ fn pending(client: &Client, identity: bool) -> Result<ExitCode> {
 }
 
 fn approve(client: &Client, id: &str, identity: bool) -> Result<ExitCode> {
-    let found = client
-        .approvals()
-        .pending(client.now())?
-        .into_iter()
-        .find(|a| a.id == id);
+    let found = client.pending_approvals()?.into_iter().find(|a| a.id == id);
     match found {
         Some(a) if a.request.is_identity() != identity => {
             let other = if identity { "trust" } else { "identity" };
@@ -142,7 +138,7 @@ fn deny(client: &Client, id: &str) -> Result<ExitCode> {
 pub(super) fn trust(client: &Client, cmd: &TrustCommand) -> Result<ExitCode> {
     match cmd {
         TrustCommand::List => {
-            let pins = client.known_hosts().list()?;
+            let pins = client.pinned_hosts()?;
             if pins.is_empty() {
                 println!("no pinned certificates");
             } else {
@@ -190,10 +186,9 @@ fn scope_of(url: &str) -> Result<Scope> {
 }
 
 pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCode> {
-    let ids = client.identities();
     match cmd {
         IdentityCommand::List => {
-            let scan = ids.scan()?;
+            let scan = client.scan_identities()?;
             for bad in &scan.unreadable {
                 eprintln!(
                     "smolweb: warning: cannot read identity file {} ({}); it is left as it is",
@@ -225,7 +220,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
                     date(Some(i.not_after))
                 );
                 // Said now, not only when the key is next presented and refused.
-                if let Err(e) = ids.check_key(&i) {
+                if let Err(e) = client.check_identity_key(&i) {
                     eprintln!("smolweb: warning: {}", sanitize_line(&e.to_string()));
                 }
             }
@@ -251,7 +246,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
                 created_by: CreatedBy::Human,
                 agent_use: !no_agent,
             };
-            let made = ids.create(new, client.now())?;
+            let made = client.create_identity(new)?;
             println!(
                 "created identity '{}' for {}\n{}  valid until {}",
                 sanitize_line(&made.name),
@@ -270,7 +265,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
         } => {
             let scope = scope_of(scope)?;
             let imported = smolweb_store::identity::import::read_files(cert, key)?;
-            let made = ids.import(imported, scope, name.as_deref(), *agent_use)?;
+            let made = client.import_identity(imported, scope, name.as_deref(), *agent_use)?;
             let agents = if made.agent_use { "may" } else { "may not" };
             println!(
                 "imported identity '{}' for {}\n{}  {} until {}, agents {agents} use it",
@@ -287,7 +282,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
             Ok(ExitCode::SUCCESS)
         }
         IdentityCommand::Remove { fingerprint } => {
-            let gone = ids.remove(fingerprint)?;
+            let gone = client.remove_identity(fingerprint)?;
             println!(
                 "deleted identity '{}' for {}",
                 sanitize_line(&gone.name),
@@ -296,7 +291,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
             Ok(ExitCode::SUCCESS)
         }
         IdentityCommand::Export { fingerprint, dir } => {
-            let (crt, key) = ids.export(fingerprint, dir)?;
+            let (crt, key) = client.export_identity(fingerprint, dir)?;
             println!("wrote {} and {}", crt.display(), key.display());
             Ok(ExitCode::SUCCESS)
         }
@@ -305,7 +300,7 @@ pub(super) fn identity(client: &Client, cmd: &IdentityCommand) -> Result<ExitCod
             allowed,
         } => {
             let allowed = *allowed;
-            let i = ids.update(fingerprint, |i| i.agent_use = allowed)?;
+            let i = client.set_identity_agent_use(fingerprint, allowed)?;
             let what = if allowed { "may" } else { "may not" };
             println!(
                 "agents {what} present identity '{}'",

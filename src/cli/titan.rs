@@ -28,9 +28,8 @@ fn code(e: &StoreError) -> u8 {
 }
 
 pub(super) fn run(client: &Client, cmd: &TitanCommand) -> Result<ExitCode> {
-    let store = client.uploads();
     let said = match cmd {
-        TitanCommand::Allow { agent, url } => store.allow(agent, url, client.now()).map(|new| {
+        TitanCommand::Allow { agent, url } => client.allow_uploads(agent, url).map(|new| {
             let scope = smolweb_store::uploads::scope_of(url).unwrap_or_default();
             if new {
                 format!("{agent} may upload under {scope} without asking")
@@ -38,14 +37,14 @@ pub(super) fn run(client: &Client, cmd: &TitanCommand) -> Result<ExitCode> {
                 format!("{agent} already may upload under {scope}")
             }
         }),
-        TitanCommand::Revoke { agent, url } => store.revoke(agent, url).map(|gone| {
+        TitanCommand::Revoke { agent, url } => client.revoke_uploads(agent, url).map(|gone| {
             if gone {
                 format!("{agent}'s uploads under {url} are asked again")
             } else {
                 format!("{agent} had no permission for {url}")
             }
         }),
-        TitanCommand::List => store.list().map(|list| {
+        TitanCommand::List => client.upload_allowances().map(|list| {
             if list.is_empty() {
                 return "no agent may upload without asking".to_string();
             }

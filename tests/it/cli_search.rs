@@ -31,10 +31,7 @@ fn seed(data: &Path) {
     let client = Client::new(Config::default(), paths, Face::Human).unwrap();
     let now = time::OffsetDateTime::now_utc();
     let visit = "gemini://moss.example/tardigrades.gmi";
-    client
-        .history()
-        .record(visit, Some("Water bears"), now)
-        .unwrap();
+    client.record_visit(visit, Some("Water bears")).unwrap();
     let index = client.search_index().unwrap();
     for (url, title, body, source) in [
         (

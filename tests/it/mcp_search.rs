@@ -21,7 +21,7 @@ fn seed_history(env: &Env) {
     let client = Client::new(Config::default(), paths, Face::Human).unwrap();
     let url = "gemini://diary.example/diary.gmi";
     let now = time::OffsetDateTime::now_utc();
-    client.history().record(url, Some("My diary"), now).unwrap();
+    client.record_visit(url, Some("My diary")).unwrap();
     let index = client.search_index().unwrap();
     index.submit(Op::Add(Doc {
         url: url.into(),

@@ -65,9 +65,7 @@ fn bench_refresh(c: &mut Criterion) {
     let wide_dir = tempfile::tempdir().unwrap();
     let wide = client(&wide_dir, 1000);
     for s in &many {
-        wide.subscriptions()
-            .add(&s.url("/log/"), wide.now())
-            .unwrap();
+        wide.subscribe(&s.url("/log/")).unwrap();
     }
     group.bench_function("100_feeds_100_hosts", |b| {
         b.iter(|| {
@@ -81,10 +79,7 @@ fn bench_refresh(c: &mut Criterion) {
     let paced = client(&paced_dir, 50);
     for s in &few {
         for f in 0..10 {
-            paced
-                .subscriptions()
-                .add(&s.url(&format!("/log{f}/")), paced.now())
-                .unwrap();
+            paced.subscribe(&s.url(&format!("/log{f}/"))).unwrap();
         }
     }
     group.bench_function("100_feeds_10_hosts_paced_50ms", |b| {

@@ -124,8 +124,7 @@ fn bench_refresh(c: &mut Criterion) {
     let gem = client(&gem_dir);
     for s in &gemini {
         for p in 0..10 {
-            gem.subscriptions()
-                .follow(&s.url(&format!("/p{p}")), Watch::Text, gem.now())
+            gem.follow_page(&s.url(&format!("/p{p}")), Watch::Text)
                 .unwrap();
         }
     }
@@ -141,8 +140,7 @@ fn bench_refresh(c: &mut Criterion) {
     let w = client(&web_dir);
     for s in &web {
         for p in 0..10 {
-            w.subscriptions()
-                .follow(&s.url(&format!("/p{p}")), Watch::Text, w.now())
+            w.follow_page(&s.url(&format!("/p{p}")), Watch::Text)
                 .unwrap();
         }
     }
@@ -151,7 +149,7 @@ fn bench_refresh(c: &mut Criterion) {
     group.finish();
     // Each change was seen: the last refresh recorded one per page.
     if measured {
-        let subs = gem.subscriptions().list().unwrap();
+        let subs = gem.subscriptions_list().unwrap();
         assert!(subs.iter().all(|s| !s.entries.is_empty() && !s.restless));
     }
 }

@@ -297,7 +297,7 @@ impl Client {
     /// The subscriptions store of this client's data directory. Every clone shares the
     /// client's parsed copy of the file, re-read only when the file changed (by this process
     /// or another): keep the clone or ask again, both are cheap.
-    pub fn subscriptions(&self) -> Subscriptions {
+    pub(crate) fn subscriptions(&self) -> Subscriptions {
         self.subscriptions.clone()
     }
 

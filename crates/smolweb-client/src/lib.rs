@@ -226,6 +226,7 @@ mod guppy;
 pub mod health;
 mod limits;
 pub mod offline;
+mod ops;
 mod pipeline;
 mod politeness;
 pub mod search;
@@ -415,45 +416,25 @@ impl Client {
     pub fn face(&self) -> Face {
         self.face
     }
-    /// The pinned server certificates (TOFU).
-    pub fn known_hosts(&self) -> &KnownHosts {
-        &self.known_hosts
-    }
     /// The client identities.
-    pub fn identities(&self) -> &Identities {
+    pub(crate) fn identities(&self) -> &Identities {
         &self.identities
     }
     /// Pending and decided approval requests.
-    pub fn approvals(&self) -> &Approvals {
+    pub(crate) fn approvals(&self) -> &Approvals {
         &self.approvals
     }
     /// The bookmarks.
-    pub fn bookmarks(&self) -> &Bookmarks {
+    pub(crate) fn bookmarks(&self) -> &Bookmarks {
         &self.bookmarks
     }
     /// The history of visits.
-    pub fn history(&self) -> &History {
+    pub(crate) fn history(&self) -> &History {
         &self.history
     }
-    /// The agents the person allows to upload (Titan) under a scope without asking.
-    pub fn uploads(&self) -> &smolweb_store::uploads::Uploads {
-        &self.uploads
-    }
     /// What agents did (the activity log, bounded per `[agents]`).
-    pub fn activity(&self) -> &smolweb_store::activity::Activity {
+    pub(crate) fn activity(&self) -> &smolweb_store::activity::Activity {
         &self.activity
-    }
-    /// Pages agents suggested to the person.
-    pub fn suggestions(&self) -> &smolweb_store::suggestions::Suggestions {
-        &self.suggestions
-    }
-    /// The running browsers' presence file.
-    pub fn browsers(&self) -> &smolweb_store::suggestions::Browsers {
-        &self.browsers
-    }
-    /// Pages the person shared with agents.
-    pub fn shared(&self) -> &smolweb_store::shared::SharedPages {
-        &self.shared
     }
 
     /// Would this face's fetch of `url` pass the address guard (one lookup, bounded by the
@@ -681,19 +662,6 @@ impl Client {
             }
             current = next;
         }
-    }
-
-    /// Forget the certificate pinned for `host:port`, and the answers of that capsule held in
-    /// the cache: they were read over the forgotten trust, so the next visit checks the
-    /// certificate again (and is a first visit, pinned anew). Returns whether a pin was held.
-    pub fn forget_pin(&self, host: &str, port: u16) -> Result<bool, smolweb_store::StoreError> {
-        let existed = self.known_hosts.remove(host, port)?;
-        let host = smolweb_core::url::normalize_host(host).unwrap_or_else(|_| host.to_string());
-        self.cache.remove_where(|key| {
-            Url::parse(key)
-                .is_ok_and(|u| u.scheme().is_tls() && u.host() == host && u.port() == port)
-        });
-        Ok(existed)
     }
 
     /// Drop a cached page (e.g. before a reload). Returns whether one was held.

@@ -102,11 +102,7 @@ impl ConsentCtx<'_> {
         )
         .await;
         let client = self.client;
-        let add = || {
-            client
-                .approvals()
-                .add(request, &self.client_name(), client.now())
-        };
+        let add = || client.queue_approval(request, &self.client_name());
         // Asked: the question reached the person (a 2026-07-28 retry carries the answer to a
         // question logged on its first round; a client that cannot ask asked nothing).
         let asked_now = match &answer {

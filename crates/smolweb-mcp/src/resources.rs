@@ -98,7 +98,7 @@ pub(crate) fn list(client: &Client) -> Vec<Resource> {
 
 /// The shared pages as resources.
 fn shared_resources(client: &Client) -> Vec<Resource> {
-    let list = match client.shared().list() {
+    let list = match client.shared_pages() {
         Ok(l) => l,
         Err(e) => {
             tracing::warn!("cannot list the shared pages: {e}");
@@ -184,7 +184,7 @@ async fn read_shared(client: &Client, uri: &str) -> Read {
         }
         None => (rest, 0),
     };
-    let page = match client.shared().get(id) {
+    let page = match client.shared_page(id) {
         Ok(p) => p,
         Err(smolweb_store::StoreError::NotFound(_)) => {
             return failed(ErrorData::resource_not_found(
@@ -261,7 +261,7 @@ pub(crate) struct SharedWatch {
 impl SharedWatch {
     pub(crate) fn new(client: &Client) -> SharedWatch {
         SharedWatch {
-            seen: client.shared().stamp(),
+            seen: client.shared_pages_stamp(),
             tick: tokio::time::interval(WATCH_EVERY),
         }
     }
@@ -269,7 +269,7 @@ impl SharedWatch {
     /// Wait for the next look; true when the file changed since the last one.
     pub(crate) async fn tick(&mut self, client: &Client) -> bool {
         self.tick.tick().await;
-        let now = client.shared().stamp();
+        let now = client.shared_pages_stamp();
         if now == self.seen {
             return false;
         }

@@ -79,7 +79,7 @@ impl SessionLog {
         }
         let entry = Entry::new(&self.id, self.client.now(), event);
         // Queued: the log's writer thread appends it, so the reply never waits for the disk.
-        if let Err(e) = self.client.activity().queue(&entry) {
+        if let Err(e) = self.client.log_activity(&entry) {
             tracing::warn!("cannot record agent activity: {e}");
         }
     }
@@ -116,7 +116,7 @@ impl SessionLog {
         }
         self.write(Event::End);
         // The session's last line, and every line before it, are on disk before it is over.
-        self.client.activity().flush();
+        self.client.flush_activity();
     }
 
     /// A tool call ended with `response` after `elapsed`.

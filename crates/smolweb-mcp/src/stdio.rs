@@ -193,7 +193,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     client: Arc<Client>,
 ) {
     while let Some(line) = queue.recv().await {
-        client.activity().flush();
+        client.flush_activity();
         if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
             return;
         }

@@ -23,7 +23,7 @@ async fn about_identities_names_a_corrupt_file_and_lists_the_rest() {
         created_by: CreatedBy::Human,
         agent_use: true,
     };
-    client.identities().create(new, client.now()).unwrap();
+    client.create_identity(new).unwrap();
     let bad = dir
         .path()
         .join(smolweb_store::files::IDENTITIES_DIR)

@@ -97,7 +97,7 @@ async fn refresh_all_reports_every_feed_in_order_with_progress() {
         server.url("/feed.json"),
     ];
     for u in &urls {
-        c.subscriptions().add(u, c.now()).unwrap();
+        c.subscribe(u).unwrap();
     }
     assert!(c.feeds_due().unwrap(), "never refreshed");
     let mut progress = Vec::new();
@@ -123,7 +123,7 @@ async fn refresh_all_reports_every_feed_in_order_with_progress() {
     // A second refresh finds nothing new, and the failures are on record.
     let again = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
     assert!(again.iter().all(|r| r.new_entries.is_empty()));
-    let subs = c.subscriptions().list().unwrap();
+    let subs = c.subscriptions_list().unwrap();
     assert!(subs[1].error.is_some() && subs[3].error.as_deref().unwrap().contains("51"));
     assert_eq!(subs[0].title.as_deref(), Some("Log"));
 }
@@ -239,7 +239,7 @@ async fn a_refresh_paces_the_feeds_of_one_host_on_the_human_face_too() {
     c.open(&server.url("/log/"), &OpenOptions::default()).await;
     assert_eq!(c.next_request_slot("127.0.0.1"), None);
     for path in ["/rss.xml", "/feed.json"] {
-        c.subscriptions().add(&server.url(path), c.now()).unwrap();
+        c.subscribe(&server.url(path)).unwrap();
     }
     let started = Instant::now();
     let results = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
@@ -266,11 +266,11 @@ async fn a_post_visited_before_its_gemlog_was_followed_starts_read() {
     let c = client(&dir, Face::Human);
     let log = server.url("/log/");
     let post = server.url("/log/a.gmi");
-    c.history().record(&post, Some("A"), c.now()).unwrap();
-    c.subscriptions().add(&log, c.now()).unwrap();
+    c.record_visit(&post, Some("A")).unwrap();
+    c.subscribe(&log).unwrap();
     let results = feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
     assert_eq!(results.len(), 1);
-    let sub = c.subscriptions().get(&log).unwrap().unwrap();
+    let sub = c.subscription(&log).unwrap().unwrap();
     let e = sub
         .entries
         .iter()

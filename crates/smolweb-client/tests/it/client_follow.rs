@@ -64,10 +64,7 @@ async fn a_new_link_is_a_change_with_its_diff_and_noise_is_none() {
     });
     let server = Server::start(routes).await;
     let c = client(&dir);
-    let (url, _) = c
-        .subscriptions()
-        .follow(&server.url("/wiki/"), Watch::Text, c.now())
-        .unwrap();
+    let (url, _) = c.follow_page(&server.url("/wiki/"), Watch::Text).unwrap();
     // The first refresh keeps the first copy; the second sees only noise (the counter and
     // the date): no change.
     for _ in 0..2 {
@@ -88,7 +85,7 @@ async fn a_new_link_is_a_change_with_its_diff_and_noise_is_none() {
     // The same page again: nothing new, the entry stays unread.
     let r = c.refresh_feed(&url).await;
     assert!(r.new_entries.is_empty());
-    assert_eq!(c.subscriptions().get(&url).unwrap().unwrap().unread(), 1);
+    assert_eq!(c.subscription(&url).unwrap().unwrap().unread(), 1);
     // What about:changes shows for it.
     let page = about(&c, &e.url).await;
     assert!(page.contains("## Links added"), "{page}");
@@ -99,7 +96,7 @@ async fn a_new_link_is_a_change_with_its_diff_and_noise_is_none() {
 }
 
 fn r_title(c: &Client, url: &str) -> Option<String> {
-    c.subscriptions().get(url).unwrap().unwrap().title
+    c.subscription(url).unwrap().unwrap().title
 }
 
 async fn about(c: &Client, url: &str) -> String {
@@ -164,7 +161,7 @@ async fn bad_inputs_each_give_a_bounded_clear_result_and_cost_the_others_nothing
     });
     let server = Server::start(routes).await;
     let c = client(&dir);
-    let subs = c.subscriptions();
+    let subs = smolweb_store::subscriptions::Subscriptions::new(c.paths().subscriptions());
     let mut pages = HashMap::new();
     for (path, watch) in [
         ("/grows", Watch::Text),
@@ -281,10 +278,7 @@ async fn web_pages_are_asked_conditionally_and_a_permanent_move_is_adopted() {
     })
     .await;
     let c = client(&dir);
-    let (url, _) = c
-        .subscriptions()
-        .follow(&web.url("/old"), Watch::Links, c.now())
-        .unwrap();
+    let (url, _) = c.follow_page(&web.url("/old"), Watch::Links).unwrap();
     for _ in 0..2 {
         let r = c.refresh_feed(&url).await;
         assert!(r.error.is_none(), "{:?}", r.error);
@@ -297,7 +291,7 @@ async fn web_pages_are_asked_conditionally_and_a_permanent_move_is_adopted() {
     assert_eq!(pages.len(), 2);
     assert_eq!(pages[0].header("if-none-match"), None);
     assert_eq!(pages[1].header("if-none-match"), Some("\"v1\""));
-    let sub = c.subscriptions().get(&url).unwrap().unwrap();
+    let sub = c.subscription(&url).unwrap().unwrap();
     assert_eq!(sub.etag.as_deref(), Some("\"v1\""));
     assert_eq!(sub.moved_to.as_deref(), Some(web.url("/page").as_str()));
     assert!(c.follows().get(&url).unwrap().is_some());
@@ -308,7 +302,7 @@ async fn web_pages_are_asked_conditionally_and_a_permanent_move_is_adopted() {
         c.follows().get(&adopted.url).unwrap().is_some(),
         "the copy moved"
     );
-    assert!(c.subscriptions().get(&url).unwrap().is_none());
+    assert!(c.subscription(&url).unwrap().is_none());
 }
 
 /// A blog's index on the web, followed for its links: the list of posts is what the reader
@@ -341,8 +335,7 @@ async fn a_new_post_in_a_web_index_is_a_new_link() {
     .await;
     let c = client(&dir);
     let (url, _) = c
-        .subscriptions()
-        .follow(&web.url("/index.html"), Watch::Links, c.now())
+        .follow_page(&web.url("/index.html"), Watch::Links)
         .unwrap();
     let first = c.refresh_feed(&url).await;
     assert!(first.error.is_none(), "{:?}", first.error);
@@ -369,10 +362,10 @@ async fn a_capsule_that_moved_for_good_is_recorded_as_moved() {
     let server = Server::start(routes).await;
     let c = client(&dir);
     for path in ["/old-log/", "/gone/", "/temp/"] {
-        c.subscriptions().add(&server.url(path), c.now()).unwrap();
+        c.subscribe(&server.url(path)).unwrap();
     }
     feeds::refresh_all(&c, |_, _, _| {}).await.unwrap();
-    let get = |p: &str| c.subscriptions().get(&server.url(p)).unwrap().unwrap();
+    let get = |p: &str| c.subscription(&server.url(p)).unwrap().unwrap();
     let same_host = get("/old-log/");
     assert_eq!(same_host.moved_to, Some(server.url("/log/")));
     assert!(same_host.error.is_none() && same_host.entries.len() == 1);
@@ -480,7 +473,7 @@ async fn bad_web_answers_each_give_a_bounded_clear_result_and_cost_the_others_no
     })
     .await;
     let c = client(&dir);
-    let subs = c.subscriptions();
+    let subs = smolweb_store::subscriptions::Subscriptions::new(c.paths().subscriptions());
     let mut urls = HashMap::new();
     for (path, watch) in [
         ("/image", Watch::Text),

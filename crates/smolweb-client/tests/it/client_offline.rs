@@ -131,18 +131,14 @@ async fn what_is_never_kept() {
         path: "/secret".into(),
     };
     human
-        .identities()
-        .create(
-            NewIdentity {
-                name: "me".into(),
-                scope,
-                days: 30,
-                algorithm: KeyAlgorithm::EcdsaP256,
-                created_by: CreatedBy::Human,
-                agent_use: false,
-            },
-            human.now(),
-        )
+        .create_identity(NewIdentity {
+            name: "me".into(),
+            scope,
+            days: 30,
+            algorithm: KeyAlgorithm::EcdsaP256,
+            created_by: CreatedBy::Human,
+            agent_use: false,
+        })
         .unwrap();
     assert!(
         !visit(&human, &server.url("/secret"), &OpenOptions::default())

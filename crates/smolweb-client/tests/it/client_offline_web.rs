@@ -319,7 +319,7 @@ async fn working_offline_an_agent_never_reads_a_copy_under_an_identity() {
         created_by: CreatedBy::Human,
         agent_use: false,
     };
-    human.identities().create(new, human.now()).unwrap();
+    human.create_identity(new).unwrap();
     for path in ["/members", "/public"] {
         let (o, kept) = visit(&human, &gemini.url(path), &OpenOptions::default()).await;
         assert!(kept, "{path}: {o:?}");

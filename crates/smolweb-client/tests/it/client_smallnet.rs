@@ -412,11 +412,7 @@ async fn titan_upload_and_an_early_refusal() {
         other => panic!("{other:?}"),
     }
     // Titan shares Gemini's pin of this host and port.
-    let pinned = c
-        .known_hosts()
-        .get("127.0.0.1", server.port())
-        .unwrap()
-        .unwrap();
+    let pinned = c.pin_for("127.0.0.1", server.port()).unwrap().unwrap();
     assert_eq!(Some(pinned.fingerprint), server.fingerprint());
     // Opening a titan:// URL never uploads.
     let opened = open(&c, &server.url("/new.gmi")).await;

@@ -151,11 +151,7 @@ pub(crate) async fn show_to_user(
             ),
         );
     }
-    let now = client.now();
-    let queued =
-        client
-            .suggestions()
-            .add(url, p.note.as_deref(), &log.client_name(), log.id(), now);
+    let queued = client.suggest(url, p.note.as_deref(), &log.client_name(), log.id());
     let s = match queued {
         Ok(s) => s,
         Err(e) => {
@@ -166,7 +162,7 @@ pub(crate) async fn show_to_user(
             );
         }
     };
-    let browser_running = client.browsers().running(now).unwrap_or(0) > 0;
+    let browser_running = client.browsers_running().unwrap_or(0) > 0;
     let message = if browser_running {
         "queued: the user's smolweb browser shows a badge; they open or dismiss it on about:agents"
     } else {
@@ -194,7 +190,7 @@ fn shared_out(p: SharedPage) -> SharedOut {
 
 /// Run `shared_pages_list`.
 pub(crate) fn shared_list(client: &Client) -> SharedResult {
-    match client.shared().list() {
+    match client.shared_pages() {
         Ok(list) => SharedResult::SharedPages(SharedListOut {
             pages: list.into_iter().map(shared_out).collect(),
         }),

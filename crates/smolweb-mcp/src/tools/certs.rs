@@ -202,7 +202,7 @@ pub(crate) fn filter_info(host: Option<&str>) -> RequestInfoOut {
 fn cert_list(client: &Client, host: Option<&str>) -> CertListResult {
     // A corrupt identity file is skipped and named (by file name, never its path), so one bad
     // file does not hide the rest.
-    let scan = match client.identities().scan() {
+    let scan = match client.scan_identities() {
         Ok(s) => s,
         Err(e) => return CertListResult::Error(store_err(&e)),
     };
@@ -295,7 +295,7 @@ impl Gated for CertUpdateOut {
         if self.action == CertAction::Create {
             self.expires = done
                 .fingerprint
-                .and_then(|fp| client.identities().get(&fp).ok().flatten())
+                .and_then(|fp| client.identity(&fp).ok().flatten())
                 .map(|i| iso(i.not_after));
         }
     }
@@ -321,8 +321,7 @@ fn cert_plan(c: &ConsentCtx<'_>, p: &CertUpdateParams) -> Result<Plan<CertUpdate
     let scope = scope_of(&p.url)?;
     let ids = c
         .client
-        .identities()
-        .scan()
+        .scan_identities()
         .map_err(|e| store_err(&e))?
         .identities;
     let asker = c.client_name();

@@ -344,7 +344,7 @@ fn subscription_out(
 }
 
 pub(crate) fn subscriptions_list(client: &Client, p: &SubscriptionsParams) -> SubscriptionsResult {
-    let subs = match client.subscriptions().shared() {
+    let subs = match client.subscriptions_list() {
         Ok(s) => s,
         Err(e) => {
             let out = error_out(

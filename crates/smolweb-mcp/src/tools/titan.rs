@@ -188,8 +188,7 @@ impl SmolwebServer {
             url.without_query()
         );
         let standing = client
-            .uploads()
-            .permits(&c.client_name(), &p.url)
+            .upload_permit(&c.client_name(), &p.url)
             .ok()
             .flatten();
         let answer = match standing {

@@ -133,7 +133,7 @@ fn pending_trust_step(id: &str) -> String {
 }
 
 fn trust_list(client: &Client, host: Option<&str>) -> TrustListResult {
-    let pins = match client.known_hosts().list() {
+    let pins = match client.pinned_hosts() {
         Ok(l) => l,
         Err(e) => return TrustListResult::Error(store_err(&e)),
     };
@@ -214,8 +214,7 @@ fn trust_plan(c: &ConsentCtx<'_>, p: &TrustUpdateParams) -> Result<Plan<TrustUpd
     };
     let pinned = c
         .client
-        .known_hosts()
-        .get(&host, port)
+        .pin_for(&host, port)
         .map_err(|e| store_err(&e))?
         .map(|pin| pin.fingerprint);
     let asker = c.client_name();

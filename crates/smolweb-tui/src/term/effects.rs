@@ -292,7 +292,7 @@ impl Shell {
     /// The browser is leaving: its heartbeat goes from the presence file (agents' show_to_user
     /// then says no browser runs).
     pub(super) fn leave(&self) {
-        let _ = self.client.browsers().leave(std::process::id());
+        let _ = self.client.browser_leaving();
     }
 
     pub(super) fn abort_all(&mut self) {
@@ -397,16 +397,15 @@ impl StoreWorker {
     /// Pending approvals, and the identities when another process changed them (an approval
     /// from `smolweb identity approve` makes one).
     fn poll(&mut self) {
-        let now = self.client.now();
-        if let Err(e) = self.client.browsers().heartbeat(std::process::id(), now) {
+        if let Err(e) = self.client.browser_heartbeat() {
             tracing::debug!("cannot write the browser's heartbeat: {e}");
         }
         let seen = self.agents_seen();
         self.send(Msg::Agents(seen));
-        if let Ok(list) = self.client.approvals().pending(self.client.now()) {
+        if let Ok(list) = self.client.pending_approvals() {
             self.send(Msg::Approvals(list));
         }
-        if let Ok(list) = self.client.identities().scan().map(|s| s.identities)
+        if let Ok(list) = self.client.scan_identities().map(|s| s.identities)
             && self.identities.as_ref() != Some(&list)
         {
             self.identities = Some(list.clone());
@@ -416,14 +415,14 @@ impl StoreWorker {
 
     fn load_lists(&mut self) {
         let c = Arc::clone(&self.client);
-        let history = match c.history().list() {
+        let history = match c.history_list() {
             Ok(list) => list.into_iter().map(|v| (v.url, v.title)).collect(),
             Err(e) => {
                 self.send(Msg::Done(Err(e.into())));
                 Vec::new()
             }
         };
-        let bookmarks = match c.bookmarks().list() {
+        let bookmarks = match c.bookmarks_list() {
             Ok(list) => list,
             Err(e) => {
                 self.send(Msg::Done(Err(e.into())));
@@ -432,7 +431,7 @@ impl StoreWorker {
         };
         self.send(Msg::Lists { history, bookmarks });
         // A corrupt identity file is named, and the readable identities are still shown.
-        match c.identities().scan() {
+        match c.scan_identities() {
             Ok(scan) => {
                 for bad in scan.unreadable {
                     self.send(Msg::Done(Err(bad.into_error().into())));
@@ -442,7 +441,7 @@ impl StoreWorker {
             }
             Err(e) => self.send(Msg::Done(Err(e.into()))),
         }
-        if let Ok(list) = c.approvals().pending(c.now()) {
+        if let Ok(list) = c.pending_approvals() {
             self.send(Msg::Approvals(list));
         }
         self.send(feeds::lists(&c));
@@ -454,9 +453,9 @@ impl StoreWorker {
     /// when its file changed).
     fn agents_seen(&mut self) -> crate::app::AgentsSeen {
         let c = &self.client;
-        let stamp = c.activity().stamp();
+        let stamp = c.activity_stamp();
         if stamp != self.agents.stamp {
-            if let Ok(entries) = c.activity().snapshot() {
+            if let Ok(entries) = c.activity_snapshot() {
                 self.agents.sessions = smolweb_store::activity::sessions(&entries);
             }
             self.agents.stamp = stamp;
@@ -471,8 +470,8 @@ impl StoreWorker {
                 .filter(|s| s.active(now))
                 .map(|s| s.label())
                 .collect(),
-            suggestions: c.suggestions().pending().unwrap_or_default(),
-            shared: c.shared().list().map_or(0, |l| l.len()),
+            suggestions: c.pending_suggestions().unwrap_or_default(),
+            shared: c.shared_pages().map_or(0, |l| l.len()),
             log_stamp: stamp_number(stamp),
         }
     }
@@ -513,31 +512,25 @@ impl StoreWorker {
                 self.load_lists();
                 return;
             }
-            StoreOp::RecordHistory { url, title } => {
-                match c.history().record(&url, title.as_deref(), now) {
-                    Ok(()) => return,
-                    Err(e) => Msg::Done(Err(e.into())),
+            StoreOp::RecordHistory { url, title } => match c.record_visit(&url, title.as_deref()) {
+                Ok(()) => return,
+                Err(e) => Msg::Done(Err(e.into())),
+            },
+            StoreOp::AddBookmark { url, title } => done(c.add_bookmark(&url, &title).map(|new| {
+                if new {
+                    format!("bookmarked {url}")
+                } else {
+                    format!("bookmark renamed: {title}")
                 }
-            }
-            StoreOp::AddBookmark { url, title } => {
-                done(c.bookmarks().add(&url, &title).map(|new| {
-                    if new {
-                        format!("bookmarked {url}")
-                    } else {
-                        format!("bookmark renamed: {title}")
-                    }
+            })),
+            StoreOp::MoveBookmark { url, folder } => {
+                done(c.move_bookmark(&url, &folder).map(|there| match there {
+                    false => format!("{url} is not bookmarked"),
+                    true if folder.is_empty() => format!("{url} moved to the top level"),
+                    true => format!("{url} filed in {folder}"),
                 }))
             }
-            StoreOp::MoveBookmark { url, folder } => done(
-                c.bookmarks()
-                    .move_to(&url, &folder)
-                    .map(|there| match there {
-                        false => format!("{url} is not bookmarked"),
-                        true if folder.is_empty() => format!("{url} moved to the top level"),
-                        true => format!("{url} filed in {folder}"),
-                    }),
-            ),
-            StoreOp::RemoveVisit { url } => done(c.history().remove(&url).map(|gone| {
+            StoreOp::RemoveVisit { url } => done(c.forget_visit(&url).map(|gone| {
                 if gone {
                     format!("forgot the visit of {url}")
                 } else {
@@ -552,19 +545,18 @@ impl StoreWorker {
                 c.remove_site_rule(&site)
                     .map(|r| format!("rule removed for {}", r.site)),
             ),
-            StoreOp::ClearHistory => done(c.history().clear().map(|n| {
+            StoreOp::ClearHistory => done(c.clear_history().map(|n| {
                 format!(
                     "history cleared ({})",
                     smolweb_core::text::count(n, "visit", "visits")
                 )
             })),
             StoreOp::RemoveBookmark { url } => done(
-                c.bookmarks()
-                    .remove(&url)
+                c.remove_bookmark(&url)
                     .map(|_| format!("bookmark removed: {url}")),
             ),
             StoreOp::CreateIdentity { new, then } => {
-                let result = c.identities().create(new, now).map_err(ShellError::from);
+                let result = c.create_identity(new).map_err(ShellError::from);
                 self.send(Msg::IdentityCreated { result, then });
                 return;
             }
@@ -572,7 +564,7 @@ impl StoreWorker {
                 let home = std::env::var_os("HOME");
                 let (cert, key) = (expand_home(&cert, home.clone()), expand_home(&key, home));
                 let result = smolweb_store::identity::import::read_files(&cert, &key)
-                    .and_then(|imported| c.identities().import(imported, scope, None, false))
+                    .and_then(|imported| c.import_identity(imported, scope, None, false))
                     .map_err(ShellError::from);
                 self.send(Msg::IdentityImported(result));
                 return;
@@ -580,14 +572,10 @@ impl StoreWorker {
             StoreOp::SetAgentUse {
                 fingerprint,
                 allowed,
-            } => done(
-                c.identities()
-                    .update(&fingerprint, |i| i.agent_use = allowed)
-                    .map(|i| {
-                        let may = if allowed { "may" } else { "may not" };
-                        format!("agents {may} use '{}'", i.name)
-                    }),
-            ),
+            } => done(c.set_identity_agent_use(&fingerprint, allowed).map(|i| {
+                let may = if allowed { "may" } else { "may not" };
+                format!("agents {may} use '{}'", i.name)
+            })),
             StoreOp::ExportIdentity { fingerprint } => {
                 let dir = self.downloads_dir();
                 let r = std::fs::create_dir_all(&dir)
@@ -595,14 +583,13 @@ impl StoreWorker {
                         path: dir.clone(),
                         source: e,
                     })
-                    .and_then(|_| c.identities().export(&fingerprint, &dir));
+                    .and_then(|_| c.export_identity(&fingerprint, &dir));
                 done(
                     r.map(|(crt, key)| format!("exported {} and {}", crt.display(), key.display())),
                 )
             }
             StoreOp::DeleteIdentity { fingerprint } => done(
-                c.identities()
-                    .remove(&fingerprint)
+                c.remove_identity(&fingerprint)
                     .map(|i| format!("deleted identity '{}'", i.name)),
             ),
             StoreOp::Pin {
@@ -619,11 +606,9 @@ impl StoreWorker {
                             not_before: now,
                             not_after,
                         };
-                        c.known_hosts().pin(&host, port, &cert, now)
+                        c.pin_certificate(&host, port, &cert)
                     }
-                    Err(_) => c
-                        .known_hosts()
-                        .pin_fingerprint(&host, port, &fingerprint, now),
+                    Err(_) => c.pin_fingerprint(&host, port, &fingerprint),
                 };
                 done(r.map(|_| format!("the new certificate of {host} is trusted and saved")))
             }
@@ -636,8 +621,7 @@ impl StoreWorker {
             })),
             StoreOp::Approve { id } => done(c.approve(&id, Decider::Browser).map(|a| a.message)),
             StoreOp::Share { url, title, note } => done(
-                c.shared()
-                    .add(&url, title.as_deref(), note.as_deref(), now)
+                c.share_page(&url, title.as_deref(), note.as_deref())
                     .map(|p| format!("shared with agents as smolweb://shared/{}", p.id)),
             ),
             StoreOp::QueueSync { url, from } => {
@@ -653,8 +637,7 @@ impl StoreWorker {
                 }))
             }
             StoreOp::Unshare { id } => done(
-                c.shared()
-                    .remove(&id)
+                c.unshare_page(&id)
                     .map(|p| format!("no longer shared with agents: {}", p.url)),
             ),
             StoreOp::TourAdd { links } => done(c.tour_add(&links).map(|a| tour_added(&a))),
@@ -674,7 +657,7 @@ impl StoreWorker {
                     smolweb_core::text::count(n, "link", "links")
                 )
             })),
-            StoreOp::TakeSuggestion { id, opened } => done(c.suggestions().take(&id).map(|s| {
+            StoreOp::TakeSuggestion { id, opened } => done(c.take_suggestion(&id).map(|s| {
                 if opened {
                     format!("opened the page {} suggested", s.client)
                 } else {
@@ -724,15 +707,14 @@ fn tour_added(a: &smolweb_store::tour::Added) -> String {
 /// list.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
     let text = match url {
-        "about:bookmarks" => client.bookmarks().list().map(|b| {
+        "about:bookmarks" => client.bookmarks_list().map(|b| {
             let note = pages::bookmarks_note(b.is_empty());
             about::bookmarks_page(&b, Some(note))
         }),
         "about:history" => client
-            .history()
-            .list()
+            .history_list()
             .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
-        "about:trust" => client.known_hosts().list().map(|p| pages::pins_page(&p)),
+        "about:trust" => client.pinned_hosts().map(|p| pages::pins_page(&p)),
         "about:agents" => agents_page(client),
         "about:tour" => client
             .tour()
@@ -766,10 +748,10 @@ fn builtin(client: &Client, url: &str) -> Option<Outcome> {
 /// about:agents from the activity log, the suggestions and the shared pages.
 fn agents_page(client: &Client) -> Result<String, smolweb_store::StoreError> {
     // Incremental: the store thread's poll has parsed the log already; only new lines are read.
-    let entries = client.activity().snapshot()?;
+    let entries = client.activity_snapshot()?;
     let sessions = smolweb_store::activity::sessions(&entries);
-    let suggestions = client.suggestions().pending()?;
-    let shared = client.shared().list()?;
+    let suggestions = client.pending_suggestions()?;
+    let shared = client.shared_pages()?;
     Ok(pages::agents_page(
         &sessions,
         &suggestions,
@@ -981,7 +963,8 @@ mod tests {
             created_by: CreatedBy::Agent,
             agent_use: true,
         };
-        w.client.identities().create(new, w.client.now()).unwrap();
+        let other = smolweb_store::identity::Identities::new(w.client.paths().identities_dir());
+        other.create(new, w.client.now()).unwrap();
         w.poll();
         let got = drain(&mut rx);
         assert!(
@@ -1061,13 +1044,7 @@ mod tests {
         assert!(text("about:bookmarks").contains("No bookmarks yet"));
         assert!(text("about:trust").contains("No certificates are pinned"));
         w.client
-            .known_hosts()
-            .pin_fingerprint(
-                "cap.test",
-                1965,
-                &format!("sha256:{}", "ab".repeat(32)),
-                w.client.now(),
-            )
+            .pin_fingerprint("cap.test", 1965, &format!("sha256:{}", "ab".repeat(32)))
             .unwrap();
         let t = text("about:trust");
         assert!(

@@ -64,9 +64,8 @@ async fn on_store<T: Send + 'static>(
 /// What the stores hold now, for the app's toggles (run on the store thread).
 pub(super) fn lists(client: &Client) -> Msg {
     let subscribed = client
-        .subscriptions()
-        .list()
-        .map(|l| l.into_iter().map(|s| s.url).collect());
+        .subscriptions_list()
+        .map(|l| l.iter().map(|s| s.url.clone()).collect());
     let saved = client
         .reading_list()
         .map(|l| l.into_iter().map(|e| e.url).collect());
@@ -78,7 +77,7 @@ pub(super) fn lists(client: &Client) -> Msg {
 
 /// The subscription `url` names as the store holds it now (its stored URL), if any.
 fn followed(client: &Client, url: &str) -> Result<Option<String>, FeedError> {
-    match client.subscriptions().get(url) {
+    match client.subscription(url) {
         Ok(found) => Ok(found.map(|s| s.url)),
         // Not a feed URL at all (such as an entry's link): not followed.
         Err(smolweb_store::StoreError::Invalid(_)) => Ok(None),
@@ -163,7 +162,7 @@ async fn follow(
     watch: smolweb_core::follow::Watch,
 ) {
     let added = on_store(&jobs, move |c| {
-        let added = c.subscriptions().follow(&url, watch, c.now());
+        let added = c.follow_page(&url, watch);
         (added, lists(c))
     })
     .await;
@@ -193,7 +192,7 @@ async fn follow(
 /// Follow `url` (on the store thread), then fetch it once (a network task).
 async fn subscribe(client: Arc<Client>, jobs: Jobs, tx: mpsc::UnboundedSender<Msg>, url: String) {
     let added = on_store(&jobs, move |c| {
-        let added = c.subscriptions().add(&url, c.now()).map(|(u, _)| u);
+        let added = c.subscribe(&url).map(|(u, _)| u);
         (added, lists(c))
     })
     .await;
@@ -235,7 +234,7 @@ impl Shell {
             }
             FeedOp::Unsubscribe { url } => {
                 tokio::spawn(store_then_lists(jobs, tx, move |c| {
-                    let gone = c.subscriptions().remove(&url)?;
+                    let gone = c.unsubscribe(&url)?;
                     Ok(format!("no longer following {}", gone.url))
                 }));
             }
@@ -273,7 +272,7 @@ impl Shell {
             }
             FeedOp::MarkAllRead { feed } => {
                 tokio::spawn(store_then_lists(jobs, tx, move |c| {
-                    let n = c.subscriptions().mark_all_read(feed.as_deref())?;
+                    let n = c.mark_all_read(feed.as_deref())?;
                     Ok(match n {
                         0 => "nothing was unread".to_string(),
                         n => format!(
@@ -315,9 +314,9 @@ impl StoreWorker {
             Outcome::Page { fetched, .. } => {
                 // The URL asked for and, after a redirect, the one answered.
                 let page_url = fetched.page.url.to_string();
-                let mut read = c.subscriptions().mark_read(url);
+                let mut read = c.mark_read(url);
                 if read.is_ok() && page_url != url {
-                    read = c.subscriptions().mark_read(&page_url);
+                    read = c.mark_read(&page_url);
                 }
                 if let Err(e) = read {
                     self.send(Msg::Done(Err(e.into())));
@@ -407,7 +406,7 @@ mod tests {
         let (w, mut rx, _dir) = worker();
         let c = &w.client;
         let feed = "gemini://ada.test/gemlog/";
-        c.subscriptions().add(feed, c.now()).unwrap();
+        c.subscribe(feed).unwrap();
         let entries = vec![Entry {
             title: "Frost".into(),
             url: URL.into(),
@@ -417,11 +416,13 @@ mod tests {
             title: None,
             entries,
         };
-        c.subscriptions().record(feed, &refreshed, c.now()).unwrap();
-        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 1);
+        // What a refresh records (the client's `refresh_feed`, here without a network).
+        let store = smolweb_store::subscriptions::Subscriptions::new(c.paths().subscriptions());
+        store.record(feed, &refreshed, c.now()).unwrap();
+        assert_eq!(c.subscriptions_list().unwrap()[0].unread(), 1);
 
         visit(&w, &page_outcome());
-        assert_eq!(c.subscriptions().list().unwrap()[0].unread(), 0, "read");
+        assert_eq!(c.subscriptions_list().unwrap()[0].unread(), 0, "read");
         assert!(c.offline_copy(URL).unwrap().is_some(), "kept offline");
         assert!(drain(&mut rx).is_empty(), "no error to report");
 
@@ -481,7 +482,8 @@ mod tests {
     fn the_followed_check_reads_what_another_process_added() {
         let (w, _rx, _dir) = super::super::tests::worker();
         assert_eq!(followed(&w.client, "gopher://hole.test/1/").unwrap(), None);
-        let other = w.client.subscriptions();
+        let other =
+            smolweb_store::subscriptions::Subscriptions::new(w.client.paths().subscriptions());
         other
             .add("gopher://hole.test:70/1/", time::OffsetDateTime::now_utc())
             .unwrap();
