@@ -146,6 +146,9 @@ pub fn gemtext_window<'a>(
 pub struct HeldWindow<'a> {
     /// The window's lines, a slice of the whole document's.
     pub lines: &'a [Line],
+    /// Index of the window's first line in the whole document (`lines` is
+    /// `whole.lines[first..first + lines.len()]`).
+    pub first: usize,
     /// Char offset of the window start.
     pub offset: usize,
     /// Chars in this window.
@@ -184,6 +187,7 @@ pub fn held_gemtext_window<'a>(
     let next_offset = next_offset(body, offset, span.chars);
     Some(HeldWindow {
         lines: whole.lines.get(first..past)?,
+        first,
         offset,
         chars: span.chars,
         next_offset,

@@ -8,13 +8,13 @@
 use super::results::*;
 use smolweb_client::{Fetched, Outcome, RequestInfo};
 use smolweb_core::gemtext::{Line, LineKind};
-use smolweb_core::gopher::MenuItem;
 use smolweb_core::page::{Content, LazyDocument, Page};
 use smolweb_core::text::scan;
 use smolweb_core::window::{
     HeldWindow, gemtext_window, held_gemtext_window, item_window, text_window,
 };
 use smolweb_net::FetchError;
+use std::sync::Arc;
 use time::OffsetDateTime;
 
 /// Which tool family asked: decides the request_info keys and the error enum.
@@ -84,7 +84,8 @@ pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime, offline: bool) -> Cac
     }
 }
 
-pub(crate) fn line_out(l: &Line) -> LineOut {
+/// A parsed line as the result has it (borrowed: nothing is copied).
+pub(crate) fn line_out(l: &Line) -> LineOut<'_> {
     let keeps_text = matches!(
         l.kind,
         LineKind::Heading1
@@ -96,16 +97,16 @@ pub(crate) fn line_out(l: &Line) -> LineOut {
     let opening = l.fence.as_ref().filter(|f| f.opening);
     LineOut {
         line_type: l.kind,
-        content: l.content.clone(),
-        text: if keeps_text { l.text.clone() } else { None },
+        content: &l.content,
+        text: if keeps_text { l.text.as_deref() } else { None },
         level: l.level(),
         link: l.link.as_ref().map(|k| LinkOut {
-            url: k.url.clone(),
-            text: k.text.clone(),
+            url: &k.url,
+            text: k.text.as_deref(),
             refused_scheme: k.refused_scheme(),
         }),
-        alt_text: opening.and_then(|f| f.alt_text.clone()),
-        language: opening.and_then(|f| f.language.clone()),
+        alt_text: opening.and_then(|f| f.alt_text.as_deref()),
+        language: opening.and_then(|f| f.language.as_deref()),
     }
 }
 
@@ -134,18 +135,6 @@ fn window_meta(truncated: bool, total: usize, next: Option<usize>) -> WindowMeta
         truncated,
         total_chars: total as u64,
         next_offset: next.map(|n| n as u64),
-    }
-}
-
-fn menu_item(m: &MenuItem) -> MenuItemOut {
-    MenuItemOut {
-        item_type: m.item_type.to_string(),
-        title: m.title.clone(),
-        selector: m.selector.clone(),
-        host: m.host.clone(),
-        port: m.port,
-        next_url: m.next_url.clone(),
-        refused_scheme: m.refused_scheme.clone(),
     }
 }
 
@@ -211,33 +200,35 @@ pub(crate) fn page_result(
     };
     match (&page.content, family) {
         (Content::Gemtext(doc), _) => {
-            let held = held_window(fetched, doc, offset, limits);
-            let parsed;
-            let (lines, meta, partial_line) = match &held {
-                Some(h) => (h.lines, (h.truncated, h.total_chars, h.next_offset), false),
+            let (lines, meta, partial_line) = match held_window(fetched, doc, offset, limits) {
+                Some(h) => {
+                    let range = h.first..h.first + h.lines.len();
+                    let meta = (h.truncated, h.total_chars, h.next_offset);
+                    (
+                        WindowLines::Held(Arc::clone(&fetched.page), range),
+                        meta,
+                        false,
+                    )
+                }
                 None => {
-                    parsed = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);
-                    let w = &parsed;
+                    let w = gemtext_window(&page.body, Some(&page.url), offset, limits.chars);
                     let meta = (w.truncated, w.total_chars, w.next_offset);
-                    (w.document.lines.as_slice(), meta, w.partial_line)
+                    (WindowLines::Parsed(w.document.lines), meta, w.partial_line)
                 }
             };
             let found = lines
+                .lines()
                 .iter()
                 .fold(Default::default(), |f: smolweb_core::text::Found, l| {
                     f.or(scan(&l.content))
                 });
-            let lines: Vec<LineOut> = lines.iter().map(line_out).collect();
-            // Only destinations are listed; a refused link stays in its line, flagged.
-            let links = lines
-                .iter()
-                .filter_map(|l| l.link.clone())
-                .filter(|k| k.refused_scheme.is_none())
-                .collect();
             FetchResult::Gemini(GeminiResult::Gemtext(GemtextOut {
                 request_info: info,
                 cache,
-                document: DocumentOut { lines, links },
+                document: DocumentOut {
+                    lines,
+                    links: LinksOfLines,
+                },
                 charset: charset(page),
                 lang: page.lang.clone(),
                 size: page.size() as u64,
@@ -255,10 +246,13 @@ pub(crate) fn page_result(
                 .fold(smolweb_core::text::Found::default(), |f, i| {
                     f.or(scan(&i.title)).or(scan(&i.selector))
                 });
+            // The window is `items[start..]`, as `item_window` cut it.
+            let start = offset.min(items.len());
+            let range = start..start + w.items.len();
             FetchResult::Gopher(GopherResult::Menu(MenuOut {
                 request_info: info,
                 cache,
-                items: w.items.iter().map(menu_item).collect(),
+                items: WindowItems::new(Arc::clone(&fetched.page), range),
                 truncated: w.truncated,
                 total_items: w.total_items as u64,
                 next_offset: w.next_offset.map(|n| n as u64),

@@ -41,11 +41,12 @@ fn position(unit: &str, offset: u64, next: Option<u64>, total: u64) -> String {
     format!(" · {unit} {offset}-{end} of {total}{more}")
 }
 
-fn link_label(l: &LinkOut) -> String {
-    match &l.text {
-        Some(t) if !t.is_empty() => format!("{t} <{}>", l.url),
-        _ => format!("<{}>", l.url),
-    }
+/// `[n] label <url>` (or `[n] <url>` without a label).
+fn numbered_link(out: &mut String, n: usize, l: &LinkOut) {
+    let _ = match l.text.filter(|t| !t.is_empty()) {
+        Some(t) => writeln!(out, "[{n}] {t} <{}>", l.url),
+        None => writeln!(out, "[{n}] <{}>", l.url),
+    };
 }
 
 fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
@@ -64,11 +65,11 @@ fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
     );
     hints_line(out, &g.hints);
     let mut n = 0;
-    for line in &g.document.lines {
+    for line in g.document.line_outs() {
         match &line.link {
             Some(link) if link.refused_scheme.is_none() => {
                 n += 1;
-                let _ = writeln!(out, "[{n}] {}", link_label(link));
+                numbered_link(out, n, link);
             }
             Some(link) => {
                 let scheme = link.refused_scheme.as_deref().unwrap_or_default();
@@ -79,7 +80,8 @@ fn gemtext(out: &mut String, g: &GemtextOut, offset: u64) {
                 );
             }
             None => {
-                let _ = writeln!(out, "{}", line.content);
+                out.push_str(line.content);
+                out.push('\n');
             }
         }
     }
@@ -104,21 +106,21 @@ fn menu(out: &mut String, m: &MenuOut, offset: u64) {
         ending_note(&m.request_info)
     );
     hints_line(out, &m.hints);
-    for (i, item) in m.items.iter().enumerate() {
+    for (i, item) in m.items.items().iter().enumerate() {
         if let Some(scheme) = &item.refused_scheme {
             let _ = writeln!(
                 out,
                 "    {} (refused {scheme}: link, not followed)",
                 item.title
             );
-        } else if item.item_type == "i" || item.next_url.is_empty() {
+        } else if item.item_type == 'i' || item.next_url.is_empty() {
             let _ = writeln!(out, "    {}", item.title);
         } else {
             let n = offset + i as u64 + 1;
             let _ = writeln!(
                 out,
                 "[{n}] ({}) {} <{}>",
-                smolweb_core::gopher::type_name(item.item_type.chars().next().unwrap_or('?')),
+                smolweb_core::gopher::type_name(item.item_type),
                 item.title,
                 item.next_url
             );

@@ -8,8 +8,12 @@
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 pub(crate) use smolweb_core::code::ErrorCode;
-use smolweb_core::gemtext::LineKind;
+use smolweb_core::gemtext::{Line, LineKind};
+use smolweb_core::gopher::MenuItem;
+use smolweb_core::page::{Content, Page};
 use smolweb_store::StoreError;
+use std::ops::Range;
+use std::sync::Arc;
 
 /// The schema of an error `code`: a string enum of every [`ErrorCode`] name (core has no
 /// schemars, so the schema is written here from `ErrorCode::ALL`, the names serde writes).
@@ -105,12 +109,12 @@ pub(crate) enum LineKindSchema {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub(crate) struct LinkOut {
+pub(crate) struct LinkOut<'a> {
     /// Absolute URL (gemini, gopher, http(s), about or mailto), or, for a refused link, the
     /// target as written.
-    pub url: String,
+    pub url: &'a str,
     /// The label, or null.
-    pub text: Option<String>,
+    pub text: Option<&'a str>,
     /// Set when the link's scheme is not one smolweb follows (`javascript`, `data`, `file`,
     /// `vbscript`, `telnet`, unknown ones): the link is kept as text, is not in
     /// `document.links` and must not be followed.
@@ -145,33 +149,122 @@ impl TextHint {
 }
 
 /// One gemtext line: `type` and `content` always, plus only what those cannot say.
+// Borrowed from the parsed line while the result is written (`outcome::line_out`); a plain
+// comment, as the published schema has only the sentence above.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub(crate) struct LineOut {
+pub(crate) struct LineOut<'a> {
     #[serde(rename = "type")]
     #[schemars(with = "LineKindSchema")]
     pub(crate) line_type: LineKind,
     /// The line as sent, marker included.
-    pub content: String,
+    pub content: &'a str,
     /// Marker stripped (headings, list items, quotes).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    pub text: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<LinkOut>,
+    pub link: Option<LinkOut<'a>>,
     /// Opening fence of a preformatted block only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub alt_text: Option<String>,
+    pub alt_text: Option<&'a str>,
     /// Opening fence of a preformatted block only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
+    pub language: Option<&'a str>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+// A window's document: its lines, and the links among them (written from the lines, so
+// nothing is copied; see `WindowLines`). Plain comments: the published schema has none here.
+#[derive(Clone, Debug, Default, PartialEq, JsonSchema)]
 pub(crate) struct DocumentOut {
-    pub lines: Vec<LineOut>,
+    #[schemars(with = "Vec<LineOut<'static>>")]
+    pub lines: WindowLines,
     /// The links of this window, in order (the text rendering numbers them from 1).
-    pub links: Vec<LinkOut>,
+    #[schemars(with = "Vec<LinkOut<'static>>")]
+    pub links: LinksOfLines,
+}
+
+/// `document.links`: the offered links of `document.lines`, written from them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct LinksOfLines;
+
+impl DocumentOut {
+    /// The window's lines as the result has them.
+    pub(crate) fn line_outs(&self) -> impl Iterator<Item = LineOut<'_>> {
+        self.lines.lines().iter().map(crate::outcome::line_out)
+    }
+    /// The offered links (a refused link stays in its line, flagged).
+    pub(crate) fn links(&self) -> impl Iterator<Item = LinkOut<'_>> {
+        self.line_outs()
+            .filter_map(|l| l.link)
+            .filter(|k| k.refused_scheme.is_none())
+    }
+}
+
+impl Serialize for DocumentOut {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("DocumentOut", 2)?;
+        out.serialize_field("lines", &Seq(|| self.line_outs()))?;
+        out.serialize_field("links", &Seq(|| self.links()))?;
+        out.end()
+    }
+}
+
+/// A sequence written from an iterator made on demand (nothing collected first).
+struct Seq<F>(F);
+
+impl<F, I> Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
+
+/// The lines of a gemtext window: a range of the page's whole parsed document, held with the
+/// page in the cache (a slice: nothing is copied or parsed again), or the lines parsed for
+/// this window alone (a page just downloaded, a piece of a long line).
+#[derive(Clone)]
+pub(crate) enum WindowLines {
+    /// `lines[range]` of the page's parsed document.
+    Held(Arc<Page>, Range<usize>),
+    /// Parsed for this window.
+    Parsed(Vec<Line>),
+}
+
+impl WindowLines {
+    /// The window's lines.
+    pub(crate) fn lines(&self) -> &[Line] {
+        match self {
+            WindowLines::Held(page, range) => match &page.content {
+                Content::Gemtext(doc) => doc.lines.get(range.clone()).unwrap_or_default(),
+                _ => &[],
+            },
+            WindowLines::Parsed(lines) => lines,
+        }
+    }
+}
+
+impl Default for WindowLines {
+    fn default() -> WindowLines {
+        WindowLines::Parsed(Vec::new())
+    }
+}
+
+impl PartialEq for WindowLines {
+    fn eq(&self, other: &WindowLines) -> bool {
+        self.lines() == other.lines()
+    }
+}
+
+impl std::fmt::Debug for WindowLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.lines()).finish()
+    }
 }
 
 /// A window position shared by text-like results.
@@ -317,20 +410,77 @@ pub(crate) enum GeminiResult {
     Error(ErrorOut),
 }
 
+// One menu item as the result has it, borrowed from the parsed item while it is written (a
+// plain comment: the published schema has no description here).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub(crate) struct MenuItemOut {
+pub(crate) struct MenuItemOut<'a> {
     #[serde(rename = "type")]
-    pub item_type: String,
-    pub title: String,
-    pub selector: String,
-    pub host: String,
+    pub item_type: &'a str,
+    pub title: &'a str,
+    pub selector: &'a str,
+    pub host: &'a str,
     pub port: u16,
     /// Where following the item leads; "" for info lines and items that cannot be followed.
-    pub next_url: String,
+    pub next_url: &'a str,
     /// Set when the item's target has a scheme smolweb does not follow (`URL:javascript:...`,
     /// `URL:file:...`, telnet items): `next_url` is "" and the item is text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused_scheme: Option<String>,
+    pub refused_scheme: Option<&'a str>,
+}
+
+/// The items of a menu window: a range of the page's parsed menu, held with the page (a
+/// slice: nothing is copied or parsed again).
+#[derive(Clone)]
+pub(crate) struct WindowItems {
+    page: Arc<Page>,
+    range: Range<usize>,
+}
+
+impl WindowItems {
+    /// `items[range]` of `page`'s menu.
+    pub(crate) fn new(page: Arc<Page>, range: Range<usize>) -> WindowItems {
+        WindowItems { page, range }
+    }
+    /// The window's items.
+    pub(crate) fn items(&self) -> &[MenuItem] {
+        match &self.page.content {
+            Content::Menu(menu) => menu.get(self.range.clone()).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+}
+
+impl Serialize for WindowItems {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let items = self.items();
+        let mut seq = s.serialize_seq(Some(items.len()))?;
+        for m in items {
+            let mut buf = [0u8; 4];
+            seq.serialize_element(&MenuItemOut {
+                item_type: m.item_type.encode_utf8(&mut buf),
+                title: &m.title,
+                selector: &m.selector,
+                host: &m.host,
+                port: m.port,
+                next_url: &m.next_url,
+                refused_scheme: m.refused_scheme.as_deref(),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl PartialEq for WindowItems {
+    fn eq(&self, other: &WindowItems) -> bool {
+        self.items() == other.items()
+    }
+}
+
+impl std::fmt::Debug for WindowItems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.items()).finish()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
@@ -338,7 +488,8 @@ pub(crate) struct MenuOut {
     pub request_info: RequestInfoOut,
     #[serde(flatten)]
     pub cache: CacheMeta,
-    pub items: Vec<MenuItemOut>,
+    #[schemars(with = "Vec<MenuItemOut<'static>>")]
+    pub items: WindowItems,
     pub truncated: bool,
     pub total_items: u64,
     /// Pass this as `offset` for the next items; null at the end.

@@ -52,6 +52,12 @@ pub enum ServeError {
 const FLUSH_BOUND: Duration = Duration::from_millis(500);
 /// Lines waiting for stdout (each is one whole message).
 const OUT_QUEUE: usize = 64;
+/// Bytes rmcp may write ahead of the front end: a whole window's reply (a 50,000-char window
+/// and its structured twin, a 1,000-item menu: a few hundred KB) goes through in one write
+/// instead of a task switch every 64 KiB. The buffer grows only as far as a reply needs.
+const PIPE_BYTES: usize = 1024 * 1024;
+/// The front end's read buffer over rmcp's side of the pipe.
+const READ_BYTES: usize = 64 * 1024;
 
 /// Serve MCP over the process's stdin and stdout.
 pub async fn run(client: Arc<Client>) -> Result<(), ServeError> {
@@ -71,7 +77,7 @@ where
     // The session's end is written when the front end closes (rmcp's task is aborted then).
     let log = std::sync::Arc::clone(server.session_log());
 
-    let (ours, theirs) = tokio::io::duplex(64 * 1024);
+    let (ours, theirs) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
     let (out_tx, out_rx) = mpsc::channel::<Vec<u8>>(OUT_QUEUE);
     let writer = tokio::spawn(write_lines(output, out_rx, activity));
@@ -167,15 +173,18 @@ fn encode(v: &Value) -> Vec<u8> {
 
 /// rmcp's output, line by line, into the writer's queue.
 async fn forward_lines<R: AsyncRead + Unpin>(read: R, out: mpsc::Sender<Vec<u8>>) {
-    let mut read = BufReader::new(read);
+    let mut read = BufReader::with_capacity(READ_BYTES, read);
+    // Replies to a walk through windows are alike in size: start each line at the last's.
+    let mut last = 0;
     loop {
-        let mut line = Vec::new();
+        let mut line = Vec::with_capacity(last);
         match read.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => return,
             Ok(_) => {
                 if !line.ends_with(b"\n") {
                     line.push(b'\n');
                 }
+                last = line.len().min(PIPE_BYTES);
                 if out.send(line).await.is_err() {
                     return;
                 }

@@ -330,6 +330,7 @@ proptest! {
             Some(h) => {
                 prop_assert!(!w.partial_line);
                 prop_assert_eq!(h.lines, w.document.lines.as_slice());
+                prop_assert_eq!(whole.lines.get(h.first..h.first + h.lines.len()), Some(h.lines));
                 prop_assert_eq!(
                     (h.offset, h.chars, h.next_offset, h.total_chars, h.truncated),
                     (w.offset, w.chars, w.next_offset, w.total_chars, w.truncated)
