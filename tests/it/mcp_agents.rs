@@ -134,7 +134,7 @@ async fn two_sessions_a_suggestion_and_a_shared_page_side_by_side() {
     let shared = SharedPages::new(data.join("shared_pages.toml"))
         .list()
         .unwrap();
-    let page = smolweb_tui::app::pages::agents_page(&all, &suggestions, &shared, now());
+    let page = smolweb_client::about_browser::agents_page(&all, &suggestions, &shared, now());
     println!("about:agents:\n{page}");
     for want in [
         "agent-a 0.9",

@@ -7,9 +7,15 @@
 //! (built by [`super::about_follow`]) and `about:help` (a pointer; the TUI renders its own key
 //! list). Capsule-provided text shown here (titles) is kept on one line.
 //!
-//! This module is the one owner of the bookmarks and history pages: the browser builds them
-//! with [`bookmarks_page`] and [`history_page`] too, adding only a note on its keys.
+//! This router is the one owner of the built-in pages made from the stores, for every face:
+//! what differs per face is the [`Notes`] it is asked with. For [`Notes::Browser`] it adds
+//! the browser's notes on its keys to about:bookmarks, about:history and about:tour, and
+//! answers the browser's own about:trust and about:agents (built by
+//! [`super::about_browser`]); for [`Notes::Plain`], what `Client::open` answers every face
+//! (`smolweb get`, the agent), those two are unknown pages.
 
+pub use super::about_browser::Notes;
+use super::about_browser::{agents_page, bookmarks_note, history_note, pins_page, tour_note};
 use super::{Client, about_feeds, about_follow};
 use smolweb_core::text::one_line;
 use smolweb_net::{CertStoreError, FetchError, RequestError};
@@ -43,26 +49,26 @@ fn home(client: &Client) -> String {
     g
 }
 
-/// The gemtext of a built-in page, or an error for an unknown name.
+/// The gemtext of a built-in page as `notes` asks for it, or an error for an unknown name.
 pub(super) fn page_text(
     client: &Client,
     name: &str,
     query: Option<&str>,
+    notes: Notes,
 ) -> Result<String, FetchError> {
     let store = FetchError::store;
+    let browser = notes == Notes::Browser;
     match name {
         "home" | "" => Ok(home(client)),
         "help" => Ok(HELP.to_string()),
-        "bookmarks" => client
-            .bookmarks()
-            .list()
-            .map_err(store)
-            .map(|b| bookmarks_page(&b, None)),
-        "history" => client
-            .history()
-            .list()
-            .map_err(store)
-            .map(|v| history_page(&v, None)),
+        "bookmarks" => client.bookmarks().list().map_err(store).map(|b| {
+            let note = browser.then(|| bookmarks_note(b.is_empty()));
+            bookmarks_page(&b, note)
+        }),
+        "history" => client.history().list().map_err(store).map(|v| {
+            let note = browser.then(|| history_note(v.is_empty()));
+            history_page(&v, note)
+        }),
         // The identities and approvals are the certificate store: its failure is the code
         // an agent already knows from a refused handshake.
         "identities" => identities(client).map_err(|e| FetchError::from(CertStoreError::from(e))),
@@ -78,8 +84,13 @@ pub(super) fn page_text(
             })
         }
         "offline" => offline(client).map_err(store),
-        "tour" => client.tour().map_err(store).map(|t| tour_page(&t, None)),
+        "tour" => client.tour().map_err(store).map(|t| {
+            let note = browser.then(|| tour_note(t.is_empty()));
+            tour_page(&t, note)
+        }),
         "search" => Ok(super::search::search_page(client, query)),
+        "trust" if browser => client.pinned_hosts().map_err(store).map(|p| pins_page(&p)),
+        "agents" if browser => agents(client).map_err(store),
         other => Err(RequestError::UnknownPage(other.to_string()).into()),
     }
 }
@@ -182,6 +193,17 @@ pub fn history_page(visits: &[Visit], note: Option<&str>) -> String {
         g.push_str("\nTimes are UTC.\n");
     }
     g
+}
+
+/// `about:agents` from the activity log, the suggestions and the shared pages.
+fn agents(client: &Client) -> Result<String, StoreError> {
+    // Incremental: the browser's store thread has parsed the log already; only new lines
+    // are read.
+    let entries = client.activity_snapshot()?;
+    let sessions = smolweb_store::activity::sessions(&entries);
+    let suggestions = client.pending_suggestions()?;
+    let shared = client.shared_pages()?;
+    Ok(agents_page(&sessions, &suggestions, &shared, client.now()))
 }
 
 /// `about:changes?page=URL[&at=ID]`: one change of a followed page, or all it keeps.

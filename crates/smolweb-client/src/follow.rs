@@ -324,7 +324,7 @@ pub struct Since {
 
 impl Client {
     /// The copies of followed pages in this client's data directory.
-    pub fn follows(&self) -> Follows {
+    pub(crate) fn follows(&self) -> Follows {
         Follows::new(self.paths.follows_dir())
     }
 

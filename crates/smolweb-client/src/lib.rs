@@ -212,6 +212,7 @@ impl Outcome {
 }
 
 pub mod about;
+pub mod about_browser;
 pub mod about_feeds;
 pub mod about_follow;
 mod approve;
@@ -563,7 +564,7 @@ impl Client {
             Duration::from_secs(self.config.network.timeout_seconds),
         );
         match parsed.scheme() {
-            Scheme::About => self.open_about(parsed),
+            Scheme::About => self.open_about(parsed, about::Notes::Plain),
             Scheme::Http | Scheme::Https => match self.gemini_proxy() {
                 Some(proxy) => pipeline::open(self, &proxy, &parsed, opts, budget).await,
                 None => web::open_reader(self, parsed, url, opts).await,
@@ -583,13 +584,17 @@ impl Client {
         }
     }
 
-    fn open_about(&self, url: Url) -> Outcome {
+    /// The built-in page at the `about:` URL `url` as `notes` asks for it (the browser asks
+    /// for its notes and its own pages; `open` answers every face with [`about::Notes::Plain`]).
+    /// Never touches the network; a store that cannot be read is an `Outcome::Error` naming
+    /// its file, never an empty list.
+    pub fn open_about(&self, url: Url, notes: about::Notes) -> Outcome {
         let info = RequestInfo {
             url: url.to_string(),
             timestamp: Some(self.now()),
             ..RequestInfo::default()
         };
-        match about::page_text(self, url.path().trim_start_matches('/'), url.query()) {
+        match about::page_text(self, url.path().trim_start_matches('/'), url.query(), notes) {
             Ok(text) => Outcome::Page {
                 info,
                 fetched: Fetched {

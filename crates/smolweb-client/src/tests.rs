@@ -602,6 +602,46 @@ async fn invalid_and_about_urls() {
     assert!(page_of(&help).page.body.text().contains("smolweb --help"));
 }
 
+/// One router for every face's built-in pages: `open` (`smolweb get`, the agent) answers
+/// them plain, without the browser's notes and without its about:trust and about:agents;
+/// the browser asks `open_about` for its notes and pages.
+#[tokio::test]
+async fn built_in_pages_plain_and_for_the_browser() {
+    let browser_notes = [
+        ("bookmarks", "Press m on a page to bookmark it."),
+        ("history", "Pages you visit are listed here, newest first."),
+        ("tour", "Links to read next, yours and agents'."),
+    ];
+    for face in [Face::Agent, Face::Human] {
+        let (c, _, _) = setup(face, |_| {});
+        for (name, note) in browser_notes {
+            let plain = open(&c, &format!("about:{name}")).await;
+            let plain = page_of(&plain).page.body.text().to_string();
+            assert!(!plain.contains(note), "{face:?} {name}: {plain}");
+            let url = Url::parse(&format!("about:{name}")).unwrap();
+            let browser = c.open_about(url, about::Notes::Browser);
+            let browser = page_of(&browser).page.body.text().to_string();
+            assert!(browser.contains(note), "{face:?} {name}: {browser}");
+            // The note is a paragraph under the heading; the rest is the plain page.
+            let heading = plain.lines().next().unwrap();
+            assert!(
+                browser.starts_with(&format!("{heading}\n\n{note}")),
+                "{browser}"
+            );
+        }
+        for name in ["trust", "agents"] {
+            let url = format!("about:{name}");
+            assert_eq!(error_code(&open(&c, &url).await), "INVALID_REQUEST");
+            let browser = c.open_about(Url::parse(&url).unwrap(), about::Notes::Browser);
+            let text = page_of(&browser).page.body.text().to_string();
+            assert!(
+                text.starts_with("# Trusted certificates\n") || text.starts_with("# Agents\n"),
+                "{text}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn gopher_search_and_types() {
     let (c, fake, _) = setup(Face::Agent, |cfg| cfg.politeness.respect_robots = false);

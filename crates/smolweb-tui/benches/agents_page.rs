@@ -8,11 +8,12 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use smolweb_client::about_browser::agents_page;
 use smolweb_client::{Fetched, Outcome, RequestInfo};
 use smolweb_core::page::Page;
 use smolweb_core::url::Url;
 use smolweb_store::activity::{Activity, Entry, Event, Limits, sessions};
-use smolweb_tui::app::{App, Effect, Msg, Settings, pages};
+use smolweb_tui::app::{App, Effect, Msg, Settings};
 use smolweb_tui::keymap::Keymap;
 use smolweb_tui::theme::Theme;
 use smolweb_tui::view;
@@ -56,7 +57,7 @@ fn filled(log: &Activity) {
 fn open(log: &Activity, term: &mut Terminal<TestBackend>) -> App {
     let entries = log.snapshot().unwrap();
     let all = sessions(&entries);
-    let text = pages::agents_page(&all, &[], &[], time::OffsetDateTime::now_utc());
+    let text = agents_page(&all, &[], &[], time::OffsetDateTime::now_utc());
     let url = "about:agents";
     let outcome = Outcome::Page {
         info: RequestInfo {

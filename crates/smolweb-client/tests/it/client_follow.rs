@@ -16,6 +16,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use support::gemini::{Reply, Routes, Server};
 
+/// The followed pages' copies, read from the data directory as another process would (the
+/// client keeps its store to itself).
+fn follows(c: &Client) -> smolweb_store::follows::Follows {
+    smolweb_store::follows::Follows::new(c.paths().follows_dir())
+}
+
 fn client(dir: &tempfile::TempDir) -> Arc<Client> {
     let mut config = Config::default();
     // No test here is about the timeout: a loaded machine building megabyte pages in a debug
@@ -78,7 +84,7 @@ async fn a_new_link_is_a_change_with_its_diff_and_noise_is_none() {
     let e = &r.new_entries[0];
     assert_eq!(e.title, "1 link added · 1 paragraph added");
     assert!(e.url.starts_with("about:changes?page="), "{}", e.url);
-    let copy = c.follows().get(&url).unwrap().unwrap();
+    let copy = follows(&c).get(&url).unwrap().unwrap();
     let change = &copy.changes[0];
     assert_eq!(change.diff.links_added[0].url, server.url("/b.gmi"));
     assert_eq!(change.diff.added[0].text, "A new paragraph about B.");
@@ -206,7 +212,7 @@ async fn bad_inputs_each_give_a_bounded_clear_result_and_cost_the_others_nothing
     // and it says so.
     assert_eq!(new("/grows"), [0, 0, 0, 0, 0, 0]);
     assert!(sub("/grows").cut && sub("/grows").error.is_none());
-    let copy = c.follows().get(&pages["/grows"]).unwrap().unwrap();
+    let copy = follows(&c).get(&pages["/grows"]).unwrap().unwrap();
     assert!(copy.text.len() <= MAX_TEXT_BYTES && copy.cut);
     // Two alternating versions and a page whose every line changes: a few changes listed,
     // then restless, listed once as such, and quiet after.
@@ -238,7 +244,7 @@ async fn bad_inputs_each_give_a_bounded_clear_result_and_cost_the_others_nothing
     // 100,000 links: one change, its lists bounded, its counts whole (of what fits in the
     // kept copy).
     assert_eq!(new("/links"), [0, 1, 0, 0, 0, 0]);
-    let copy = c.follows().get(&pages["/links"]).unwrap().unwrap();
+    let copy = follows(&c).get(&pages["/links"]).unwrap().unwrap();
     let d = &copy.changes[0].diff;
     assert_eq!(d.links_added.len(), MAX_LISTED);
     assert!(d.cut() && d.counts.links_added > 10_000, "{:?}", d.counts);
@@ -294,12 +300,12 @@ async fn web_pages_are_asked_conditionally_and_a_permanent_move_is_adopted() {
     let sub = c.subscription(&url).unwrap().unwrap();
     assert_eq!(sub.etag.as_deref(), Some("\"v1\""));
     assert_eq!(sub.moved_to.as_deref(), Some(web.url("/page").as_str()));
-    assert!(c.follows().get(&url).unwrap().is_some());
+    assert!(follows(&c).get(&url).unwrap().is_some());
     let adopted = c.adopt(&url).unwrap();
     assert_eq!(adopted.url, web.url("/page"));
-    assert!(c.follows().get(&url).unwrap().is_none());
+    assert!(follows(&c).get(&url).unwrap().is_none());
     assert!(
-        c.follows().get(&adopted.url).unwrap().is_some(),
+        follows(&c).get(&adopted.url).unwrap().is_some(),
         "the copy moved"
     );
     assert!(c.subscription(&url).unwrap().is_none());
@@ -342,7 +348,7 @@ async fn a_new_post_in_a_web_index_is_a_new_link() {
     let r = c.refresh_feed(&url).await;
     assert_eq!(r.new_entries.len(), 1, "{r:?}");
     assert_eq!(r.new_entries[0].title, "1 link added");
-    let copy = c.follows().get(&url).unwrap().unwrap();
+    let copy = follows(&c).get(&url).unwrap().unwrap();
     let added = &copy.changes[0].diff.links_added;
     assert_eq!(added.len(), 1, "{added:?}");
     assert_eq!(added[0].url, web.url("/dunes.html"));
@@ -524,7 +530,7 @@ async fn bad_web_answers_each_give_a_bounded_clear_result_and_cost_the_others_no
     for path in ["/image", "/bytes"] {
         let s = sub(path);
         assert_eq!(s.failures, 4, "{path}: {:?}", errors(path));
-        assert!(s.entries.is_empty() && c.follows().get(&urls[path]).unwrap().is_none());
+        assert!(s.entries.is_empty() && follows(&c).get(&urls[path]).unwrap().is_none());
         let e = s.error.unwrap();
         assert!(
             e.contains("not text") || e.contains("binary"),
@@ -542,7 +548,7 @@ async fn bad_web_answers_each_give_a_bounded_clear_result_and_cost_the_others_no
     // Grows by a megabyte at each refresh: compared on its beginning, kept bounded.
     let grows = sub("/grows");
     assert!(grows.error.is_none(), "{:?}", errors("/grows"));
-    let copy = c.follows().get(&urls["/grows"]).unwrap().unwrap();
+    let copy = follows(&c).get(&urls["/grows"]).unwrap().unwrap();
     assert!(copy.text.len() <= MAX_TEXT_BYTES, "{}", copy.text.len());
     assert!(grows.cut && copy.cut);
     assert_eq!(new("/grows"), [0, 0, 0, 0]);

@@ -1,9 +1,9 @@
 //! The agents room (stateless, over the shared [`Lists`](super::Lists)): what the shell last
 //! saw of agents ([`AgentsSeen`]: sessions active now, suggestions waiting, pages shared),
 //! the status-line badge, the share key, and the choices `about:agents` offers (open or
-//! dismiss a suggestion, stop sharing a page). The page itself is made by the shell from the
-//! stores ([`super::pages::agents_page`]) and made again while shown when the shell reports
-//! a change, so it follows new entries live.
+//! dismiss a suggestion, stop sharing a page). The page itself is made by the client's `about`
+//! router (`smolweb_client::about_browser::agents_page`), asked by the shell, and made again
+//! while shown when the shell reports a change, so it follows new entries live.
 
 use super::{Ctx, Effect, FetchOptions, PageAction, Purpose, StoreOp, Then};
 use crate::keymap::{Action, Keymap};

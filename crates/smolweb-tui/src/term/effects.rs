@@ -5,10 +5,10 @@
 
 mod feeds;
 
-use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp, pages};
-use smolweb_client::{Client, Decider, Fetched, OpenOptions, Outcome, RequestInfo, about};
+use crate::app::{Effect, FetchOptions, Msg, ShellError, StoreOp};
+use smolweb_client::{Client, Decider, OpenOptions, Outcome, about};
 use smolweb_core::page::Page;
-use smolweb_core::url::Url;
+use smolweb_core::url::{Scheme, Url};
 use smolweb_store::tofu::CertInfo;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -702,62 +702,13 @@ fn tour_added(a: &smolweb_store::tour::Added) -> String {
     said
 }
 
-/// about:bookmarks, about:history, about:trust, about:agents and about:tour are made here
-/// from the stores; a store that cannot be read is an error naming its file, never an empty
-/// list.
+/// An `about:` URL is answered by the client's router, asked for the browser's notes and
+/// pages (about:trust, about:agents); None for any other URL.
 fn builtin(client: &Client, url: &str) -> Option<Outcome> {
-    let text = match url {
-        "about:bookmarks" => client.bookmarks_list().map(|b| {
-            let note = pages::bookmarks_note(b.is_empty());
-            about::bookmarks_page(&b, Some(note))
-        }),
-        "about:history" => client
-            .history_list()
-            .map(|v| about::history_page(&v, Some(pages::history_note(v.is_empty())))),
-        "about:trust" => client.pinned_hosts().map(|p| pages::pins_page(&p)),
-        "about:agents" => agents_page(client),
-        "about:tour" => client
-            .tour()
-            .map(|t| about::tour_page(&t, Some(pages::tour_note(t.is_empty())))),
-        _ => return None,
-    };
-    let info = RequestInfo {
-        url: url.to_string(),
-        ..RequestInfo::default()
-    };
-    let text = match text {
-        Ok(text) => text,
-        Err(e) => {
-            return Some(Outcome::Error {
-                info,
-                error: smolweb_net::FetchError::store(e),
-            });
-        }
-    };
-    let page = Page::builtin(Url::parse(url).ok()?, &text);
-    Some(Outcome::Page {
-        info,
-        fetched: Fetched {
-            page: Arc::new(page),
-            cached: false,
-            cached_at: None,
-        },
-    })
-}
-
-/// about:agents from the activity log, the suggestions and the shared pages.
-fn agents_page(client: &Client) -> Result<String, smolweb_store::StoreError> {
-    // Incremental: the store thread's poll has parsed the log already; only new lines are read.
-    let entries = client.activity_snapshot()?;
-    let sessions = smolweb_store::activity::sessions(&entries);
-    let suggestions = client.pending_suggestions()?;
-    let shared = client.shared_pages()?;
-    Ok(pages::agents_page(
-        &sessions,
-        &suggestions,
-        &shared,
-        client.now(),
-    ))
+    let url = Url::parse(url)
+        .ok()
+        .filter(|u| u.scheme() == Scheme::About)?;
+    Some(client.open_about(url, about::Notes::Browser))
 }
 
 /// Write `bytes` under `dir` as `name`, not overwriting: "name", "name-1", ...
@@ -1051,6 +1002,42 @@ mod tests {
             t.contains("cap.test:1965") && t.contains("at most once an hour"),
             "{t}"
         );
+        // The client writes the choices of about:trust and about:agents; each is a
+        // PageAction the browser acts on.
+        let shared = w
+            .client
+            .share_page("gemini://cap.test/s", None, None)
+            .unwrap();
+        let suggested = w
+            .client
+            .suggest("gemini://cap.test/g", None, "claude", "s1")
+            .unwrap();
+        let actions = |page: &str| -> Vec<crate::app::PageAction> {
+            let links = page.lines().filter_map(|l| l.strip_prefix("=> "));
+            let urls = links.filter_map(|l| l.split_whitespace().next());
+            urls.filter(|u| u.starts_with("action:"))
+                .map(|u| crate::app::PageAction::parse(u).expect(u))
+                .collect()
+        };
+        use crate::app::PageAction;
+        assert_eq!(
+            actions(&t),
+            [PageAction::ForgetPin {
+                host: "cap.test".into(),
+                port: 1965
+            }]
+        );
+        assert_eq!(
+            actions(&text("about:agents")),
+            [
+                PageAction::SuggestionOpen(suggested.id.clone()),
+                PageAction::SuggestionDismiss(suggested.id),
+                PageAction::Unshare(shared.id),
+            ]
+        );
+        // The browser's notes on its keys.
+        assert!(text("about:tour").contains("> goes to the next one"));
+        assert!(text("about:history").contains("Pages you visit are listed here"));
     }
 
     #[test]

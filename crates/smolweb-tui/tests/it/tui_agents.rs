@@ -65,7 +65,7 @@ fn stores() -> (tempfile::TempDir, AgentsSeen, String) {
         shared: 0,
         log_stamp: 1,
     };
-    let page = smolweb_tui::app::pages::agents_page(&all, &seen.suggestions, &[], now());
+    let page = smolweb_client::about_browser::agents_page(&all, &seen.suggestions, &[], now());
     (dir, seen, page)
 }
 

@@ -148,7 +148,7 @@ fn the_pins_page() {
         first_seen: time::macros::datetime!(2026-01-02 0:00 UTC),
         last_seen: time::macros::datetime!(2026-11-30 0:00 UTC),
     };
-    let page = smolweb_tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let page = smolweb_client::about_browser::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
     let mut app = app_sized(80, 30);
     let fx = app.start(Some("about:trust".into()));
     let (id, _, _) = fetch(&fx);

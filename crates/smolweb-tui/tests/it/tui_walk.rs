@@ -272,7 +272,7 @@ fn pin(host: &str, port: u16) -> Pin {
 /// The pins page as the shell makes it.
 pub(crate) fn pins_app() -> App {
     let mut app = app_sized(80, 30);
-    let page = smolweb_tui::app::pages::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
+    let page = smolweb_client::about_browser::pins_page(&[pin("cap.test", 1965), pin("::1", 1966)]);
     let fx = app.start(Some("about:trust".into()));
     let (id, _, _) = fetch(&fx);
     answer(&mut app, id, gem("about:trust", &page));
