@@ -360,6 +360,14 @@ fn offline_error(e: super::offline::OfflineError) -> SaveFailure {
     }
 }
 
+impl Client {
+    /// Queue `url` for the next sync (`from`: the page it was found on); a page already
+    /// waiting keeps its place. Returns whether it was new.
+    pub fn queue_for_sync(&self, url: &str, from: Option<&str>) -> Result<bool, StoreError> {
+        SyncQueue::new(self.paths().sync_queue()).add(url, from, self.now())
+    }
+}
+
 /// Run one sync (see the module docs). `stop` turning true stops it cleanly;
 /// `on_step` hears of progress. Fails only when a store cannot be read at the start; every
 /// later problem is counted in the [`Report`].

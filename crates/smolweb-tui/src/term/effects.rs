@@ -625,8 +625,7 @@ impl StoreWorker {
                     .map(|p| format!("shared with agents as smolweb://shared/{}", p.id)),
             ),
             StoreOp::QueueSync { url, from } => {
-                let queue = smolweb_store::sync_queue::SyncQueue::new(c.paths().sync_queue());
-                done(queue.add(&url, from.as_deref(), now).map(|new| {
+                done(c.queue_for_sync(&url, from.as_deref()).map(|new| {
                     if new {
                         format!(
                             "queued {url} for the next smolweb sync (about:offline lists the queue)"
