@@ -7,7 +7,6 @@
 
 use super::results::*;
 use smolweb_client::{Fetched, Outcome, RequestInfo};
-use smolweb_core::gemtext::{Line, LineKind};
 use smolweb_core::page::{Content, LazyDocument, Page};
 use smolweb_core::text::scan;
 use smolweb_core::window::{
@@ -81,32 +80,6 @@ pub(crate) fn cache_meta(f: &Fetched, now: OffsetDateTime, offline: bool) -> Cac
         cached_at: f.cached_at.map(iso),
         cache_age_seconds: f.cache_age_seconds(now),
         offline: (offline && f.cached).then_some(true),
-    }
-}
-
-/// A parsed line as the result has it (borrowed: nothing is copied).
-pub(crate) fn line_out(l: &Line) -> LineOut<'_> {
-    let keeps_text = matches!(
-        l.kind,
-        LineKind::Heading1
-            | LineKind::Heading2
-            | LineKind::Heading3
-            | LineKind::List
-            | LineKind::Quote
-    );
-    let opening = l.fence.as_ref().filter(|f| f.opening);
-    LineOut {
-        line_type: l.kind,
-        content: &l.content,
-        text: if keeps_text { l.text.as_deref() } else { None },
-        level: l.level(),
-        link: l.link.as_ref().map(|k| LinkOut {
-            url: &k.url,
-            text: k.text.as_deref(),
-            refused_scheme: k.refused_scheme(),
-        }),
-        alt_text: opening.and_then(|f| f.alt_text.as_deref()),
-        language: opening.and_then(|f| f.language.as_deref()),
     }
 }
 

@@ -149,7 +149,7 @@ impl TextHint {
 }
 
 /// One gemtext line: `type` and `content` always, plus only what those cannot say.
-// Borrowed from the parsed line while the result is written (`outcome::line_out`); a plain
+// Borrowed from the parsed line while the result is written (`line_out`); a plain
 // comment, as the published schema has only the sentence above.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(crate) struct LineOut<'a> {
@@ -191,7 +191,7 @@ pub(crate) struct LinksOfLines;
 impl DocumentOut {
     /// The window's lines as the result has them.
     pub(crate) fn line_outs(&self) -> impl Iterator<Item = LineOut<'_>> {
-        self.lines.lines().iter().map(crate::outcome::line_out)
+        self.lines.lines().iter().map(line_out)
     }
     /// The offered links (a refused link stays in its line, flagged).
     pub(crate) fn links(&self) -> impl Iterator<Item = LinkOut<'_>> {
@@ -596,6 +596,32 @@ pub(crate) use smolweb_net::store_code;
 
 pub(crate) fn store_err(e: &StoreError) -> ErrorOut {
     err(store_code(e), e.to_string())
+}
+
+/// A parsed line as the result has it (borrowed: nothing is copied).
+pub(crate) fn line_out(l: &Line) -> LineOut<'_> {
+    let keeps_text = matches!(
+        l.kind,
+        LineKind::Heading1
+            | LineKind::Heading2
+            | LineKind::Heading3
+            | LineKind::List
+            | LineKind::Quote
+    );
+    let opening = l.fence.as_ref().filter(|f| f.opening);
+    LineOut {
+        line_type: l.kind,
+        content: &l.content,
+        text: if keeps_text { l.text.as_deref() } else { None },
+        level: l.level(),
+        link: l.link.as_ref().map(|k| LinkOut {
+            url: &k.url,
+            text: k.text.as_deref(),
+            refused_scheme: k.refused_scheme(),
+        }),
+        alt_text: opening.and_then(|f| f.alt_text.as_deref()),
+        language: opening.and_then(|f| f.language.as_deref()),
+    }
 }
 
 #[cfg(test)]
