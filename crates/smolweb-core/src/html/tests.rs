@@ -1017,3 +1017,35 @@ fn without_a_main_text_the_declared_main_region_is_given() {
         None
     );
 }
+
+#[test]
+fn a_header_holding_the_post_as_prose_is_content_and_the_sites_header_is_not() {
+    let para = |n: usize| {
+        format!(
+            "<p>Paragraph {n} of the post explains, at some length and with care, how the \
+             tide tables were drawn up from the harbour's own records, year after year.</p>"
+        )
+    };
+    let body: String = (1..=8).map(para).collect();
+    let html = format!(
+        r#"<html><head><title>Tide tables</title></head><body>
+<header class="site-header"><a href="/">Coast Notes</a> <a href="/about">About</a></header>
+<main><div class="hero"><h1>Tide tables</h1></div>
+<header class="section_blog-post">{body}</header></main>
+<footer>Copyright Coast Notes</footer></body></html>"#
+    );
+    let c = convert_html(&html, "https://example.org/tides", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    assert!(
+        c.markdown.contains("Paragraph 1 of the post"),
+        "{}",
+        c.markdown
+    );
+    assert!(
+        c.markdown.contains("Paragraph 8 of the post"),
+        "{}",
+        c.markdown
+    );
+    assert!(!c.markdown.contains("About"), "{}", c.markdown);
+    assert!(!c.markdown.contains("Copyright"), "{}", c.markdown);
+}

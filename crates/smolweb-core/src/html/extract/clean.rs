@@ -3,7 +3,8 @@
 //!
 //! [`prune`] removes navigation (`nav`, `menu`, ARIA navigation, banner, search and dialog
 //! roles), `aside` and `footer` (and the complementary and contentinfo roles), `header`s that do
-//! not hold the page's heading, and elements whose names say chrome ([`super::names`]): strong
+//! not hold the page's heading (unless one holds much of the page as prose: a page builder's
+//! section around the post), and elements whose names say chrome ([`super::names`]): strong
 //! names always, weak ones (`ad`, `tags`, `meta`, ...) when the element is small or mostly
 //! links, holds no image caption, is not a list of titles (links of more than a few words) and
 //! is not also named as content. A `header` inside an `article` that holds a heading is an
@@ -58,6 +59,9 @@ const SMALL_CHARS: u32 = 200;
 const NAMED_CONTENT_CHARS: u32 = 400;
 /// ... that is, text under this share of links.
 const NAMED_CONTENT_LINKS: f64 = 0.35;
+/// A `header` holding more than [`MAX_CHROME_SHARE`] of the page's text, with links under this
+/// share of it, is content.
+const PROSE_HEADER_LINKS: f64 = 0.2;
 
 const CHROME_TAGS: &[&str] = &[
     "nav",
@@ -253,7 +257,10 @@ pub(crate) fn prune(
         // `sidebar-layout`), whatever its share of links.
         let wrapper = f64::from(s.chars) > PAGE_WRAPPER_SHARE * f64::from(total);
         let shielded = by_name && (big && prose || wrapper);
-        if weak_ok && (comments || !shielded && !named_article) {
+        // A `header` that holds much of the page as prose is a page builder's section around
+        // the post (`<header class="section_blog-post">`), not the site's header.
+        let prose_header = node.has_name("header") && big && s.link_density() < PROSE_HEADER_LINKS;
+        if weak_ok && (comments || !shielded && !named_article && !prose_header) {
             doomed.push(*node);
             return false;
         }
