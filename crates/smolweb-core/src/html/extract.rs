@@ -118,6 +118,8 @@ fn main_text(
             let mut nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
             if let Some(w) = widen(&top.node, &nodes, &stats, pruned_chars) {
                 nodes = vec![w];
+            } else if let Some(c) = climb(&top.node, &nodes, &stats) {
+                nodes = vec![c];
             }
             let of = |f: fn(&stats::Stats) -> u32| -> u32 {
                 nodes
@@ -257,6 +259,82 @@ fn widen<'a>(
         }
     }
     None
+}
+
+/// Text a step up may add without being judged (a wrapper's label, a date).
+const CLIMB_FREE_CHARS: u32 = 100;
+/// A step up adds prose: under this share of links in what it adds ...
+const CLIMB_LINKS: f64 = 0.25;
+/// ... and at least this many paragraphs.
+const CLIMB_PARAGRAPHS: u16 = 2;
+/// ... holding on average at most this many characters each (the text is in paragraphs).
+const CLIMB_PARAGRAPH_CHARS: u32 = 600;
+/// ... and at least this share of it in siblings of the same shape (tag and class).
+const CLIMB_ALIKE: f64 = 0.5;
+/// Steps up looked at.
+const CLIMB_LEVELS: usize = 6;
+
+/// The region the chosen blocks are a part of, when the blocks around them are more of the same
+/// prose: an article cut into sections of their own wrappers (`intro`, then a `div` of
+/// sections), a documentation page of sections in sections. Each step up to a parent must add
+/// paragraphs (of paragraph length) with few links, mostly in siblings of the same tag and
+/// class as the element it comes from; it stops below the page's `body`.
+fn climb<'a>(
+    top: &NodeRef<'a>,
+    nodes: &[NodeRef<'a>],
+    stats: &stats::StatsMap,
+) -> Option<NodeRef<'a>> {
+    let mut chars = 0u32;
+    let mut links = 0u32;
+    let mut paragraphs = 0u16;
+    for n in nodes {
+        let s = stats.get(&n.id).copied().unwrap_or_default();
+        chars = chars.saturating_add(s.chars);
+        links = links.saturating_add(s.link_chars);
+        paragraphs = paragraphs.saturating_add(s.p);
+    }
+    let mut cur = *top;
+    let mut found = None;
+    for _ in 0..CLIMB_LEVELS {
+        let Some(p) = cur.parent().filter(|p| p.is_element()) else {
+            break;
+        };
+        if p.has_name("body") || p.has_name("html") {
+            break;
+        }
+        let s = stats.get(&p.id).copied().unwrap_or_default();
+        let added = s.chars.saturating_sub(chars);
+        if added > CLIMB_FREE_CHARS {
+            let added_links = s.link_chars.saturating_sub(links);
+            let added_paragraphs = s.p.saturating_sub(paragraphs);
+            if f64::from(added_links) > CLIMB_LINKS * f64::from(added)
+                || added_paragraphs < CLIMB_PARAGRAPHS
+                || added > CLIMB_PARAGRAPH_CHARS * u32::from(added_paragraphs)
+                || f64::from(alike_chars(&p, &cur, stats)) < CLIMB_ALIKE * f64::from(added)
+            {
+                break;
+            }
+            found = Some(p);
+        }
+        chars = s.chars;
+        links = s.link_chars;
+        paragraphs = s.p;
+        cur = p;
+    }
+    found
+}
+
+/// Characters of text in the children of `parent` other than `child` that have its tag and
+/// class: the other sections of a page cut into sections.
+fn alike_chars(parent: &NodeRef, child: &NodeRef, stats: &stats::StatsMap) -> u32 {
+    let name = child.node_name();
+    let class = child.attr("class");
+    parent
+        .children_it(false)
+        .filter(|c| c.is_element() && c.id != child.id)
+        .filter(|c| c.node_name() == name && c.attr("class") == class)
+        .map(|c| stats.get(&c.id).map(|s| s.chars).unwrap_or(0))
+        .fold(0u32, u32::saturating_add)
 }
 
 /// Markdown of the headline, the lead and `nodes`, block by block: a plain container of blocks

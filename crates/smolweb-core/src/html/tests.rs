@@ -1049,3 +1049,39 @@ fn a_header_holding_the_post_as_prose_is_content_and_the_sites_header_is_not() {
     assert!(!c.markdown.contains("About"), "{}", c.markdown);
     assert!(!c.markdown.contains("Copyright"), "{}", c.markdown);
 }
+
+#[test]
+fn an_article_cut_into_sections_of_the_same_shape_is_kept_whole() {
+    let para = |part: usize, n: usize| {
+        format!(
+            "<p>Part {part}, paragraph {n}: the keepers of the lighthouse wrote down, night after \
+             night, the state of the sea, the wind and the ships that passed the point.</p>"
+        )
+    };
+    let part = |i: usize, paras: usize| {
+        let ps: String = (1..=paras).map(|n| para(i, n)).collect();
+        format!(
+            r#"<div class="guide-part"><h2>Chapter {i}</h2><div class="rich-text">{ps}</div>
+<div class="note">See the plates</div></div>"#
+        )
+    };
+    let parts: String = (1..=5)
+        .map(|i| part(i, if i == 1 { 9 } else { 3 }))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>The lighthouse logs</title></head><body>
+<nav><a href="/">Home</a> <a href="/logs">Logs</a></nav>
+<div class="page"><h1>The lighthouse logs</h1><div class="guide">{parts}</div></div>
+<footer>Copyright The Point</footer></body></html>"#
+    );
+    let c = convert_html(&html, "https://example.org/logs", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    for i in 1..=5 {
+        assert!(
+            md.contains(&format!("Part {i}, paragraph 1:")),
+            "part {i}: {md}"
+        );
+    }
+    assert!(!md.contains("Copyright"), "{md}");
+}
