@@ -117,7 +117,7 @@ fn main_text(
         Some(top) => {
             let mut nodes = score::with_siblings(&top.node, top.score, &scores, &stats);
             if let Some(w) = widen(&top.node, &nodes, &stats, pruned_chars) {
-                nodes = vec![w];
+                nodes = w;
             } else if let Some(c) = climb(&top.node, &nodes, &stats) {
                 nodes = vec![c];
             }
@@ -240,7 +240,7 @@ fn widen<'a>(
     nodes: &[NodeRef<'a>],
     stats: &stats::StatsMap,
     pruned: u32,
-) -> Option<NodeRef<'a>> {
+) -> Option<Vec<NodeRef<'a>>> {
     let chars: u32 = nodes
         .iter()
         .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
@@ -249,16 +249,61 @@ fn widen<'a>(
     if f64::from(chars) >= WIDEN_SHARE * pruned || chars > WIDEN_MAX_CHARS {
         return None;
     }
+    let mut child = *top;
     for a in top.ancestors_it(None) {
-        if !a.is_element() || a.has_name("body") || a.has_name("html") {
+        if a.has_name("body") {
+            return page_sections(&a, &child, stats, pruned);
+        }
+        child = a;
+        if !a.is_element() || a.has_name("html") {
             return None;
         }
         let s = stats.get(&a.id).copied().unwrap_or_default();
         if f64::from(s.chars) >= WIDEN_COVER * pruned {
-            return (s.link_density() <= WIDEN_LINKS).then_some(a);
+            return (s.link_density() <= WIDEN_LINKS).then(|| vec![a]);
         }
     }
     None
+}
+
+/// A section of the page is at least this many characters ...
+const SECTION_CHARS: u32 = 100;
+/// ... with at most this share of links.
+const SECTION_LINKS: f64 = 0.2;
+
+/// The page's own sections, when the chosen blocks stand in one of the `body`'s children (the
+/// `holder`) and no wrapper holds the rest (a service page of `section`s under `body`): the
+/// children of the holder's shape (tag and first class) that hold prose, if together they
+/// hold [`WIDEN_COVER`] of the page.
+fn page_sections<'a>(
+    body: &NodeRef<'a>,
+    holder: &NodeRef<'a>,
+    stats: &stats::StatsMap,
+    pruned: f64,
+) -> Option<Vec<NodeRef<'a>>> {
+    let shape = |n: &NodeRef| {
+        let class = n.attr("class");
+        let first = class
+            .as_deref()
+            .and_then(|c| c.split_whitespace().next())
+            .map(str::to_owned);
+        (n.node_name(), first)
+    };
+    let holder_shape = shape(holder);
+    holder_shape.1.as_ref()?;
+    let sections: Vec<NodeRef> = body
+        .children_it(false)
+        .filter(|c| c.is_element() && shape(c) == holder_shape)
+        .filter(|c| {
+            let s = stats.get(&c.id).copied().unwrap_or_default();
+            s.chars >= SECTION_CHARS && s.link_density() <= SECTION_LINKS
+        })
+        .collect();
+    let chars: u32 = sections
+        .iter()
+        .map(|n| stats.get(&n.id).map(|s| s.chars).unwrap_or(0))
+        .fold(0, u32::saturating_add);
+    (sections.len() >= 2 && f64::from(chars) >= WIDEN_COVER * pruned).then_some(sections)
 }
 
 /// Text a step up may add without being judged (a wrapper's label, a date).

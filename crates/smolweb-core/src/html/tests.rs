@@ -1085,3 +1085,40 @@ fn an_article_cut_into_sections_of_the_same_shape_is_kept_whole() {
     }
     assert!(!md.contains("Copyright"), "{md}");
 }
+
+#[test]
+fn a_page_of_sections_under_body_keeps_its_sections_of_the_same_shape() {
+    let section = |i: usize| {
+        let ps: String = (1..=3)
+            .map(|n| {
+                format!(
+                    "<p>Service {i}, point {n}: our surveyors map the coast, chart the \
+                     shoals and report on the harbour walls, every season, for every client.</p>"
+                )
+            })
+            .collect();
+        format!(
+            r#"<section class="section-padding part-{i}"><div class="container"><h2>Service {i}</h2>
+<div class="row"><div class="col-text">{ps}</div><div class="col-img"><img src="/s{i}.png" alt=""></div></div></div></section>"#
+        )
+    };
+    let sections: String = (1..=5).map(section).collect();
+    let html = format!(
+        r#"<html><head><title>Coastal surveys</title></head><body>
+<div class="menu"><a href="/">Home</a> <a href="/work">Work</a> <a href="/contact">Contact</a></div>
+<section class="hero"><h1>Coastal surveys</h1></section>
+{sections}
+<div class="links"><a href="/a">Privacy</a> <a href="/b">Terms</a> <a href="/c">Jobs</a></div>
+</body></html>"#
+    );
+    let c = convert_html(&html, "https://example.org/surveys", Extract::Main);
+    assert_eq!(c.extraction, Extraction::Main);
+    let md = &c.markdown;
+    for i in 1..=5 {
+        assert!(
+            md.contains(&format!("Service {i}, point 1:")),
+            "service {i}: {md}"
+        );
+    }
+    assert!(!md.contains("Privacy"), "{md}");
+}
