@@ -118,3 +118,62 @@ async fn mcp_working_offline_reads_only_the_offline_cache() {
     assert_eq!(gemini.connections(), gemini_before, "no Gemini connection");
     assert_eq!(web.requests().len(), web_before, "no HTTP request");
 }
+
+/// Working offline, the windows of a long kept page come from the copy read once and held
+/// (`cached` and `offline` on each) and join to the page; when the person's browser keeps a
+/// newer copy meanwhile, the next window is cut from it, not from the held one.
+#[tokio::test]
+async fn mcp_offline_windows_of_a_kept_page_come_from_the_held_copy() {
+    let page = |version: &str| -> String {
+        (0..4000)
+            .map(|i| match i % 5 {
+                0 => format!("## {version} part {i}\n"),
+                1 => format!("=> /p{i} {version} link {i}\n"),
+                _ => format!("{version} line {i}: words that fill a long kept page.\n"),
+            })
+            .collect()
+    };
+    let (old, new) = (page("old"), page("new"));
+    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let routes = {
+        let (served, old, new) = (served.clone(), old.clone(), new.clone());
+        support::gemini::Routes::new().handler(move |_| {
+            let n = served.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            support::gemini::Reply::gemtext(if n == 0 { &old } else { &new })
+        })
+    };
+    let gemini = support::gemini::Server::start(routes).await;
+    let env = Env::new(OFFLINE_CONFIG);
+    let url = gemini.url("/long");
+    keep(&env, std::slice::from_ref(&url)).await;
+
+    let session = connect(&env, Gen::Initialize, TestClient::new(Elicit::Off)).await;
+    let window = |offset: u64| {
+        let args = json!({"url": url, "offset": offset});
+        let s = &session;
+        async move { sc(&call(s, "gemini_fetch", args).await) }
+    };
+    let (mut offset, mut rebuilt, mut windows) = (Some(0), String::new(), 0);
+    while let Some(at) = offset {
+        let v = window(at).await;
+        assert_eq!(v["kind"], "gemtext", "{v}");
+        assert_eq!(
+            (v["cached"].clone(), v["offline"].clone()),
+            (json!(true), json!(true))
+        );
+        for l in v["document"]["lines"].as_array().unwrap() {
+            rebuilt.push_str(l["content"].as_str().unwrap());
+            rebuilt.push('\n');
+        }
+        offset = v["next_offset"].as_u64();
+        windows += 1;
+    }
+    assert!(windows >= 3, "{windows} windows");
+    assert_eq!(rebuilt, old);
+
+    keep(&env, std::slice::from_ref(&url)).await;
+    let v = window(0).await;
+    let first = v["document"]["lines"][0]["content"].as_str().unwrap();
+    assert!(first.starts_with("## new part"), "{first}");
+    session.cancel().await.unwrap();
+}

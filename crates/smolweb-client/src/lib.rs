@@ -305,6 +305,8 @@ pub struct Client {
     subscriptions: smolweb_store::subscriptions::Subscriptions,
     transport: Arc<dyn Transport>,
     cache: Cache,
+    /// Kept copies read while working offline, held as built (see `offline`).
+    kept: Cache<offline::HeldCopy>,
     robots: RobotsCache,
     pacer: Pacer,
     /// Paces the batches a human did not click request by request (feed refresh, save with
@@ -380,6 +382,12 @@ impl Client {
                 config.cache.max_bytes,
                 clock.clone(),
             ),
+            kept: Cache::new(
+                ttl,
+                config.cache.max_entries,
+                config.cache.max_bytes,
+                clock.clone(),
+            ),
             robots: RobotsCache::new(clock.clone()),
             web: web::WebState::new(&config, clock.clone()),
             pacer: Pacer::new(interval, clock.clone()),
@@ -404,7 +412,19 @@ impl Client {
     /// Turn the work-offline mode on or off (starts as `[offline] work_offline`).
     pub fn set_work_offline(&self, on: bool) {
         self.offline_mode.store(on, Ordering::SeqCst);
+        if !on {
+            // Back online, pages come from the network and its cache again.
+            self.kept.remove_where(|_| true);
+        }
     }
+    /// Does [`Client::open`] hold the pages it answers from a cache or, working offline, from
+    /// a kept copy (the same page answers the next open of it, so work done on it once, such
+    /// as parsing its whole document, serves the next reads)? False when `[cache]` holds
+    /// nothing.
+    pub fn holds_pages(&self) -> bool {
+        self.cache.enabled()
+    }
+
     /// The configuration the client was built with.
     pub fn config(&self) -> &Config {
         &self.config

@@ -22,6 +22,14 @@
 //! Reading back rebuilds the [`Page`] from the stored bytes exactly as a fetch would have
 //! (gemtext parsed, menus parsed, charsets decoded) and marks it `cached: true` with
 //! `cached_at` = when it was downloaded, so a face can say how old it is.
+//!
+//! Working offline, a capsule page read back is held ([`HeldCopy`]), like a page in the memory
+//! cache, so the next reads of it (an agent's next windows) are slices of the one page, its
+//! document parsed once, not the file read, rebuilt and parsed again. A held copy is served
+//! only while its file's stamp ([`smolweb_store::offline::CopyStamp`]: identity, size, times)
+//! is the one it was read with and old enough to vouch for it, so a copy the browser stores
+//! again or removes is seen at the next read; it lives at most `[cache] ttl_seconds`, is
+//! bounded like the memory cache, is dropped by a `refresh` and when the client goes online.
 
 use super::feeds::NoPage;
 use super::web::{WebFetched, WebFormat, WebPage, WebQuery};
@@ -31,11 +39,13 @@ use smolweb_core::page::{Content, Page};
 use smolweb_core::response::parse_mime;
 use smolweb_core::url::{Scheme, Url};
 use smolweb_net::FetchError;
+use smolweb_net::cache::{CacheEntry, Weigh};
 use smolweb_net::http::{HttpResponse, WebError};
 use smolweb_store::StoreError;
-use smolweb_store::offline::{NewPage, Offline, OfflineEntry, StoredPage};
+use smolweb_store::offline::{CopyStamp, NewPage, Offline, OfflineEntry, StoredPage};
 use smolweb_store::site_rules::SiteRuleEntry;
 use std::sync::Arc;
+use std::time::SystemTime;
 use time::OffsetDateTime;
 
 /// Most linked pages fetched by one "save with its links".
@@ -87,6 +97,67 @@ impl OfflineCopy {
     /// Age of the copy in whole seconds at `now` (0 when the clock went back).
     pub fn age_seconds(&self, now: OffsetDateTime) -> u64 {
         (now - self.fetched_at).whole_seconds().max(0) as u64
+    }
+}
+
+/// A capsule page read back from its kept copy while working offline, held for the next reads
+/// of it (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct HeldCopy {
+    page: Arc<Page>,
+    /// The stored media type line and fetch time, with `page.raw`: what the copy was built from.
+    media_type: String,
+    fetched_at: OffsetDateTime,
+    /// The file's stamp, taken before it was read at `read` (None: it could not be looked at).
+    stamp: Option<CopyStamp>,
+    read: SystemTime,
+}
+
+impl HeldCopy {
+    /// A capsule page rebuilt from its stored copy (None: the copy is not a page).
+    fn rebuilt(
+        url: &Url,
+        stored: StoredPage,
+        stamp: Option<CopyStamp>,
+        read: SystemTime,
+    ) -> Option<HeldCopy> {
+        let (media_type, fetched_at) = (stored.media_type.clone(), stored.fetched);
+        let page = rebuild(url.clone(), stored, Extract::Main)?;
+        Some(HeldCopy {
+            page: Arc::new(page),
+            media_type,
+            fetched_at,
+            stamp,
+            read,
+        })
+    }
+
+    fn fetched(&self) -> Fetched {
+        Fetched {
+            page: Arc::clone(&self.page),
+            cached: true,
+            cached_at: Some(self.fetched_at),
+        }
+    }
+
+    /// Was this copy built from exactly `stored`?
+    fn built_from(&self, stored: &StoredPage) -> bool {
+        self.fetched_at == stored.fetched
+            && self.media_type == stored.media_type
+            && self.page.raw == stored.body
+    }
+}
+
+impl Weigh for HeldCopy {
+    fn weight(&self) -> usize {
+        // Weighed as the memory cache weighs the same page.
+        CacheEntry {
+            page: Arc::clone(&self.page),
+            cached_at: self.fetched_at,
+            sent_at: self.fetched_at,
+            tls: None,
+        }
+        .weight()
     }
 }
 
@@ -373,19 +444,65 @@ impl Client {
             };
             return super::web::reader_outcome(parsed, info, &fetched);
         }
-        match self.offline_copy_as(&url.to_string(), extract) {
+        match self.kept_copy(&url, opts.refresh) {
             // The request that fetched the copy was sent when it was downloaded.
-            Ok(Some(copy)) => Outcome::Page {
+            Ok(Some(fetched)) => Outcome::Page {
                 info: RequestInfo {
-                    timestamp: Some(copy.fetched_at),
+                    timestamp: fetched.cached_at,
                     ..info
                 },
-                fetched: copy.fetched,
+                fetched,
             },
-            // Reading a copy never fails to save one; were it to, the page is not kept.
-            Ok(None) | Err(OfflineError::NotSaved { .. }) => not_kept(info),
-            Err(OfflineError::Store(e)) => unreadable(info, e),
+            Ok(None) => not_kept(info),
+            Err(e) => unreadable(info, e),
         }
+    }
+
+    /// Working offline, the kept copy of the capsule page `url` (None: none is kept): the one
+    /// held since an earlier read while its file is unchanged (a look at the file, no read),
+    /// else read from the store, rebuilt and held (see the module docs). `refresh` reads the
+    /// store again.
+    fn kept_copy(&self, url: &Url, refresh: bool) -> Result<Option<Fetched>, StoreError> {
+        let key = url.to_string();
+        let store = self.offline();
+        let stamp = store.stamp(&key);
+        let held = if refresh {
+            self.kept.remove(&key);
+            None
+        } else {
+            self.kept.get(&key)
+        };
+        if let Some(h) = &held
+            && h.stamp
+                .is_some_and(|s| Some(s) == stamp && s.settled_since(h.read))
+        {
+            return Ok(Some(h.fetched()));
+        }
+        let read = SystemTime::now();
+        let Some(stored) = store.get(&key, self.now())? else {
+            self.kept.remove(&key);
+            return Ok(None);
+        };
+        // The same bytes as the held copy's (its stamp too fresh to vouch alone, or the copy
+        // stored again unchanged): the held page is kept, and its parsed document with it.
+        let copy = match held {
+            Some(h) if h.built_from(&stored) => HeldCopy { stamp, read, ..h },
+            _ => match HeldCopy::rebuilt(url, stored, stamp, read) {
+                Some(copy) => copy,
+                None => {
+                    self.kept.remove(&key);
+                    return Ok(None);
+                }
+            },
+        };
+        let fetched = copy.fetched();
+        if copy.stamp.is_some() {
+            self.kept.put(&key, copy);
+        } else {
+            // The file could not be looked at before the read: served, held at a later read.
+            self.kept.remove(&key);
+        }
+        Ok(Some(fetched))
     }
 
     /// On the agent face: could the copy of `url` have been fetched with one of the person's

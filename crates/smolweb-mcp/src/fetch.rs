@@ -54,6 +54,7 @@ pub(crate) fn limits(client: &Client) -> Limits {
         chars: mcp.max_rendered_chars.max(1),
         items: mcp.max_menu_items.max(1),
         offline: client.working_offline(),
+        held: client.holds_pages(),
     }
 }
 

@@ -30,6 +30,9 @@ pub(crate) struct Limits {
     pub items: usize,
     /// The client works offline: fetched results come from the offline cache and say so.
     pub offline: bool,
+    /// The client holds the pages it answers from its cache or from kept copies
+    /// (`Client::holds_pages`), so a whole parse of one serves its next windows.
+    pub held: bool,
 }
 
 pub(crate) use smolweb_core::text::rfc3339 as iso;
@@ -135,13 +138,14 @@ fn binary_note(page: &Page) -> String {
     )
 }
 
-/// A window of a page held in the memory cache, cut from its whole parsed document (parsed
-/// once, on the first window read from the cache, and held with the page, so a refresh or an
-/// eviction drops it with the page): a slice, not a parse. None, and the window's text parsed
-/// alone, for a page just downloaded (a page read once is never parsed whole) and for a kept
-/// copy read while working offline (built anew from disk for each call, so a whole parse
-/// would be thrown away), unless its document is parsed already; None too for a piece of an
-/// over-long line and for a document of another text or base.
+/// A window of a page held by the client (in the memory cache, or a kept copy read while
+/// working offline), cut from its whole parsed document (parsed once, on the first window read
+/// from the held page, and held with it, so a refresh or an eviction drops it with the page):
+/// a slice, not a parse. None, and the window's text parsed alone, for a page just downloaded
+/// (a page read once is never parsed whole) and for a page the client does not hold (`[cache]`
+/// holds nothing, so a whole parse would be thrown away), unless its document is parsed
+/// already; None too for a piece of an over-long line and for a document of another text or
+/// base.
 fn held_window<'a>(
     fetched: &'a Fetched,
     doc: &'a LazyDocument,
@@ -149,7 +153,7 @@ fn held_window<'a>(
     limits: Limits,
 ) -> Option<HeldWindow<'a>> {
     let page = &fetched.page;
-    let held = doc.is_parsed() || (fetched.cached && !limits.offline);
+    let held = doc.is_parsed() || (fetched.cached && limits.held);
     if !held || doc.base() != &page.url || !doc.is_of(&page.body) {
         return None;
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 const LIMITS: Limits = Limits {
     offline: false,
+    held: true,
     chars: 50_000,
     items: 1000,
 };
@@ -100,6 +101,7 @@ fn gemtext_windows_abut_and_rebuild_the_body() {
     let outcome = gemini_page("gemini://example.org/dir/page", "text/gemini", &body);
     let limits = Limits {
         offline: false,
+        held: true,
         chars: 1000,
         items: 10,
     };
@@ -277,6 +279,7 @@ fn gopher_menu_windows_by_items() {
     };
     let limits = Limits {
         offline: false,
+        held: true,
         chars: 100,
         items: 10,
     };

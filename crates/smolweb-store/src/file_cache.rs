@@ -84,7 +84,7 @@ impl FileKey {
 
     /// Are the file's times at least `settle` older than `checked` (so a later write, which
     /// happens after `checked`, cannot carry the same times)?
-    fn settled(&self, checked: SystemTime, settle: Duration) -> bool {
+    pub(crate) fn settled(&self, checked: SystemTime, settle: Duration) -> bool {
         let Ok(at) = checked.duration_since(SystemTime::UNIX_EPOCH) else {
             return false;
         };

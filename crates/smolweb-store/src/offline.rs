@@ -21,6 +21,7 @@
 
 use super::StoreError;
 use super::atomic::{self, Modes};
+use super::file_cache::{FileKey, SETTLE};
 use smolweb_core::fingerprint::sha256_hex;
 use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
@@ -84,6 +85,22 @@ pub struct NewPage<'a> {
     pub fetched: OffsetDateTime,
     /// Put it on the reading list (kept out of eviction).
     pub save: bool,
+}
+
+/// What tells one state of a copy's file from another without reading it: the file's
+/// identity, size and times, as [`crate::file_cache`] keys a parsed file. A reader that holds
+/// what it built from a copy compares stamps instead of reading the file again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyStamp(FileKey);
+
+impl CopyStamp {
+    /// Does this stamp alone vouch for the copy as it was read at `read` (a time taken before
+    /// the read)? Only once the file's times are [`SETTLE`] older than `read`: file times are
+    /// coarse, so before that two writes could carry the same stamp (see [`crate::file_cache`]),
+    /// and the copy must be read again and compared.
+    pub fn settled_since(&self, read: std::time::SystemTime) -> bool {
+        self.0.settled(read, SETTLE)
+    }
 }
 
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -312,6 +329,16 @@ impl Offline {
             return Ok(None);
         };
         Ok(decode(&raw).filter(|p| p.url == url))
+    }
+
+    /// The stamp of `url`'s copy file as it is now, without reading it (None: there is no file,
+    /// or it cannot be looked at). Take it before reading the copy, so that a write between the
+    /// two shows as another stamp at the next look.
+    pub fn stamp(&self, url: &str) -> Option<CopyStamp> {
+        std::fs::symlink_metadata(self.page_path(url))
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| CopyStamp(FileKey::of(&m)))
     }
 
     /// The index row of `url`, if it has a copy.

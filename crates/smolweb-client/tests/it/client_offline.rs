@@ -268,3 +268,85 @@ async fn an_answer_cut_without_close_notify_is_never_kept_as_complete() {
         .expect("the whole copy stays");
     assert_eq!(copy.fetched.page.title(), Some("Version 1, whole"));
 }
+
+/// The page of an open answered from a kept copy while working offline.
+async fn kept_page(
+    c: &Client,
+    url: &str,
+    opts: &OpenOptions,
+) -> std::sync::Arc<smolweb_core::page::Page> {
+    match c.open(url, opts).await {
+        Outcome::Page { fetched, .. } => {
+            assert!(fetched.cached, "a kept copy says it was not downloaded now");
+            fetched.page
+        }
+        other => panic!("{url}: {other:?}"),
+    }
+}
+
+/// Working offline, a kept copy read once is held: the next open of it answers the same page
+/// (its parsed document with it), not the file read and rebuilt again. The copy stored again
+/// with other bytes, or removed, is seen at the next open; `refresh` reads it again; going
+/// online and back drops what was held.
+#[tokio::test]
+async fn working_offline_a_kept_copy_is_held_while_its_file_is_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let version = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let routes = {
+        let version = version.clone();
+        Routes::new().handler(move |_| {
+            let v = version.load(std::sync::atomic::Ordering::SeqCst);
+            Reply::gemtext(&format!("# Version {v}\n=> /next Next\n"))
+        })
+    };
+    let server = Server::start(routes).await;
+    let url = server.url("/held");
+    let browser = client(&dir, Face::Human, |c| c.cache.ttl_seconds = 0);
+    assert!(visit(&browser, &url, &OpenOptions::default()).await.1);
+
+    let agent = client(&dir, Face::Agent, |c| c.offline.work_offline = true);
+    let plain = OpenOptions::default();
+    let first = kept_page(&agent, &url, &plain).await;
+    assert_eq!(first.title(), Some("Version 0"));
+    let Content::Gemtext(doc) = &first.content else {
+        panic!("gemtext");
+    };
+    assert_eq!(doc.links().count(), 1, "parsed once, on the held page");
+    let again = kept_page(&agent, &url, &plain).await;
+    assert!(std::sync::Arc::ptr_eq(&first, &again), "the held page");
+
+    // The person's browser keeps a newer copy: the agent's next open reads it.
+    version.store(1, std::sync::atomic::Ordering::SeqCst);
+    assert!(visit(&browser, &url, &OpenOptions::default()).await.1);
+    let newer = kept_page(&agent, &url, &plain).await;
+    assert_eq!(newer.title(), Some("Version 1"));
+    assert!(std::sync::Arc::ptr_eq(
+        &newer,
+        &kept_page(&agent, &url, &plain).await
+    ));
+
+    // A refresh reads the copy again.
+    let refresh = OpenOptions {
+        refresh: true,
+        ..OpenOptions::default()
+    };
+    let reread = kept_page(&agent, &url, &refresh).await;
+    assert!(!std::sync::Arc::ptr_eq(&newer, &reread));
+    assert_eq!(reread.title(), Some("Version 1"));
+
+    // Online and back: nothing held is served.
+    agent.set_work_offline(false);
+    agent.set_work_offline(true);
+    assert!(!std::sync::Arc::ptr_eq(
+        &reread,
+        &kept_page(&agent, &url, &plain).await
+    ));
+
+    // The copy removed: not kept any more.
+    assert!(browser.offline().remove(&url).unwrap());
+    let gone = agent.open(&url, &plain).await;
+    assert!(
+        matches!(&gone, Outcome::Error { error, .. } if matches!(error, smolweb_net::FetchError::Offline { .. })),
+        "{gone:?}"
+    );
+}

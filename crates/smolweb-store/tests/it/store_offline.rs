@@ -223,3 +223,26 @@ fn leftovers_of_killed_writers_are_removed_by_the_next_store() {
     assert_eq!(urls(&o), ["gemini://a/kept", "gemini://a/new"]);
     assert_eq!(o.get("gemini://a/kept", T0).unwrap().unwrap().body, b"kept");
 }
+
+/// A copy's stamp stays while its file is untouched, changes when the copy is stored again
+/// (even with the same bytes, in the same second) and is gone with the copy; a fresh file's
+/// stamp does not vouch for it alone until its times are a few seconds old.
+#[test]
+fn a_copy_stamp_follows_its_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Offline::new(tmp.path().join("offline"), 1 << 20);
+    let url = "gemini://a/stamped";
+    assert_eq!(o.stamp(url), None);
+    o.put(&page(url, b"# one\n", false), T0).unwrap();
+    let first = o.stamp(url).expect("a stamp");
+    assert_eq!(o.stamp(url), Some(first));
+    assert!(o.get(url, T0).unwrap().is_some());
+    assert_eq!(o.stamp(url), Some(first), "reading does not change it");
+    let now = std::time::SystemTime::now();
+    assert!(!first.settled_since(now), "just written");
+    assert!(first.settled_since(now + std::time::Duration::from_secs(60)));
+    o.put(&page(url, b"# one\n", false), T0).unwrap();
+    assert_ne!(o.stamp(url), Some(first), "stored again");
+    assert!(o.remove(url).unwrap());
+    assert_eq!(o.stamp(url), None);
+}
