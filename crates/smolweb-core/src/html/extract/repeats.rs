@@ -19,36 +19,54 @@ const MAX_WORDS: usize = 25;
 /// Fewest tokens of a pager run.
 const PAGER_TOKENS: usize = 3;
 
-/// Drop repeated blocks and pager runs from `md` (see the module docs).
+/// Drop repeated blocks and pager runs from `md` (see the module docs). Blocks are counted by
+/// a hash of their words, and only those of [`SHORT_WORDS`] to [`MAX_WORDS`] words: the text is
+/// not copied (the markdown of a 5 MB page is large) unless a block goes.
 pub(super) fn drop_repeats_and_pagers(md: &mut String) {
     let blocks = split(md);
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    for b in blocks.iter().filter(|b| !b.code) {
-        *counts.entry(key(b.text)).or_default() += 1;
+    // For each block: the hash of its words, when it has a number of words that may repeat.
+    let hashes: Vec<Option<u64>> = blocks
+        .iter()
+        .map(|b| (!b.code).then(|| short_key_hash(b.text)).flatten())
+        .collect();
+    let mut counts: HashMap<u64, usize> = HashMap::new();
+    for h in hashes.iter().flatten() {
+        *counts.entry(*h).or_default() += 1;
     }
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    let drop: Vec<bool> = blocks
+        .iter()
+        .zip(&hashes)
+        .map(|(b, h)| {
+            let repeated = h.is_some_and(|h| counts.get(&h).is_some_and(|n| *n >= SHORT_TIMES));
+            !b.code && (repeated && !seen.insert(h.unwrap_or_default()) || is_pager(b.text))
+        })
+        .collect();
+    if !drop.contains(&true) {
+        return;
+    }
     let mut out = String::with_capacity(md.len());
-    let mut changed = false;
-    for b in &blocks {
-        if !b.code {
-            let k = key(b.text);
-            let words = k.split(' ').filter(|w| !w.is_empty()).count();
-            let repeated = (SHORT_WORDS..=MAX_WORDS).contains(&words)
-                && counts.get(&k).is_some_and(|n| *n >= SHORT_TIMES);
-            if repeated && !seen.insert(k) || is_pager(b.text) {
-                changed = true;
-                continue;
-            }
-        }
+    for (b, _) in blocks.iter().zip(&drop).filter(|(_, d)| !**d) {
         if !out.is_empty() {
             out.push_str("\n\n");
         }
         out.push_str(b.text.trim_end());
     }
-    if changed {
-        out.push('\n');
-        *md = out;
+    out.push('\n');
+    *md = out;
+}
+
+/// The hash of a block's [`key`], when it has [`SHORT_WORDS`] to [`MAX_WORDS`] words.
+fn short_key_hash(block: &str) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let k = key(block);
+    let words = k.split(' ').filter(|w| !w.is_empty()).count();
+    if !(SHORT_WORDS..=MAX_WORDS).contains(&words) {
+        return None;
     }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    k.hash(&mut h);
+    Some(h.finish())
 }
 
 struct Block<'a> {
