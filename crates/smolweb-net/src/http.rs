@@ -433,7 +433,10 @@ async fn read_response(
         })
     });
     let status = resp.status().as_u16();
-    let mut body = Vec::new();
+    // Sized from the declared length (never past the cap), so a 5 MB body is not read into a
+    // vector doubled to 8 MiB.
+    let declared = resp.content_length().unwrap_or(0).min(req.max_bytes);
+    let mut body = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
     let mut truncated = false;
     loop {
         let chunk = resp
@@ -448,6 +451,11 @@ async fn read_response(
             break;
         }
         body.extend_from_slice(&chunk);
+    }
+    // Without a declared length the vector grew by doubling: what it holds is kept, not the
+    // room (the body lives on in the page cache).
+    if body.capacity() - body.len() > body.len() / 4 {
+        body.shrink_to_fit();
     }
     Ok(HttpResponse {
         status,
