@@ -136,7 +136,8 @@ impl Client {
             title: page.meta.title.clone(),
             // The index keeps at most MAX_TEXT_BYTES of a page: a 5 MB page is not copied whole
             // for it.
-            text: text_prefix(page.body.text(), smolweb_search::MAX_TEXT_BYTES).to_string(),
+            text: smolweb_search::doc::prefix(page.body.text(), smolweb_search::MAX_TEXT_BYTES)
+                .to_string(),
             source: Source::Agent,
             feed: None,
             lang: page.meta.lang.clone(),
@@ -183,16 +184,4 @@ pub fn day(t: OffsetDateTime) -> String {
         .get(..10)
         .unwrap_or("")
         .to_string()
-}
-
-/// At most `max` bytes of `text`, cut at a character boundary.
-fn text_prefix(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }

@@ -180,14 +180,24 @@ pub fn refusal(url: &str, identity: bool, allow_identity: bool) -> Option<&'stat
     None
 }
 
-/// Cut `text` to at most `max` bytes at a character boundary. Returns whether it was cut.
-pub(crate) fn cut_to(text: &mut String, max: usize) -> bool {
+/// At most `max` bytes of `text`, cut at a character boundary: what the index keeps of a
+/// text longer than [`MAX_TEXT_BYTES`] is `prefix(text, MAX_TEXT_BYTES)`.
+pub fn prefix(text: &str, max: usize) -> &str {
     if text.len() <= max {
-        return false;
+        return text;
     }
     let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
+    }
+    &text[..end]
+}
+
+/// Cut `text` to at most `max` bytes at a character boundary. Returns whether it was cut.
+pub(crate) fn cut_to(text: &mut String, max: usize) -> bool {
+    let end = prefix(text, max).len();
+    if end == text.len() {
+        return false;
     }
     text.truncate(end);
     true
